@@ -1,0 +1,39 @@
+# Two commands do all set-up on a fresh machine:
+#   make run    create .venv if missing, install causalgraph, run the main job
+#   make test   create .venv if missing, install everything the tests need, run pytest
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+DATA ?= $(if $(CAUSALGRAPH_DATA),$(CAUSALGRAPH_DATA),$(wildcard ../shared/data))
+export CAUSALGRAPH_DATA := $(DATA)
+
+.PHONY: run test install install-test clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip setuptools wheel
+
+# Core install: what `make run` needs.
+$(VENV)/.core-installed: pyproject.toml | $(PY)
+	$(PIP) install --quiet -e .
+	touch $@
+
+# Everything the test suite needs (see scripts/install-test-deps.sh).
+$(VENV)/.test-installed: pyproject.toml scripts/install-test-deps.sh $(VENV)/.core-installed
+	bash scripts/install-test-deps.sh $(PY)
+	touch $@
+
+install: $(VENV)/.core-installed
+install-test: $(VENV)/.test-installed
+
+run: $(VENV)/.core-installed
+	$(VENV)/bin/causalgraph info
+
+# pytest exits 5 when it collects no test: that is a failure here.
+test: $(VENV)/.test-installed
+	@$(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no test" >&2; exit 1; fi; exit $$rc
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -1,0 +1,62 @@
+"""causalgraph: causal-graph analysis of text.
+
+The public library calls are re-exported here; ``import causalgraph`` stays
+light (no torch, transformers or openai at import time).
+
+Examples
+--------
+>>> import causalgraph as cg
+>>> corpus = cg.load_climatecause()            # doctest: +SKIP
+>>> graph = cg.compile_graph(corpus["cc-007"])  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from .datasets import load_climatecause, load_corpus, load_pubmedcausal
+from .describe import describe
+from .errors import (
+    BackendError,
+    CausalGraphError,
+    ChecksumError,
+    ConfigError,
+    CycleLimitExceeded,
+    DataNotFound,
+    ParseError,
+    SchemaError,
+)
+from .graph import BelongsEdge, CausalEdge, CausalGraph, compile_graph
+from .model import Corpus, Correlation, Explicitness, Polarity, Problem, Relation, Sententiality, Statement
+
+__all__ = [
+    "__version__",
+    # data
+    "load_climatecause",
+    "load_pubmedcausal",
+    "load_corpus",
+    "describe",
+    # model
+    "Corpus",
+    "Statement",
+    "Relation",
+    "Problem",
+    "Correlation",
+    "Polarity",
+    "Explicitness",
+    "Sententiality",
+    # graphs
+    "compile_graph",
+    "CausalGraph",
+    "CausalEdge",
+    "BelongsEdge",
+    # errors
+    "CausalGraphError",
+    "SchemaError",
+    "DataNotFound",
+    "ChecksumError",
+    "CycleLimitExceeded",
+    "BackendError",
+    "ParseError",
+    "ConfigError",
+]

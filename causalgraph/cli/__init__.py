@@ -1,0 +1,62 @@
+"""The ``causalgraph`` command: one subcommand per job, a thin layer over the library.
+
+Each subcommand lives in its own module of this package and exposes
+``register(subparsers)``; the module list below is the only place that names
+them.  Library errors become a one-line message on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Optional, Sequence
+
+from ..errors import CausalGraphError
+
+__all__ = ["main", "build_parser"]
+
+# Subcommand modules, in the order `causalgraph --help` lists them.
+COMMAND_MODULES = [
+    "info",
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from .. import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="causalgraph",
+        description="Causal-graph analysis of text: ClimateCause and PubMedCausal corpora, causal complexity, "
+                    "causal chains, graph encodings and LLM benchmarks.",
+    )
+    parser.add_argument("--version", action="version", version=f"causalgraph {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"{__name__}.{name}").register(sub)
+    return parser
+
+
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the command line; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        rc = args.func(args)
+    except CausalGraphError as exc:
+        msg = " ".join(str(exc).split())
+        print(f"causalgraph {args.command}: error: {msg}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"causalgraph {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    return int(rc or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

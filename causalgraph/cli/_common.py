@@ -1,0 +1,109 @@
+"""Shared pieces of the command line: ``--data``, ``--format`` and table output."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import sys
+from typing import Any, Iterable, Optional, Sequence
+
+__all__ = ["add_data_option", "add_format_option", "emit_table", "emit_json", "to_jsonable"]
+
+FORMATS = ("table", "csv", "json")
+
+
+def add_data_option(parser, *, help_extra: str = "") -> None:
+    """``--data NAME|PATH``: a dataset name, a file or a folder."""
+    parser.add_argument(
+        "--data", metavar="NAME|PATH", default=None,
+        help="dataset name (climatecause, pubmedcausal[:train|:test]), a corpus file, or a folder "
+             "(default: climatecause)" + help_extra,
+    )
+
+
+def add_format_option(parser, default: str = "table", choices: Sequence[str] = FORMATS) -> None:
+    """``--format table|csv|json``."""
+    parser.add_argument("--format", choices=list(choices), default=default,
+                        help=f"output format (default: {default})")
+
+
+def to_jsonable(value: Any) -> Any:
+    """Turn enums, numpy scalars, NaN and tuples into plain JSON values."""
+    import enum
+
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_jsonable(v) for v in value]
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        try:
+            value = value.item()
+        except (ValueError, AttributeError):
+            pass
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+def emit_json(obj: Any, out=None) -> None:
+    out = out or sys.stdout
+    json.dump(to_jsonable(obj), out, indent=2, ensure_ascii=False)
+    out.write("\n")
+
+
+def _fmt_cell(v: Any, floatfmt: str) -> str:
+    v = to_jsonable(v)
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return format(v, floatfmt)
+    return str(v)
+
+
+def emit_table(rows: Iterable[dict] | Any, fmt: str, *, columns: Optional[Sequence[str]] = None,
+               floatfmt: str = ".4g", out=None, max_width: int = 60) -> None:
+    """Print rows (dicts or a DataFrame) as an aligned table, CSV or JSON.
+
+    CSV writes full precision (``repr`` of floats); the table rounds with
+    ``floatfmt`` and truncates long text cells to ``max_width`` characters.
+    """
+    out = out or sys.stdout
+    if hasattr(rows, "to_dict"):
+        if columns is None:
+            columns = [str(c) for c in rows.columns]
+        rows = rows.to_dict(orient="records")
+    rows = [dict(r) for r in rows]
+    if columns is None:
+        columns = list(rows[0].keys()) if rows else []
+    if fmt == "json":
+        emit_json([{c: r.get(c) for c in columns} for r in rows], out)
+        return
+    if fmt == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(columns)
+        for r in rows:
+            w.writerow(["" if to_jsonable(r.get(c)) is None else to_jsonable(r.get(c)) for c in columns])
+        out.write(buf.getvalue())
+        return
+    cells = [[_fmt_cell(r.get(c), floatfmt) for c in columns] for r in rows]
+    cells = [[c if len(c) <= max_width else c[: max_width - 1] + "…" for c in row] for row in cells]
+    widths = [max([len(str(h))] + [len(row[i]) for row in cells]) for i, h in enumerate(columns)]
+    numeric = [all(_is_num(row[i]) for row in cells if row[i]) for i in range(len(columns))]
+    line = "  ".join(str(h).rjust(w) if n else str(h).ljust(w) for h, w, n in zip(columns, widths, numeric))
+    out.write(line.rstrip() + "\n")
+    out.write("  ".join("-" * w for w in widths) + "\n")
+    for row in cells:
+        out.write("  ".join(c.rjust(w) if n else c.ljust(w) for c, w, n in zip(row, widths, numeric)).rstrip() + "\n")
+
+
+def _is_num(s: str) -> bool:
+    try:
+        float(s)
+        return True
+    except ValueError:
+        return False

@@ -1,0 +1,84 @@
+"""Corpus loaders and dataset resolution.
+
+``load_corpus(data)`` is what every ``--data NAME|PATH`` option calls: a
+dataset name (``climatecause``, ``pubmedcausal``, ``pubmedcausal:train``), a
+file, or a folder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+from ..errors import DataNotFound, SchemaError
+from ..model import Corpus
+from .climatecause import load_climatecause
+from .fetch import DATASETS, cache_dir, data_dir, download, resolve_file, sha256_file
+from .pubmedcausal import load_pubmedcausal
+
+__all__ = [
+    "load_climatecause",
+    "load_pubmedcausal",
+    "load_corpus",
+    "resolve_file",
+    "download",
+    "cache_dir",
+    "data_dir",
+    "sha256_file",
+    "DATASETS",
+    "DATASET_NAMES",
+]
+
+DATASET_NAMES = ("climatecause", "pubmedcausal")
+
+
+def _sniff_json(p: Path) -> bool:
+    # Both corpora could sit in one folder; a .json file is PubMedCausal.
+    return p.suffix.lower() in (".json", ".jsonl")
+
+
+def load_corpus(data: Optional[str | Path] = None, *, split: Optional[str] = None) -> Corpus:
+    """Load a corpus from a dataset name, a file or a folder.
+
+    Parameters
+    ----------
+    data
+        ``None`` or ``"climatecause"``: ClimateCause; ``"pubmedcausal"``
+        (optionally ``"pubmedcausal:train"``): PubMedCausal; a ``.xlsx`` or
+        ``.csv`` file: ClimateCause; a ``.json`` file: PubMedCausal; a
+        folder: the ClimateCause spreadsheet in it, else PubMedCausal's
+        ``extraction_<split>.json``.
+    split
+        PubMedCausal split (default ``"test"``).
+
+    Examples
+    --------
+    >>> load_corpus("climatecause").name  # doctest: +SKIP
+    'climatecause'
+    """
+    if data is None:
+        return load_climatecause()
+    s = str(data)
+    name, _, name_split = s.partition(":")
+    if name.lower() in DATASET_NAMES and not Path(s).exists():
+        if name.lower() == "climatecause":
+            return load_climatecause()
+        return load_pubmedcausal(split=name_split or split or "test")
+    p = Path(s).expanduser()
+    if not p.exists():
+        raise DataNotFound(f"{s}: no such dataset, file or folder; expected one of {', '.join(DATASET_NAMES)}, "
+                           "an .xlsx/.csv/.json file, or a folder holding one")
+    if p.is_dir():
+        # A data root laid out as <root>/<name>/… is accepted too.
+        for sub in ("climatecause", "pubmedcausal"):
+            if (p / sub).is_dir() and not any(p.glob("*.xlsx")) and not any(p.glob("*.json")):
+                p = p / sub
+                break
+        if any(p.glob("*.xlsx")) or any(p.glob("*.csv")):
+            return load_climatecause(p)
+        if any(p.glob("*.json")):
+            return load_pubmedcausal(p, split=split or "test")
+        raise SchemaError(f"{p}: folder holds no .xlsx, .csv or .json corpus file")
+    if _sniff_json(p):
+        return load_pubmedcausal(p, split=split or "test")
+    return load_climatecause(p)

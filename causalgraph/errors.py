@@ -1,0 +1,56 @@
+"""One error hierarchy for the whole toolkit.
+
+Every error a user can cause derives from :class:`CausalGraphError`, so a
+caller (and the CLI) can catch them in one place.  Messages say where the
+problem is, what was found and what was expected.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CausalGraphError",
+    "SchemaError",
+    "DataNotFound",
+    "ChecksumError",
+    "CycleLimitExceeded",
+    "BackendError",
+    "ParseError",
+    "ConfigError",
+]
+
+
+class CausalGraphError(Exception):
+    """Root of every error raised on purpose by causalgraph."""
+
+
+class SchemaError(CausalGraphError, ValueError):
+    """A corpus file does not have the expected shape or values.
+
+    The message names the file, the row as a person sees it in the
+    spreadsheet (the header is row 1), the column, the value found and the
+    values accepted.
+    """
+
+
+class DataNotFound(CausalGraphError, FileNotFoundError):
+    """A dataset could be found neither locally nor through a download."""
+
+
+class ChecksumError(CausalGraphError):
+    """A downloaded file does not match its pinned sha256."""
+
+
+class CycleLimitExceeded(CausalGraphError):
+    """Counting paths through a cyclic graph passed the configured limit."""
+
+
+class BackendError(CausalGraphError):
+    """A language-model backend failed or is not installed."""
+
+
+class ParseError(CausalGraphError, ValueError):
+    """Text (a model answer, an encoded graph) could not be parsed."""
+
+
+class ConfigError(CausalGraphError, ValueError):
+    """An option or argument has a value the toolkit cannot use."""

@@ -1,0 +1,1 @@
+"""PubMedCausal extraction: prompts, tuple parsing, span metrics, graph producer."""

@@ -1,0 +1,1 @@
+"""Language-model backends addressed as ``provider/model``."""

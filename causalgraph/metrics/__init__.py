@@ -1,0 +1,1 @@
+"""Metrics computed on causal graphs and statements."""
