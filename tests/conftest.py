@@ -1,0 +1,77 @@
+"""Shared test set-up.
+
+Real-data tests read the corpora through ``CAUSALGRAPH_DATA`` (CI sets it to
+``../shared/data``; when unset and that folder exists beside the checkout it
+is used).  Every test runs offline, with the user cache in a temporary
+folder, so nothing a test does touches the real ``~/.cache``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+if not os.environ.get("CAUSALGRAPH_DATA"):
+    _default = ROOT.parent / "shared" / "data"
+    if _default.is_dir():
+        os.environ["CAUSALGRAPH_DATA"] = str(_default)
+os.environ.setdefault("CAUSALGRAPH_OFFLINE", "1")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _isolated_cache(tmp_path_factory):
+    """A per-session user cache, so tests never read or write ~/.cache."""
+    old = os.environ.get("CAUSALGRAPH_CACHE")
+    os.environ["CAUSALGRAPH_CACHE"] = str(tmp_path_factory.mktemp("cgcache"))
+    yield
+    if old is None:
+        os.environ.pop("CAUSALGRAPH_CACHE", None)
+    else:
+        os.environ["CAUSALGRAPH_CACHE"] = old
+
+
+def _data_file(*parts: str) -> Path:
+    root = os.environ.get("CAUSALGRAPH_DATA")
+    if not root:
+        pytest.skip("CAUSALGRAPH_DATA is not set and ../shared/data does not exist")
+    p = Path(root).joinpath(*parts)
+    if not p.is_file():
+        pytest.fail(f"CAUSALGRAPH_DATA is set but {p} is missing")
+    return p
+
+
+@pytest.fixture(scope="session")
+def climatecause_path() -> Path:
+    """The released ClimateCause spreadsheet."""
+    return _data_file("climatecause", "Full_IPCC_DATASET.xlsx")
+
+
+@pytest.fixture(scope="session")
+def pubmed_test_path() -> Path:
+    return _data_file("pubmedcausal", "extraction_test.json")
+
+
+@pytest.fixture(scope="session")
+def pubmed_train_path() -> Path:
+    return _data_file("pubmedcausal", "extraction_train.json")
+
+
+@pytest.fixture(scope="session")
+def climatecause(climatecause_path):
+    """The whole ClimateCause corpus, loaded once per session."""
+    from causalgraph import load_climatecause
+
+    return load_climatecause(climatecause_path)
+
+
+@pytest.fixture(scope="session")
+def pubmed_test(pubmed_test_path):
+    from causalgraph import load_pubmedcausal
+
+    return load_pubmedcausal(pubmed_test_path)
