@@ -239,7 +239,7 @@ def load_climatecause(path: Optional[str | Path] = None, *, strict: bool = True)
         if not causal:
             filled = [f for f in _RELATION_FIELDS if f in cols and not L.is_empty(cell(row, f))]
             for f in filled:
-                col.add(rownum, disp[f], cell(row, f), "an empty cell, since Causal? is No")
+                col.add(rownum, disp[f], cell(row, f), f"an empty cell, since {disp['causal']} is No")
             continue
         rel = _relation(row, rownum, fname, cell, disp, col, cols)
         if rel is not None:

@@ -1,0 +1,209 @@
+"""ClimateCause loader: the real file, hand-written fixtures and broken copies."""
+
+from __future__ import annotations
+
+import csv
+
+import openpyxl
+import pytest
+
+from causalgraph import Correlation, Explicitness, Polarity, SchemaError, load_climatecause
+
+HEADERS = ["statement", "ipccText", "Causal?", "Trigger", "Explicit/implicit",
+           "Causation: Positive/Negative (causes/doesn't cause or produce/do_not_produce)",
+           "Correlation (positive/negative or increase-increase/increase-decrease)",
+           "Cause--NP", "Effect--NP", "Cause_no_quantifier", "Effect_no_quantifier",
+           "cause belongs to", "effect belongs to", "Combined", "confidenceLabel", "Nested causality"]
+
+
+def _write_csv(path, headers, rows):
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(headers)
+        w.writerows(rows)
+    return path
+
+
+def _row(text="A raises B.", causal="Yes", cause="a", effect="b", corr="Positive_correlation", pol="Positive",
+         expl="E", combined="", nested="", cb="", eb="", trigger="raises"):
+    return ["http://x/1", text, causal, trigger, expl, pol, corr, cause, effect, cause, effect, cb, eb, combined,
+            "high confidence", nested]
+
+
+# --- the real file ----------------------------------------------------------------
+
+def test_load_climatecause_real_file_has_the_papers_counts(climatecause):
+    assert len(climatecause) == 75
+    assert len(climatecause.causal_statements()) == 63
+    assert len(climatecause.relations) == 874
+    # Table 3 of the paper: explicit 593 / implicit 281, relation type 827 / 47, correlation 587 / 287
+    rels = climatecause.relations
+    assert sum(r.explicitness is Explicitness.EXPLICIT for r in rels) == 593
+    assert sum(r.polarity is Polarity.NEGATIVE for r in rels) == 47
+    assert sum(r.correlation is Correlation.NEGATIVE for r in rels) == 287
+    assert sum(r.nested is True for r in rels) == 46
+    assert sum(r.combined is True for r in rels) == 103
+
+
+def test_load_climatecause_ids_follow_first_appearance(climatecause):
+    ids = [s.id for s in climatecause]
+    assert ids == [f"cc-{i:03d}" for i in range(1, 76)]
+    assert climatecause["cc-001"].text.startswith("Climate change has caused substantial damages")
+    # statement rows are contiguous spreadsheet rows starting after the header
+    assert climatecause["cc-001"].source_rows[0] == 2
+
+
+def test_load_climatecause_keeps_every_form_and_provenance(climatecause):
+    r = climatecause["cc-001"].relations[0]
+    assert (r.cause, r.effect) == ("climate change", "substantial damages in terrestrial ecosystems")
+    assert r.cause_np == "climate change"
+    assert r.trigger == "has caused"
+    assert r.confidence == "high confidence"
+    assert r.source_row == 2 and r.source_file.endswith("Full_IPCC_DATASET.xlsx")
+
+
+def test_load_climatecause_non_causal_statements_have_no_relations(climatecause):
+    non = [s for s in climatecause if not s.causal]
+    assert len(non) == 12
+    assert all(s.relations == () for s in non)
+
+
+def test_relations_frame_has_one_row_per_relation(climatecause):
+    df = climatecause.relations_frame()
+    assert len(df) == 874
+    assert df.loc[0, "statement_id"] == "cc-001"
+    assert set(df["correlation"].dropna()) == {"positive", "negative"}
+    frame = climatecause.to_frame()
+    assert len(frame) == 75 and frame["n_relations"].sum() == 874
+
+
+# --- fixtures written by hand ------------------------------------------------------
+
+def test_load_climatecause_csv_with_upper_case_headers(tmp_path):
+    upper = ["STATEMENT", "IPCC_TEXT", "CAUSAL", "TRIGGER", "EXPLICIT_IMPLICIT", "RELATION_TYPE", "CORRELATION",
+             "CAUSE_NP", "EFFECT_NP", "CAUSE_NO_QUANTIFIER", "EFFECT_NO_QUANTIFIER", "CAUSE_BELONGS_TO",
+             "EFFECT_BELONGS_TO", "COMBINED", "CONFIDENCE_LABEL", "NESTED_CAUSALITY"]
+    p = _write_csv(tmp_path / "cc.csv", upper, [
+        _row(corr="increase-decrease", pol="prevents", expl="i", combined="yes", cb="both"),
+        _row(text="Nothing causal here.", causal="No", cause="", effect="", corr="", pol="", expl="", trigger=""),
+        _row(cause="c", effect="b"),
+    ])
+    corpus = load_climatecause(p)
+    assert [s.id for s in corpus] == ["cc-001", "cc-002"]
+    a = corpus["cc-001"]
+    assert len(a.relations) == 2 and a.source_rows == (2, 4)
+    r = a.relations[0]
+    assert r.correlation is Correlation.NEGATIVE and r.polarity is Polarity.NEGATIVE
+    assert r.explicitness is Explicitness.IMPLICIT and r.combined is True and r.cause_belongs_to == "both"
+    assert corpus["cc-002"].causal is False
+
+
+def test_load_climatecause_missing_required_column_names_it(tmp_path):
+    headers = [h for h in HEADERS if h != "Effect_no_quantifier"]
+    rows = [[c for h, c in zip(HEADERS, _row()) if h != "Effect_no_quantifier"]]
+    p = _write_csv(tmp_path / "cc.csv", headers, rows)
+    with pytest.raises(SchemaError, match=r"cc\.csv: missing required column\(s\) 'Effect_no_quantifier'"):
+        load_climatecause(p)
+
+
+def test_load_climatecause_unknown_label_names_row_column_value_and_accepted(tmp_path):
+    p = _write_csv(tmp_path / "cc.csv", HEADERS, [_row(), _row(corr="Positiv")])
+    with pytest.raises(SchemaError) as exc:
+        load_climatecause(p)
+    msg = str(exc.value)
+    assert "cc.csv: row 3, column 'Correlation (positive/negative" in msg
+    assert "found 'Positiv'" in msg and "Positive_correlation" in msg
+
+
+def test_load_climatecause_empty_cause_in_causal_row_is_an_error(tmp_path):
+    p = _write_csv(tmp_path / "cc.csv", HEADERS, [_row(cause="")])
+    with pytest.raises(SchemaError, match=r"row 2, column 'Cause_no_quantifier': found an empty cell; expected a cause"):
+        load_climatecause(p)
+
+
+def test_load_climatecause_non_causal_row_with_relation_is_an_error(tmp_path):
+    p = _write_csv(tmp_path / "cc.csv", HEADERS, [_row(causal="No")])
+    with pytest.raises(SchemaError, match=r"row 2, column 'Trigger': found 'raises'; expected an empty cell"):
+        load_climatecause(p)
+
+
+def test_load_climatecause_lenient_lists_every_problem_and_drops_nothing_silently(tmp_path):
+    p = _write_csv(tmp_path / "cc.csv", HEADERS, [_row(corr="sideways"), _row(cause=""), _row(pol="maybe"), _row()])
+    corpus, problems = load_climatecause(p, strict=False)
+    assert [(pr.row, pr.column) for pr in problems] == [
+        (2, "Correlation (positive/negative or increase-increase/increase-decrease)"),
+        (3, "Cause_no_quantifier"),
+        (4, "Causation: Positive/Negative (causes/doesn't cause or produce/do_not_produce)"),
+    ]
+    # the row with no cause is the only one left out; bad labels stay as None
+    assert len(corpus.relations) == 3
+    assert corpus.relations[0].correlation is None and corpus.relations[1].polarity is None
+    assert corpus.problems == problems
+
+
+def test_load_climatecause_strict_mentions_how_many_more_problems(tmp_path):
+    p = _write_csv(tmp_path / "cc.csv", HEADERS, [_row(corr="x"), _row(corr="y")])
+    with pytest.raises(SchemaError, match=r"and 1 more problem; load with strict=False"):
+        load_climatecause(p)
+
+
+def test_load_climatecause_empty_file_is_an_error(tmp_path):
+    p = tmp_path / "empty.csv"
+    p.write_text("")
+    with pytest.raises(SchemaError, match="empty.csv: the file is empty"):
+        load_climatecause(p)
+
+
+def test_load_climatecause_header_only_is_an_error(tmp_path):
+    p = _write_csv(tmp_path / "cc.csv", HEADERS, [])
+    with pytest.raises(SchemaError, match="header but no data rows"):
+        load_climatecause(p)
+
+
+def test_load_climatecause_unreadable_xlsx_is_an_error(tmp_path):
+    p = tmp_path / "broken.xlsx"
+    p.write_bytes(b"this is not a zip file")
+    with pytest.raises(SchemaError, match="broken.xlsx: cannot read as an xlsx workbook"):
+        load_climatecause(p)
+
+
+# --- broken copies of the real file ------------------------------------------------
+
+def _real_copy(src, dst, edit):
+    wb = openpyxl.load_workbook(src)
+    ws = wb.worksheets[0]
+    edit(ws)
+    wb.save(dst)
+    return dst
+
+
+def _col(ws, header):
+    for cell in ws[1]:
+        if cell.value == header:
+            return cell.column
+    raise AssertionError(header)
+
+
+def test_real_copy_with_column_removed_names_the_column(climatecause_path, tmp_path):
+    p = _real_copy(climatecause_path, tmp_path / "cc.xlsx", lambda ws: ws.delete_cols(_col(ws, "Cause_no_quantifier")))
+    with pytest.raises(SchemaError, match=r"missing required column\(s\) 'Cause_no_quantifier'"):
+        load_climatecause(p)
+
+
+def test_real_copy_with_label_misspelt_names_row_and_column(climatecause_path, tmp_path):
+    def edit(ws):
+        ws.cell(row=40, column=_col(ws, "Explicit/implicit")).value = "Explcit?"
+    p = _real_copy(climatecause_path, tmp_path / "cc.xlsx", edit)
+    with pytest.raises(SchemaError, match=r"row 40, column 'Explicit/implicit': found 'Explcit\?'; expected E, I"):
+        load_climatecause(p)
+
+
+def test_real_copy_with_row_emptied_lists_it_in_lenient_mode(climatecause_path, tmp_path):
+    def edit(ws):
+        ws.cell(row=100, column=_col(ws, "Effect_no_quantifier")).value = None
+    p = _real_copy(climatecause_path, tmp_path / "cc.xlsx", edit)
+    with pytest.raises(SchemaError, match=r"row 100, column 'Effect_no_quantifier': found an empty cell"):
+        load_climatecause(p)
+    corpus, problems = load_climatecause(p, strict=False)
+    assert len(problems) == 1 and problems[0].row == 100
+    assert len(corpus.relations) == 873

@@ -1,0 +1,86 @@
+"""PubMedCausal loader: prepared split, raw hub format, label normalisation."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from causalgraph import Explicitness, SchemaError, Sententiality, load_pubmedcausal
+
+
+def test_load_pubmedcausal_test_split_counts(pubmed_test):
+    assert len(pubmed_test) == 1973
+    assert len(pubmed_test.relations) == 3199
+    assert pubmed_test.report["format"] == "prepared"
+    first = pubmed_test[0]
+    assert first.id == f"pmc-{first.meta['s/n']}"
+
+
+def test_load_pubmedcausal_normalises_and_counts_label_typos(pubmed_test):
+    rep = pubmed_test.report
+    # test split: intra x4, inter x1, implicit x7, Explcit x1, Explicts x1 need normalising
+    assert rep["labels_normalised_by_spelling"] == {
+        "Explcit -> explicit": 1, "Explicts -> explicit": 1, "implicit -> implicit": 7,
+        "inter -> inter": 1, "intra -> intra": 4,
+    }
+    assert rep["labels_normalised"] == 14
+    assert rep["labels_empty"] == 1 and rep["labels_unknown"] == 0
+    rels = pubmed_test.relations
+    assert sum(r.explicitness is Explicitness.EXPLICIT for r in rels) == 2044 + 2
+    assert sum(r.explicitness is None for r in rels) == 1
+    assert sum(r.sententiality is Sententiality.INTER for r in rels) == 90
+
+
+def test_load_pubmedcausal_train_split(pubmed_train_path):
+    c = load_pubmedcausal(pubmed_train_path, split="train")
+    assert (len(c), len(c.relations)) == (1972, 3295)
+    assert c.report["labels_normalised_by_spelling"] == {"EXplicit -> explicit": 1, "explicit -> explicit": 1}
+    assert c.report["labels_empty"] == 3
+
+
+def test_load_pubmedcausal_raw_hub_format(tmp_path):
+    rows = [
+        {"Sentence": "Smoking causes cancer, which raises mortality.", "Cause 1": "Smoking", "Effect 1": "cancer",
+         "Sententiality 1": "intra", "Causality 1": "EXplicit", "Cause 2": "cancer", "Effect 2": "mortality",
+         "Sententiality 2": "Intra", "Causality 2": "weird", "Cause 3": "", "Effect 3": ""},
+        {"Sentence": "Nothing causal.", "Cause 1": "", "Effect 1": ""},
+    ]
+    p = tmp_path / "30k_test.json"
+    p.write_text(json.dumps(rows))
+    c = load_pubmedcausal(p)
+    assert c.report["format"] == "raw"
+    assert [s.id for s in c] == ["pmc-1", "pmc-2"]
+    assert [s.causal for s in c] == [True, False]
+    r1, r2 = c[0].relations
+    assert (r1.cause, r1.effect, r1.sententiality, r1.explicitness) == ("Smoking", "cancer", Sententiality.INTRA,
+                                                                        Explicitness.EXPLICIT)
+    assert r2.explicitness is None
+    assert c.report["labels_unknown_by_spelling"] == {"weird": 1}
+    assert any("record 1, field 'Causality 2': unknown label 'weird'" in str(p) for p in c.problems)
+
+
+def test_load_pubmedcausal_pair_without_effect_names_record_and_field(tmp_path):
+    p = tmp_path / "x.json"
+    p.write_text(json.dumps([{"s/n": 5, "sentence": "s", "pairs": [{"cause": "a", "effect": " "}]}]))
+    with pytest.raises(SchemaError, match=r"x.json: record 1, field 'pairs\[1\].effect' \(pair 1\): found an empty"):
+        load_pubmedcausal(p)
+
+
+def test_load_pubmedcausal_duplicate_sn_is_an_error(tmp_path):
+    p = tmp_path / "x.json"
+    p.write_text(json.dumps([{"s/n": 5, "sentence": "s", "pairs": []}, {"s/n": 5, "sentence": "t", "pairs": []}]))
+    with pytest.raises(SchemaError, match=r"record 2, field 's/n': found '5' again \(first at record 1\)"):
+        load_pubmedcausal(p)
+
+
+def test_load_pubmedcausal_not_json_is_an_error(tmp_path):
+    p = tmp_path / "x.json"
+    p.write_text("{not json")
+    with pytest.raises(SchemaError, match="x.json: not JSON"):
+        load_pubmedcausal(p)
+
+
+def test_load_pubmedcausal_unknown_split_is_an_error():
+    with pytest.raises(SchemaError, match="unknown PubMedCausal split 'dev'"):
+        load_pubmedcausal(split="dev")

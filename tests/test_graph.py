@@ -1,0 +1,97 @@
+"""compile_graph: causal edges, conflicting pairs, belongs-to views, nesting, conversions."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from causalgraph import ConfigError, Correlation, Polarity, Relation, Statement, compile_graph
+
+P, N = Correlation.POSITIVE, Correlation.NEGATIVE
+
+
+def rel(c, e, corr=P, pol=Polarity.POSITIVE, **kw):
+    return Relation(cause=c, effect=e, correlation=corr, polarity=pol, **kw)
+
+
+def test_compile_graph_orders_nodes_and_edges_by_first_appearance():
+    s = Statement("s", "t", True, (rel("b", "c"), rel("a", "b"), rel("b", "c"), rel("c", "d")))
+    g = compile_graph(s)
+    assert g.nodes == ("b", "c", "a", "d")
+    assert g.pairs == [("b", "c"), ("a", "b"), ("c", "d")]
+    assert len(g.edge("b", "c").relations) == 2
+    assert g.successors("b") == ["c"] and g.predecessors("b") == ["a"]
+    assert g.out_degree("a") == 1 and g.in_degree("a") == 0
+
+
+def test_compile_graph_keeps_and_flags_conflicting_pair():
+    s = Statement("s", "t", True, (rel("a", "b", P), rel("a", "b", N, Polarity.POSITIVE)))
+    e = compile_graph(s).edge("a", "b")
+    assert e.correlations == (P, N) and e.correlation is None
+    assert e.conflicting and e.conflicting_correlation and not e.conflicting_polarity
+    assert e.attributes()["correlation"] == "conflicting"
+    assert e.polarity is Polarity.POSITIVE
+
+
+def test_compile_graph_belongs_to_views_split_by_combined_and_nested():
+    s = Statement("s", "t", True, (
+        rel("x", "y", cause_belongs_to="X", combined=True),
+        rel("z", "y", cause_belongs_to="X", combined=True),
+        rel("p", "q", effect_belongs_to="Q", combined=False, nested=False),
+        rel("f", "co2", effect_belongs_to="CO2-FFI", combined=False, nested=True),
+        rel("i", "co2", effect_belongs_to="CO2-FFI", combined=False, nested=True),
+        rel("i", "co2", effect_belongs_to="CO2-FFI", combined=False, nested=True),  # identical: counts once
+        rel("u", "v", cause_belongs_to="U"),  # Combined empty: in no view
+    ))
+    g = compile_graph(s)
+    assert [(b.event, b.overarching, b.role) for b in g.common] == [("x", "X", "cause"), ("z", "X", "cause")]
+    assert [(b.event, b.overarching, b.role) for b in g.elaboration] == [("q", "Q", "effect")]
+    assert list(g.nesting) == ["CO2-FFI"]
+    assert [(r.cause, r.effect) for r in g.nesting["CO2-FFI"]] == [("f", "co2"), ("i", "co2")]
+
+
+def test_compile_graph_np_form_uses_noun_phrases():
+    s = Statement("s", "t", True, (Relation("warming", "loss", cause_np="more warming", effect_np="big loss"),))
+    assert compile_graph(s, node="np").nodes == ("more warming", "big loss")
+    with pytest.raises(ConfigError, match="unknown node form 'raw'"):
+        compile_graph(s, node="raw")
+
+
+def test_to_networkx_and_rustworkx_agree_with_graph():
+    s = Statement("s", "t", True, (rel("a", "b"), rel("b", "c", N), rel("a", "c")))
+    g = compile_graph(s)
+    nxg = g.to_networkx()
+    assert list(nxg.nodes) == ["a", "b", "c"]
+    assert list(nxg.edges) == [("a", "b"), ("a", "c"), ("b", "c")]
+    assert nxg.edges["b", "c"]["correlation"] == "negative"
+    rx = g.to_rustworkx()
+    assert [rx[i] for i in rx.node_indices()] == ["a", "b", "c"]
+    assert sorted((rx[a], rx[b]) for a, b in rx.edge_list()) == [("a", "b"), ("a", "c"), ("b", "c")]
+
+
+def test_compile_graph_real_corpus_conflicting_pairs(climatecause):
+    conflicting = [(s.id, e.cause, e.effect) for s in climatecause for e in compile_graph(s).conflicting_edges]
+    # three pairs in the release carry both signs; they are kept, not resolved
+    assert len(conflicting) == 3
+    n_edges = sum(len(compile_graph(s).edges) for s in climatecause)
+    assert n_edges == 665
+
+
+def test_compile_graph_output_independent_of_hash_seed(climatecause_path):
+    code = (
+        "import causalgraph as cg, sys\n"
+        f"c = cg.load_climatecause({str(climatecause_path)!r})\n"
+        "for s in c:\n"
+        "    g = cg.compile_graph(s)\n"
+        "    print(s.id, g.nodes, g.pairs, [(b.event, b.overarching) for b in g.common + g.elaboration],"
+        " list(g.nesting))\n"
+    )
+    outs = set()
+    for seed in ("0", "1", "12345"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        outs.add(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                                check=True).stdout)
+    assert len(outs) == 1
