@@ -19,6 +19,7 @@ __all__ = ["main", "build_parser"]
 # Subcommand modules, in the order `causalgraph --help` lists them.
 COMMAND_MODULES = [
     "info",
+    "view",
 ]
 
 

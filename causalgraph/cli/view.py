@@ -1,0 +1,47 @@
+"""``causalgraph view``: write (and optionally open) the interactive graph of one statement."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..datasets import load_corpus
+from ..errors import ConfigError
+from ..graph import NODE_FORMS, compile_graph
+from ._common import add_data_option
+
+__all__ = ["register", "run"]
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "view", help="write one statement's causal graph as an offline interactive HTML page",
+        description="Write one statement's causal graph as a self-contained, offline HTML page "
+                    "(pyvis / vis-network, nothing fetched from the network) and print its path.")
+    p.add_argument("--statement", required=True, metavar="ID", help="statement id, e.g. cc-007")
+    add_data_option(p)
+    p.add_argument("-o", "--output", metavar="FILE.html", default=None,
+                   help="where to write the page (default: <statement id>.html in the current folder)")
+    p.add_argument("--open", action="store_true", help="open the page in the default web browser")
+    p.add_argument("--rule", choices=["path", "shortest-distance"], default="path",
+                   help="chain rule for the node colours (default: path, the paper's definition)")
+    p.add_argument("--node-form", choices=list(NODE_FORMS), default="no_quantifier",
+                   help="event form used as nodes (default: no_quantifier)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..viz import safe_filename, show
+
+    corpus = load_corpus(args.data)
+    try:
+        statement = corpus[args.statement]
+    except KeyError:
+        ids = [s.id for s in corpus.statements]
+        span = f"{ids[0]} … {ids[-1]}" if ids else "none"
+        raise ConfigError(f"--statement {args.statement!r}: no such statement in corpus {corpus.name!r} "
+                          f"({len(ids)} statements, ids {span})") from None
+    out = Path(args.output) if args.output else Path(f"{safe_filename(statement.id)}.html")
+    graph = compile_graph(statement, node=args.node_form)
+    path = show(graph, out, open_browser=args.open, rule=args.rule)
+    print(path)
+    return 0
