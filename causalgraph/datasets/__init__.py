@@ -27,9 +27,26 @@ __all__ = [
     "sha256_file",
     "DATASETS",
     "DATASET_NAMES",
+    "sample_path",
 ]
 
-DATASET_NAMES = ("climatecause", "pubmedcausal")
+DATASET_NAMES = ("climatecause", "pubmedcausal", "sample")
+
+
+def sample_path() -> Path:
+    """The tiny ClimateCause-format corpus shipped with the package.
+
+    Four statements written by the causalgraph authors (not IPCC text) that
+    exercise a negative chain, a common-cause structure with a negative
+    relation type, nesting and a non-causal statement.  It needs no data
+    folder and no download, so examples and quick checks run anywhere.
+
+    Examples
+    --------
+    >>> len(load_corpus("sample"))
+    4
+    """
+    return Path(__file__).with_name("sample") / "sample_climatecause.csv"
 
 
 def _sniff_json(p: Path) -> bool:
@@ -63,6 +80,10 @@ def load_corpus(data: Optional[str | Path] = None, *, split: Optional[str] = Non
     if name.lower() in DATASET_NAMES and not Path(s).exists():
         if name.lower() == "climatecause":
             return load_climatecause()
+        if name.lower() == "sample":
+            corpus = load_climatecause(sample_path())
+            corpus.name = "sample"
+            return corpus
         return load_pubmedcausal(split=name_split or split or "test")
     p = Path(s).expanduser()
     if not p.exists():

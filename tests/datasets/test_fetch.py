@@ -114,3 +114,13 @@ def test_load_corpus_accepts_name_file_and_folder(climatecause_path, pubmed_test
 def test_load_corpus_unknown_name_is_data_not_found():
     with pytest.raises(DataNotFound, match="nosuch: no such dataset, file or folder"):
         load_corpus("nosuch")
+
+
+def test_load_corpus_sample_needs_no_data_folder(monkeypatch, tmp_path):
+    monkeypatch.delenv("CAUSALGRAPH_DATA", raising=False)
+    monkeypatch.setenv("CAUSALGRAPH_CACHE", str(tmp_path / "nothing"))
+    c = load_corpus("sample")
+    assert c.name == "sample"
+    assert [s.causal for s in c] == [True, True, True, False]
+    assert len(c.relations) == 8
+    assert [r.nested for r in c["cc-003"].relations] == [True, True, None]
