@@ -1,0 +1,386 @@
+"""The ClimateCause paper's statistical analyses over benchmark runs (§6.3, App. H).
+
+A run is a directory written by the benchmark runner and read with
+:func:`causalgraph.bench.store.load_run`; every response carries ``task``,
+``variant``, ``item_id``, the parsed ``label``, ``gold`` and ``meta``
+(``statement_id``, event …), so the analyses need nothing but the runs (and,
+for :func:`kruskal_runs`, one number per statement).
+
+* :func:`mcnemar_runs` — Table 21: per prompt variant, McNemar's test of run A
+  against run B (CorrI against CorrI+RC; membership against position
+  collapsed to membership), Bonferroni-corrected over the variants.
+* :func:`kruskal_runs` — Table 22: per variant, Kruskal-Wallis of a
+  statement-level score (``C(s)``) across the predicted labels, with ε² and
+  Dunn's post-hoc test (Holm).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Optional, Sequence
+
+from ..errors import ConfigError
+from .corrections import bonferroni
+from .kruskal import dunn, kruskal
+from .mcnemar import mcnemar
+
+__all__ = [
+    "POSITION_LABELS", "MEMBERSHIP_LABELS", "collapse_position", "as_run", "pair_key", "variant_key",
+    "pair_variants", "mcnemar_runs", "KruskalAnalysis", "kruskal_runs", "label_order",
+]
+
+#: Chain-position labels; ``none`` means "not in a chain".
+POSITION_LABELS = ("start", "middle", "end", "none")
+#: Chain-membership labels.
+MEMBERSHIP_LABELS = ("yes", "no")
+
+# Canonical display order of known labels; unknown labels follow in order of first appearance.
+_LABEL_ORDER = ("yes", "no", "start", "middle", "end", "none", "positive", "negative")
+# Words in variant ids that name the task rather than the prompt (CorrI_RC_F_2, CCR_ECI_member_0_4 …).
+_TASK_WORDS = {"rc", "corri", "ccr", "eci", "member", "membership", "position", "pos", "mem"}
+
+
+def collapse_position(label: Optional[str]) -> Optional[str]:
+    """Map a chain-position label to chain membership.
+
+    ``start``/``middle``/``end`` → ``yes``, ``none`` → ``no``; ``None`` (an
+    unparsed answer) stays ``None``; membership labels pass through.
+
+    Examples
+    --------
+    >>> [collapse_position(x) for x in ("start", "none", "yes", None)]
+    ['yes', 'no', 'yes', None]
+    """
+    if label is None:
+        return None
+    if label in ("start", "middle", "end"):
+        return "yes"
+    if label == "none":
+        return "no"
+    if label in MEMBERSHIP_LABELS:
+        return label
+    raise ConfigError(f"collapse_position: label {label!r} is neither a position "
+                      f"({', '.join(POSITION_LABELS)}) nor a membership label (yes, no)")
+
+
+def as_run(run: Any):
+    """Return a loaded run: a :class:`~causalgraph.bench.store.Run` passes through, a path is read."""
+    if hasattr(run, "responses") and hasattr(run, "manifest"):
+        return run
+    if isinstance(run, (str, os.PathLike)):
+        from ..bench.store import load_run
+
+        return load_run(run)
+    raise ConfigError(f"expected a run directory or a loaded Run, got {type(run).__name__}")
+
+
+def _run_name(run) -> str:
+    return str(getattr(run, "path", "") or run.manifest.get("task", "run"))
+
+
+def pair_key(record: Mapping[str, Any]) -> str:
+    """The part of an item id that is the same across tasks and variants.
+
+    Item ids read ``task/variant/rest`` (``corri/0_1/cc-007/r0012``); the
+    ``rest`` names the relation or event, so ``corri/0_1/…`` and
+    ``corri-rc/RC_0_1/…`` of the same relation pair up.  Ids of another
+    shape are used whole.
+
+    Examples
+    --------
+    >>> pair_key({"task": "corri-rc", "variant": "RC_0_1", "item_id": "corri-rc/RC_0_1/cc-007/r0012"})
+    'cc-007/r0012'
+    """
+    iid = str(record.get("item_id"))
+    prefix = f"{record.get('task')}/{record.get('variant')}/"
+    return iid[len(prefix):] if iid.startswith(prefix) else iid
+
+
+def variant_key(variant: str) -> str:
+    """A variant id without the words that name the task.
+
+    ``CorrI_RC_F_2``, ``RC_F_2`` and ``F_2`` all give ``F_2``;
+    ``CCR_ECI_member_0_4`` and ``CCR_ECI_position_0_4`` give ``0_4``.
+
+    Examples
+    --------
+    >>> variant_key("CCR_ECI_position_CoT_4"), variant_key("RC_0_1")
+    ('CoT_4', '0_1')
+    """
+    parts = [p for p in re.split(r"[_\-]", str(variant)) if p and p.lower() not in _TASK_WORDS]
+    return "_".join(parts)
+
+
+def pair_variants(variants_a: Sequence[str], variants_b: Sequence[str],
+                  pairs: Optional[Iterable[tuple[str, str]]] = None) -> list[tuple[str, str]]:
+    """Match the variants of two runs: same id, else same :func:`variant_key`.
+
+    Raises :class:`~causalgraph.errors.ConfigError` naming the variants left
+    without a partner (pass ``pairs`` explicitly then).
+
+    Examples
+    --------
+    >>> pair_variants(["0_1", "F_2"], ["RC_F_2", "RC_0_1"])
+    [('0_1', 'RC_0_1'), ('F_2', 'RC_F_2')]
+    """
+    va, vb = list(variants_a), list(variants_b)
+    if pairs is not None:
+        out = [(str(a), str(b)) for a, b in pairs]
+        bad = [a for a, _ in out if a not in va] + [b for _, b in out if b not in vb]
+        if bad:
+            raise ConfigError(f"variant pairs name variants not in the runs: {bad!r} "
+                              f"(run A has {va!r}, run B has {vb!r})")
+        return out
+    out = []
+    used: list[str] = []
+    for a in va:
+        if a in vb:
+            match = a
+        else:
+            cands = [b for b in vb if variant_key(b) == variant_key(a)]
+            if len(cands) > 1:
+                raise ConfigError(f"variant {a!r} of run A matches several of run B: {cands!r}; pass pairs explicitly")
+            match = cands[0] if cands else None
+        if match is not None:
+            if match in used:
+                raise ConfigError(f"variant {match!r} of run B matches several variants of run A; pass pairs explicitly")
+            used.append(match)
+            out.append((a, match))
+    left_a = [a for a in va if a not in [p[0] for p in out]]
+    left_b = [b for b in vb if b not in used]
+    if left_a or left_b:
+        raise ConfigError(f"variants without a partner: run A {left_a!r}, run B {left_b!r}; "
+                          "pass the pairs explicitly (--pair A:B)")
+    return out
+
+
+def _labels_of(records: Sequence[Mapping[str, Any]]) -> set:
+    return {r.get("gold") for r in records} | {r.get("label") for r in records}
+
+
+def _is_position(records) -> bool:
+    labs = _labels_of(records) - {None}
+    return bool(labs) and labs <= set(POSITION_LABELS) and bool(labs & {"start", "middle", "end"})
+
+
+def _is_membership(records) -> bool:
+    labs = _labels_of(records) - {None}
+    return bool(labs) and labs <= set(MEMBERSHIP_LABELS)
+
+
+def _prediction(rec: Mapping[str, Any]) -> Optional[str]:
+    """The parsed label, or ``None`` for an unparsed answer or a failed request."""
+    if rec.get("error"):
+        return None
+    return rec.get("label")
+
+
+def _keyed(records, collapse: bool, where: str) -> dict[str, Optional[str]]:
+    out: dict[str, Optional[str]] = {}
+    for r in records:
+        k = pair_key(r)
+        if k in out:
+            raise ConfigError(f"{where}: item key {k!r} occurs twice in variant {r.get('variant')!r}")
+        lab = _prediction(r)
+        out[k] = collapse_position(lab) if collapse else lab
+    return out
+
+
+def mcnemar_runs(run_a: Any, run_b: Any, *, alpha: float = 0.05, exact: bool = False, correction: bool = True,
+                 midp: bool = False, pairs: Optional[Iterable[tuple[str, str]]] = None):
+    """Table 21: McNemar's test per prompt variant between two runs.
+
+    Parameters
+    ----------
+    run_a, run_b
+        Run directories or loaded runs.  Items are paired by
+        :func:`pair_key` and variants by :func:`pair_variants`.  When one run
+        predicts membership (yes/no) and the other position
+        (start/middle/end/none), the positions are collapsed to membership
+        (:func:`collapse_position`), as in the paper's Table 21(b, c).
+    alpha
+        Family-wise level; each test is judged at the Bonferroni threshold
+        ``alpha / m`` for ``m`` variant pairs (``0.05 / 9 ≈ 0.0056`` in the paper).
+    exact, correction, midp
+        The McNemar variant (see :func:`causalgraph.stats.mcnemar`); the
+        paper used χ² with continuity correction, the default.
+    pairs
+        Explicit ``(variant_a, variant_b)`` pairs.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per pair: ``task_a``, ``variant_a``, ``task_b``,
+        ``variant_b``, ``n`` (pairs tested), ``excluded`` (pairs with an
+        unparsed or failed answer on either side, left out and counted),
+        ``b``, ``c``, ``statistic``, ``p``, ``p_bonferroni``, ``threshold``,
+        ``significant`` and ``sig`` (``*`` or empty).
+
+    Raises
+    ------
+    ConfigError
+        Items present in only one run (listed), unpaired variants, or
+        labels that are neither binary nor collapsible.
+
+    Examples
+    --------
+    >>> table = mcnemar_runs("runs/corri", "runs/corri-rc")   # doctest: +SKIP
+    >>> table[["variant_a", "variant_b", "statistic", "p", "sig"]]  # doctest: +SKIP
+    """
+    import pandas as pd
+
+    ra, rb = as_run(run_a), as_run(run_b)
+    vpairs = pair_variants(ra.variants, rb.variants, pairs)
+    rows = []
+    for va, vb in vpairs:
+        reca, recb = ra.records(va), rb.records(vb)
+        collapse_a = collapse_b = False
+        if _is_membership(reca) and _is_position(recb):
+            collapse_b = True
+        elif _is_position(reca) and _is_membership(recb):
+            collapse_a = True
+        pa = _keyed(reca, collapse_a, f"{_run_name(ra)} variant {va}")
+        pb = _keyed(recb, collapse_b, f"{_run_name(rb)} variant {vb}")
+        only_a = [k for k in pa if k not in pb]
+        only_b = [k for k in pb if k not in pa]
+        if only_a or only_b:
+            raise ConfigError(
+                f"variants {va} (run A) and {vb} (run B) do not cover the same items: "
+                f"only in A ({len(only_a)}): {', '.join(only_a[:20])}{' …' if len(only_a) > 20 else ''}; "
+                f"only in B ({len(only_b)}): {', '.join(only_b[:20])}{' …' if len(only_b) > 20 else ''}")
+        keys = [k for k in pa if pa[k] is not None and pb[k] is not None]
+        excluded = len(pa) - len(keys)
+        task_a = reca[0].get("task") if reca else ra.task
+        task_b = recb[0].get("task") if recb else rb.task
+        if not keys:
+            raise ConfigError(f"variants {va} and {vb}: no item has a parsed answer in both runs")
+        res = mcnemar({k: pa[k] for k in keys}, {k: pb[k] for k in keys}, exact=exact, correction=correction,
+                      midp=midp)
+        rows.append({"task_a": task_a, "variant_a": va, "task_b": task_b, "variant_b": vb, "n": res.n,
+                     "excluded": excluded, "b": res.b, "c": res.c, "statistic": res.statistic, "p": res.p,
+                     "method": res.method})
+    corr = bonferroni([r["p"] for r in rows], alpha=alpha)
+    for r, padj, rej in zip(rows, corr.p_adjusted, corr.reject):
+        r["p_bonferroni"] = padj
+        r["threshold"] = corr.threshold
+        r["significant"] = bool(rej)
+        r["sig"] = "*" if rej else ""
+    return pd.DataFrame(rows, columns=["task_a", "variant_a", "task_b", "variant_b", "n", "excluded", "b", "c",
+                                       "statistic", "p", "p_bonferroni", "threshold", "significant", "sig",
+                                       "method"])
+
+
+def label_order(labels: Iterable[Any]) -> list:
+    """Known labels in their canonical order (yes, no, start, middle, end, none …), others after."""
+    labs = []
+    for x in labels:
+        if x not in labs:
+            labs.append(x)
+    known = [x for x in _LABEL_ORDER if x in labs]
+    return known + [x for x in labs if x not in known]
+
+
+@dataclass(frozen=True)
+class KruskalAnalysis:
+    """Outcome of :func:`kruskal_runs`.
+
+    Attributes
+    ----------
+    table
+        One row per variant (Table 22): ``task``, ``variant``, ``k``, ``n``,
+        ``excluded``, ``H``, ``p``, ``epsilon2``, ``significant``, ``sig``,
+        ``dunn_significant`` (pairs with ``p_adj < alpha``) and ``note``.
+    dunn
+        One row per variant and pair of predicted labels: ``task``,
+        ``variant``, ``group_a``, ``group_b``, ``n_a``, ``n_b``, ``z``, ``p``,
+        ``p_adj``, ``significant``.
+    """
+
+    table: Any
+    dunn: Any
+
+
+def kruskal_runs(run: Any, values: Mapping[str, float], *, alpha: float = 0.05, p_adjust: str = "holm",
+                 metric: str = "value") -> KruskalAnalysis:
+    """Table 22: per variant, Kruskal-Wallis of a statement score across predicted labels.
+
+    Parameters
+    ----------
+    run
+        Run directory or loaded run (e.g. CCR+ECI+RC membership or position).
+    values
+        Statement id → score (``C(s)``: the ``c_norm`` column of
+        :func:`causalgraph.complexity_table`).  Each item takes the score of
+        its statement (``meta["statement_id"]``).
+    alpha
+        Significance level for H and for the adjusted Dunn p-values.
+    p_adjust
+        Correction of Dunn's pairwise p-values (``holm``, ``bonferroni``, ``none``).
+    metric
+        Name of the score, copied into the table.
+
+    Returns
+    -------
+    KruskalAnalysis
+        Items with an unparsed or failed answer are left out and counted in
+        ``excluded``.  A variant whose answers all carry one label gets a row
+        with ``k = 1``, empty H and a ``note`` instead of an error.
+
+    Raises
+    ------
+    ConfigError
+        An item without ``meta.statement_id`` or whose statement has no value
+        (listed).
+
+    Examples
+    --------
+    >>> from causalgraph import complexity_table, load_climatecause  # doctest: +SKIP
+    >>> c = complexity_table(load_climatecause())["c_norm"]           # doctest: +SKIP
+    >>> kruskal_runs("runs/eci-member", c.to_dict()).table             # doctest: +SKIP
+    """
+    import pandas as pd
+
+    r = as_run(run)
+    rows, drows = [], []
+    for variant in r.variants:
+        recs = r.records(variant)
+        missing_sid = [x.get("item_id") for x in recs if not (x.get("meta") or {}).get("statement_id")]
+        if missing_sid:
+            raise ConfigError(f"{_run_name(r)} variant {variant}: {len(missing_sid)} items have no meta.statement_id "
+                              f"(e.g. {missing_sid[:5]!r})")
+        unknown = []
+        for x in recs:
+            sid = x["meta"]["statement_id"]
+            if sid not in values and sid not in unknown:
+                unknown.append(sid)
+        if unknown:
+            raise ConfigError(f"{_run_name(r)} variant {variant}: no {metric} value for statements {unknown[:20]!r}; "
+                              "is the run from the same corpus as --data?")
+        used = [x for x in recs if _prediction(x) is not None]
+        vals = [float(values[x["meta"]["statement_id"]]) for x in used]
+        groups = [_prediction(x) for x in used]
+        order = label_order(groups)
+        task = recs[0].get("task") if recs else r.task
+        row = {"task": task, "variant": variant, "metric": metric, "k": len(order), "n": len(used),
+               "excluded": len(recs) - len(used), "H": None, "p": None, "epsilon2": None,
+               "significant": None, "sig": "", "dunn_significant": None, "note": ""}
+        if len(order) < 2:
+            row["note"] = f"only one predicted label ({order[0] if order else 'none'}); H undefined"
+        elif len(set(vals)) == 1:
+            row["note"] = "all items have the same value; H undefined"
+        else:
+            res = kruskal(vals, groups, order=order)
+            d = dunn(vals, groups, p_adjust=p_adjust, order=order)
+            sig_pairs = int((d["p_adj"] < alpha).sum())
+            row.update({"H": res.H, "p": res.p, "epsilon2": res.epsilon2, "significant": res.p < alpha,
+                        "sig": "*" if res.p < alpha else "", "dunn_significant": sig_pairs})
+            for rec in d.to_dict(orient="records"):
+                drows.append({"task": task, "variant": variant, **rec, "significant": rec["p_adj"] < alpha})
+        rows.append(row)
+    table = pd.DataFrame(rows, columns=["task", "variant", "metric", "k", "n", "excluded", "H", "p", "epsilon2",
+                                        "significant", "sig", "dunn_significant", "note"])
+    dcols = ["task", "variant", "group_a", "group_b", "n_a", "n_b", "mean_rank_a", "mean_rank_b", "z", "p",
+             "p_adj", "significant"]
+    return KruskalAnalysis(table, pd.DataFrame(drows, columns=dcols))
