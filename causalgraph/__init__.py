@@ -27,6 +27,9 @@ from .errors import (
     SchemaError,
 )
 from .graph import BelongsEdge, CausalEdge, CausalGraph, compile_graph
+from .metrics.analysis import complexity_summary, cooccurrence, length_correlation
+from .metrics.complexity import Complexity, complexity, complexity_table
+from .metrics.readability import Readability, readability, readability_summary, readability_table
 from .model import Corpus, Correlation, Explicitness, Polarity, Problem, Relation, Sententiality, Statement
 
 __all__ = [
@@ -50,6 +53,17 @@ __all__ = [
     "CausalGraph",
     "CausalEdge",
     "BelongsEdge",
+    # complexity and readability
+    "complexity",
+    "complexity_table",
+    "Complexity",
+    "complexity_summary",
+    "length_correlation",
+    "cooccurrence",
+    "readability",
+    "readability_table",
+    "readability_summary",
+    "Readability",
     # errors
     "CausalGraphError",
     "SchemaError",

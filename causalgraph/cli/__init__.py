@@ -19,6 +19,8 @@ __all__ = ["main", "build_parser"]
 # Subcommand modules, in the order `causalgraph --help` lists them.
 COMMAND_MODULES = [
     "info",
+    "complexity",
+    "readability",
     "view",
 ]
 

