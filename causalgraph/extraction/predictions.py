@@ -1,0 +1,213 @@
+"""Extraction predictions: read them from a run, a predictions file or a gold file.
+
+Three sources give the same :class:`PredictionSet` (rows keyed by s/n):
+
+* a run directory of ours (``causalgraph extract``): its
+  ``predictions.json`` when present, else its ``responses.jsonl`` parsed
+  with :func:`~causalgraph.extraction.parse.parse_tuples`;
+* a predictions file as the authors' code writes it: a JSON object whose
+  ``predictions`` list holds ``{"s/n", "sentence", "pairs"}``;
+* a prepared PubMedCausal file (a JSON list of the same rows), which is how
+  gold pairs are read as if they were predictions.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+from ..errors import SchemaError
+from ..model import Corpus
+from .parse import ExtractedPair, pair_from_dict, parse_tuples
+
+__all__ = ["RowPrediction", "PredictionSet", "load_predictions", "predictions_from_corpus", "write_predictions",
+           "PREDICTIONS_FILE"]
+
+PREDICTIONS_FILE = "predictions.json"
+
+
+@dataclass(frozen=True)
+class RowPrediction:
+    """The pairs predicted for one row.
+
+    ``null`` marks a response from which no tuple could be read; ``rule``
+    says how the response was parsed (``None`` for pairs given as data).
+    """
+
+    sn: str
+    sentence: Optional[str]
+    pairs: tuple[ExtractedPair, ...]
+    null: bool = False
+    rule: Optional[str] = None
+    issues: tuple[str, ...] = ()
+
+
+@dataclass
+class PredictionSet:
+    """Predicted pairs per row, in the order of the source.
+
+    Attributes
+    ----------
+    rows
+        s/n (as a string) → :class:`RowPrediction`.
+    source
+        The file or folder read.
+    kind
+        ``run``, ``predictions`` (authors' format) or ``rows`` (a plain list).
+    meta
+        Model, strategy and other provenance when the source has them.
+    """
+
+    rows: dict[str, RowPrediction]
+    source: str
+    kind: str
+    meta: dict = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @property
+    def n_pairs(self) -> int:
+        return sum(len(r.pairs) for r in self.rows.values())
+
+    def rules(self) -> dict[str, int]:
+        """How many rows each parse rule read, in order of first use."""
+        out: dict[str, int] = {}
+        for r in self.rows.values():
+            if r.rule is not None:
+                out[r.rule] = out.get(r.rule, 0) + 1
+        return out
+
+
+def _sn(value: Any, where: str) -> str:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        raise SchemaError(f"{where}: no 's/n'; expected the row's serial number to align it with gold")
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value).strip()
+
+
+def _rows_from_list(data: list, fname: str, kind: str) -> dict[str, RowPrediction]:
+    rows: dict[str, RowPrediction] = {}
+    for recno, rec in enumerate(data, start=1):
+        where = f"{fname}: record {recno}"
+        if not isinstance(rec, dict):
+            raise SchemaError(f"{where}: expected an object with s/n, sentence and pairs, found {type(rec).__name__}")
+        sn = _sn(rec.get("s/n", rec.get("sn", rec.get("id"))), where)
+        if sn in rows:
+            raise SchemaError(f"{where}: s/n {sn!r} appears twice; expected one record per row")
+        raw_pairs = rec.get("pairs")
+        if raw_pairs is None:
+            raw_pairs = []
+        if not isinstance(raw_pairs, list):
+            raise SchemaError(f"{where}, field 'pairs': expected a list, found {type(raw_pairs).__name__}")
+        issues: list[str] = []
+        pairs = []
+        for j, pr in enumerate(raw_pairs, start=1):
+            if not isinstance(pr, dict):
+                raise SchemaError(f"{where}, field 'pairs[{j}]': expected an object with cause and effect, "
+                                  f"found {pr!r}")
+            p = pair_from_dict(pr, issues, j, clean=False)
+            if p is None:
+                raise SchemaError(f"{where}, field 'pairs[{j}]': {issues[-1].split(': ', 1)[1]}; "
+                                  "expected both cause and effect")
+            pairs.append(p)
+        rows[sn] = RowPrediction(sn, rec.get("sentence"), tuple(pairs), bool(rec.get("null", False)),
+                                 rec.get("rule"), tuple(issues))
+    return rows
+
+
+def _from_file(p: Path) -> PredictionSet:
+    try:
+        data = json.loads(p.read_text(encoding="utf-8-sig"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SchemaError(f"{p}: cannot read ({exc})") from None
+    except json.JSONDecodeError as exc:
+        raise SchemaError(f"{p}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    if isinstance(data, dict):
+        if not isinstance(data.get("predictions"), list):
+            raise SchemaError(f"{p}: a JSON object without a 'predictions' list; expected "
+                              '{"predictions": [{"s/n", "sentence", "pairs"}, ...]} or a list of rows')
+        meta = {k: v for k, v in data.items() if k != "predictions" and not isinstance(v, (list, dict))}
+        return PredictionSet(_rows_from_list(data["predictions"], str(p), "predictions"), str(p), "predictions", meta)
+    if isinstance(data, list):
+        return PredictionSet(_rows_from_list(data, str(p), "rows"), str(p), "rows")
+    raise SchemaError(f"{p}: expected a JSON object with 'predictions' or a list of rows, found {type(data).__name__}")
+
+
+def _from_run(d: Path) -> PredictionSet:
+    pf = d / PREDICTIONS_FILE
+    if pf.is_file():
+        ps = _from_file(pf)
+        ps.kind = "run"
+        ps.source = str(d)
+        return ps
+    from ..bench.store import load_run
+
+    run = load_run(d)
+    rows: dict[str, RowPrediction] = {}
+    for n, rec in enumerate(run.responses, start=1):
+        meta = rec.get("meta") or {}
+        if rec.get("error"):
+            continue  # an item never answered has no prediction: its gold pairs count as missed
+        sn = _sn(meta.get("s/n"), f"{d}/responses.jsonl: line {n} ({rec.get('item_id')})")
+        parsed = parse_tuples(rec.get("response"))
+        rows[sn] = RowPrediction(sn, meta.get("sentence"), parsed.pairs, parsed.null, parsed.rule, parsed.issues)
+    return PredictionSet(rows, str(d), "run", {"model": run.manifest.get("model"), "task": run.manifest.get("task"),
+                                              "variants": run.manifest.get("variants")})
+
+
+def load_predictions(source: str | Path | PredictionSet) -> PredictionSet:
+    """Read predictions from a run directory or a predictions/rows JSON file.
+
+    Examples
+    --------
+    >>> ps = load_predictions("runs/smollm2-zs")          # doctest: +SKIP
+    >>> ps.n_pairs, ps.rules()                           # doctest: +SKIP
+    (12, {'braces': 5, 'unparsed': 3})
+    """
+    if isinstance(source, PredictionSet):
+        return source
+    p = Path(source).expanduser()
+    if p.is_dir():
+        return _from_run(p)
+    if p.is_file():
+        return _from_file(p)
+    raise SchemaError(f"{p}: no such run directory or predictions file")
+
+
+def predictions_from_corpus(corpus: Corpus) -> PredictionSet:
+    """The gold pairs of a loaded PubMedCausal corpus, as a prediction set.
+
+    Examples
+    --------
+    >>> from causalgraph import load_pubmedcausal
+    >>> predictions_from_corpus(load_pubmedcausal(split="test")).n_pairs  # doctest: +SKIP
+    3199
+    """
+    rows = {}
+    for st in corpus:
+        sn = str(st.meta.get("s/n", st.id.removeprefix("pmc-")))
+        rows[sn] = RowPrediction(sn, st.text, tuple(ExtractedPair(r.cause, r.effect, r.explicitness, r.sententiality)
+                                                    for r in st.relations))
+    return PredictionSet(rows, corpus.source or corpus.name, "corpus", {"corpus": corpus.name})
+
+
+def write_predictions(ps: PredictionSet, path: str | Path, **meta: Any) -> Path:
+    """Write predictions in the authors' format (plus ``null`` and ``rule`` per row).
+
+    Examples
+    --------
+    >>> write_predictions(ps, "runs/x/predictions.json", model="mock/oracle")  # doctest: +SKIP
+    """
+    p = Path(path)
+    out = {**ps.meta, **meta, "predictions": [
+        {"s/n": int(r.sn) if r.sn.isdigit() else r.sn, "sentence": r.sentence,
+         "pairs": [x.to_dict() for x in r.pairs], "null": r.null, "rule": r.rule, "issues": list(r.issues)}
+        for r in ps.rows.values()]}
+    tmp = p.with_name(f".{p.name}.tmp")
+    tmp.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.replace(p)
+    return p
