@@ -26,7 +26,9 @@ from .errors import (
     ParseError,
     SchemaError,
 )
+from .encoders import decode, encode
 from .graph import BelongsEdge, CausalEdge, CausalGraph, compile_graph
+from .metrics.chains import ChainStats, Position, chain_labels, chain_membership, chain_stats, chain_table
 from .metrics.analysis import complexity_summary, cooccurrence, length_correlation
 from .metrics.complexity import Complexity, complexity, complexity_table
 from .metrics.readability import Readability, readability, readability_summary, readability_table
@@ -53,6 +55,15 @@ __all__ = [
     "CausalGraph",
     "CausalEdge",
     "BelongsEdge",
+    # chains and encodings
+    "chain_labels",
+    "chain_membership",
+    "chain_stats",
+    "chain_table",
+    "ChainStats",
+    "Position",
+    "encode",
+    "decode",
     # complexity and readability
     "complexity",
     "complexity_table",

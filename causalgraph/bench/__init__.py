@@ -3,5 +3,6 @@
 from __future__ import annotations
 
 from .item import Item
+from .tasks import TASK_NAMES, items
 
-__all__ = ["Item"]
+__all__ = ["Item", "items", "TASK_NAMES"]

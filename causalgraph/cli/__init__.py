@@ -22,6 +22,10 @@ COMMAND_MODULES = [
     "complexity",
     "readability",
     "view",
+    "stats",
+    "chains",
+    "encode",
+    "items",
 ]
 
 

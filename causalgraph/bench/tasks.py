@@ -1,0 +1,244 @@
+"""Benchmark item builders for the ClimateCause tasks (paper §6) and multi-hop CorrI.
+
+``items(corpus, task, variant)`` turns a corpus into :class:`~causalgraph.bench.item.Item`
+records: a rendered prompt, the canonical gold label and provenance.
+
+========================  ==================================  ======================
+task                      one item per                        gold
+========================  ==================================  ======================
+``corri``                 causal relation row (data order)    correlation
+``corri-rc``              causal relation row, with statement correlation
+``ccr-member``            event of each causal graph          ``yes`` / ``no``
+``ccr-position``          event of each causal graph          start/middle/end/none
+``ccr-eci-member``        event, statement + event list       ``yes`` / ``no``
+``ccr-eci-position``      event, statement + event list       start/middle/end/none
+``corri-multihop``        chain with unambiguous edge signs   composed correlation
+========================  ==================================  ======================
+
+Events are the no-quantifier forms; graph events follow graph node order
+(first appearance in the data).  Item ids read
+``<task>/<variant>/<statement id>/r<relation index>`` (CorrI),
+``…/e<event index>`` (CCR) and ``…/p<chain index>`` (multi-hop), indices
+0-based within the statement, so the same data always gives the same ids.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Optional, Sequence
+
+from ..encoders import encode
+from ..errors import ConfigError, SchemaError
+from ..graph import CausalGraph, compile_graph
+from ..metrics.chains import RULES, chain_labels, chain_stats
+from ..model import Statement
+from ..prompts import PromptVariant, get_variant
+from .item import Item
+
+__all__ = ["TASK_NAMES", "items", "multihop_chains", "MultihopChain", "DEFAULT_MAX_CHAINS"]
+
+TASK_NAMES = ("corri", "corri-rc", "ccr-member", "ccr-position", "ccr-eci-member", "ccr-eci-position",
+              "corri-multihop")
+
+#: Per-statement bound on the chains the multi-hop task enumerates.
+DEFAULT_MAX_CHAINS = 10_000
+
+
+@dataclass(frozen=True)
+class MultihopChain:
+    """A chain whose edges all carry one correlation, and the composed sign.
+
+    ``index`` numbers every chain of the statement (also those skipped for
+    ambiguous labels) in enumeration order, so ids stay stable.
+    """
+
+    statement_id: Optional[str]
+    index: int
+    events: tuple[str, ...]
+    correlations: tuple[str, ...]
+    composed: str
+
+
+def _statements(corpus) -> Sequence[Statement]:
+    return corpus.statements if hasattr(corpus, "statements") else list(corpus)
+
+
+def _causal(corpus) -> Iterator[Statement]:
+    for st in _statements(corpus):
+        if st.causal and st.relations:
+            yield st
+
+
+def _variant(task: str, variant) -> PromptVariant:
+    if task not in TASK_NAMES:
+        raise ConfigError(f"unknown task {task!r}; expected one of {', '.join(TASK_NAMES)}")
+    if isinstance(variant, PromptVariant):
+        if variant.task != task:
+            raise ConfigError(f"variant {variant.task}/{variant.id} does not belong to task {task}")
+        return variant
+    return get_variant(task, str(variant))
+
+
+def _graph_text(g: CausalGraph, encoding: str) -> str:
+    # Continue with ". " after adjacency / GraphML; a single-node encoding
+    # already ends with a period, so only a space follows it.
+    text = encode(g, encoding)
+    return text if encoding == "single-node" else text + "."
+
+
+def _corri_items(corpus, task: str, v: PromptVariant) -> list[Item]:
+    out = []
+    for st in _causal(corpus):
+        for i, r in enumerate(st.relations):
+            if r.correlation is None:
+                where = f"{r.source_file or st.source_file or 'corpus'}, row {r.source_row}" if r.source_row else st.id
+                raise SchemaError(
+                    f"{where}: statement {st.id} relation {i} ({r.cause!r} -> {r.effect!r}) has no correlation "
+                    f"label in column 'Correlation'; expected positive or negative for task {task}")
+            values = {"e_i": r.cause, "e_j": r.effect}
+            if "s" in v.placeholders:
+                values["s"] = st.text
+            out.append(Item(
+                id=f"{task}/{v.id}/{st.id}/r{i:03d}", task=task, variant=v.id, prompt=v.render(**values),
+                gold=r.correlation.value,
+                meta={"statement_id": st.id, "relation_index": i, "source_row": r.source_row,
+                      "cause": r.cause, "effect": r.effect},
+            ))
+    return out
+
+
+def _ccr_items(corpus, task: str, v: PromptVariant, rule: str) -> list[Item]:
+    member = task.endswith("member")
+    out = []
+    for st in _causal(corpus):
+        g = compile_graph(st)
+        labels = chain_labels(g, rule)
+        shared: dict[str, str] = {}
+        if "graph" in v.placeholders:
+            shared["graph"] = _graph_text(g, v.encoding)
+        if "event_list" in v.placeholders:
+            shared["event_list"] = "[" + ", ".join(g.nodes) + "]"
+        if "s" in v.placeholders:
+            shared["s"] = st.text
+        for i, event in enumerate(g.nodes):
+            pos = labels[event]
+            membership = "yes" if pos.member else "no"
+            out.append(Item(
+                id=f"{task}/{v.id}/{st.id}/e{i:03d}", task=task, variant=v.id,
+                prompt=v.render(e_i=event, **shared),
+                gold=membership if member else pos.value,
+                meta={"statement_id": st.id, "event": event, "event_index": i, "rule": rule,
+                      "membership": membership, "position": pos.value},
+            ))
+    return out
+
+
+def multihop_chains(graph: CausalGraph, max_chains: int = DEFAULT_MAX_CHAINS) -> list[MultihopChain]:
+    """Chains (simple paths of >= 3 events) whose edges all carry one correlation label.
+
+    The composed correlation multiplies the edge signs (positive · negative =
+    negative, negative · negative = positive).  Chains are enumerated from
+    each event in node order, following effects in edge order; before
+    enumerating, the chains are counted by dynamic programming and more than
+    ``max_chains`` raises :class:`~causalgraph.errors.ConfigError`.
+
+    Examples
+    --------
+    >>> from causalgraph.model import Relation, Correlation
+    >>> P, N = Correlation.POSITIVE, Correlation.NEGATIVE
+    >>> g = compile_graph([Relation("a", "b", correlation=P), Relation("b", "c", correlation=N)])
+    >>> [(c.events, c.composed) for c in multihop_chains(g)]
+    [(('a', 'b', 'c'), 'negative')]
+    """
+    stats = chain_stats(graph)
+    if stats.n_chains > max_chains:
+        raise ConfigError(f"statement {graph.statement_id}: its graph has {stats.n_chains} chains, more than "
+                          f"max_chains={max_chains}; raise the limit to build multi-hop items for it")
+    out: list[MultihopChain] = []
+    counter = 0
+    for root in graph.nodes:
+        # iterative DFS over simple paths; self-loops never extend a simple path
+        stack: list[tuple[str, int]] = [(root, 0)]
+        on_path = {root}
+        while stack:
+            v, i = stack[-1]
+            succ = graph.successors(v)
+            if i >= len(succ):
+                stack.pop()
+                on_path.discard(v)
+                continue
+            stack[-1] = (v, i + 1)
+            u = succ[i]
+            if u in on_path:
+                continue
+            stack.append((u, 0))
+            on_path.add(u)
+            if len(stack) >= 3:
+                events = tuple(n for n, _ in stack)
+                corrs = [graph.edge(a, b).correlation for a, b in zip(events, events[1:])]
+                if all(c is not None for c in corrs):
+                    sign = 1
+                    for c in corrs:
+                        sign *= c.sign
+                    out.append(MultihopChain(graph.statement_id, counter, events,
+                                             tuple(c.value for c in corrs),
+                                             "positive" if sign > 0 else "negative"))
+                counter += 1
+    return out
+
+
+def _multihop_items(corpus, task: str, v: PromptVariant, max_chains: int) -> list[Item]:
+    out = []
+    for st in _causal(corpus):
+        g = compile_graph(st)
+        for ch in multihop_chains(g, max_chains):
+            facts = " ".join(v.render_fact(a, b, c) for a, b, c in zip(ch.events, ch.events[1:], ch.correlations))
+            out.append(Item(
+                id=f"{task}/{v.id}/{st.id}/p{ch.index:04d}", task=task, variant=v.id,
+                prompt=v.render(chain=facts, e_i=ch.events[0], e_j=ch.events[-1]),
+                gold=ch.composed,
+                meta={"statement_id": st.id, "chain_index": ch.index, "events": list(ch.events),
+                      "edge_correlations": list(ch.correlations), "cause": ch.events[0], "effect": ch.events[-1],
+                      "hops": len(ch.events) - 1},
+            ))
+    return out
+
+
+def items(corpus, task: str, variant, *, rule: str = "path", max_chains: int = DEFAULT_MAX_CHAINS) -> list[Item]:
+    """Build the benchmark items of one task and prompt variant.
+
+    Parameters
+    ----------
+    corpus
+        A :class:`~causalgraph.model.Corpus` (or a sequence of statements);
+        only causal statements contribute.
+    task
+        One of :data:`TASK_NAMES`.
+    variant
+        A variant id (``"0_1"``, ``"RC_F_2"``, ``"SN_5"``, ``"CoT_6"`` …), a
+        paper name (``"CCR_member_SN_5"``) or a
+        :class:`~causalgraph.prompts.PromptVariant`.
+    rule
+        Chain rule for the CCR golds: ``"path"`` (the paper's definition,
+        default) or ``"shortest-distance"``.
+    max_chains
+        Per-statement bound for ``corri-multihop``.
+
+    Examples
+    --------
+    >>> import causalgraph as cg
+    >>> from causalgraph.bench import items
+    >>> corpus = cg.load_climatecause()                       # doctest: +SKIP
+    >>> len(items(corpus, "corri", "0_1"))                    # doctest: +SKIP
+    874
+    >>> items(corpus, "ccr-member", "SN_5")[0].gold           # doctest: +SKIP
+    'no'
+    """
+    if rule not in RULES:
+        raise ConfigError(f"unknown chain rule {rule!r}; expected one of {', '.join(RULES)}")
+    v = _variant(task, variant)
+    if task in ("corri", "corri-rc"):
+        return _corri_items(corpus, task, v)
+    if task == "corri-multihop":
+        return _multihop_items(corpus, task, v, max_chains)
+    return _ccr_items(corpus, task, v, rule)

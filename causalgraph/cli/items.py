@@ -1,0 +1,79 @@
+"""``causalgraph items``: benchmark items of one task and prompt variant (or a Batch API input file)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from ..bench.tasks import TASK_NAMES, items
+from ..datasets import load_corpus
+from ..errors import ConfigError
+from ..metrics.chains import RULES
+from ._common import add_data_option, emit_table
+
+__all__ = ["register", "write_openai_batch"]
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "items", help="build benchmark items (prompt, gold, meta) for a task and prompt variant",
+        description="Build the benchmark items of one task and prompt variant: JSON lines by default, or an "
+                    "OpenAI Batch API input file with --openai-batch.")
+    add_data_option(p)
+    p.add_argument("--task", required=True, choices=list(TASK_NAMES))
+    p.add_argument("--variant", required=True, metavar="ID",
+                   help="variant id as in the paper (0_1, RC_F_2, A_5, SN_4, ML_6, CoT_5 …); "
+                        "see docs/prompts.md")
+    p.add_argument("--rule", choices=list(RULES), default="path", help="chain rule for CCR golds (default: path)")
+    p.add_argument("--format", choices=["jsonl", "json", "table", "csv"], default="jsonl",
+                   help="output format (default: jsonl)")
+    p.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N items")
+    p.add_argument("--openai-batch", metavar="FILE", default=None,
+                   help="write an OpenAI Batch API input file (JSONL) instead of printing items")
+    p.add_argument("--model", default=None, help="model name for --openai-batch, e.g. gpt-5.1")
+    p.set_defaults(func=run)
+
+
+def write_openai_batch(its, path, model: str) -> int:
+    """Write one Batch API request per item; returns the number written.
+
+    Each line is ``{"custom_id": item.id, "method": "POST", "url":
+    "/v1/chat/completions", "body": {"model": model, "messages": […]}}``.
+    Nothing else (no key, no gold) goes into the file.
+    """
+    if not model:
+        raise ConfigError("--openai-batch needs --model (e.g. --model gpt-5.1)")
+    path = Path(path)
+    if path.parent and not path.parent.exists():
+        raise ConfigError(f"cannot write {path}: folder {path.parent} does not exist")
+    with path.open("w", encoding="utf-8") as fh:
+        for it in its:
+            fh.write(json.dumps({"custom_id": it.id, "method": "POST", "url": "/v1/chat/completions",
+                                 "body": {"model": model, "messages": it.messages()}}, ensure_ascii=False))
+            fh.write("\n")
+    return len(its)
+
+
+def run(args) -> int:
+    if args.limit is not None and args.limit < 0:
+        raise ConfigError(f"--limit must be >= 0, got {args.limit}")
+    its = items(load_corpus(args.data), args.task, args.variant, rule=args.rule)
+    if args.limit is not None:
+        its = its[: args.limit]
+    if args.openai_batch:
+        n = write_openai_batch(its, args.openai_batch, args.model)
+        print(f"wrote {n} requests to {args.openai_batch}", file=sys.stderr)
+        return 0
+    if args.format == "jsonl":
+        for it in its:
+            sys.stdout.write(json.dumps(it.to_dict(), ensure_ascii=False) + "\n")
+        return 0
+    if args.format == "json":
+        json.dump([it.to_dict() for it in its], sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    rows = [{"id": it.id, "gold": it.gold, "statement_id": it.meta.get("statement_id"), "prompt": it.prompt}
+            for it in its]
+    emit_table(rows, args.format, columns=["id", "gold", "statement_id", "prompt"])
+    return 0

@@ -1,0 +1,228 @@
+"""Prompt catalogs, stored as data files inside the package.
+
+The ClimateCause catalog (``prompts/climatecause/*.json``) holds every prompt
+variant of the paper's Tables 23–29, transcribed exactly (typographic quotes
+written as ASCII), plus the causalgraph multi-hop task.  Templates use
+``${name}`` placeholders (:class:`string.Template`), so the braces of answer
+sets such as ``{Yes, No}`` stay literal.
+
+Tasks and variant ids (the paper's own names in brackets):
+
+============================  ==========================================
+task                          variants
+============================  ==========================================
+``corri``                     ``0_1`` … ``F_2`` … ``CoT_3``  [CorrI_0_1 …]
+``corri-rc``                  ``RC_0_1`` … ``RC_CoT_3``  [CorrI_RC_0_1 …]
+``ccr-member``                ``A_4`` … ``SN_5`` … ``ML_6``  [CCR_member_A_4 …]
+``ccr-position``              ``A_4`` … ``ML_6``  [CCR_position_A_4 …]
+``ccr-eci-member``            ``0_4`` … ``F_5`` … ``CoT_6``  [CCR_ECI_member_0_4 …]
+``ccr-eci-position``          ``0_4`` … ``CoT_6``  [CCR_ECI_position_0_4 …]
+``corri-multihop``            ``0_1`` … ``CoT_3`` (causalgraph, not in the paper)
+============================  ==========================================
+
+:func:`get_variant` also accepts the paper's names (``CorrI_RC_F_1``,
+``CCR_member_A_4``) and, for ``corri-rc``, ids without the ``RC_`` prefix
+(as in the paper's Table 21).
+"""
+
+from __future__ import annotations
+
+import json
+import string
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Optional
+
+from ..errors import ConfigError
+
+__all__ = ["PromptVariant", "Exemplar", "TASKS", "list_tasks", "list_variants", "get_variant", "exemplars"]
+
+#: ClimateCause tasks, in the paper's order, then the causalgraph extension.
+TASKS = ("corri", "corri-rc", "ccr-member", "ccr-position", "ccr-eci-member", "ccr-eci-position",
+         "corri-multihop")
+
+_CATALOG = "climatecause"
+
+
+@dataclass(frozen=True)
+class PromptVariant:
+    """One prompt variant of a task.
+
+    Attributes
+    ----------
+    task, id
+        Task name and variant id (``"ccr-member"``, ``"SN_5"``).
+    paper_name
+        The name the paper's result tables use (``CCR_member_SN_5``), or
+        ``None`` for variants that are not in the paper.
+    strategy
+        ``zero-shot``, ``few-shot``, ``chain-of-thought`` (CorrI, CCR+ECI+RC,
+        multi-hop) or the graph encoding (CCR: ``adjacency``,
+        ``single-node``, ``graphml``).
+    template
+        The prompt with ``${…}`` placeholders.
+    answer_labels
+        Canonical gold label → the word the prompt asks for
+        (``{"positive": "same", "negative": "opposite"}``).
+    expected_output
+        The answer set as the paper prints it (``{same, opposite}``).
+    encoding
+        The graph encoding inserted for ``${graph}`` (CCR only).
+    fact_template
+        How one chain edge is written (multi-hop only).
+    placeholders
+        Names the template needs.
+    source
+        Where the wording comes from.
+    """
+
+    task: str
+    id: str
+    paper_name: Optional[str]
+    strategy: str
+    template: str
+    answer_labels: dict = field(hash=False, compare=True)
+    expected_output: str = ""
+    encoding: Optional[str] = None
+    fact_template: Optional[str] = None
+    placeholders: tuple[str, ...] = ()
+    source: str = ""
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """Canonical labels, in the order of the answer set."""
+        return tuple(self.answer_labels)
+
+    @property
+    def answer_words(self) -> tuple[str, ...]:
+        """The words the model is asked to answer with."""
+        return tuple(self.answer_labels.values())
+
+    def label_for(self, word: str) -> Optional[str]:
+        """The canonical label of an answer word (case-insensitive), or ``None``."""
+        w = word.strip().lower()
+        for label, answer in self.answer_labels.items():
+            if answer.lower() == w:
+                return label
+        return None
+
+    def render(self, **values: str) -> str:
+        """Fill the template.
+
+        Raises :class:`~causalgraph.errors.ConfigError` when a placeholder is
+        missing or an unknown one is given.
+
+        Examples
+        --------
+        >>> get_variant("corri", "0_1").render(e_i="emissions", e_j="warming")
+        '[MASK] in {positive, negative}. There is a [MASK] correlation between emissions and warming.'
+        """
+        extra = sorted(set(values) - set(self.placeholders))
+        missing = [p for p in self.placeholders if p not in values]
+        if extra or missing:
+            raise ConfigError(f"prompt {self.task}/{self.id} needs placeholders {list(self.placeholders)}; "
+                              f"missing {missing}, unexpected {extra}")
+        return string.Template(self.template).substitute(values)
+
+    def render_fact(self, cause: str, effect: str, label: str) -> str:
+        """One chain edge in this variant's wording (multi-hop variants only)."""
+        if self.fact_template is None:
+            raise ConfigError(f"prompt {self.task}/{self.id} has no fact template")
+        if label not in self.answer_labels:
+            raise ConfigError(f"edge label {label!r} is not one of {list(self.answer_labels)}")
+        return string.Template(self.fact_template).substitute(
+            cause=cause, effect=effect, label=self.answer_labels[label])
+
+
+@dataclass(frozen=True)
+class Exemplar:
+    """A few-shot exemplar of the paper (Appendix G.5.1)."""
+
+    name: str
+    statement: str
+    relation: Optional[tuple[str, str]] = None
+    correlation: Optional[str] = None
+    events: tuple[str, ...] = ()
+    asked_event: Optional[str] = None
+    membership: Optional[str] = None
+    position: Optional[str] = None
+
+
+def _read(name: str) -> dict:
+    path = resources.files(__name__).joinpath(_CATALOG, name)
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"prompt catalog file {_CATALOG}/{name} is missing from the installed package") from None
+
+
+@lru_cache(maxsize=None)
+def _catalog(task: str) -> tuple[PromptVariant, ...]:
+    if task not in TASKS:
+        raise ConfigError(f"unknown task {task!r}; expected one of {', '.join(TASKS)}")
+    doc = _read(f"{task}.json")
+    return tuple(
+        PromptVariant(task=task, id=v["id"], paper_name=v.get("paper_name"), strategy=v["strategy"],
+                      template=v["template"], answer_labels=dict(v["answer_labels"]),
+                      expected_output=v.get("expected_output", ""), encoding=v.get("encoding"),
+                      fact_template=v.get("fact_template"), placeholders=tuple(doc["placeholders"]),
+                      source=doc["source"])
+        for v in doc["variants"]
+    )
+
+
+def list_tasks() -> list[str]:
+    """Task names with a prompt catalog."""
+    return list(TASKS)
+
+
+def list_variants(task: str) -> list[PromptVariant]:
+    """Every variant of a task, in the paper's order.
+
+    Examples
+    --------
+    >>> [v.id for v in list_variants("ccr-member")][:4]
+    ['A_4', 'A_5', 'A_6', 'SN_4']
+    """
+    return list(_catalog(task))
+
+
+def get_variant(task: str, variant_id: str) -> PromptVariant:
+    """One variant by id (or by the paper's name).
+
+    Examples
+    --------
+    >>> v = get_variant("corri-rc", "RC_F_2")
+    >>> v.answer_labels
+    {'positive': 'same', 'negative': 'opposite'}
+    >>> get_variant("corri-rc", "F_2") == v
+    True
+    """
+    variants = _catalog(task)
+    for v in variants:
+        if variant_id in (v.id, v.paper_name):
+            return v
+    if task == "corri-rc" and not variant_id.startswith("RC_"):
+        for v in variants:
+            if v.id == "RC_" + variant_id:
+                return v
+    raise ConfigError(f"unknown variant {variant_id!r} for task {task}; expected one of "
+                      f"{', '.join(v.id for v in variants)}")
+
+
+@lru_cache(maxsize=None)
+def _exemplars() -> tuple[Exemplar, ...]:
+    doc = _read("exemplars.json")
+    return tuple(
+        Exemplar(name=e["name"], statement=e["statement"],
+                 relation=tuple(e["relation"]) if e.get("relation") else None,
+                 correlation=e.get("correlation"), events=tuple(e.get("events", ())),
+                 asked_event=e.get("asked_event"), membership=e.get("membership"), position=e.get("position"))
+        for e in doc["exemplars"]
+    )
+
+
+def exemplars() -> list[Exemplar]:
+    """The paper's three few-shot exemplars (Appendix G.5.1)."""
+    return list(_exemplars())
