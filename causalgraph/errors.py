@@ -14,6 +14,7 @@ __all__ = [
     "ChecksumError",
     "CycleLimitExceeded",
     "BackendError",
+    "TransientBackendError",
     "ParseError",
     "ConfigError",
 ]
@@ -46,6 +47,19 @@ class CycleLimitExceeded(CausalGraphError):
 
 class BackendError(CausalGraphError):
     """A language-model backend failed or is not installed."""
+
+
+class TransientBackendError(BackendError):
+    """A backend failure worth retrying: HTTP 429 or 5xx, a timeout, a dropped connection.
+
+    ``retry_after`` holds the server's ``Retry-After`` delay in seconds when
+    it sent one; ``status`` the HTTP status code when there was one.
+    """
+
+    def __init__(self, message: str, *, retry_after: "float | None" = None, status: "int | None" = None):
+        super().__init__(message)
+        self.retry_after = retry_after
+        self.status = status
 
 
 class ParseError(CausalGraphError, ValueError):

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 from .item import Item
+from .parse import parse
+from .registry import TaskSpec, get_task, list_tasks, register_task
+from .runner import RunConfig, RunResult, run_benchmark
+from .store import Run, RunStore, load_run
 from .tasks import TASK_NAMES, items
 
-__all__ = ["Item", "items", "TASK_NAMES"]
+__all__ = ["Item", "items", "TASK_NAMES", "parse", "TaskSpec", "get_task", "list_tasks", "register_task",
+           "RunConfig", "RunResult", "run_benchmark", "Run", "RunStore", "load_run"]

@@ -1,0 +1,158 @@
+"""Answer parsing: model text → canonical label and the rule that found it.
+
+Rules, tried in this order (the first that commits to exactly one label wins):
+
+``tag``
+    the last ``<Answer>…</Answer>`` (or an unclosed ``<Answer>`` at the end);
+``answer_colon``
+    the last ``Answer: X`` / ``Final answer: X`` / ``**Answer:** X``;
+``mask``
+    ``[MASK] = X`` or ``[MASK]: X`` or ``[MASK] is X``;
+``exact``
+    the whole answer is one label word (after removing case, quotes,
+    markdown and punctuation);
+``last_label``
+    the last label word in the text that is not negated (``not yes``,
+    ``isn't a start``, ``neither start nor end`` do not commit).
+
+Inside ``tag``, ``answer_colon`` and ``mask`` a span that names several
+labels (an echo of ``{start, middle, end, none}``) or only negated ones does
+not commit, and the next rule is tried.  Words map to canonical labels
+through the variant's answer words, so ``same``/``increase`` give
+``positive`` and ``opposite``/``decrease`` give ``negative``; the canonical
+names themselves are accepted too.  An answer no rule can read gives
+``(None, "unparsed")``: it counts as wrong and is reported as a parse
+failure, never silently dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping, Optional
+
+__all__ = ["parse", "parse_labels", "RULES"]
+
+RULES = ("tag", "answer_colon", "mask", "exact", "last_label", "unparsed", "empty")
+
+_TAG = re.compile(r"<\s*answer\s*>(.*?)(?:<\s*/\s*answer\s*>|$)", re.IGNORECASE | re.DOTALL)
+_COLON = re.compile(r"(?:final\s+answer|answer)\s*(?:is)?\s*[*_]*\s*[:=\-]\s*[*_]*\s*(.{0,80})",
+                    re.IGNORECASE)
+_MASK = re.compile(r"\[\s*mask\s*\]\s*(?:=|:|is|->|→)\s*(.{0,80})", re.IGNORECASE)
+_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
+# Words that, shortly before a label, take the commitment back.
+_NEGATORS = {"not", "no", "never", "neither", "nor", "isn't", "isnt", "aren't", "arent", "wasn't", "cannot",
+             "can't", "doesn't", "don't", "without", "rather", "instead"}
+_NEG_WINDOW = 3
+
+
+def _vocab(words: Mapping[str, str]) -> dict[str, str]:
+    """Lower-case word → canonical label; canonical names map to themselves unless a word claims them."""
+    vocab: dict[str, str] = {}
+    for canon, word in words.items():
+        vocab[str(word).strip().lower()] = canon
+    for canon in words:
+        vocab.setdefault(str(canon).lower(), canon)
+    return vocab
+
+
+def _mentions(text: str, vocab: dict[str, str]) -> list[tuple[str, bool]]:
+    """Label mentions in order: (canonical label, negated?)."""
+    tokens = _WORD.findall(text.lower())
+    out = []
+    for i, tok in enumerate(tokens):
+        if tok in vocab:
+            before = tokens[max(0, i - _NEG_WINDOW):i]
+            # "no" is itself a label of yes/no tasks: it negates only when it is not the label here.
+            negated = any(b in _NEGATORS and not (b == "no" and "no" in vocab) for b in before)
+            # "not X but Y": X is negated, Y is not; "yes or no" lists are handled by the caller.
+            out.append((vocab[tok], negated))
+    return out
+
+
+def _commit(span: str, vocab: dict[str, str]) -> Optional[str]:
+    """The one label a span commits to, or None when it names none or several."""
+    labels = {lab for lab, neg in _mentions(span, vocab) if not neg}
+    if len(labels) == 1:
+        return next(iter(labels))
+    return None
+
+
+def parse_labels(text: Optional[str], words: Mapping[str, str]) -> tuple[Optional[str], str]:
+    """Parse ``text`` against the answer words of one variant.
+
+    Parameters
+    ----------
+    text
+        The model's answer.
+    words
+        Canonical label → the word the prompt asks for, e.g.
+        ``{"positive": "same", "negative": "opposite"}``.
+
+    Returns
+    -------
+    (label, rule)
+        The canonical label (``None`` when unparseable) and the rule that
+        matched (one of :data:`RULES`).
+
+    Examples
+    --------
+    >>> parse_labels("Reasoning... <Answer>Opposite</Answer>", {"positive": "same", "negative": "opposite"})
+    ('negative', 'tag')
+    >>> parse_labels("It is not yes.", {"yes": "yes", "no": "no"})
+    (None, 'unparsed')
+    """
+    if text is None or not str(text).strip():
+        return None, "empty"
+    text = str(text)
+    vocab = _vocab(words)
+
+    tags = _TAG.findall(text)
+    for span in reversed(tags):
+        lab = _commit(span, vocab)
+        if lab is not None:
+            return lab, "tag"
+    for m in reversed(list(_COLON.finditer(text))):
+        span = m.group(1).split("\n")[0]
+        lab = _commit(span, vocab)
+        if lab is not None:
+            return lab, "answer_colon"
+    for m in reversed(list(_MASK.finditer(text))):
+        lab = _commit(m.group(1).split("\n")[0], vocab)
+        if lab is not None:
+            return lab, "mask"
+    bare = re.sub(r"[\s\"'`*_.,;:!?()\[\]{}<>]+", " ", text).strip().lower()
+    if bare in vocab:
+        return vocab[bare], "exact"
+    mentions = _mentions(text, vocab)
+    for lab, neg in reversed(mentions):
+        if not neg:
+            return lab, "last_label"
+    return None, "unparsed"
+
+
+def parse(text: Optional[str], task: str, variant: str) -> tuple[Any, str]:
+    """Parse a model answer for a registered task and variant.
+
+    Parameters
+    ----------
+    text
+        The model's answer.
+    task
+        Task name (``corri``, ``ccr-position`` …, or any registered task).
+    variant
+        Prompt variant id; it decides the answer words
+        (``same``/``opposite``, ``increase``/``decrease`` …).
+
+    Returns
+    -------
+    (label, rule)
+        Canonical label or ``None``, and the rule that matched.
+
+    Examples
+    --------
+    >>> parse("Answer: increase", "corri", "0_3")   # doctest: +SKIP
+    ('positive', 'answer_colon')
+    """
+    from .registry import get_task
+
+    return get_task(task).parse_answer(text, variant)

@@ -1,0 +1,592 @@
+"""The benchmark runner: items → requests → responses.jsonl, cached, resumable, concurrent.
+
+``run_benchmark`` (and ``causalgraph bench run``) builds the items of a task
+for each variant, skips the items the run directory has already answered,
+answers the rest from the response cache or by asking the backend with at
+most ``concurrency`` requests in flight, and appends one line per item to
+``responses.jsonl`` as soon as it is done.  Failures worth retrying (HTTP 429
+and 5xx, timeouts, dropped connections) are retried with exponential
+backoff and full jitter, honouring ``Retry-After``, up to ``max_attempts``
+attempts; what still fails is recorded on the item's line and the run goes
+on.  At the end it scores the run into ``metrics.json``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as _dt
+import hashlib
+import os
+import platform
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Optional, Sequence
+
+from ..errors import BackendError, ConfigError, TransientBackendError
+from ..llm.base import Backend, Completion, Request, request_key
+from .item import Item
+from .registry import TaskSpec, get_task
+from .store import RunStore, Run, record_key
+
+__all__ = ["RunConfig", "RunResult", "run_benchmark", "arun_benchmark", "default_run_dir", "redact",
+           "backoff_delay", "build_request"]
+
+_SECRET_WORDS = ("key", "token", "secret", "password", "authorization")
+
+
+def redact(text: str, secrets: Iterable[str] = ()) -> str:
+    """Remove credentials from a message: the given secrets and anything shaped like an API key.
+
+    Examples
+    --------
+    >>> redact("Incorrect API key provided: sk-abcdefghijklmnop1234", ["sk-abcdefghijklmnop1234"])
+    'Incorrect API key provided: [redacted]'
+    """
+    import re
+
+    out = str(text)
+    for s in secrets:
+        if s and len(s) >= 4:
+            out = out.replace(s, "[redacted]")
+    out = re.sub(r"\bsk-[A-Za-z0-9_\-*]{6,}", "[redacted]", out)
+    out = re.sub(r"(?i)(bearer\s+)[A-Za-z0-9_\-.]{8,}", r"\1[redacted]", out)
+    return out
+
+
+def _public_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Backend options safe to write down (anything named like a credential is dropped)."""
+    return {k: v for k, v in sorted(options.items()) if not any(w in k.lower() for w in _SECRET_WORDS)}
+
+
+@dataclass
+class RunConfig:
+    """Every parameter of a run (what ``manifest.json`` records).
+
+    Attributes
+    ----------
+    task, variants, model
+        Task name, variant ids (``["all"]`` for every variant) and
+        ``provider/model``.
+    data
+        ``--data NAME|PATH`` (``None``: the task's default corpus).
+    out
+        Run directory (``None``: :func:`default_run_dir`).
+    concurrency
+        Requests in flight at most (``None``: the backend's default).
+    limit
+        Only the first ``limit`` items of each variant.
+    temperature, max_tokens, seed
+        Generation parameters (``None``: the provider's default).
+    model_options
+        Backend options (``--model-option``); credentials among them are never
+        written to disk.
+    max_attempts
+        Attempts per item, retries included.
+    retry_base, retry_cap
+        Backoff: attempt *n* waits ``uniform(0, min(cap, base·2^(n-1)))``.
+    request_timeout
+        Seconds before an attempt counts as timed out (``None``: no limit here).
+    cache
+        Use the response cache; ``cache_path`` overrides its file.
+    prices
+        Price table (``None``: :data:`causalgraph.llm.pricing.DEFAULT_PRICES`).
+    """
+
+    task: str
+    variants: Sequence[str]
+    model: str
+    data: Optional[str] = None
+    out: Optional[str] = None
+    concurrency: Optional[int] = None
+    limit: Optional[int] = None
+    temperature: Optional[float] = 0.0
+    max_tokens: Optional[int] = None
+    seed: Optional[int] = None
+    model_options: dict[str, Any] = field(default_factory=dict)
+    max_attempts: int = 6
+    retry_base: float = 1.0
+    retry_cap: float = 60.0
+    request_timeout: Optional[float] = 600.0
+    cache: bool = True
+    cache_path: Optional[str] = None
+    prices: Optional[dict[str, dict[str, float]]] = None
+
+    def validate(self) -> None:
+        if self.concurrency is not None and self.concurrency < 1:
+            raise ConfigError(f"--concurrency {self.concurrency}: expected an integer >= 1")
+        if self.limit is not None and self.limit < 1:
+            raise ConfigError(f"--limit {self.limit}: expected an integer >= 1")
+        if self.max_tokens is not None and self.max_tokens < 1:
+            raise ConfigError(f"--max-tokens {self.max_tokens}: expected an integer >= 1")
+        if self.temperature is not None and not (0.0 <= float(self.temperature) <= 2.0):
+            raise ConfigError(f"--temperature {self.temperature}: expected a number in [0, 2] or 'default'")
+        if self.max_attempts < 1:
+            raise ConfigError(f"max_attempts {self.max_attempts}: expected an integer >= 1")
+        if not self.variants:
+            raise ConfigError("no variant given; pass --variant V[,V…] or --variant all")
+
+
+@dataclass
+class RunResult:
+    """What a run invocation did."""
+
+    path: Path
+    metrics: dict[str, Any]
+    requests_sent: int
+    cache_hits: int
+    skipped: int
+    written: int
+    errors: int
+
+    def load(self) -> Run:
+        from .store import load_run
+
+        return load_run(self.path)
+
+
+def _slug(text: str) -> str:
+    import re
+
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-")[:80] or "run"
+
+
+def default_run_dir(task: str, model: str, variants: Sequence[str]) -> Path:
+    """``runs/<task>__<model>__<variants>``: the same command always names the same folder.
+
+    Examples
+    --------
+    >>> default_run_dir("corri", "mock/oracle", ["0_1", "F_2"]).as_posix()
+    'runs/corri__mock-oracle__0_1-F_2'
+    """
+    v = "-".join(variants)
+    if len(v) > 40:
+        v = "v" + hashlib.sha256(",".join(variants).encode()).hexdigest()[:10]
+    return Path("runs") / f"{_slug(task)}__{_slug(model.replace('/', '-'))}__{_slug(v)}"
+
+
+def backoff_delay(attempt: int, base: float, cap: float, retry_after: Optional[float] = None,
+                  rng: Optional[random.Random] = None) -> float:
+    """Seconds to wait before attempt ``attempt + 1``.
+
+    Full jitter: ``uniform(0, min(cap, base * 2**(attempt-1)))``; when the
+    server sent ``Retry-After`` the wait is at least that (plus up to 10 %
+    jitter so that clients do not return in lockstep), capped at ``cap``.
+
+    Examples
+    --------
+    >>> backoff_delay(3, base=1.0, cap=60.0, rng=random.Random(0)) <= 4.0
+    True
+    >>> 2.0 <= backoff_delay(1, base=1.0, cap=60.0, retry_after=2.0) <= 2.2
+    True
+    """
+    rng = rng or random
+    expo = min(cap, base * (2 ** max(0, attempt - 1)))
+    delay = rng.uniform(0, expo)
+    if retry_after is not None and retry_after > 0:
+        delay = min(cap, max(delay, retry_after * (1 + 0.1 * rng.random())))
+    return delay
+
+
+def build_request(item: Item, spec: TaskSpec, config: RunConfig) -> Request:
+    """The :class:`Request` for one item (the gold label travels in ``meta`` for the mocks only)."""
+    words = spec.words(item.variant) if item.gold is not None else {}
+    answer_word = words.get(item.gold) if item.gold is not None else None
+    return Request(
+        messages=tuple(item.messages()),
+        temperature=None if config.temperature is None else float(config.temperature),
+        max_tokens=config.max_tokens,
+        seed=config.seed,
+        meta={"item_id": item.id, "task": item.task, "variant": item.variant, "gold": item.gold,
+              "answer_word": answer_word},
+    )
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def _prompt_sha(item: Item) -> str:
+    from ..llm.base import canonical_json
+
+    return hashlib.sha256(canonical_json(item.messages()).encode("utf-8")).hexdigest()
+
+
+def make_record(item: Item, spec: TaskSpec, *, completion: Optional[Completion], key: str, source: str,
+                attempts: int, error: Optional[str], cost: float = 0.0) -> dict[str, Any]:
+    """One line of ``responses.jsonl``."""
+    if completion is not None:
+        label, rule = spec.parse_answer(completion.text, item.variant)
+        usage = {"prompt_tokens": completion.prompt_tokens, "completion_tokens": completion.completion_tokens}
+    else:
+        label, rule, usage = None, None, {"prompt_tokens": None, "completion_tokens": None}
+    return {
+        "task": item.task,
+        "variant": item.variant,
+        "item_id": item.id,
+        "gold": item.gold,
+        "meta": item.meta,
+        "prompt_sha256": _prompt_sha(item),
+        "request_key": key,
+        "response": completion.text if completion is not None else None,
+        "label": label,
+        "rule": rule,
+        "usage": usage,
+        "cost_usd": cost,
+        "latency_s": None if completion is None else round(completion.latency_s, 6),
+        "finish_reason": None if completion is None else completion.finish_reason,
+        "source": source,
+        "attempts": attempts,
+        "error": error,
+        "time": _now(),
+    }
+
+
+def _dataset_info(corpus) -> dict[str, Any]:
+    sha = getattr(corpus, "sha256", None)
+    src = getattr(corpus, "source", None)
+    if sha is None and src and Path(str(src)).is_file():
+        from ..datasets.fetch import sha256_file
+
+        sha = sha256_file(src)
+    return {"name": getattr(corpus, "name", None), "source": None if src is None else str(src), "sha256": sha}
+
+
+def _fingerprint(manifest: dict[str, Any]) -> dict[str, Any]:
+    """What must not change between two invocations writing into one run directory."""
+    p = manifest.get("parameters", {})
+    return {"task": manifest.get("task"), "model": manifest.get("model"),
+            "dataset_sha256": (manifest.get("dataset") or {}).get("sha256"),
+            "temperature": p.get("temperature"), "max_tokens": p.get("max_tokens"), "seed": p.get("seed"),
+            "backend": p.get("backend_identity")}
+
+
+class _Progress:
+    """tqdm bar with tokens and cost in its postfix (silent when disabled)."""
+
+    def __init__(self, total: int, enabled: bool, desc: str):
+        self.bar = None
+        self.tok_in = self.tok_out = 0
+        self.cost = 0.0
+        if enabled and total:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, desc=desc, unit="item", file=sys.stderr, dynamic_ncols=True, smoothing=0.1)
+
+    def update(self, rec: dict[str, Any]) -> None:
+        u = rec.get("usage") or {}
+        self.tok_in += u.get("prompt_tokens") or 0
+        self.tok_out += u.get("completion_tokens") or 0
+        self.cost += rec.get("cost_usd") or 0.0
+        if self.bar is not None:
+            self.bar.update(1)
+            self.bar.set_postfix_str(f"tok in {self.tok_in:,} out {self.tok_out:,} ${self.cost:.4f}", refresh=False)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _load_items(spec: TaskSpec, config: RunConfig, variants: list[str]):
+    from ..datasets import load_corpus
+
+    corpus = load_corpus(config.data if config.data is not None else spec.default_data)
+    items: dict[str, list[Item]] = {}
+    for v in variants:
+        built = list(spec.build_items(corpus, v))
+        items[v] = built[: config.limit] if config.limit else built
+    return corpus, items
+
+
+async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] = None,
+                         backend: Optional[Backend] = None, progress: bool = True,
+                         dataset: Optional[dict[str, Any]] = None) -> RunResult:
+    """Run (or resume) a benchmark; the coroutine behind :func:`run_benchmark`.
+
+    Parameters
+    ----------
+    config
+        The run's parameters.
+    items
+        Items to ask instead of building them from the corpus (all must
+        belong to ``config.task``; their variants must be in ``config.variants``).
+    backend
+        A backend object to use instead of ``get_backend(config.model, ...)``.
+    progress
+        Show a progress bar on stderr.
+    dataset
+        Provenance to record when ``items`` are given (name, source, sha256).
+    """
+    from .. import __version__
+    from ..llm import pricing
+    from ..llm.cache import ResponseCache
+    from ..llm.registry import get_backend
+    from .score import compute_metrics
+
+    config.validate()
+    spec = get_task(config.task)
+    variants = list(config.variants)
+    if variants == ["all"]:
+        variants = list(spec.list_variants())
+    elif items is None:
+        variants = [spec.variant_id(v) for v in variants]
+    if len(set(variants)) != len(variants):
+        raise ConfigError(f"--variant lists a variant twice: {','.join(variants)}")
+
+    if items is None:
+        corpus, by_variant = _load_items(spec, config, variants)
+        ds = _dataset_info(corpus)
+    else:
+        by_variant = {v: [] for v in variants}
+        for it in items:
+            if it.task != config.task:
+                raise ConfigError(f"item {it.id!r} belongs to task {it.task!r}, not {config.task!r}")
+            if it.variant not in by_variant:
+                raise ConfigError(f"item {it.id!r} has variant {it.variant!r}, not one of {variants}")
+            by_variant[it.variant].append(it)
+        if config.limit:
+            by_variant = {v: its[: config.limit] for v, its in by_variant.items()}
+        ds = dict(dataset or {"name": None, "source": None, "sha256": None})
+    for v, its in by_variant.items():
+        seen: set[str] = set()
+        for it in its:
+            if it.id in seen:
+                raise ConfigError(f"task {config.task!r} variant {v!r}: item id {it.id!r} occurs twice")
+            seen.add(it.id)
+
+    own_backend = backend is None
+    if backend is None:
+        backend = get_backend(config.model, **config.model_options)
+    secrets = [str(v) for k, v in config.model_options.items() if any(w in k.lower() for w in _SECRET_WORDS) and v]
+    secrets += [s for s in (getattr(backend, "secrets", lambda: [])()) if s]
+    try:
+        out = Path(config.out) if config.out else default_run_dir(config.task, config.model, variants)
+        store = RunStore(out)
+        manifest = {
+            "task": config.task,
+            "variants": variants,
+            "model": config.model,
+            "parameters": {
+                "temperature": config.temperature, "max_tokens": config.max_tokens, "seed": config.seed,
+                "limit": config.limit, "concurrency": config.concurrency, "max_attempts": config.max_attempts,
+                "retry_base": config.retry_base, "retry_cap": config.retry_cap,
+                "request_timeout": config.request_timeout, "cache": config.cache,
+                "model_options": _public_options(config.model_options),
+                "backend_identity": backend.identity(),
+            },
+            "dataset": ds,
+            "items": {v: len(its) for v, its in by_variant.items()},
+            "causalgraph_version": __version__,
+            "python": platform.python_version(),
+            "started": _now(),
+            "invocations": [],
+        }
+        if store.exists():
+            old = store.read_manifest()
+            a, b = _fingerprint(old), _fingerprint(manifest)
+            diff = sorted(k for k in a if a[k] != b[k])
+            if diff:
+                raise ConfigError(
+                    f"{out} holds a run with different " + ", ".join(f"{k} ({a[k]!r} there, {b[k]!r} now)" for k in diff)
+                    + "; choose another --out to start a new run")
+            manifest["started"] = old.get("started", manifest["started"])
+            manifest["invocations"] = list(old.get("invocations") or [])
+            manifest["variants"] = list(old.get("variants") or []) + [v for v in variants if v not in (old.get("variants") or [])]
+            items_count = dict(old.get("items") or {})
+            items_count.update(manifest["items"])
+            manifest["items"] = items_count
+        invocation = {"started": _now(), "variants": variants, "limit": config.limit,
+                      "concurrency": config.concurrency}
+        manifest["invocations"].append(invocation)
+        store.write_manifest(manifest)
+
+        answered = store.answered()
+        in_batch = _keys_in_open_batches(store)
+        todo: list[Item] = []
+        skipped = 0
+        for v in variants:
+            for it in by_variant[v]:
+                key = (it.task, it.variant, it.id)
+                if key in answered:
+                    skipped += 1
+                elif key in in_batch:
+                    skipped += 1
+                else:
+                    todo.append(it)
+        if in_batch:
+            n_open = sum(1 for v in variants for it in by_variant[v] if (it.task, it.variant, it.id) in in_batch)
+            if n_open:
+                print(f"causalgraph: {n_open} items wait in an open Batch job; run `causalgraph bench batch collect "
+                      f"{out}` for them", file=sys.stderr)
+
+        prices = config.prices if config.prices is not None else pricing.DEFAULT_PRICES
+        billed = bool(getattr(backend, "billed", False))
+
+        def cost_of(c: Completion, batch: bool = False) -> float:
+            if not billed and config.prices is None:
+                return 0.0
+            return pricing.cost_usd(backend.model, c.prompt_tokens, c.completion_tokens, prices, batch=batch)
+
+        cache = None
+        if config.cache and os.environ.get("CAUSALGRAPH_NO_CACHE", "") not in ("1", "true", "yes"):
+            cache = ResponseCache(config.cache_path)
+        counters = {"requests_sent": 0, "cache_hits": 0, "written": 0, "errors": 0}
+        bar = _Progress(len(todo), progress, f"{config.task} {config.model}")
+        try:
+            identity = backend.identity()
+            # Cache hits first, written in large groups: a cached re-run costs a few disk writes.
+            misses: list[tuple[Item, Request, str]] = []
+            group: list[dict] = []
+            for it in todo:
+                req = build_request(it, spec, config)
+                key = request_key(identity, req)
+                hit = cache.get(key) if cache is not None else None
+                if hit is not None:
+                    counters["cache_hits"] += 1
+                    rec = make_record(it, spec, completion=hit, key=key, source="cache", attempts=0, error=None,
+                                      cost=0.0)
+                    group.append(rec)
+                    bar.update(rec)
+                    if len(group) >= 2000:
+                        store.append(group)
+                        counters["written"] += len(group)
+                        group = []
+                else:
+                    misses.append((it, req, key))
+            if group:
+                store.append(group)
+                counters["written"] += len(group)
+
+            concurrency = config.concurrency or backend.default_concurrency()
+            sem = asyncio.Semaphore(concurrency)
+            rng = random.Random()
+
+            async def one(it: Item, req: Request, key: str) -> None:
+                async with sem:
+                    completion: Optional[Completion] = None
+                    error: Optional[str] = None
+                    attempt = 0
+                    while attempt < config.max_attempts:
+                        attempt += 1
+                        counters["requests_sent"] += 1
+                        try:
+                            if config.request_timeout:
+                                completion = await asyncio.wait_for(backend.complete(req), config.request_timeout)
+                            else:
+                                completion = await backend.complete(req)
+                            break
+                        except (TransientBackendError, asyncio.TimeoutError) as exc:
+                            retry_after = getattr(exc, "retry_after", None)
+                            msg = str(exc) or f"timed out after {config.request_timeout} s"
+                            error = f"{type(exc).__name__}: {msg} (attempt {attempt} of {config.max_attempts})"
+                            if attempt < config.max_attempts:
+                                await asyncio.sleep(backoff_delay(attempt, config.retry_base, config.retry_cap,
+                                                                  retry_after, rng))
+                        except BackendError as exc:
+                            error = f"{type(exc).__name__}: {exc}"
+                            break
+                        except asyncio.CancelledError:
+                            raise
+                        except Exception as exc:  # a backend bug must not end the run; it is recorded
+                            error = f"{type(exc).__name__}: {exc}"
+                            break
+                    if completion is not None:
+                        error = None
+                        if cache is not None:
+                            cache.put(key, completion, backend=backend.name)
+                        rec = make_record(it, spec, completion=completion, key=key, source="live",
+                                          attempts=attempt, error=None, cost=cost_of(completion))
+                    else:
+                        counters["errors"] += 1
+                        rec = make_record(it, spec, completion=None, key=key, source="live", attempts=attempt,
+                                          error=redact(error or "unknown error", secrets))
+                    store.append([rec])
+                    counters["written"] += 1
+                    bar.update(rec)
+
+            tasks = [asyncio.ensure_future(one(it, req, key)) for it, req, key in misses]
+            try:
+                if tasks:
+                    await asyncio.gather(*tasks)
+            finally:
+                for t in tasks:
+                    t.cancel()
+        finally:
+            bar.close()
+            if cache is not None:
+                cache.close()
+
+        invocation.update({"finished": _now(), "requests_sent": counters["requests_sent"],
+                           "cache_hits": counters["cache_hits"], "skipped": skipped,
+                           "written": counters["written"], "errors": counters["errors"]})
+        store.write_manifest(manifest)
+        run = store.load()
+        metrics = compute_metrics(run, spec=spec, prices=prices)
+        metrics["requests_sent"] = counters["requests_sent"]
+        metrics["cache_hits"] = counters["cache_hits"]
+        metrics["skipped"] = skipped
+        store.write_metrics(metrics)
+        return RunResult(path=out, metrics=metrics, requests_sent=counters["requests_sent"],
+                         cache_hits=counters["cache_hits"], skipped=skipped, written=counters["written"],
+                         errors=counters["errors"])
+    finally:
+        if own_backend:
+            await backend.aclose()
+
+
+def _keys_in_open_batches(store: RunStore) -> set[tuple[str, str, str]]:
+    """Items sent in a Batch job that has not been collected yet (a live run leaves them alone)."""
+    keys: set[tuple[str, str, str]] = set()
+    for b in store.read_ledger().get("batches", []):
+        if b.get("state") in ("collected", "failed"):
+            continue
+        for k in b.get("items", []):
+            keys.add(tuple(k))  # type: ignore[arg-type]
+    return keys
+
+
+def run_benchmark(task: str, variants: Sequence[str] | str, model: str, *, items: Optional[Sequence[Item]] = None,
+                  backend: Optional[Backend] = None, progress: bool = False,
+                  dataset: Optional[dict[str, Any]] = None, **options: Any) -> RunResult:
+    """Run (or resume) a benchmark and score it.
+
+    Parameters
+    ----------
+    task
+        A registered task (``corri``, ``ccr-position`` …).
+    variants
+        Variant ids (a list or ``"0_1,F_2"``; ``"all"`` for every variant).
+    model
+        ``provider/model`` (``openai/gpt-5.1-2025-11-13``, ``llamacpp/m.gguf``,
+        ``mock/oracle`` …).
+    items
+        Hand-built items instead of the task's item builder.
+    backend
+        A ready backend object instead of ``model``'s.
+    progress
+        Show a progress bar on stderr.
+    dataset
+        Provenance recorded in the manifest when ``items`` are given.
+    **options
+        Any :class:`RunConfig` field (``out``, ``data``, ``concurrency``,
+        ``limit``, ``temperature``, ``max_tokens``, ``model_options`` …).
+
+    Returns
+    -------
+    RunResult
+        The run directory, its metrics and what this invocation did.
+
+    Examples
+    --------
+    >>> from causalgraph.bench import Item
+    >>> items = [Item("q1", "demo-yesno", "v1", "Is it?", "yes")]   # doctest: +SKIP
+    >>> r = run_benchmark("demo-yesno", ["v1"], "mock/oracle", items=items, out="runs/demo")  # doctest: +SKIP
+    >>> r.metrics["variants"]["v1"]["f1"]   # doctest: +SKIP
+    1.0
+    """
+    if isinstance(variants, str):
+        variants = [v.strip() for v in variants.split(",") if v.strip()]
+    config = RunConfig(task=task, variants=list(variants), model=model, **options)
+    return asyncio.run(arun_benchmark(config, items=items, backend=backend, progress=progress, dataset=dataset))

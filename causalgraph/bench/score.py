@@ -1,0 +1,390 @@
+"""Scoring a run: P/R/F1, per-class scores, confusion matrices, strategy means, bootstrap intervals.
+
+* Binary tasks (CorrI: positive correlation; membership: ``yes``): precision,
+  recall and F1 of the positive class (paper App. G.3, Eq. 8–10).
+* Position: per-class P/R/F1, macro-F1 over ``start, middle, end, none``,
+  accuracy and the confusion matrix (rows gold, columns predicted, plus an
+  ``unparsed`` column).  Also ``authors``: our reconstruction of the score
+  the authors' released code reports for position (see
+  :func:`authors_position_score` and docs/reproduction.md).
+* Per strategy: mean ± standard deviation (``ddof=1``) over its variants, the
+  layout of the paper's Table 4; ``Avg`` over all variants.
+* 95 % bootstrap intervals that resample *statements* (all items of a drawn
+  statement come along), because the items of one graph are not independent.
+
+An unparseable answer (label ``None``) is never a positive prediction and
+always wrong; a failed request counts the same way and both are reported.
+Divisions by zero give 0 (as scikit-learn's ``zero_division=0``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping, Optional, Sequence
+
+import numpy as np
+
+__all__ = [
+    "binary_scores",
+    "multiclass_scores",
+    "authors_position_score",
+    "bootstrap_interval",
+    "aggregate_strategies",
+    "score_records",
+    "compute_metrics",
+    "report_rows",
+]
+
+UNPARSED = "unparsed"
+
+
+def _prf(tp: float, fp: float, fn: float) -> tuple[float, float, float]:
+    p = tp / (tp + fp) if tp + fp else 0.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return p, r, f
+
+
+def binary_scores(gold: Sequence[Any], pred: Sequence[Any], positive: Any) -> dict[str, Any]:
+    """Precision, recall and F1 of the ``positive`` class.
+
+    Examples
+    --------
+    >>> s = binary_scores(["yes", "yes", "no", "no"], ["yes", None, "yes", "no"], "yes")
+    >>> s["tp"], s["fp"], s["fn"], s["tn"], round(s["f1"], 4)
+    (1, 1, 1, 1, 0.5)
+    """
+    if len(gold) != len(pred):
+        raise ValueError(f"gold has {len(gold)} labels, pred {len(pred)}")
+    tp = fp = fn = tn = 0
+    for g, p in zip(gold, pred):
+        if p == positive:
+            if g == positive:
+                tp += 1
+            else:
+                fp += 1
+        elif g == positive:
+            fn += 1
+        else:
+            tn += 1
+    precision, recall, f1 = _prf(tp, fp, fn)
+    correct = sum(1 for g, p in zip(gold, pred) if p is not None and g == p)
+    return {"precision": precision, "recall": recall, "f1": f1, "accuracy": correct / len(gold) if gold else 0.0,
+            "tp": tp, "fp": fp, "fn": fn, "tn": tn}
+
+
+def _confusion(gold: Sequence[Any], pred: Sequence[Any], labels: Sequence[str]) -> np.ndarray:
+    idx = {lab: i for i, lab in enumerate(labels)}
+    k = len(labels)
+    m = np.zeros((k, k + 1), dtype=np.int64)
+    for g, p in zip(gold, pred):
+        if g not in idx:
+            raise ValueError(f"gold label {g!r} is not one of {list(labels)}")
+        m[idx[g], idx.get(p, k)] += 1
+    return m
+
+
+def _multi_from_confusion(m: np.ndarray, labels: Sequence[str]) -> dict[str, Any]:
+    k = len(labels)
+    per = {}
+    f1s, ps, rs = [], [], []
+    for i, lab in enumerate(labels):
+        tp = int(m[i, i])
+        fp = int(m[:, i].sum() - tp)
+        fn = int(m[i, :].sum() - tp)
+        p, r, f = _prf(tp, fp, fn)
+        per[lab] = {"precision": p, "recall": r, "f1": f, "support": int(m[i, :].sum())}
+        ps.append(p)
+        rs.append(r)
+        f1s.append(f)
+    total = int(m.sum())
+    return {"per_class": per, "macro_precision": float(np.mean(ps)), "macro_recall": float(np.mean(rs)),
+            "macro_f1": float(np.mean(f1s)), "accuracy": float(np.trace(m[:, :k]) / total) if total else 0.0,
+            "confusion": {"labels": list(labels), "columns": list(labels) + [UNPARSED], "matrix": m.tolist()}}
+
+
+def multiclass_scores(gold: Sequence[Any], pred: Sequence[Any], labels: Sequence[str]) -> dict[str, Any]:
+    """Per-class P/R/F1, macro averages, accuracy and the confusion matrix.
+
+    Examples
+    --------
+    >>> s = multiclass_scores(["start", "end", "none", "none"], ["start", "start", "none", None],
+    ...                       ["start", "middle", "end", "none"])
+    >>> round(s["per_class"]["start"]["precision"], 2), s["confusion"]["matrix"][3]
+    (0.5, [0, 0, 0, 1, 1])
+    """
+    return _multi_from_confusion(_confusion(gold, pred, labels), labels)
+
+
+def authors_position_score(gold: Sequence[Any], pred: Sequence[Any], *, positive: str = "start",
+                           negative: str = "none") -> dict[str, Any]:
+    """The position score as we reconstruct the authors' released scorer: ``start`` against ``none`` only.
+
+    Only items whose gold label *and* prediction are ``start`` or ``none``
+    are kept; on them, P/R/F1 of ``start``.  Items involving ``middle`` or
+    ``end`` (and unparsed answers) are ignored, which is why this figure is
+    not a position score in the usual sense; see docs/reproduction.md.
+
+    Examples
+    --------
+    >>> s = authors_position_score(["start", "start", "none", "middle"], ["start", "middle", "start", "middle"])
+    >>> s["n"], round(s["precision"], 2), s["recall"]
+    (2, 0.5, 1.0)
+    """
+    keep = [(g, p) for g, p in zip(gold, pred) if g in (positive, negative) and p in (positive, negative)]
+    s = binary_scores([g for g, _ in keep], [p for _, p in keep], positive)
+    s["n"] = len(keep)
+    return s
+
+
+def _groups(records: Sequence[Mapping[str, Any]]) -> list[list[int]]:
+    """Indices of the records of each statement, statements in order of first appearance."""
+    order: dict[Any, list[int]] = {}
+    for i, r in enumerate(records):
+        meta = r.get("meta") or {}
+        sid = meta.get("statement_id")
+        order.setdefault(sid if sid is not None else ("item", r.get("item_id")), []).append(i)
+    return list(order.values())
+
+
+def bootstrap_interval(records: Sequence[Mapping[str, Any]], metric: str, *, kind: str, labels: Sequence[str],
+                       positive: Optional[str] = None, n_boot: int = 1000, seed: int = 0,
+                       level: float = 0.95) -> tuple[float, float]:
+    """Percentile bootstrap interval of a metric, resampling statements with replacement.
+
+    Parameters
+    ----------
+    records
+        Response dicts with ``gold``, ``label`` and ``meta.statement_id``.
+    metric
+        ``precision``, ``recall``, ``f1`` (binary) or ``macro_f1``,
+        ``accuracy``, ``<class>_f1`` (multiclass).
+    n_boot, seed, level
+        Resamples, RNG seed (the interval is reproducible) and coverage.
+
+    Returns
+    -------
+    (low, high)
+        NaN, NaN when there are no records.
+
+    Examples
+    --------
+    >>> recs = [{"gold": "yes", "label": "yes", "meta": {"statement_id": f"s{i}"}} for i in range(5)]
+    >>> bootstrap_interval(recs, "f1", kind="binary", labels=["yes", "no"], positive="yes")
+    (1.0, 1.0)
+    """
+    if not records:
+        return (math.nan, math.nan)
+    groups = _groups(records)
+    k = len(labels)
+    idx = {lab: i for i, lab in enumerate(labels)}
+    # One confusion matrix per statement; a resample's matrix is the weighted sum.
+    per = np.zeros((len(groups), k, k + 1), dtype=np.int64)
+    for s, members in enumerate(groups):
+        for i in members:
+            r = records[i]
+            if r.get("gold") not in idx:
+                raise ValueError(f"item {r.get('item_id')!r}: gold label {r.get('gold')!r} is not one of {list(labels)}")
+            per[s, idx[r.get("gold")], idx.get(r.get("label"), k)] += 1
+    rng = np.random.default_rng(seed)
+    weights = rng.multinomial(len(groups), np.full(len(groups), 1.0 / len(groups)), size=n_boot)
+    mats = np.einsum("bs,sij->bij", weights, per)
+    values = np.empty(n_boot)
+    for b in range(n_boot):
+        m = mats[b]
+        if kind == "binary":
+            pi = idx[positive]
+            tp = m[pi, pi]
+            fp = m[:, pi].sum() - tp
+            fn = m[pi, :].sum() - tp
+            values[b] = dict(zip(("precision", "recall", "f1"), _prf(tp, fp, fn)))[metric] if metric != "accuracy" \
+                else np.trace(m[:, :k]) / m.sum()
+        else:
+            res = _multi_from_confusion(m, labels)
+            if metric.endswith("_f1") and metric[:-3] in res["per_class"]:
+                values[b] = res["per_class"][metric[:-3]]["f1"]
+            else:
+                values[b] = res[metric]
+    values = values[~np.isnan(values)]
+    if values.size == 0:
+        return (math.nan, math.nan)
+    alpha = (1 - level) / 2
+    lo, hi = np.quantile(values, [alpha, 1 - alpha])
+    return (float(lo), float(hi))
+
+
+def _ci_list(ci: tuple[float, float]) -> Optional[list[float]]:
+    return None if any(math.isnan(x) for x in ci) else [ci[0], ci[1]]
+
+
+def score_records(records: Sequence[Mapping[str, Any]], spec, *, n_boot: int = 1000, seed: int = 0) -> dict[str, Any]:
+    """Scores and counts of one variant's response dicts for a task spec."""
+    n = len(records)
+    errors = sum(1 for r in records if r.get("error"))
+    answered = n - errors
+    parse_failures = sum(1 for r in records if not r.get("error") and r.get("label") is None)
+    out: dict[str, Any] = {"items": n, "answered": answered, "errors": errors, "parse_failures": parse_failures,
+                           "parse_failure_rate": parse_failures / answered if answered else 0.0}
+    rules: dict[str, int] = {}
+    for r in records:
+        if not r.get("error"):
+            rules[str(r.get("rule"))] = rules.get(str(r.get("rule")), 0) + 1
+    out["rules"] = dict(sorted(rules.items()))
+    if spec.kind == "custom":
+        out.update(spec.score(list(records)))
+        return out
+    gold = [r.get("gold") for r in records]
+    pred = [r.get("label") for r in records]
+    if spec.kind == "binary":
+        out.update(binary_scores(gold, pred, spec.positive))
+        for m in ("precision", "recall", "f1"):
+            out[f"{m}_ci95"] = _ci_list(bootstrap_interval(records, m, kind="binary", labels=spec.labels,
+                                                           positive=spec.positive, n_boot=n_boot, seed=seed))
+    else:
+        out.update(multiclass_scores(gold, pred, spec.labels))
+        out["macro_f1_ci95"] = _ci_list(bootstrap_interval(records, "macro_f1", kind="multiclass",
+                                                           labels=spec.labels, n_boot=n_boot, seed=seed))
+        if "start" in spec.labels and "none" in spec.labels:
+            out["authors"] = authors_position_score(gold, pred)
+    return out
+
+
+def aggregate_strategies(per_variant: Mapping[str, Mapping[str, Any]], strategy_of,
+                         metrics: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """Mean and standard deviation (ddof=1) of metrics over the variants of each strategy, plus ``Avg``.
+
+    Parameters
+    ----------
+    per_variant
+        Variant id → its scores.
+    strategy_of
+        Variant id → strategy name.
+    metrics
+        Names of the scores to aggregate (dotted paths reach into nested
+        dicts: ``authors.f1``).
+
+    Examples
+    --------
+    >>> pv = {"0_1": {"precision": 0.7877}, "0_2": {"precision": 0.7197}, "0_3": {"precision": 0.9538}}
+    >>> agg = aggregate_strategies(pv, lambda v: "0-shot", ["precision"])
+    >>> round(agg["0-shot"]["precision"]["mean"], 4), round(agg["0-shot"]["precision"]["std"], 4)
+    (0.8204, 0.1204)
+    """
+    def get(d, path):
+        for part in path.split("."):
+            if not isinstance(d, Mapping) or part not in d:
+                return None
+            d = d[part]
+        return d
+
+    groups: dict[str, list[str]] = {}
+    for v in per_variant:
+        groups.setdefault(strategy_of(v), []).append(v)
+    if len(groups) > 1 or len(per_variant) > 1:
+        groups["Avg"] = list(per_variant)
+    out: dict[str, dict[str, Any]] = {}
+    for strat, vs in groups.items():
+        row: dict[str, Any] = {"variants": vs}
+        for m in metrics:
+            vals = [get(per_variant[v], m) for v in vs]
+            vals = [float(x) for x in vals if x is not None]
+            if not vals:
+                continue
+            arr = np.array(vals)
+            row[m] = {"mean": float(arr.mean()), "std": float(arr.std(ddof=1)) if len(arr) > 1 else None,
+                      "n": len(arr)}
+        out[strat] = row
+    return out
+
+
+def _metric_names(spec) -> list[str]:
+    if spec.kind == "binary":
+        return ["precision", "recall", "f1"]
+    if spec.kind == "multiclass":
+        names = ["macro_precision", "macro_recall", "macro_f1", "accuracy"]
+        if "start" in spec.labels and "none" in spec.labels:
+            names += ["authors.precision", "authors.recall", "authors.f1"]
+        names += [f"per_class.{lab}.{m}" for lab in spec.labels for m in ("precision", "recall", "f1")]
+        return names
+    return []
+
+
+def compute_metrics(run, *, spec=None, prices=None, n_boot: int = 1000, seed: int = 0) -> dict[str, Any]:
+    """``metrics.json`` of a run: per-variant scores and counts, strategy means, tokens and cost.
+
+    Examples
+    --------
+    >>> from causalgraph.bench.store import load_run
+    >>> m = compute_metrics(load_run("runs/corri__mock-oracle__0_1"))   # doctest: +SKIP
+    >>> m["variants"]["0_1"]["f1"]                                       # doctest: +SKIP
+    1.0
+    """
+    from .registry import get_task
+
+    spec = spec or get_task(run.task)
+    per_variant: dict[str, Any] = {}
+    for v in run.variants:
+        recs = run.records(v)
+        s = score_records(recs, spec, n_boot=n_boot, seed=seed)
+        s["strategy"] = spec.strategy_of(v)
+        per_variant[v] = s
+    answered = [r for r in run.responses if not r.get("error")]
+    tok_in = sum((r.get("usage") or {}).get("prompt_tokens") or 0 for r in answered)
+    tok_out = sum((r.get("usage") or {}).get("completion_tokens") or 0 for r in answered)
+    cost = sum(float(r.get("cost_usd") or 0.0) for r in answered)
+    totals = {k: sum(per_variant[v][k] for v in per_variant) for k in ("items", "answered", "errors", "parse_failures")}
+    return {
+        "task": run.task,
+        "model": run.model,
+        **totals,
+        "parse_failure_rate": totals["parse_failures"] / totals["answered"] if totals["answered"] else 0.0,
+        "tokens_in": tok_in,
+        "tokens_out": tok_out,
+        "cost_usd": round(cost, 6),
+        "bootstrap": {"resamples": n_boot, "seed": seed, "unit": "statement", "level": 0.95},
+        "variants": per_variant,
+        "strategies": aggregate_strategies(per_variant, spec.strategy_of, _metric_names(spec)),
+    }
+
+
+def report_rows(metrics: Mapping[str, Any], *, run_name: str = "") -> list[dict[str, Any]]:
+    """Flat rows for a table: one per variant, then one per strategy (mean ± std)."""
+    rows = []
+    binary = any("f1" in s and "macro_f1" not in s for s in metrics.get("variants", {}).values())
+    for v, s in metrics.get("variants", {}).items():
+        row = {"run": run_name, "task": metrics.get("task"), "model": metrics.get("model"), "row": v,
+               "strategy": s.get("strategy"), "items": s.get("items"), "errors": s.get("errors"),
+               "parse_fail": s.get("parse_failure_rate")}
+        if "macro_f1" in s:
+            row.update({"precision": s["macro_precision"], "recall": s["macro_recall"], "f1": s["macro_f1"],
+                        "f1_ci95": _ci(s.get("macro_f1_ci95")), "accuracy": s.get("accuracy")})
+            if "authors" in s:
+                row["authors_f1"] = s["authors"]["f1"]
+        elif "f1" in s:
+            row.update({"precision": s["precision"], "recall": s["recall"], "f1": s["f1"],
+                        "f1_ci95": _ci(s.get("f1_ci95")), "accuracy": s.get("accuracy")})
+        rows.append(row)
+    for strat, agg in metrics.get("strategies", {}).items():
+        row = {"run": run_name, "task": metrics.get("task"), "model": metrics.get("model"), "row": f"[{strat}]",
+               "strategy": strat, "items": None}
+        keys = ("precision", "recall", "f1") if binary else ("macro_precision", "macro_recall", "macro_f1")
+        for out_key, k in zip(("precision", "recall", "f1"), keys):
+            if k in agg:
+                row[out_key] = _pm(agg[k])
+        if "authors.f1" in agg:
+            row["authors_f1"] = _pm(agg["authors.f1"])
+        rows.append(row)
+    return rows
+
+
+def _ci(ci) -> Optional[str]:
+    if not ci or ci[0] is None:
+        return None
+    return f"[{ci[0]:.4f}, {ci[1]:.4f}]"
+
+
+def _pm(agg: Mapping[str, Any]) -> str:
+    std = agg.get("std")
+    if std is None:
+        return f"{agg['mean']:.4f}"
+    return f"{agg['mean']:.4f} ± {std:.4f}"

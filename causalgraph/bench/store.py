@@ -1,0 +1,294 @@
+"""The run directory: ``manifest.json``, append-only ``responses.jsonl``, ``metrics.json``.
+
+A run is a folder.  ``responses.jsonl`` gets one line per finished attempt
+at an item, written with a single ``write`` on a file opened for appending
+and flushed to disk, so a run killed at any moment (even with SIGKILL) loses
+at most the requests that were in flight, and a torn last line is detected
+and cut off (and reported) before the next append.  An item counts as
+answered once it has a line without ``error``; answered items are never
+written again, so resuming never doubles an item.  ``batches.json`` is the
+ledger of OpenAI Batch jobs, replaced atomically.
+
+Every response line carries what statistics need without the corpus:
+``task``, ``variant``, ``item_id``, ``gold``, ``meta`` (statement id,
+events), the prompt's sha256, the raw ``response``, the parsed ``label`` and
+the parse ``rule``, ``usage``, ``latency_s``, ``error``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Optional
+
+from ..errors import ConfigError, SchemaError
+
+__all__ = ["RunStore", "Run", "load_run", "MANIFEST", "RESPONSES", "METRICS", "LEDGER", "RECORD_FIELDS"]
+
+MANIFEST = "manifest.json"
+RESPONSES = "responses.jsonl"
+METRICS = "metrics.json"
+LEDGER = "batches.json"
+
+#: The keys of every line of ``responses.jsonl``, in the order they are written.
+RECORD_FIELDS = (
+    "task", "variant", "item_id", "gold", "meta", "prompt_sha256", "request_key", "response", "label",
+    "rule", "usage", "latency_s", "finish_reason", "source", "attempts", "error", "time",
+)
+
+
+def _write_json_atomic(path: Path, obj: Any) -> None:
+    """Write JSON through a temporary file and rename, so readers never see half a file."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(obj, fh, indent=2, ensure_ascii=False, sort_keys=False)
+        fh.write("\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return json.load(fh)
+    except json.JSONDecodeError as exc:
+        raise SchemaError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+
+
+def record_key(rec: dict[str, Any]) -> tuple[str, str, str]:
+    """The identity of an item in a run: (task, variant, item id)."""
+    return (str(rec.get("task")), str(rec.get("variant")), str(rec.get("item_id")))
+
+
+@dataclass
+class Run:
+    """A run as read from disk.
+
+    Attributes
+    ----------
+    path
+        The run directory.
+    manifest
+        ``manifest.json`` (task, variants, model, parameters, versions,
+        dataset sha256, start time).
+    responses
+        One dict per item, in the order items were first written: the
+        answered line when there is one, else the last failed attempt.
+    metrics
+        ``metrics.json`` (``{}`` before the first report).
+    attempts
+        Every line of ``responses.jsonl`` in file order (failed attempts too).
+    ledger
+        ``batches.json`` (``{"batches": []}`` when the run used no Batch job).
+    """
+
+    path: Path
+    manifest: dict[str, Any]
+    responses: list[dict[str, Any]]
+    metrics: dict[str, Any] = field(default_factory=dict)
+    attempts: list[dict[str, Any]] = field(default_factory=list)
+    ledger: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def task(self) -> str:
+        return self.manifest.get("task", "")
+
+    @property
+    def model(self) -> str:
+        return self.manifest.get("model", "")
+
+    @property
+    def variants(self) -> list[str]:
+        """Variants in manifest order, then any other found in the responses."""
+        out = list(self.manifest.get("variants") or [])
+        for r in self.responses:
+            if r.get("variant") not in out:
+                out.append(r.get("variant"))
+        return out
+
+    def records(self, variant: Optional[str] = None) -> list[dict[str, Any]]:
+        """Responses of one variant (all when ``None``)."""
+        if variant is None:
+            return list(self.responses)
+        return [r for r in self.responses if r.get("variant") == variant]
+
+    def to_frame(self):
+        """The responses as a pandas DataFrame (``statement_id`` lifted out of ``meta``)."""
+        import pandas as pd
+
+        rows = []
+        for r in self.responses:
+            row = {k: r.get(k) for k in RECORD_FIELDS if k not in ("meta", "usage")}
+            meta = r.get("meta") or {}
+            row["statement_id"] = meta.get("statement_id")
+            usage = r.get("usage") or {}
+            row["prompt_tokens"] = usage.get("prompt_tokens")
+            row["completion_tokens"] = usage.get("completion_tokens")
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+
+class RunStore:
+    """Reads and appends the files of one run directory.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> store = RunStore(tempfile.mkdtemp())
+    >>> store.append([{"task": "t", "variant": "v", "item_id": "i1", "response": "yes", "error": None}])
+    >>> sorted(store.answered())
+    [('t', 'v', 'i1')]
+    """
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(path)
+        self.manifest_path = self.path / MANIFEST
+        self.responses_path = self.path / RESPONSES
+        self.metrics_path = self.path / METRICS
+        self.ledger_path = self.path / LEDGER
+        #: Messages about repairs made to the files (a torn last line …).
+        self.repairs: list[str] = []
+
+    # -- manifest ---------------------------------------------------------------------------
+    def exists(self) -> bool:
+        return self.manifest_path.is_file()
+
+    def read_manifest(self) -> dict[str, Any]:
+        if not self.manifest_path.is_file():
+            raise ConfigError(f"{self.path} is not a run directory (no {MANIFEST})")
+        return _read_json(self.manifest_path)
+
+    def write_manifest(self, manifest: dict[str, Any]) -> None:
+        self.path.mkdir(parents=True, exist_ok=True)
+        _write_json_atomic(self.manifest_path, manifest)
+
+    # -- responses --------------------------------------------------------------------------
+    def _repair_tail(self) -> None:
+        """Cut a torn last line (a write interrupted by a kill) before appending."""
+        p = self.responses_path
+        if not p.is_file():
+            return
+        size = p.stat().st_size
+        if size == 0:
+            return
+        with open(p, "rb+") as fh:
+            fh.seek(size - 1)
+            if fh.read(1) == b"\n":
+                return
+            # Find the last complete line.
+            chunk = min(size, 1 << 20)
+            pos = size
+            last_nl = -1
+            while pos > 0 and last_nl < 0:
+                start = max(0, pos - chunk)
+                fh.seek(start)
+                data = fh.read(pos - start)
+                idx = data.rfind(b"\n")
+                if idx >= 0:
+                    last_nl = start + idx
+                pos = start
+            keep = last_nl + 1
+            fh.truncate(keep)
+            fh.flush()
+            os.fsync(fh.fileno())
+        msg = f"{p}: removed a torn last line ({size - keep} bytes, an interrupted write); its item will be asked again"
+        self.repairs.append(msg)
+        print(f"causalgraph: {msg}", file=sys.stderr)
+
+    def append(self, records: Iterable[dict[str, Any]]) -> None:
+        """Append records as JSON lines, one ``write`` per line, then flush to disk."""
+        self.path.mkdir(parents=True, exist_ok=True)
+        self._repair_tail()
+        fd = os.open(self.responses_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            for rec in records:
+                line = json.dumps(rec, ensure_ascii=False, allow_nan=False) + "\n"
+                os.write(fd, line.encode("utf-8"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def iter_lines(self) -> list[dict[str, Any]]:
+        """Every complete line of ``responses.jsonl``; a torn last line is reported, not returned."""
+        p = self.responses_path
+        if not p.is_file():
+            return []
+        out = []
+        with open(p, "rb") as fh:
+            data = fh.read()
+        lines = data.split(b"\n")
+        torn = lines[-1] != b""
+        for n, raw in enumerate(lines[:-1], start=1):
+            if not raw.strip():
+                continue
+            try:
+                out.append(json.loads(raw))
+            except json.JSONDecodeError as exc:
+                raise SchemaError(f"{p}, line {n}: not a JSON object ({exc.msg} at column {exc.colno})") from None
+        if torn:
+            self.repairs.append(f"{p}: ignoring a torn last line of {len(lines[-1])} bytes (an interrupted write)")
+        return out
+
+    def answered(self) -> set[tuple[str, str, str]]:
+        """Keys ``(task, variant, item_id)`` of items that have an answer (a line without error)."""
+        return {record_key(r) for r in self.iter_lines() if not r.get("error")}
+
+    # -- metrics and ledger -----------------------------------------------------------------
+    def write_metrics(self, metrics: dict[str, Any]) -> None:
+        _write_json_atomic(self.metrics_path, metrics)
+
+    def read_metrics(self) -> dict[str, Any]:
+        return _read_json(self.metrics_path) if self.metrics_path.is_file() else {}
+
+    def read_ledger(self) -> dict[str, Any]:
+        if not self.ledger_path.is_file():
+            return {"batches": []}
+        return _read_json(self.ledger_path)
+
+    def write_ledger(self, ledger: dict[str, Any]) -> None:
+        self.path.mkdir(parents=True, exist_ok=True)
+        _write_json_atomic(self.ledger_path, ledger)
+
+    def load(self) -> Run:
+        manifest = self.read_manifest()
+        lines = self.iter_lines()
+        latest: dict[tuple, dict] = {}
+        order: list[tuple] = []
+        for rec in lines:
+            key = record_key(rec)
+            if key not in latest:
+                order.append(key)
+                latest[key] = rec
+            elif latest[key].get("error") or not rec.get("error"):
+                # An answer supersedes a failed attempt; a later failure never hides an answer.
+                if latest[key].get("error"):
+                    latest[key] = rec
+        return Run(path=self.path, manifest=manifest, responses=[latest[k] for k in order],
+                   metrics=self.read_metrics(), attempts=lines, ledger=self.read_ledger())
+
+
+def load_run(path: str | os.PathLike) -> Run:
+    """Read a run directory.
+
+    Parameters
+    ----------
+    path
+        A folder written by ``causalgraph bench run`` (or ``bench batch``).
+
+    Returns
+    -------
+    Run
+        With ``manifest``, ``responses`` (one dict per item), ``metrics``,
+        ``attempts`` and ``ledger``.
+
+    Examples
+    --------
+    >>> run = load_run("runs/corri-mock")          # doctest: +SKIP
+    >>> run.manifest["model"], len(run.responses)  # doctest: +SKIP
+    ('mock/oracle', 874)
+    """
+    return RunStore(path).load()

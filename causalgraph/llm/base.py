@@ -1,0 +1,201 @@
+"""The backend interface: a :class:`Request` goes in, a :class:`Completion` comes out.
+
+Every backend (OpenAI, an OpenAI-compatible server, transformers, llama.cpp,
+the deterministic mocks) implements one coroutine,
+:meth:`Backend.complete`.  Retries, caching, concurrency and bookkeeping
+live in the runner, not in the backends, so they behave the same for all.
+"""
+
+from __future__ import annotations
+
+import abc
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+__all__ = ["Request", "Completion", "Backend", "canonical_json", "request_key"]
+
+
+def canonical_json(obj: Any) -> str:
+    """JSON with sorted keys and no spaces: the same value always gives the same text."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+@dataclass(frozen=True)
+class Request:
+    """One chat request.
+
+    Attributes
+    ----------
+    messages
+        Chat messages, ``({"role": ..., "content": ...}, ...)``.
+    temperature
+        Sampling temperature; ``None`` leaves the provider's default (the
+        paper used GPT-5.1's defaults).
+    max_tokens
+        Limit on generated tokens; ``None`` for the provider's default.
+    seed
+        Sampling seed where the provider supports one.
+    stop
+        Stop sequences.
+    params
+        Further provider parameters sent as they are (part of the cache key).
+    meta
+        Information for the caller and the mock backends (item id, gold
+        label, the word the prompt asks for).  Never sent, never part of the
+        cache key.
+
+    Examples
+    --------
+    >>> r = Request(messages=({"role": "user", "content": "Hi"},), temperature=0.0, max_tokens=8)
+    >>> r.generation_params()
+    {'max_tokens': 8, 'temperature': 0.0}
+    """
+
+    messages: tuple[dict[str, str], ...]
+    temperature: Optional[float] = None
+    max_tokens: Optional[int] = None
+    seed: Optional[int] = None
+    stop: Optional[tuple[str, ...]] = None
+    params: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    meta: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def generation_params(self) -> dict[str, Any]:
+        """Every generation parameter that is set, with sorted keys (what the cache key uses)."""
+        out: dict[str, Any] = {}
+        if self.max_tokens is not None:
+            out["max_tokens"] = int(self.max_tokens)
+        if self.seed is not None:
+            out["seed"] = int(self.seed)
+        if self.stop:
+            out["stop"] = list(self.stop)
+        if self.temperature is not None:
+            out["temperature"] = float(self.temperature)
+        for k in sorted(self.params):
+            out[k] = self.params[k]
+        return dict(sorted(out.items()))
+
+
+@dataclass
+class Completion:
+    """A model's answer to one :class:`Request`.
+
+    Attributes
+    ----------
+    text
+        The generated text ('' when the model returned nothing).
+    prompt_tokens, completion_tokens
+        Token counts as the backend reports them (``None`` when unknown).
+    latency_s
+        Seconds from sending to receiving (0 for a cache hit's original is kept).
+    finish_reason
+        ``stop``, ``length`` … as the backend reports it.
+    model
+        The model name the backend reports.
+    raw
+        The backend's response as plain JSON values (for auditing); never
+        contains credentials.
+    """
+
+    text: str
+    prompt_tokens: Optional[int] = None
+    completion_tokens: Optional[int] = None
+    latency_s: float = 0.0
+    finish_reason: Optional[str] = None
+    model: Optional[str] = None
+    raw: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "latency_s": self.latency_s,
+            "finish_reason": self.finish_reason,
+            "model": self.model,
+            "raw": self.raw,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Completion":
+        return cls(
+            text=d.get("text") or "",
+            prompt_tokens=d.get("prompt_tokens"),
+            completion_tokens=d.get("completion_tokens"),
+            latency_s=float(d.get("latency_s") or 0.0),
+            finish_reason=d.get("finish_reason"),
+            model=d.get("model"),
+            raw=d.get("raw") or {},
+        )
+
+
+def request_key(identity: dict[str, Any], request: Request) -> str:
+    """sha256 of the canonical request: backend identity, generation parameters, messages.
+
+    ``identity`` is :meth:`Backend.identity` (provider, model, base URL and
+    any option that changes the output).  Two requests share a key exactly
+    when they would be sent identically to the same model.
+
+    Examples
+    --------
+    >>> r = Request(messages=({"role": "user", "content": "Hi"},))
+    >>> len(request_key({"provider": "mock", "model": "oracle"}, r))
+    64
+    """
+    payload = {
+        "backend": identity,
+        "params": request.generation_params(),
+        "messages": [dict(sorted(m.items())) for m in request.messages],
+    }
+    return hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()
+
+
+class Backend(abc.ABC):
+    """A language model behind one coroutine, :meth:`complete`.
+
+    Subclasses set ``provider`` and ``model`` and implement :meth:`complete`.
+    ``options`` are the ``--model-option KEY=VALUE`` pairs (already typed).
+    A backend raises :class:`~causalgraph.errors.TransientBackendError` for
+    failures worth retrying and :class:`~causalgraph.errors.BackendError`
+    for the others; the runner decides what to do.
+    """
+
+    provider: str = ""
+    #: Options that change the output and so belong in the cache key.
+    identity_options: tuple[str, ...] = ()
+    #: Cost is computed from the price table when True (hosted APIs).
+    billed: bool = False
+
+    def __init__(self, model: str, **options: Any):
+        self.model = model
+        self.options = dict(options)
+        self.base_url: Optional[str] = None
+
+    @property
+    def name(self) -> str:
+        """``provider/model``."""
+        return f"{self.provider}/{self.model}"
+
+    def identity(self) -> dict[str, Any]:
+        """What identifies this model in the response cache (never a credential)."""
+        ident: dict[str, Any] = {"provider": self.provider, "model": self.model, "base_url": self.base_url}
+        for k in self.identity_options:
+            if k in self.options:
+                ident[k] = self.options[k]
+        return ident
+
+    def default_concurrency(self) -> int:
+        """A sensible number of requests in flight for this backend."""
+        return 8
+
+    @abc.abstractmethod
+    async def complete(self, request: Request) -> Completion:
+        """Send one request and return the completion."""
+
+    async def aclose(self) -> None:
+        """Release clients, models and threads (idempotent)."""
+        return None
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"

@@ -1,0 +1,159 @@
+"""Deterministic backends for tests, examples and demos: ``mock/oracle``, ``mock/constant``, ``mock/flaky``.
+
+They are registered like the real providers and go through the same
+runner, cache and parser.
+
+* ``mock/oracle`` answers the item's gold label in the variant's wording
+  (``same`` for a positive correlation in a same/opposite variant).  Option
+  ``style``: ``tag`` (``<Answer>same</Answer>``, default), ``plain``
+  (``same``) or ``sentence`` (``The answer is: same.``).
+* ``mock/constant`` answers ``text`` (option, default ``""``) to everything.
+* ``mock/flaky`` fails by a per-item ``pattern`` (option, default ``"x."``):
+  the n-th attempt at an item follows the n-th character — ``x`` HTTP 429
+  with ``Retry-After`` (option ``retry_after``, default 0.01 s), ``s`` HTTP
+  500, ``t`` a timeout, ``d`` a dropped connection, ``f`` a permanent error,
+  ``.`` success (the oracle's answer, or ``text`` when given); attempts
+  past the pattern succeed.  Deterministic whatever the order of requests.
+
+Every mock takes ``latency`` (seconds to wait per request, default 0).
+"""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+import time
+from typing import Any
+
+from ..errors import BackendError, ConfigError, TransientBackendError
+from .base import Backend, Completion, Request, request_key
+
+__all__ = ["MockBackend", "OracleBackend", "ConstantBackend", "FlakyBackend", "make_mock"]
+
+
+def _count_words(text: str) -> int:
+    return len(text.split())
+
+
+class MockBackend(Backend):
+    """Common part of the mocks: latency, token counts, request counter."""
+
+    provider = "mock"
+    identity_options = ("text", "style", "pattern")
+
+    def __init__(self, model: str, *, latency: float = 0.0, **options: Any):
+        super().__init__(model, latency=latency, **options)
+        self.latency = float(latency)
+        if self.latency < 0:
+            raise ConfigError(f"mock option latency={latency!r}: expected a number of seconds >= 0")
+        #: Number of calls to :meth:`complete` (what tests compare with requests_sent).
+        self.calls = 0
+
+    @abc.abstractmethod
+    def answer(self, request: Request) -> str:
+        """The text this mock answers to ``request``."""
+
+    async def complete(self, request: Request) -> Completion:
+        self.calls += 1
+        t0 = time.perf_counter()
+        if self.latency:
+            await asyncio.sleep(self.latency)
+        text = self.answer(request)
+        prompt = " ".join(m.get("content", "") for m in request.messages)
+        return Completion(text=text, prompt_tokens=_count_words(prompt), completion_tokens=_count_words(text),
+                          latency_s=time.perf_counter() - t0, finish_reason="stop", model=self.name,
+                          raw={"mock": self.model})
+
+
+class OracleBackend(MockBackend):
+    """Answers the gold label in the wording the variant asks for."""
+
+    def __init__(self, model: str = "oracle", *, style: str = "tag", **options: Any):
+        if style not in ("tag", "plain", "sentence"):
+            raise ConfigError(f"mock/oracle option style={style!r}: expected tag, plain or sentence")
+        super().__init__(model, style=style, **options)
+        self.style = style
+
+    def answer(self, request: Request) -> str:
+        word = request.meta.get("answer_word")
+        if word is None:
+            word = request.meta.get("gold")
+        if word is None:
+            return ""
+        word = str(word)
+        if self.style == "plain":
+            return word
+        if self.style == "sentence":
+            return f"The answer is: {word}."
+        return f"<Answer>{word}</Answer>"
+
+
+class ConstantBackend(MockBackend):
+    """Answers the same text to every request."""
+
+    def __init__(self, model: str = "constant", *, text: str = "", **options: Any):
+        super().__init__(model, text=str(text), **options)
+        self.text = str(text)
+
+    def answer(self, request: Request) -> str:
+        return self.text
+
+
+class FlakyBackend(OracleBackend):
+    """Fails on a per-item pattern of attempts, then answers like the oracle (or ``text``)."""
+
+    def __init__(self, model: str = "flaky", *, pattern: str = "x.", retry_after: float = 0.01,
+                 text: Any = None, **options: Any):
+        bad = sorted(set(str(pattern)) - set("xstdf."))
+        if bad:
+            raise ConfigError(f"mock/flaky option pattern={pattern!r}: unknown characters {bad}; expected x s t d f .")
+        super().__init__(model, pattern=str(pattern), **options)
+        if text is not None:
+            self.options["text"] = str(text)
+        self.pattern = str(pattern)
+        self.retry_after = float(retry_after)
+        self.text = None if text is None else str(text)
+        self._attempts: dict[str, int] = {}
+
+    def answer(self, request: Request) -> str:
+        return self.text if self.text is not None else super().answer(request)
+
+    async def complete(self, request: Request) -> Completion:
+        key = request_key({"mock": "flaky"}, request)
+        n = self._attempts.get(key, 0)
+        self._attempts[key] = n + 1
+        step = self.pattern[n] if n < len(self.pattern) else "."
+        if step == ".":
+            return await super().complete(request)
+        self.calls += 1
+        if self.latency:
+            await asyncio.sleep(self.latency)
+        if step == "x":
+            raise TransientBackendError("HTTP 429 Too Many Requests (mock/flaky)", retry_after=self.retry_after, status=429)
+        if step == "s":
+            raise TransientBackendError("HTTP 500 Internal Server Error (mock/flaky)", status=500)
+        if step == "t":
+            raise TransientBackendError("request timed out (mock/flaky)")
+        if step == "d":
+            raise TransientBackendError("connection dropped by the server (mock/flaky)")
+        raise BackendError("HTTP 400 Bad Request (mock/flaky: a permanent error)")
+
+
+_MOCKS = {"oracle": OracleBackend, "constant": ConstantBackend, "flaky": FlakyBackend}
+
+
+def make_mock(model: str, **options: Any) -> MockBackend:
+    """Factory for ``mock/<name>`` (``oracle``, ``constant``, ``flaky``).
+
+    Examples
+    --------
+    >>> import asyncio
+    >>> b = make_mock("constant", text="yes")
+    >>> asyncio.run(b.complete(Request(messages=({"role": "user", "content": "Is it?"},)))).text
+    'yes'
+    """
+    try:
+        cls = _MOCKS[model]
+    except KeyError:
+        raise ConfigError(f"unknown mock backend mock/{model}; expected one of mock/{', mock/'.join(sorted(_MOCKS))}") from None
+    return cls(model, **options)

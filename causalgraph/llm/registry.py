@@ -1,0 +1,133 @@
+"""Backends addressed as ``provider/model``: a registry from provider to factory.
+
+Built-in providers are named by import path and imported only when used, so
+``import causalgraph`` never loads openai, torch or llama.cpp.  Other code
+(and users) add providers with :func:`register_provider`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Callable, Union
+
+from ..errors import BackendError, ConfigError
+from .base import Backend
+
+__all__ = ["get_backend", "register_provider", "list_providers", "parse_model_options", "split_spec"]
+
+Factory = Callable[..., Backend]
+
+# provider -> "module:attribute" (lazy) or a factory callable.
+_PROVIDERS: dict[str, Union[str, Factory]] = {
+    "openai": "causalgraph.llm.openai:OpenAIBackend",
+    "hf": "causalgraph.llm.hf:HFBackend",
+    "llamacpp": "causalgraph.llm.llamacpp:LlamaCppBackend",
+    "mock": "causalgraph.llm.mock:make_mock",
+}
+
+
+def register_provider(name: str, factory: Union[str, Factory]) -> None:
+    """Register a provider: ``factory(model, **options) -> Backend``.
+
+    Examples
+    --------
+    >>> from causalgraph.llm.mock import make_mock
+    >>> register_provider("mymock", make_mock)
+    >>> get_backend("mymock/constant", text="yes").model
+    'constant'
+    """
+    if not name or "/" in name:
+        raise ConfigError(f"provider name {name!r} must be non-empty and contain no '/'")
+    _PROVIDERS[name] = factory
+
+
+def list_providers() -> list[str]:
+    """Registered provider names, sorted."""
+    return sorted(_PROVIDERS)
+
+
+def split_spec(spec: str) -> tuple[str, str]:
+    """``"openai/gpt-5.1"`` → ``("openai", "gpt-5.1")``; the model part may contain ``/``."""
+    if not isinstance(spec, str) or "/" not in spec:
+        raise ConfigError(
+            f"model {spec!r} is not of the form provider/model; providers: {', '.join(list_providers())} "
+            "(e.g. openai/gpt-5.1-2025-11-13, llamacpp/path/to/model.gguf, mock/oracle)")
+    provider, model = spec.split("/", 1)
+    if not model:
+        raise ConfigError(f"model {spec!r} names no model after {provider}/")
+    return provider, model
+
+
+def _resolve(provider: str) -> Factory:
+    try:
+        target = _PROVIDERS[provider]
+    except KeyError:
+        raise ConfigError(f"unknown provider {provider!r}; expected one of {', '.join(list_providers())}") from None
+    if callable(target):
+        return target
+    module, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def get_backend(spec: str, **options: Any) -> Backend:
+    """Create the backend for ``provider/model`` with its options.
+
+    Parameters
+    ----------
+    spec
+        ``openai/<model>``, ``hf/<local dir or file.gguf>``,
+        ``llamacpp/<file.gguf>``, ``mock/oracle|constant|flaky`` or any
+        registered provider.
+    **options
+        Backend options (``base_url``, ``timeout``, ``latency``, ``n_ctx``…);
+        see each backend.
+
+    Examples
+    --------
+    >>> b = get_backend("mock/constant", text="positive")
+    >>> b.name
+    'mock/constant'
+    """
+    provider, model = split_spec(spec)
+    factory = _resolve(provider)
+    try:
+        return factory(model, **options)
+    except ImportError as exc:  # the SDK is missing: say which extra installs it
+        extra = {"openai": "openai", "hf": "hf", "llamacpp": "llamacpp"}.get(provider, provider)
+        raise BackendError(
+            f"provider {provider!r} needs a package that is not installed ({exc.name or exc}); "
+            f"install it with: pip install 'causalgraph[{extra}]'") from exc
+
+
+def _coerce(value: str) -> Any:
+    low = value.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low in ("none", "null"):
+        return None
+    for conv in (int, float):
+        try:
+            return conv(value)
+        except ValueError:
+            pass
+    return value
+
+
+def parse_model_options(pairs: list[str] | None) -> dict[str, Any]:
+    """``["latency=0.05", "n_ctx=2048"]`` → ``{"latency": 0.05, "n_ctx": 2048}``.
+
+    Values that read as int, float, true/false or none are converted.
+
+    Examples
+    --------
+    >>> parse_model_options(["latency=0.05", "text=same"])
+    {'latency': 0.05, 'text': 'same'}
+    """
+    out: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ConfigError(f"--model-option {pair!r}: expected KEY=VALUE")
+        out[key] = _coerce(value.strip())
+    return out
