@@ -28,6 +28,7 @@ from .errors import (
 )
 from .encoders import decode, encode
 from .graph import BelongsEdge, CausalEdge, CausalGraph, compile_graph
+from .extraction import corpus_from_extraction, evaluate_extraction, parse_detection, parse_tuples, run_extraction
 from .metrics.chains import ChainStats, Position, chain_labels, chain_membership, chain_stats, chain_table
 from .metrics.analysis import complexity_summary, cooccurrence, length_correlation
 from .metrics.complexity import Complexity, complexity, complexity_table
@@ -84,4 +85,10 @@ __all__ = [
     "BackendError",
     "ParseError",
     "ConfigError",
+    # PubMedCausal extraction
+    "corpus_from_extraction",
+    "evaluate_extraction",
+    "parse_tuples",
+    "parse_detection",
+    "run_extraction",
 ]

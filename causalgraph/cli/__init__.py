@@ -26,6 +26,8 @@ COMMAND_MODULES = [
     "chains",
     "encode",
     "items",
+    "extract",
+    "evaluate_extraction",
 ]
 
 

