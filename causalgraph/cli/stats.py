@@ -1,0 +1,142 @@
+"""``causalgraph stats``: the paper's statistical analyses over benchmark runs.
+
+* ``stats mcnemar RUN_A RUN_B`` — Table 21 (McNemar per variant, Bonferroni);
+* ``stats kruskal RUN --metric c_norm`` — Table 22 (Kruskal-Wallis, ε², Dunn/Holm);
+* ``stats consistency RUN [--member-run RUN]`` — incoherent chain predictions (§6.3).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ..errors import ConfigError
+from ._common import add_data_option, add_format_option, emit_json, emit_table
+
+__all__ = ["register"]
+
+MCNEMAR_COLUMNS = ["variant_a", "variant_b", "n", "excluded", "b", "c", "statistic", "p", "sig"]
+KRUSKAL_COLUMNS = ["variant", "k", "n", "excluded", "H", "p", "epsilon2", "sig", "dunn_significant", "note"]
+DUNN_COLUMNS = ["variant", "group_a", "group_b", "n_a", "n_b", "z", "p", "p_adj", "significant"]
+
+
+def _pair(text: str) -> tuple[str, str]:
+    a, sep, b = text.partition(":")
+    if not sep or not a or not b:
+        raise ConfigError(f"--pair {text!r}: expected VARIANT_A:VARIANT_B, e.g. 0_1:RC_0_1")
+    return a, b
+
+
+def register(sub) -> None:
+    p = sub.add_parser("stats", help="McNemar, Kruskal-Wallis/Dunn and consistency analyses over runs",
+                       description="Statistical analyses of benchmark runs, as in the ClimateCause paper "
+                                   "(§6.3, Tables 21 and 22).")
+    ssub = p.add_subparsers(dest="stats_command", metavar="ANALYSIS")
+    ssub.required = True
+
+    m = ssub.add_parser("mcnemar", help="McNemar's test per prompt variant between two runs (Table 21)",
+                        description="McNemar's test per prompt variant between two runs, Bonferroni-corrected over "
+                                    "the variants. A position run compared with a membership run is collapsed to "
+                                    "membership (start/middle/end -> yes, none -> no).")
+    m.add_argument("run_a", metavar="RUN_A", help="run directory (e.g. CorrI, or chain membership)")
+    m.add_argument("run_b", metavar="RUN_B", help="run directory (e.g. CorrI+RC, or chain position)")
+    m.add_argument("--alpha", type=float, default=0.05, help="family-wise level (default 0.05; each test at alpha/m)")
+    m.add_argument("--exact", action="store_true", help="binomial test instead of chi-squared")
+    m.add_argument("--midp", action="store_true", help="mid-p binomial test (implies --exact)")
+    m.add_argument("--no-correction", action="store_true", help="chi-squared without continuity correction")
+    m.add_argument("--pair", action="append", type=_pair, metavar="A:B",
+                   help="pair variant A of RUN_A with variant B of RUN_B (repeatable; default: by variant id)")
+    add_format_option(m)
+    m.set_defaults(func=run_mcnemar)
+
+    k = ssub.add_parser("kruskal", help="Kruskal-Wallis of a statement score across predicted labels (Table 22)",
+                        description="Per variant of RUN: Kruskal-Wallis H test of a statement-level score (C(s) by "
+                                    "default) across the predicted labels, with epsilon squared "
+                                    "((H-k+1)/(n-k)) and Dunn's post-hoc test.")
+    k.add_argument("run", metavar="RUN", help="run directory (e.g. CCR+ECI+RC membership or position)")
+    k.add_argument("--metric", default="c_norm",
+                   help="column of `causalgraph complexity` to test (default c_norm = C(s); also c_raw, c_com, "
+                        "c_ex, c_nest, c_corr, c_pol, density, n_tokens)")
+    add_data_option(k, help_extra="; the corpus the run was built from")
+    k.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    k.add_argument("--p-adjust", choices=["holm", "bonferroni", "none"], default="holm",
+                   help="correction of Dunn's pairwise p-values (default holm)")
+    k.add_argument("--posthoc", action="store_true", help="print Dunn's pairwise comparisons instead")
+    add_format_option(k)
+    k.set_defaults(func=run_kruskal)
+
+    c = ssub.add_parser("consistency", help="incoherent chain predictions per variant (§6.3)",
+                        description="Chain predictions no chain can produce: one or two predicted members in a "
+                                    "statement, a start without an end (or the reverse), and membership answers "
+                                    "that disagree with the position answers of the same variant.")
+    c.add_argument("run", metavar="RUN", help="chain membership or position run directory")
+    c.add_argument("--member-run", metavar="RUN", default=None,
+                   help="membership run to compare a position RUN with, item by item")
+    c.add_argument("--pair", action="append", type=_pair, metavar="P:M",
+                   help="pair position variant P with membership variant M (repeatable)")
+    c.add_argument("--by-statement", action="store_true", help="one row per variant and statement")
+    add_format_option(c)
+    c.set_defaults(func=run_consistency)
+
+
+def run_mcnemar(args) -> int:
+    from ..stats import mcnemar_runs
+
+    table = mcnemar_runs(args.run_a, args.run_b, alpha=args.alpha, exact=args.exact or args.midp,
+                         correction=not args.no_correction, midp=args.midp, pairs=args.pair)
+    if args.format == "json":
+        emit_json(table.to_dict(orient="records"))
+        return 0
+    cols = list(MCNEMAR_COLUMNS) + (["p_bonferroni", "threshold", "method"] if args.format == "csv" else [])
+    emit_table(table, args.format, columns=cols, floatfmt=".4g")
+    if args.format == "table" and len(table):
+        m = len(table)
+        print(f"\n{table['method'].iloc[0]}; * = significant at Bonferroni alpha = {args.alpha:g}/{m} "
+              f"= {args.alpha / m:.4g} ({int(table['significant'].sum())} of {m})")
+    return 0
+
+
+def run_kruskal(args) -> int:
+    from ..datasets import load_corpus
+    from ..metrics.complexity import complexity_table
+    from ..stats import kruskal_runs
+
+    table = complexity_table(load_corpus(args.data))
+    if args.metric not in table.columns or args.metric in ("statement_id", "statement"):
+        names = [c for c in table.columns if c not in ("statement_id", "statement")]
+        raise ConfigError(f"--metric {args.metric!r}: not a complexity column; expected one of {', '.join(names)}")
+    values = dict(zip(table["statement_id"], table[args.metric]))
+    res = kruskal_runs(args.run, values, alpha=args.alpha, p_adjust=args.p_adjust, metric=args.metric)
+    if args.posthoc:
+        if args.format == "json":
+            emit_json(res.dunn.to_dict(orient="records"))
+        else:
+            emit_table(res.dunn, args.format, columns=DUNN_COLUMNS + (["task", "mean_rank_a", "mean_rank_b"]
+                                                                      if args.format == "csv" else []))
+        return 0
+    if args.format == "json":
+        emit_json(res.table.to_dict(orient="records"))
+        return 0
+    emit_table(res.table, args.format, columns=KRUSKAL_COLUMNS + (["task", "metric", "significant"]
+                                                                  if args.format == "csv" else []))
+    if args.format == "table" and len(res.table):
+        print(f"\nKruskal-Wallis of {args.metric} across predicted labels; epsilon2 = (H-k+1)/(n-k); "
+              f"* = p < {args.alpha:g}; dunn_significant = pairs with {args.p_adjust}-adjusted p < {args.alpha:g}")
+    return 0
+
+
+def run_consistency(args) -> int:
+    from ..stats import consistency
+
+    rep = consistency(args.run, member_run=args.member_run, pairs=args.pair)
+    frame = rep.by_statement if args.by_statement else rep.by_variant
+    if args.format == "json":
+        emit_json({"by_statement" if args.by_statement else "by_variant": frame.to_dict(orient="records"),
+                   "summary": rep.summary})
+        return 0
+    emit_table(frame, args.format)
+    if args.format == "table":
+        s = rep.summary
+        print(f"\n{s['statements']} statements; {s['statements_fewer_than_3_any_variant']} with one or two predicted "
+              f"members in at least one variant; of the {s['chainless_statements']} statements without a gold chain, "
+              f"{s['chainless_fewer_than_3_any_variant']}.", file=sys.stdout)
+    return 0
