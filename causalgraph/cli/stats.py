@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from ..errors import ConfigError
@@ -22,7 +23,7 @@ DUNN_COLUMNS = ["variant", "group_a", "group_b", "n_a", "n_b", "z", "p", "p_adj"
 def _pair(text: str) -> tuple[str, str]:
     a, sep, b = text.partition(":")
     if not sep or not a or not b:
-        raise ConfigError(f"--pair {text!r}: expected VARIANT_A:VARIANT_B, e.g. 0_1:RC_0_1")
+        raise argparse.ArgumentTypeError(f"{text!r}: expected VARIANT_A:VARIANT_B, e.g. 0_1:RC_0_1")
     return a, b
 
 
