@@ -8,7 +8,8 @@ Encodings (``encode(graph, name)``; edges in data order):
     every edge as ``cause causes effect.``, joined by single spaces.
 ``graphml``
     the output of networkx's GraphML writer for a ``DiGraph`` holding the
-    nodes and edges in data order (XML-escaped by the writer).
+    nodes and edges in data order (XML-escaped by the writer), without the
+    writer's final newline.  The writer lists edges grouped by cause.
 ``json``
     ``{event: {"causes": [effects…]}}`` for every event, in node order.
 ``multinode``
@@ -137,7 +138,9 @@ def encode(graph, encoding: str = "adjacency", *, signs: bool = False) -> str:
                 g.add_edge(c, e)
         buf = io.BytesIO()
         nx.write_graphml(g, buf, encoding="utf-8")
-        return buf.getvalue().decode("utf-8")
+        # The writer ends the document with a newline; drop it so that prompt
+        # text can continue right after the closing tag ("</graphml>. Based …").
+        return buf.getvalue().decode("utf-8").rstrip("\n")
     raise ConfigError(f"unknown encoding {encoding!r}; expected one of {', '.join(ENCODINGS)}")
 
 

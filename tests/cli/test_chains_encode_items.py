@@ -1,0 +1,90 @@
+"""``causalgraph chains``, ``encode`` and ``items``: output shape, errors, determinism."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+from causalgraph.cli import main
+
+
+def test_chains_csv_columns_and_rows(capsys):
+    assert main(["chains", "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert list(rows[0]) == ["statement_id", "event", "membership", "position", "depth", "breadth", "n_nodes",
+                             "n_chains"]
+    assert len(rows) == 512
+    assert sum(r["membership"] == "yes" for r in rows) == 115
+
+
+def test_chains_shortest_distance_json(capsys):
+    assert main(["chains", "--rule", "shortest-distance", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert len(rows) == 512
+    assert sum(r["position"] == "start" for r in rows) < 32  # shortcuts turn some starts into none
+
+
+def test_chains_on_sample_corpus_table(capsys):
+    assert main(["chains", "--data", "sample"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].split() == ["statement_id", "event", "membership", "position", "depth", "breadth",
+                                           "n_nodes", "n_chains"]
+
+
+def test_encode_graphml_statement(capsys):
+    assert main(["encode", "--statement", "cc-007", "--encoding", "graphml"]) == 0
+    root = ET.fromstring(capsys.readouterr().out)
+    ns = "{http://graphml.graphdrawing.org/xmlns}"
+    assert [n.get("id") for n in root.iter(f"{ns}node")] == [
+        "weather extreme events", "acute food insecurity", "climate extreme events", "water security"]
+
+
+def test_encode_unknown_statement_exit_2(capsys):
+    assert main(["encode", "--statement", "cc-999"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "statement 'cc-999' is not in climatecause" in err
+
+
+def test_items_jsonl(capsys):
+    assert main(["items", "--task", "ccr-position", "--variant", "SN_4", "--limit", "3"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [x["id"] for x in lines] == ["ccr-position/SN_4/cc-001/e000", "ccr-position/SN_4/cc-001/e001",
+                                       "ccr-position/SN_4/cc-001/e002"]
+    assert set(lines[0]) == {"id", "task", "variant", "prompt", "gold", "meta", "system"}
+
+
+def test_items_openai_batch_file(tmp_path, capsys):
+    out = tmp_path / "batch.jsonl"
+    assert main(["items", "--task", "corri", "--variant", "0_3", "--openai-batch", str(out),
+                 "--model", "gpt-5.1"]) == 0
+    lines = out.read_text().splitlines()
+    assert len(lines) == 874
+    first = json.loads(lines[0])
+    assert first["custom_id"] == "corri/0_3/cc-001/r000" and first["body"]["model"] == "gpt-5.1"
+    assert "wrote 874 requests" in capsys.readouterr().err
+
+
+def test_items_openai_batch_without_model_exit_2(tmp_path, capsys):
+    assert main(["items", "--task", "corri", "--variant", "0_3", "--openai-batch", str(tmp_path / "b")]) == 2
+    assert "needs --model" in capsys.readouterr().err
+
+
+def test_items_unknown_variant_exit_2(capsys):
+    assert main(["items", "--task", "ccr-member", "--variant", "CoT_4"]) == 2
+    assert "unknown variant 'CoT_4' for task ccr-member" in capsys.readouterr().err
+
+
+def test_chains_and_items_do_not_depend_on_hash_seed():
+    outs = []
+    for seed in ("0", "12345"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        code = ("from causalgraph.cli import main; main(['chains','--format','csv']); "
+                "main(['items','--task','corri-multihop','--variant','0_1'])")
+        outs.append(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                                   check=True).stdout)
+    assert outs[0] == outs[1] and len(outs[0]) > 1000
