@@ -1,0 +1,162 @@
+"""Span-level evaluation on hand-made rows (every expected value worked out by hand) and on the real split."""
+
+import json
+
+import pytest
+
+from causalgraph.errors import ConfigError, SchemaError
+from causalgraph.extraction.evaluate import evaluate_extraction
+
+
+def write_rows(path, rows, wrap=False):
+    """Write rows as a gold-style list, or wrapped as the authors' predictions file."""
+    data = {"model": "hand", "predictions": rows} if wrap else rows
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def pair(c, e, causality=None, sent=None):
+    d = {"cause": c, "effect": e}
+    if causality:
+        d["causality"] = causality
+    if sent:
+        d["sententiality"] = sent
+    return d
+
+
+@pytest.fixture
+def files(tmp_path, gold_rows, pred_rows):
+    return write_rows(tmp_path / "pred.json", pred_rows, wrap=True), write_rows(tmp_path / "gold.json", gold_rows)
+
+
+def test_evaluate_extraction_paper_mode_matches_hand_computation(files):
+    pred, gold = files
+    rep = evaluate_extraction(pred, gold)
+    # Row 1: cause bests 1, 0 (pred side) and 1, 0 (gold side); effect bests 2/3, 1 and 2/3, 1;
+    # pair bests 5/6, 1/2 and 5/6, 1/2.  Row 2: one gold pair, nothing predicted.
+    # Row 3: "The A." → "b" equals A → B after normalisation (1 everywhere), C → D scores 0.
+    n_pred, n_gold = 4, 4
+    cause_p = (1 + 0 + 1 + 0) / n_pred
+    effect_p = (2 / 3 + 1 + 1 + 0) / n_pred
+    pair_p = (5 / 6 + 1 / 2 + 1 + 0) / n_pred
+    pair_r = (5 / 6 + 1 / 2 + 0 + 1) / n_gold
+    assert rep.metric("token", "cause")["precision"] == pytest.approx(cause_p)
+    assert rep.metric("token", "effect")["precision"] == pytest.approx(effect_p)
+    assert rep.metric("token", "pair")["precision"] == pytest.approx(pair_p)
+    assert rep.metric("token", "pair")["recall"] == pytest.approx(pair_r)
+    f1 = 2 * pair_p * pair_r / (pair_p + pair_r)
+    assert rep.metric("token", "pair")["f1"] == pytest.approx(f1)
+    assert rep.metric("exact")["precision"] == pytest.approx(1 / 4)
+    assert rep.metric("exact")["recall"] == pytest.approx(1 / 4)
+    assert rep.summary["rows_without_prediction"] == 1 and rep.summary["gold_pairs"] == 4
+
+
+def test_evaluate_extraction_only_predicted_drops_rows_without_prediction(files):
+    pred, gold = files
+    rep = evaluate_extraction(pred, gold, only_predicted=True)
+    assert rep.summary["gold_pairs"] == 3
+    assert rep.metric("token", "pair")["recall"] == pytest.approx((5 / 6 + 1 / 2 + 1) / 3)
+
+
+def test_evaluate_extraction_hungarian_matches_one_to_one(tmp_path):
+    gold = write_rows(tmp_path / "g.json", [{"s/n": 7, "sentence": "s", "pairs": [pair("x", "y")]}])
+    pred = write_rows(tmp_path / "p.json", [{"s/n": 7, "sentence": "s",
+                                             "pairs": [pair("x", "y"), pair("x", "y z")]}], wrap=True)
+    paper = evaluate_extraction(pred, gold, mode="paper").metric("token", "pair")
+    hung = evaluate_extraction(pred, gold, mode="hungarian").metric("token", "pair")
+    # Paper mode: both predictions find their best gold pair (1 and (1 + 2/3)/2).
+    assert paper["precision"] == pytest.approx((1 + 5 / 6) / 2) and paper["recall"] == 1.0
+    # Hungarian: the gold pair is used once, by the exact prediction.
+    assert hung["precision"] == pytest.approx(1 / 2) and hung["recall"] == 1.0 and hung["mean_matched"] == 1.0
+
+
+def test_evaluate_extraction_hungarian_prefers_the_optimal_assignment_over_greedy(tmp_path):
+    # Greedy would give pred 1 to gold 1 (S=0.75) and leave pred 2 with gold 2 (0.0): 0.75.
+    # Optimal: pred 1 → gold 2 (0.5), pred 2 → gold 1 (0.5): 1.0.
+    gold = write_rows(tmp_path / "g.json", [{"s/n": 1, "sentence": "s",
+                                             "pairs": [pair("a b", "c"), pair("a", "z")]}])
+    pred = write_rows(tmp_path / "p.json", [{"s/n": 1, "sentence": "s",
+                                             "pairs": [pair("a", "c"), pair("q", "c")]}], wrap=True)
+    hung = evaluate_extraction(pred, gold, mode="hungarian").metric("token", "pair")
+    # S(p1,g1) = (2/3 + 1)/2 = 5/6, S(p1,g2) = 1/2, S(p2,g1) = 1/2, S(p2,g2) = 0.
+    # Best total is max(5/6 + 0, 1/2 + 1/2) = 1.
+    assert hung["precision"] == pytest.approx(1 / 2) and hung["recall"] == pytest.approx(1 / 2)
+
+
+def test_evaluate_extraction_rejects_predictions_for_rows_not_in_gold(tmp_path, gold_rows):
+    gold = write_rows(tmp_path / "g.json", gold_rows)
+    pred = write_rows(tmp_path / "p.json", [{"s/n": 999, "sentence": "", "pairs": []}], wrap=True)
+    with pytest.raises(SchemaError, match="999"):
+        evaluate_extraction(pred, gold)
+
+
+def test_evaluate_extraction_rejects_unknown_mode(files):
+    with pytest.raises(ConfigError, match="--mode"):
+        evaluate_extraction(files[0], files[1], mode="greedy")
+
+
+def test_evaluate_extraction_error_buckets_follow_the_priority_order(tmp_path, gold_rows, pred_rows):
+    gold_rows = gold_rows + [
+        {"s/n": 4, "sentence": "s", "pairs": [pair("GERD", "chronic widespread pain")]},
+        {"s/n": 5, "sentence": "s", "pairs": [pair("high insulin level", "increased risk of cancer")]},
+    ]
+    pred_rows = pred_rows + [
+        {"s/n": 4, "sentence": "", "pairs": [pair("chronic widespread pain", "GERD")]},
+        {"s/n": 5, "sentence": "", "pairs": [pair("higher insulin levels", "risk of cancer")]},
+    ]
+    rep = evaluate_extraction(write_rows(tmp_path / "p.json", pred_rows, wrap=True),
+                              write_rows(tmp_path / "g.json", gold_rows))
+    assert rep.buckets["counts"] == {"exact": 1, "partial": 1, "cause-correct": 1, "effect-correct": 1,
+                                     "switched": 1, "spurious": 1, "missed": 1}
+    assert rep.buckets["examples"]["missed"][0]["gold"] == "virus → fever"
+
+
+def test_label_scores_use_lowercase_trim_matching_and_first_gold_pair(tmp_path):
+    gold = write_rows(tmp_path / "g.json", [{"s/n": 1, "sentence": "s", "pairs": [
+        pair("A", "B", "Explicit", "Intra"), pair("C", "D", "Implicit", "Inter"), pair("G", "H", "Explicit", "Intra")]}])
+    pred = write_rows(tmp_path / "p.json", [{"s/n": 1, "sentence": "s", "pairs": [
+        pair(" a ", "b", "Explicit", "Intra"), pair("c", "d", "Explicit", "Intra"),
+        pair("The G.", "H", "Explicit", "Intra"), pair("E", "F", "Implicit", "Inter")]}], wrap=True)
+    rows = {(r["label"], r["class"]): r for r in evaluate_extraction(pred, gold).labels}
+    # Matched: a→b (explicit/intra, right) and c→d (explicit/intra against implicit/inter);
+    # "The G." is not equal to "G" without full normalisation, E→F matches nothing.
+    assert rows[("causality", "explicit")]["matched_pairs"] == 2
+    assert rows[("causality", "explicit")]["precision"] == pytest.approx(0.5)
+    assert rows[("causality", "explicit")]["recall"] == 1.0
+    assert rows[("causality", "explicit")]["f1"] == pytest.approx(2 / 3)
+    assert rows[("causality", "implicit")]["f1"] == 0.0 and rows[("causality", "implicit")]["support"] == 1
+    assert rows[("sententiality", "intra")]["precision"] == pytest.approx(0.5)
+    assert rows[("sententiality", "inter")]["recall"] == 0.0
+
+
+def test_evaluate_extraction_gold_against_gold_is_perfect_on_the_real_test_split(pubmed_test_path):
+    rep = evaluate_extraction(pubmed_test_path, "test")
+    for m in rep.metrics:
+        assert (m["precision"], m["recall"], m["f1"]) == (1.0, 1.0, 1.0), m
+    assert rep.summary["gold_pairs"] == 3199
+    assert rep.buckets["counts"]["exact"] == 3199
+    hung = evaluate_extraction(pubmed_test_path, "test", mode="hungarian")
+    assert all(m["f1"] == 1.0 for m in hung.metrics)
+
+
+def test_evaluate_extraction_of_an_empty_prediction_file_scores_zero_recall(tmp_path, pubmed_test_path):
+    pred = tmp_path / "empty.json"
+    pred.write_text(json.dumps({"predictions": []}))
+    rep = evaluate_extraction(pred, "test")
+    assert rep.metric("token")["recall"] == 0.0
+    assert rep.summary["rows_without_prediction"] == 1973 and rep.buckets["counts"]["missed"] == 3199
+
+
+def test_evaluate_extraction_cause_as_effect_baseline_on_the_real_split(tmp_path, pubmed_test_path):
+    # A baseline that copies each gold pair reversed: exact pair F1 must be 0 except for rows
+    # where the reversed pair is itself a gold pair; every such pair is a "switched" or exact bucket.
+    data = json.loads(pubmed_test_path.read_text())
+    rev = [{"s/n": r["s/n"], "sentence": r["sentence"],
+            "pairs": [{"cause": p["effect"], "effect": p["cause"]} for p in r["pairs"]]} for r in data]
+    rep = evaluate_extraction(write_rows(tmp_path / "rev.json", rev, wrap=True), "test")
+    from causalgraph.extraction.spans import exact_key
+
+    both_ways = sum(1 for r in data for p in r["pairs"]
+                    if exact_key(p["effect"], p["cause"]) in {exact_key(q["cause"], q["effect"]) for q in r["pairs"]})
+    assert rep.summary["exact_hits_predicted"] == both_ways
+    assert rep.buckets["counts"]["switched"] + rep.buckets["counts"]["exact"] >= 3199 - 50

@@ -1,0 +1,89 @@
+"""Extracted pairs as graphs: node merging and chain statistics."""
+
+import json
+
+import pytest
+
+from causalgraph import compile_graph, corpus_from_extraction
+from causalgraph.errors import ConfigError
+from causalgraph.extraction.producer import SpanMerger, chain_statistics
+from causalgraph.model import Corpus, Relation, Statement
+
+
+@pytest.fixture
+def rows_file(tmp_path):
+    rows = [
+        {"s/n": 1, "sentence": "s1", "pairs": [
+            {"cause": "smoking", "effect": "lung inflammation", "causality": "Implicit", "sententiality": "Intra"},
+            {"cause": "The lung inflammation.", "effect": "cancer"}]},
+        {"s/n": 2, "sentence": "s2", "pairs": [
+            {"cause": "smoking", "effect": "chronic lung inflammation"},
+            {"cause": "lung inflammation", "effect": "cancer"}]},
+        {"s/n": 3, "sentence": "s3", "pairs": []},
+    ]
+    p = tmp_path / "pred.json"
+    p.write_text(json.dumps({"predictions": rows}))
+    return p
+
+
+def test_corpus_from_extraction_exact_keeps_spans_as_nodes(rows_file):
+    c = corpus_from_extraction(rows_file)
+    assert [s.id for s in c] == ["pmc-1", "pmc-2", "pmc-3"]
+    assert c.report["rows_with_chain"] == 0 and c.report["merged_spans"] == 0
+    g = compile_graph(c["pmc-1"])
+    assert g.pairs == [("smoking", "lung inflammation"), ("The lung inflammation.", "cancer")]
+    assert c["pmc-1"].relations[0].explicitness.value == "implicit"
+    assert c["pmc-3"].causal is False
+
+
+def test_corpus_from_extraction_normalized_links_a_chain_through_equal_spans(rows_file):
+    c = corpus_from_extraction(rows_file, merge="normalized")
+    g = compile_graph(c["pmc-1"])
+    assert g.successors("lung inflammation") == ["cancer"]
+    assert c["pmc-1"].relations[1].cause_np == "The lung inflammation."
+    # Row 2 differs by a word: not merged by normalisation.
+    assert c.report["rows_with_chain"] == 1 and c.report["merged_spans"] == 1
+
+
+def test_corpus_from_extraction_fuzzy_links_near_spans_above_the_threshold(rows_file):
+    # "chronic lung inflammation" vs "lung inflammation": token F1 = 2*2/(3+2) = 0.8.
+    c = corpus_from_extraction(rows_file, merge="fuzzy", threshold=0.8)
+    g = compile_graph(c["pmc-2"])
+    assert g.pairs == [("smoking", "chronic lung inflammation"), ("chronic lung inflammation", "cancer")]
+    assert c.report["rows_with_chain"] == 2
+    strict = corpus_from_extraction(rows_file, merge="fuzzy", threshold=0.81)
+    assert strict.report["rows_with_chain"] == 1
+
+
+def test_span_merger_never_merges_across_rows_and_rejects_bad_options():
+    m = SpanMerger("normalized")
+    assert m.node("The virus") == "The virus"
+    m.reset()
+    assert m.node("virus") == "virus"
+    with pytest.raises(ConfigError, match="merge rule"):
+        SpanMerger("loose")
+    with pytest.raises(ConfigError, match="threshold"):
+        SpanMerger("fuzzy", threshold=1.5)
+
+
+def test_chain_statistics_counts_two_hop_paths_without_back_and_forth():
+    rows = [Statement("a", "t", True, (Relation("A", "B"), Relation("B", "C"), Relation("B", "D"))),
+            Statement("b", "t", True, (Relation("X", "Y"), Relation("Y", "X"))),
+            Statement("c", "t", True, (Relation("P", "P"),))]
+    st = chain_statistics(Corpus("x", rows))
+    # Row a: B has 1 predecessor and 2 successors → 2 paths. Row b: X ⇄ Y only goes back. Row c: a self-loop.
+    assert st == {"rows_with_chain": 1, "two_hop_paths": 2}
+
+
+def test_corpus_from_extraction_gold_split_chain_counts_grow_with_looser_merging(pubmed_test):
+    counts = [corpus_from_extraction(pubmed_test, merge=m).report["rows_with_chain"]
+              for m in ("exact", "normalized", "fuzzy")]
+    assert counts[0] <= counts[1] <= counts[2]
+    exact = corpus_from_extraction(pubmed_test)
+    assert exact.report["pairs"] == 3199 and exact.name == "pubmedcausal-gold"
+    # Independent count of rows with an exact-string chain u → v → w (three distinct spans).
+    expect = 0
+    for st in pubmed_test:
+        pairs = {(r.cause, r.effect) for r in st.relations}
+        expect += any((v, w) in pairs for (u, v) in pairs for (v2, w) in pairs if v2 == v and w != u and w != v and u != v)
+    assert counts[0] == expect
