@@ -1,0 +1,175 @@
+"""Annotate raw text with a language model: ``annotate(text, model=…) -> Statement``.
+
+Every call goes through the benchmark runner (:mod:`causalgraph.bench.runner`),
+so single texts and whole corpora share the response cache, retries and
+run bookkeeping.  A single :func:`annotate` call writes its run to a
+temporary folder and removes it; :func:`annotate_corpus` and
+:func:`annotate_texts` keep theirs (resumable).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any, Optional, Sequence, Union
+
+from ..errors import BackendError, ConfigError, ParseError
+from ..model import Corpus, Statement
+from .parse import ParsedAnnotation, to_statement
+from .prompt import DEFAULT_VARIANT
+from .task import TASK, annotation_items, ensure_registered, structured_backend, text_items
+
+__all__ = ["annotate", "annotate_texts", "annotate_corpus", "statements_from_run", "DEFAULT_MAX_TOKENS"]
+
+#: Generated tokens allowed per statement: the longest ClimateCause annotation (32 relations)
+#: takes about 4,000 tokens in the answer format.
+DEFAULT_MAX_TOKENS = 4096
+
+
+def _run(items, model: str, *, out: Union[str, Path], variant: str, model_options: Optional[dict],
+         structured: bool, backend=None, progress: bool = False, dataset: Optional[dict] = None,
+         **run_options: Any):
+    from ..bench.runner import run_benchmark
+
+    ensure_registered()
+    run_options.setdefault("max_tokens", DEFAULT_MAX_TOKENS)
+    own = backend is None
+    if own:
+        backend = structured_backend(model, model_options, structured=structured)
+    try:
+        return run_benchmark(TASK, [variant], model, items=items, backend=backend, progress=progress,
+                             dataset=dataset, out=str(out), model_options=dict(model_options or {}), **run_options)
+    finally:
+        if own:  # a backend the caller passed in stays theirs to close
+            import asyncio
+
+            asyncio.run(backend.aclose())
+
+
+def annotate_texts(texts: Sequence[str], model: str, *, out: Union[str, Path], variant: str = DEFAULT_VARIANT,
+                   ids: Optional[Sequence[str]] = None, shots: Optional[int] = None,
+                   model_options: Optional[dict] = None, structured: bool = True, backend=None,
+                   progress: bool = False, **run_options: Any):
+    """Annotate free texts into a run directory (resumable); returns the runner's ``RunResult``.
+
+    ``run_options`` are :class:`~causalgraph.bench.runner.RunConfig` fields
+    (``temperature``, ``max_tokens``, ``concurrency``, ``max_attempts`` …).
+    """
+    if not texts:
+        raise ConfigError("annotate: no text given")
+    items = text_items(list(texts), variant, ids=ids, shots=shots)
+    return _run(items, model, out=out, variant=variant, model_options=model_options, structured=structured,
+                backend=backend, progress=progress, dataset={"name": "text", "source": None, "sha256": None},
+                **run_options)
+
+
+def annotate_corpus(corpus: Union[Corpus, Sequence[Statement]], model: str, *, out: Union[str, Path],
+                    variant: str = DEFAULT_VARIANT, shots: Optional[int] = None, limit: Optional[int] = None,
+                    model_options: Optional[dict] = None, structured: bool = True, backend=None,
+                    progress: bool = False, **run_options: Any):
+    """Annotate the statements of an annotated corpus; each record keeps its gold for evaluation."""
+    statements = list(corpus)[:limit] if limit else list(corpus)
+    items = annotation_items(statements, variant, gold=True, shots=shots)
+    ds = {"name": getattr(corpus, "name", None), "source": getattr(corpus, "source", None),
+          "sha256": getattr(corpus, "sha256", None)}
+    return _run(items, model, out=out, variant=variant, model_options=model_options, structured=structured,
+                backend=backend, progress=progress, dataset=ds, **run_options)
+
+
+def statements_from_run(run, *, strict: bool = False) -> list[Statement]:
+    """The annotated statements of an ``annotate`` run, in run order.
+
+    A failed item (request error or unreadable answer) gives a non-causal
+    statement whose ``meta["annotation"]["failed"]`` is true, or raises with
+    ``strict``.
+    """
+    from ..bench.store import load_run
+
+    r = load_run(run) if isinstance(run, (str, Path)) else run
+    out = []
+    for rec in r.responses:
+        meta = dict(rec.get("meta") or {})
+        sid, text = str(meta.get("statement_id") or rec.get("item_id")), meta.get("text", "")
+        info = {"model": r.model, "variant": rec.get("variant"), "exemplars": meta.get("exemplars", []),
+                "response": rec.get("response")}
+        if rec.get("error"):
+            if strict:
+                raise BackendError(f"annotation of {sid} failed: {rec['error']}")
+            out.append(Statement(sid, text, False, meta={"annotation": {**info, "rule": "error", "failed": True,
+                                                                        "issues": [rec["error"]]}}))
+            continue
+        label = rec.get("label")
+        if isinstance(label, dict):
+            parsed = ParsedAnnotation(label.get("causal"), tuple(label.get("relations") or ()),
+                                      label.get("abbreviations"), rec.get("rule") or "json",
+                                      tuple(label.get("issues") or ()))
+        else:
+            parsed = ParsedAnnotation(None, (), None, rec.get("rule") or "unparsed",
+                                      (f"no annotation found in the answer {str(rec.get('response'))[:80]!r}",))
+        out.append(to_statement(parsed, text, id=sid, strict=strict, meta={"annotation": info}))
+    return out
+
+
+def annotate(text: str, model: str, *, variant: str = DEFAULT_VARIANT, shots: Optional[int] = None,
+             id: str = "text-1", model_options: Optional[dict] = None, structured: bool = True,
+             strict: bool = True, backend=None, **run_options: Any) -> Statement:
+    """Annotate one text into ClimateCause-style relations.
+
+    Parameters
+    ----------
+    text
+        The statement (one or more sentences).
+    model
+        ``provider/model``: ``openai/gpt-5.1-2025-11-13``, ``llamacpp/smollm2``,
+        ``hf/<dir>``, ``mock/constant`` …
+    variant
+        ``few-shot`` (guidelines and the paper's worked examples, default) or ``zero-shot``.
+    shots
+        At most this many worked examples.
+    model_options
+        Backend options (``base_url``, ``n_ctx``, ``text`` for ``mock/constant`` …).
+    structured
+        Ask for schema-constrained JSON where the provider supports it (OpenAI).
+    strict
+        Raise :class:`ParseError` when the answer cannot be read (else return
+        a non-causal statement marked as failed in ``meta["annotation"]``).
+    backend
+        A ready backend object (tests).
+    **run_options
+        Runner options: ``temperature`` (default 0), ``max_tokens`` (default
+        :data:`DEFAULT_MAX_TOKENS`), ``max_attempts``, ``cache`` …
+
+    Returns
+    -------
+    Statement
+        ``relations`` with cause/effect as no-quantifier forms and every
+        label; ``meta["annotation"]`` holds the model, variant, exemplars
+        shown, parse rule, issues and the raw response.
+
+    Raises
+    ------
+    BackendError
+        The model could not be reached after the runner's retries.
+    ParseError
+        ``strict`` and no rule could read the answer.
+
+    Examples
+    --------
+    >>> answer = '{"causal": true, "abbreviations": null, "relations": [{"cause_np": "warming", ' \\
+    ...          '"cause_no_quantifier": "warming", "effect_np": "less sea ice", "effect_no_quantifier": "sea ice", ' \\
+    ...          '"correlation": "negative", "relation_type": "positive", "explicitness": "E", "target": "reduces"}]}'
+    >>> st = annotate("Warming reduces sea ice.", "mock/constant", model_options={"text": answer}, cache=False)
+    >>> [(r.cause, r.effect, r.correlation.value) for r in st.relations]
+    [('warming', 'sea ice', 'negative')]
+    """
+    with tempfile.TemporaryDirectory(prefix="causalgraph-annotate-") as tmp:
+        annotate_texts([text], model, out=Path(tmp) / "run", variant=variant, ids=[id], shots=shots,
+                       model_options=model_options, structured=structured, backend=backend, **run_options)
+        st = statements_from_run(Path(tmp) / "run", strict=False)[0]
+    info = st.meta.get("annotation", {})
+    if info.get("rule") == "error":
+        raise BackendError(f"annotation of {id} with {model} failed: {'; '.join(info.get('issues', []))}")
+    if strict and info.get("failed"):
+        raise ParseError(f"annotation of {id} with {model}: {'; '.join(info.get('issues', []))} "
+                         f"(rule {info.get('rule')}); pass strict=False to get an empty annotation instead")
+    return st

@@ -1,0 +1,330 @@
+"""How far an annotator lands from gold: relation pairs, labels and complexity.
+
+Measures, over the statements of a run (or two aligned lists of statements):
+
+* **pairs** on the no-quantifier forms (the events graphs and metrics are
+  built on).  The unit is a distinct (cause, effect) pair of a statement:
+  ClimateCause repeats a pair once per context or confidence level, and a
+  repetition is not a second relation to find.  ``exact`` compares the
+  pairs normalised as the PubMedCausal span measures do
+  (:func:`causalgraph.extraction.spans.exact_key`); ``token`` matches
+  predicted to gold pairs one-to-one per statement (Hungarian, cost 1 − S
+  with S the mean of cause and effect token F1,
+  :func:`causalgraph.extraction.spans.pair_score`): precision = Σ S /
+  predicted pairs, recall = Σ S / gold pairs; ``token>=τ`` counts a matched
+  pair as found when S ≥ τ (default 0.5).
+* **labels** on matched pairs (the one-to-one matches with S ≥ τ): accuracy
+  of correlation, relation type and explicitness (a missing predicted label
+  counts as wrong).  For a repeated pair the first gold relation's labels
+  are used.
+* **complexity**: each statement's five metrics from the predicted and from
+  the gold annotation; mean absolute error per metric and of C(s), and
+  Spearman's ρ of C(s) across statements.  C(s) of both is normalised with
+  the same reference ranges (default: ClimateCause, see
+  :mod:`causalgraph.annotation.reference`).
+* **causal**: accuracy of the predicted presence of causality.
+
+A statement whose answer failed (request error or unreadable answer) counts
+as an annotation with no relation: its gold pairs are missed and its
+predicted complexity is 0.  The number of such statements is reported.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Optional, Sequence, Union
+
+from ..errors import ConfigError, CycleLimitExceeded, SchemaError
+from ..extraction.evaluate import prf
+from ..extraction.spans import exact_key, pair_score
+from ..metrics.complexity import METRICS, complexity
+from ..model import Relation, Statement
+from .parse import ParsedAnnotation, parse_annotation, to_statement
+from .reference import ReferenceRanges, normalised_complexity, resolve_reference
+
+__all__ = ["AnnotationReport", "evaluate_statements", "evaluate_records", "evaluate_annotation", "distinct_pairs",
+           "LABELS", "MATCH_THRESHOLD"]
+
+#: Labels compared on matched pairs: report name → Relation attribute.
+LABELS = {"correlation": "correlation", "relation_type": "polarity", "explicitness": "explicitness"}
+#: Token S at or above which two pairs count as the same relation.
+MATCH_THRESHOLD = 0.5
+
+
+def distinct_pairs(statement: Statement) -> list[tuple[tuple[str, str], Relation]]:
+    """The statement's distinct normalised (cause, effect) pairs with their first relation, in order.
+
+    Examples
+    --------
+    >>> s = Statement("s", "t", True, (Relation("Warming", "ice loss"), Relation("warming", "Ice loss."),
+    ...                                Relation("warming", "sea level")))
+    >>> [k for k, _ in distinct_pairs(s)]
+    [('warming', 'ice loss'), ('warming', 'sea level')]
+    """
+    seen: dict[tuple[str, str], Relation] = {}
+    for r in statement.relations:
+        k = exact_key(r.cause, r.effect)
+        if k not in seen:
+            seen[k] = r
+    return list(seen.items())
+
+
+def _match(pred: list, gold: list) -> list[tuple[int, int, float]]:
+    """One-to-one matching maximising Σ S (Hungarian); (pred index, gold index, S) in pred order."""
+    if not pred or not gold:
+        return []
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment
+
+    s = np.array([[pair_score(p, g) for g in gold] for p in pred], dtype=float)
+    ri, ci = linear_sum_assignment(1.0 - s)
+    return sorted((int(i), int(j), float(s[i, j])) for i, j in zip(ri, ci))
+
+
+def _label_value(r: Relation, attr: str) -> Optional[str]:
+    v = getattr(r, attr)
+    return None if v is None else getattr(v, "value", str(v))
+
+
+@dataclass
+class AnnotationReport:
+    """The evaluation of predicted against gold annotations.
+
+    Attributes
+    ----------
+    pairs
+        ``{"exact": {precision, recall, f1}, "token": {…}, "token>=0.5": {…}}``.
+    labels
+        Label → ``{"accuracy", "n", "missing"}`` on matched pairs.
+    complexity
+        ``{"spearman_rho", "spearman_p", "mae": {metric: …, "c_s": …}, "n"}``.
+    causal
+        ``{"accuracy", "n"}`` of the presence of causality.
+    per_statement
+        One dict per statement: id, pair counts, exact and token hits, gold
+        and predicted metrics and C(s), parse rule.
+    counts
+        statements, failed (errors + unreadable answers), predicted and gold pairs.
+    reference
+        The ranges C(s) was normalised with.
+    """
+
+    pairs: dict[str, dict[str, float]]
+    labels: dict[str, dict[str, Any]]
+    complexity: dict[str, Any]
+    causal: dict[str, Any]
+    per_statement: list[dict[str, Any]]
+    counts: dict[str, Any]
+    reference: dict[str, Any] = field(default_factory=dict)
+    threshold: float = MATCH_THRESHOLD
+
+    def summary(self) -> dict[str, Any]:
+        """Everything but the per-statement rows, as plain JSON values."""
+        return {"pairs": self.pairs, "labels": self.labels, "complexity": self.complexity, "causal": self.causal,
+                "counts": self.counts, "threshold": self.threshold, "reference": self.reference}
+
+    def rows(self) -> list[dict[str, Any]]:
+        """A flat table: one row per figure (``measure``, ``value``, ``n``)."""
+        out = []
+        for name, d in self.pairs.items():
+            for k in ("precision", "recall", "f1"):
+                out.append({"measure": f"pairs.{name}.{k}", "value": d[k], "n": None})
+        for name, d in self.labels.items():
+            out.append({"measure": f"label.{name}.accuracy", "value": d["accuracy"], "n": d["n"]})
+        out.append({"measure": "causal.accuracy", "value": self.causal["accuracy"], "n": self.causal["n"]})
+        out.append({"measure": "complexity.spearman_rho.c_s", "value": self.complexity["spearman_rho"],
+                    "n": self.complexity["n"]})
+        for m, v in self.complexity["mae"].items():
+            out.append({"measure": f"complexity.mae.{m}", "value": v, "n": self.complexity["n"]})
+        out.append({"measure": "statements.failed", "value": self.counts["failed"], "n": self.counts["statements"]})
+        return out
+
+
+def _metrics(st: Statement, ref: ReferenceRanges) -> tuple[Optional[dict], Optional[str]]:
+    try:
+        return normalised_complexity(complexity(st), ref), None
+    except CycleLimitExceeded as exc:
+        return None, f"{st.id}: {exc}"
+
+
+def evaluate_statements(predicted: Sequence[Optional[Statement]], gold: Sequence[Statement], *,
+                        reference: Union[None, str, ReferenceRanges] = None, threshold: float = MATCH_THRESHOLD,
+                        rules: Optional[Sequence[Optional[str]]] = None) -> AnnotationReport:
+    """Compare predicted annotations with gold ones, statement by statement.
+
+    Parameters
+    ----------
+    predicted
+        One statement per gold statement, in the same order; ``None`` for a
+        failed annotation (counted, and scored as no relation).
+    gold
+        The gold statements.
+    reference
+        Ranges C(s) is normalised with (see :func:`~causalgraph.annotation.reference.resolve_reference`).
+    threshold
+        τ: token S at or above which a matched pair counts as found and its labels are compared.
+    rules
+        Parse rule of each prediction (reported per statement).
+
+    Examples
+    --------
+    >>> from causalgraph.model import Correlation as C
+    >>> g = Statement("s1", "t", True, (Relation("warming", "ice", correlation=C.NEGATIVE),))
+    >>> p = Statement("s1", "t", True, (Relation("warming", "ice", correlation=C.POSITIVE),))
+    >>> rep = evaluate_statements([p], [g], reference="paper")
+    >>> rep.pairs["exact"]["f1"], rep.labels["correlation"]["accuracy"]
+    (1.0, 0.0)
+    """
+    if len(predicted) != len(gold):
+        raise ConfigError(f"{len(predicted)} predicted statements for {len(gold)} gold statements; expected one each")
+    if not 0.0 <= threshold <= 1.0:
+        raise ConfigError(f"threshold {threshold!r}: expected a number in [0, 1]")
+    ref = resolve_reference(reference)
+    rules = list(rules) if rules is not None else [None] * len(gold)
+    n_pred = n_gold = exact_hits = 0
+    tok_sum = 0.0
+    thr_hits = 0
+    lab = {k: {"correct": 0, "n": 0, "missing": 0} for k in LABELS}
+    causal_ok = 0
+    failed = 0
+    rows = []
+    issues: list[str] = []
+    cs_pred, cs_gold = [], []
+    abs_err = {m: 0.0 for m in (*METRICS, "c_s")}
+    n_cx = 0
+    for p, g, rule in zip(predicted, gold, rules):
+        if p is None:
+            failed += 1
+            p = Statement(g.id, g.text, False)
+        pp, gp = distinct_pairs(p), distinct_pairs(g)
+        n_pred += len(pp)
+        n_gold += len(gp)
+        gkeys = {k for k, _ in gp}
+        ex = sum(1 for k, _ in pp if k in gkeys)
+        exact_hits += ex
+        matches = _match([k for k, _ in pp], [k for k, _ in gp])
+        tok = sum(s for _, _, s in matches)
+        tok_sum += tok
+        found = [(i, j) for i, j, s in matches if s >= threshold]
+        thr_hits += len(found)
+        for i, j in found:
+            for name, attr in LABELS.items():
+                pv, gv = _label_value(pp[i][1], attr), _label_value(gp[j][1], attr)
+                lab[name]["n"] += 1
+                lab[name]["correct"] += int(pv is not None and pv == gv)
+                lab[name]["missing"] += int(pv is None)
+        causal_ok += int(bool(p.causal and p.relations) == bool(g.causal))
+        row = {"statement_id": g.id, "rule": rule, "gold_pairs": len(gp), "pred_pairs": len(pp), "exact": ex,
+               "token": tok, "matched": len(found)}
+        mp, ep = _metrics(p, ref)
+        mg, eg = _metrics(g, ref)
+        issues += [e for e in (ep, eg) if e]
+        if mp is not None and mg is not None:
+            n_cx += 1
+            for m in METRICS:
+                abs_err[m] += abs(float(mp[m]) - float(mg[m]))
+            abs_err["c_s"] += abs(mp["c_s"] - mg["c_s"])
+            cs_pred.append(mp["c_s"])
+            cs_gold.append(mg["c_s"])
+            row.update({f"gold_{m}": mg[m] for m in METRICS})
+            row.update({f"pred_{m}": mp[m] for m in METRICS})
+            row.update({"gold_c_s": mg["c_s"], "pred_c_s": mp["c_s"]})
+        rows.append(row)
+    pairs = {
+        "exact": prf(exact_hits, n_pred, exact_hits, n_gold),
+        "token": prf(tok_sum, n_pred, tok_sum, n_gold),
+        f"token>={threshold:g}": prf(thr_hits, n_pred, thr_hits, n_gold),
+    }
+    labels = {k: {"accuracy": (v["correct"] / v["n"]) if v["n"] else None, "n": v["n"], "missing": v["missing"]}
+              for k, v in lab.items()}
+    rho, pval = _spearman(cs_pred, cs_gold)
+    cx = {"spearman_rho": rho, "spearman_p": pval, "n": n_cx,
+          "mae": {m: (abs_err[m] / n_cx if n_cx else None) for m in (*METRICS, "c_s")},
+          "mean_c_s": {"predicted": _mean(cs_pred), "gold": _mean(cs_gold)}, "issues": issues}
+    counts = {"statements": len(gold), "failed": failed, "predicted_pairs": n_pred, "gold_pairs": n_gold}
+    causal = {"accuracy": causal_ok / len(gold) if gold else None, "n": len(gold)}
+    return AnnotationReport(pairs=pairs, labels=labels, complexity=cx, causal=causal, per_statement=rows,
+                            counts=counts, reference=ref.to_dict(), threshold=threshold)
+
+
+def _mean(xs: list[float]) -> Optional[float]:
+    return sum(xs) / len(xs) if xs else None
+
+
+def _spearman(a: list[float], b: list[float]) -> tuple[Optional[float], Optional[float]]:
+    """Spearman's ρ and p; ``None`` when it is undefined (fewer than 3 values or a constant side)."""
+    if len(a) < 3 or len(set(a)) < 2 or len(set(b)) < 2:
+        return None, None
+    from scipy.stats import spearmanr
+
+    res = spearmanr(a, b)
+    rho, p = float(res.statistic), float(res.pvalue)
+    return (None if math.isnan(rho) else rho), (None if math.isnan(p) else p)
+
+
+def _parsed_from_label(label: dict) -> ParsedAnnotation:
+    return ParsedAnnotation(causal=label.get("causal"), relations=tuple(label.get("relations") or ()),
+                            abbreviations=label.get("abbreviations"), rule="stored",
+                            issues=tuple(label.get("issues") or ()))
+
+
+def evaluate_records(records: Iterable[dict], *, reference: Union[None, str, ReferenceRanges] = None,
+                     threshold: float = MATCH_THRESHOLD, source: str = "run") -> AnnotationReport:
+    """Evaluate the response records of an ``annotate`` run (each carries its gold annotation).
+
+    Records without gold are refused: a run on free text has nothing to compare with.
+    """
+    preds, golds, rules = [], [], []
+    for n, r in enumerate(records, start=1):
+        gid = (r.get("meta") or {}).get("statement_id") or r.get("item_id")
+        if not r.get("gold"):
+            raise SchemaError(f"{source}, record {n} ({gid}): no gold annotation; evaluate-annotation needs a run "
+                              "over an annotated corpus (e.g. --data climatecause)")
+        text = (r.get("meta") or {}).get("text", "")
+        g = parse_annotation(r["gold"])
+        if g.failed:
+            raise SchemaError(f"{source}, record {n} ({gid}): the gold annotation is not readable JSON")
+        golds.append(to_statement(g, text, id=str(gid)))
+        label = r.get("label")
+        if r.get("error") or not isinstance(label, dict):
+            preds.append(None)
+        else:
+            preds.append(to_statement(_parsed_from_label(label), text, id=str(gid)))
+        rules.append("error" if r.get("error") else r.get("rule"))
+    return evaluate_statements(preds, golds, reference=reference, threshold=threshold, rules=rules)
+
+
+def evaluate_annotation(run: Union[str, os.PathLike, Any], *, variant: Optional[str] = None,
+                        reference: Union[None, str, ReferenceRanges] = None,
+                        threshold: float = MATCH_THRESHOLD) -> AnnotationReport:
+    """Evaluate an ``annotate`` run directory against the gold annotations it carries.
+
+    Parameters
+    ----------
+    run
+        A run directory (``causalgraph annotate --data climatecause --out DIR``) or a loaded run.
+    variant
+        Only this variant (default: the run's only variant; required when it has several).
+    reference, threshold
+        See :func:`evaluate_statements`.
+
+    Examples
+    --------
+    >>> rep = evaluate_annotation("runs/annotate-smollm2")         # doctest: +SKIP
+    >>> rep.pairs["token"]["f1"], rep.complexity["spearman_rho"]   # doctest: +SKIP
+    """
+    from ..bench.store import load_run
+
+    r = load_run(run) if isinstance(run, (str, os.PathLike)) else run
+    if r.task != "annotate":
+        raise ConfigError(f"{r.path}: a run of task {r.task!r}; evaluate-annotation reads runs of task 'annotate'")
+    variants = r.variants
+    if variant is None:
+        if len(variants) > 1:
+            raise ConfigError(f"{r.path} holds variants {', '.join(variants)}; choose one with --variant")
+        variant = variants[0] if variants else None
+    elif variant not in variants:
+        raise ConfigError(f"{r.path} has no variant {variant!r}; it has {', '.join(variants)}")
+    return evaluate_records(r.records(variant), reference=reference, threshold=threshold, source=str(r.path))

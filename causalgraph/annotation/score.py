@@ -1,0 +1,129 @@
+"""Score any text: annotate it, then C^com … C^pol, C(s) and classic readability.
+
+C(s) is normalised against a reference corpus (default ClimateCause, see
+:mod:`causalgraph.annotation.reference`), so a draft's score reads on the
+scale of the IPCC statements.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional, Union
+
+from ..errors import ConfigError
+from ..model import Statement
+from .reference import ReferenceRanges, normalised_complexity
+
+__all__ = ["TextScore", "score_statement", "score_text", "SCORE_COLUMNS"]
+
+#: Rows of the ``score`` table, in order.
+SCORE_COLUMNS = ("metric", "value", "normalised", "reference_min", "reference_max")
+
+
+@dataclass(frozen=True)
+class TextScore:
+    """The causal complexity and readability of one text.
+
+    Attributes
+    ----------
+    statement
+        The annotated statement the complexity was computed on.
+    complexity
+        ``com, ex, nest, corr, pol, raw, norm, c_s, beyond_range, reference``
+        (see :func:`~causalgraph.annotation.reference.normalised_complexity`).
+    readability
+        ``fre, fkg, ari, cli, dcrs`` (:func:`causalgraph.readability`).
+    """
+
+    statement: Statement
+    complexity: dict[str, Any]
+    readability: dict[str, float]
+    annotation: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def c_s(self) -> float:
+        """C(s), normalised against the reference ranges (not clipped)."""
+        return float(self.complexity["c_s"])
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per figure: the five metrics, C(s), the relation count and the readability scores."""
+        from ..metrics.complexity import METRICS
+
+        ref = self.complexity["reference"]["ranges"]
+        rows = [{"metric": f"C^{m}", "value": float(self.complexity[m]), "normalised": self.complexity["norm"][m],
+                 "reference_min": ref[m][0], "reference_max": ref[m][1]} for m in METRICS]
+        rows.append({"metric": "C(s)", "value": self.c_s, "normalised": None, "reference_min": None,
+                     "reference_max": None})
+        rows.append({"metric": "relations", "value": len(self.statement.relations), "normalised": None,
+                     "reference_min": None, "reference_max": None})
+        for k, v in self.readability.items():
+            rows.append({"metric": k.upper(), "value": v, "normalised": None, "reference_min": None,
+                         "reference_max": None})
+        return rows
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"statement_id": self.statement.id, "text": self.statement.text, "complexity": self.complexity,
+                "readability": self.readability, "annotation": self.annotation,
+                "relations": [r.to_dict() for r in self.statement.relations]}
+
+
+def score_statement(statement: Statement, *, reference: Union[None, str, ReferenceRanges] = None,
+                    weights=None) -> TextScore:
+    """Complexity (normalised against ``reference``) and readability of an annotated statement.
+
+    Examples
+    --------
+    >>> from causalgraph.model import Statement, Relation, Correlation
+    >>> st = Statement("d", "Warming reduces sea ice.", True,
+    ...                (Relation("warming", "sea ice", correlation=Correlation.NEGATIVE),))
+    >>> s = score_statement(st, reference="paper")
+    >>> s.complexity["corr"], round(s.c_s, 4)
+    (1, 0.0143)
+    """
+    from ..metrics.readability import readability
+
+    if not isinstance(statement, Statement):
+        raise ConfigError(f"score_statement expects a Statement, got {type(statement).__name__}")
+    cx = normalised_complexity(statement, reference, weights)
+    read = readability(statement.text).as_dict()
+    info = {k: v for k, v in (statement.meta.get("annotation") or {}).items() if k != "response"}
+    return TextScore(statement=statement, complexity=cx, readability=read, annotation=info)
+
+
+def score_text(text: str, model: str, *, reference: Union[None, str, ReferenceRanges] = None, weights=None,
+               view: Optional[str] = None, **annotate_options: Any) -> TextScore:
+    """Annotate ``text`` with ``model`` and score it.
+
+    Parameters
+    ----------
+    text
+        Any English text.
+    model
+        ``provider/model`` (see :func:`causalgraph.annotate`).
+    reference
+        Ranges for C(s): ``"climatecause"`` (default, min–max over the 75
+        statements), ``"paper"`` (the ranges printed in §5.2.1), a corpus
+        name or path, or :class:`ReferenceRanges`.
+    weights
+        w_i of eq. 7 (default all 1).
+    view
+        Also write the statement's graph page (the viewer) to this ``.html`` file.
+    **annotate_options
+        Passed to :func:`causalgraph.annotate` (``variant``, ``model_options``, ``strict`` …).
+
+    Examples
+    --------
+    >>> s = score_text("Warming reduces sea ice.", "openai/gpt-5.1-2025-11-13")   # doctest: +SKIP
+    >>> s.c_s, s.readability["fre"]                                               # doctest: +SKIP
+    """
+    from .annotator import annotate
+
+    if view is not None and not str(view).lower().endswith((".html", ".htm")):
+        raise ConfigError(f"--view {view}: the graph page is HTML; expected a file name ending in .html")
+    statement = annotate(text, model, **annotate_options)
+    result = score_statement(statement, reference=reference, weights=weights)
+    if view is not None:
+        from ..viz import write_graph_html
+
+        write_graph_html(statement, view, title=f"{statement.id}: C(s) = {result.c_s:.3f}")
+    return result

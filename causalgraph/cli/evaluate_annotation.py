@@ -1,0 +1,38 @@
+"""``causalgraph evaluate-annotation``: compare an annotate run with the gold annotation it carries."""
+
+from __future__ import annotations
+
+from ._common import emit_json, emit_table
+
+__all__ = ["register"]
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "evaluate-annotation", help="score an annotate run against gold: pairs, labels, complexity agreement",
+        description="Relation-pair precision/recall/F1 on the no-quantifier forms (exact and token F1 with a "
+                    "one-to-one matching), accuracy of correlation, relation type and explicitness on matched "
+                    "pairs, and agreement of predicted with gold complexity (Spearman rho of C(s), mean absolute "
+                    "error per metric). The run must come from `causalgraph annotate --data climatecause`.")
+    p.add_argument("run", metavar="RUN", help="run directory written by causalgraph annotate --data …")
+    p.add_argument("--variant", default=None, help="variant to evaluate (when the run holds several)")
+    p.add_argument("--reference", metavar="climatecause|paper|NAME|PATH", default="climatecause",
+                   help="ranges C(s) is normalised with (default: climatecause)")
+    p.add_argument("--threshold", type=float, default=0.5, metavar="TAU",
+                   help="token pair score at which a matched pair counts as found (default: 0.5)")
+    p.add_argument("--per-statement", action="store_true", help="print one row per statement instead")
+    p.add_argument("--format", choices=["table", "csv", "json"], default="table", help="output format (default: table)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..annotation.evaluate import evaluate_annotation
+
+    rep = evaluate_annotation(args.run, variant=args.variant, reference=args.reference, threshold=args.threshold)
+    if args.per_statement:
+        emit_table(rep.per_statement, args.format)
+    elif args.format == "json":
+        emit_json(rep.summary())
+    else:
+        emit_table(rep.rows(), args.format, columns=["measure", "value", "n"])
+    return 0

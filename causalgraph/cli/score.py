@@ -1,0 +1,62 @@
+"""``causalgraph score``: causal complexity C(s) and classic readability of any text, annotated by a model."""
+
+from __future__ import annotations
+
+import sys
+
+from ..errors import ConfigError
+from ._common import emit_json, emit_table
+from .annotate import add_model_options, run_options
+
+__all__ = ["register"]
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "score", help="score any text: C^com … C^pol and C(s) from a model's annotation, plus readability",
+        description="Annotate a text with a model, then compute the five causal complexity metrics, C(s) "
+                    "normalised against the ClimateCause ranges (min-max over its 75 statements; values beyond "
+                    "the range are not clipped) and the classic readability formulas. --view writes the "
+                    "statement's graph page.")
+    p.add_argument("text", nargs="?", default=None, help="the text to score (or --file)")
+    p.add_argument("--file", metavar="FILE", default=None, help="read the text from a UTF-8 file ('-' for stdin)")
+    add_model_options(p)
+    p.add_argument("--reference", metavar="climatecause|paper|NAME|PATH", default="climatecause",
+                   help="ranges C(s) is normalised with: climatecause (default, computed from the corpus), paper "
+                        "(the ranges printed in the paper), or another annotated corpus")
+    p.add_argument("--weights", metavar="W1,…,W5", default=None, help="weights of eq. 7 (default: 1,1,1,1,1)")
+    p.add_argument("--view", metavar="FILE.html", default=None, help="also write the graph page to this file")
+    p.add_argument("--format", choices=["table", "csv", "json"], default="table", help="output format (default: table)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..annotation.score import score_text
+    from ..llm.registry import parse_model_options
+
+    if (args.text is None) == (args.file is None):
+        raise ConfigError("give the text to score either as an argument or with --file (one of them)")
+    if args.file is not None:
+        try:
+            text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+        except FileNotFoundError:
+            raise ConfigError(f"--file {args.file}: no such file") from None
+    else:
+        text = args.text
+    if not text.strip():
+        raise ConfigError("the text to score is empty")
+    res = score_text(text.strip(), args.model, reference=args.reference, weights=args.weights, view=args.view,
+                     variant=args.variant, shots=args.shots, model_options=parse_model_options(args.model_option),
+                     structured=not args.no_structured, **run_options(args))
+    if args.format == "json":
+        emit_json(res.to_dict())
+    else:
+        emit_table(res.rows(), args.format, columns=["metric", "value", "normalised", "reference_min",
+                                                     "reference_max"])
+        if args.format == "table":
+            beyond = res.complexity["beyond_range"]
+            note = f"; beyond the reference range: {', '.join(beyond)}" if beyond else ""
+            print(f"C(s) = {res.c_s:.4f} against {res.complexity['reference']['name']} ranges{note}", file=sys.stderr)
+            if args.view:
+                print(f"graph page: {args.view}", file=sys.stderr)
+    return 0
