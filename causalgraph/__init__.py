@@ -34,6 +34,7 @@ from .metrics.analysis import complexity_summary, cooccurrence, length_correlati
 from .metrics.complexity import Complexity, complexity, complexity_table
 from .metrics.readability import Readability, readability, readability_summary, readability_table
 from .model import Corpus, Correlation, Explicitness, Polarity, Problem, Relation, Sententiality, Statement
+from .annotation import annotate, evaluate_annotation, score_statement, score_text
 
 __all__ = [
     "__version__",
@@ -91,4 +92,9 @@ __all__ = [
     "parse_tuples",
     "parse_detection",
     "run_extraction",
+    # annotator (text -> relations, C(s) beyond the corpus)
+    "annotate",
+    "score_text",
+    "score_statement",
+    "evaluate_annotation",
 ]

@@ -28,6 +28,9 @@ COMMAND_MODULES = [
     "items",
     "extract",
     "evaluate_extraction",
+    "annotate",
+    "score",
+    "evaluate_annotation",
 ]
 
 
