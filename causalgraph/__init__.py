@@ -34,6 +34,8 @@ from .metrics.analysis import complexity_summary, cooccurrence, length_correlati
 from .metrics.complexity import Complexity, complexity, complexity_table
 from .metrics.readability import Readability, readability, readability_summary, readability_table
 from .model import Corpus, Correlation, Explicitness, Polarity, Problem, Relation, Sententiality, Statement
+from . import stats
+from .stats import consistency, dunn, kruskal, kruskal_runs, mcnemar, mcnemar_runs
 from .annotation import annotate, evaluate_annotation, score_statement, score_text
 
 __all__ = [
@@ -66,6 +68,14 @@ __all__ = [
     "Position",
     "encode",
     "decode",
+    # statistics (McNemar, Kruskal-Wallis with epsilon2, Dunn/Holm; the paper's analyses over runs)
+    "stats",
+    "mcnemar",
+    "kruskal",
+    "dunn",
+    "mcnemar_runs",
+    "kruskal_runs",
+    "consistency",
     # complexity and readability
     "complexity",
     "complexity_table",
