@@ -68,7 +68,7 @@ RULES = ("path", "shortest-distance")
 CHAIN_TABLE_COLUMNS = ("statement_id", "event", "membership", "position",
                        "depth", "breadth", "n_nodes", "n_chains")
 
-#: Default bound on DFS steps when counting simple paths through a cyclic graph.
+#: Default bound on search steps through cycles (the same default as :mod:`causalgraph.metrics.paths`).
 DEFAULT_CYCLE_LIMIT = 1_000_000
 
 
@@ -243,92 +243,117 @@ def chain_membership(graph, rule: str = "path") -> dict[str, bool]:
 
 # -- statistics --------------------------------------------------------------
 
-def _topological_order(succ: list[list[int]], pred: list[list[int]]) -> list[int] | None:
-    """Kahn's algorithm (ties by node order); ``None`` when there is a cycle."""
-    indeg = [len(p) for p in pred]
-    stack = [v for v in range(len(succ) - 1, -1, -1) if indeg[v] == 0]
+def _sink_first_order(succ: list[list[int]], pred: list[list[int]]) -> list[int]:
+    """Nodes that cannot reach a cycle, each after all of its successors (reverse Kahn).
+
+    The nodes left out are exactly those that can reach a directed cycle.
+    """
+    remaining = [len(s) for s in succ]
+    stack = [v for v in range(len(succ) - 1, -1, -1) if remaining[v] == 0]
     order: list[int] = []
     while stack:
         v = stack.pop()
         order.append(v)
-        for u in succ[v]:
-            indeg[u] -= 1
-            if indeg[u] == 0:
-                stack.append(u)
-    return order if len(order) == len(succ) else None
+        for p in pred[v]:
+            remaining[p] -= 1
+            if remaining[p] == 0:
+                stack.append(p)
+    return order
 
 
-def _cyclic_paths(succ: list[list[int]], limit: int) -> tuple[int, int]:
-    """(longest simple path in edges, number of simple paths with >= 2 edges) by bounded DFS."""
+def _cyclic_part(succ: list[list[int]], done: list[bool], paths: list[int], longest: list[int],
+                 limit: int) -> tuple[int, int]:
+    """(longest simple path, simple paths with >= 2 edges) starting at nodes that reach a cycle.
+
+    Simple paths are followed depth-first only while they stay among nodes
+    that reach a cycle; on entering a node ``w`` that does not, the rest is
+    read from the DP tables (nothing downstream of ``w`` can lie on the
+    current path, or ``w`` would reach a cycle).  At most ``limit`` steps
+    are taken.
+    """
     n = len(succ)
-    steps = 0
-    depth = 0
-    count = 0
+    steps = depth = count = 0
     on_path = [False] * n
     for root in range(n):
-        # iterative DFS over simple paths from root: stack of (node, next child index)
+        if done[root]:
+            continue
         stack = [(root, 0)]
         on_path[root] = True
         while stack:
             v, i = stack[-1]
-            if i < len(succ[v]):
-                stack[-1] = (v, i + 1)
-                u = succ[v][i]
-                if on_path[u]:
-                    continue
-                steps += 1
-                if steps > limit:
-                    raise CycleLimitExceeded(
-                        f"counting simple paths in a cyclic graph of {n} nodes passed the limit of "
-                        f"{limit} search steps; raise cycle_limit or break the cycles")
-                on_path[u] = True
-                stack.append((u, 0))
-                length = len(stack) - 1
-                depth = max(depth, length)
-                if length >= 2:
-                    count += 1
-            else:
+            if i >= len(succ[v]):
                 on_path[v] = False
                 stack.pop()
+                continue
+            stack[-1] = (v, i + 1)
+            u = succ[v][i]
+            if on_path[u]:
+                continue
+            length = len(stack)  # edges on the path once u is appended
+            if done[u]:
+                # the path ending at u, plus every extension beyond u (all >= 2 edges)
+                count += (1 if length >= 2 else 0) + paths[u] - 1
+                depth = max(depth, length + longest[u])
+                continue
+            steps += 1
+            if steps > limit:
+                raise CycleLimitExceeded(
+                    f"counting simple paths through the cycles of a graph of {n} nodes passed the limit of "
+                    f"{limit} search steps; raise cycle_limit to count further")
+            on_path[u] = True
+            stack.append((u, 0))
+            depth = max(depth, length)
+            if length >= 2:
+                count += 1
     return depth, count
 
 
 def chain_stats(graph, cycle_limit: int = DEFAULT_CYCLE_LIMIT) -> ChainStats:
     """Depth, breadth, node count and number of chains of a graph.
 
-    Chains are counted by dynamic programming over a topological order:
-    with ``P(v) = 1 + Σ_{v→u} P(u)`` the number of paths leaving ``v``, the
-    number of paths with at least one edge is ``Σ_v (P(v) - 1)`` and the
-    number of chains (>= 2 edges) is that minus the number of edges.  No path
-    is enumerated, so graphs with astronomically many chains are counted
-    exactly (Python integers do not overflow).  A cyclic graph has no
-    topological order; its simple paths are then searched depth-first with at
-    most ``cycle_limit`` steps, beyond which :class:`CycleLimitExceeded` is
-    raised.
+    Chains are counted by dynamic programming in reverse topological order:
+    with ``P(v) = 1 + Σ_{v→u} P(u)`` the number of paths leaving ``v``
+    (the empty one included), ``v`` starts ``P(v) - 1 - outdeg(v)`` chains
+    (paths of >= 2 edges), and the depth is the longest path ``L(v) = max
+    (1 + L(u))``.  No path is enumerated, so graphs with astronomically many
+    chains are counted exactly (Python integers do not overflow).
+
+    Cycles are handled as in :mod:`causalgraph.metrics.paths`: only nodes
+    that can reach a directed cycle are searched depth-first over simple
+    paths, reading the rest from the DP tables, for at most ``cycle_limit``
+    steps; beyond that :class:`CycleLimitExceeded` is raised.
 
     Examples
     --------
     >>> chain_stats([("a", "b"), ("b", "c"), ("a", "c"), ("c", "d")])
     ChainStats(depth=3, breadth=2, n_nodes=4, n_chains=4, acyclic=True)
     """
+    if isinstance(cycle_limit, bool) or not isinstance(cycle_limit, int) or cycle_limit < 1:
+        raise ConfigError(f"cycle_limit must be a positive integer, got {cycle_limit!r}")
     nodes, succ, pred = _as_indexed(graph)
-    breadth = max((len(s) for s in succ), default=0)
-    order = _topological_order(succ, pred)
-    if order is None:
-        depth, n_chains = _cyclic_paths(succ, cycle_limit)
-        return ChainStats(depth, breadth, len(nodes), n_chains, False)
-    paths = [1] * len(nodes)
-    longest = [0] * len(nodes)
-    for v in reversed(order):
+    n = len(nodes)
+    breadth = max((len(x) for x in succ), default=0)
+    order = _sink_first_order(succ, pred)
+    paths = [1] * n
+    longest = [0] * n
+    done = [False] * n
+    n_chains = depth = 0
+    for v in order:
         p, d = 1, 0
         for u in succ[v]:
             p += paths[u]
             if longest[u] + 1 > d:
                 d = longest[u] + 1
-        paths[v], longest[v] = p, d
-    n_edges = sum(len(s) for s in succ)
-    n_chains = sum(paths) - len(nodes) - n_edges
-    return ChainStats(max(longest, default=0), breadth, len(nodes), n_chains, True)
+        paths[v], longest[v], done[v] = p, d, True
+        n_chains += p - 1 - len(succ[v])
+        if d > depth:
+            depth = d
+    acyclic = len(order) == n
+    if not acyclic:
+        cyc_depth, cyc_chains = _cyclic_part(succ, done, paths, longest, cycle_limit)
+        depth = max(depth, cyc_depth)
+        n_chains += cyc_chains
+    return ChainStats(depth, breadth, n, n_chains, acyclic)
 
 
 def chain_table(corpus, rule: str = "path") -> list[dict]:

@@ -195,6 +195,21 @@ def test_chain_stats_counts_exponentially_many_chains_without_enumerating():
     assert st.n_chains > 2 ** k
 
 
+def test_chain_stats_counts_through_a_cycle_with_dp_tails():
+    # cycle a->b->c->a feeding a long acyclic tail c->t0->t1->...->t9
+    pairs = [("a", "b"), ("b", "c"), ("c", "a")] + [("c", "t0")] + [(f"t{i}", f"t{i + 1}") for i in range(9)]
+    g = _nx(pairs)
+    st = chain_stats(pairs)
+    assert not st.acyclic
+    assert st.n_chains == len(list(_simple_paths_3plus(g)))
+    assert st.depth == 2 + 1 + 9  # a->b->c, c->t0, t0..t9
+
+
+def test_chain_stats_rejects_bad_cycle_limit():
+    with pytest.raises(ConfigError, match="cycle_limit must be a positive integer"):
+        chain_stats([("a", "b")], cycle_limit=0)
+
+
 def test_chain_stats_on_cycle_over_limit_raises():
     pairs = [(f"v{i}", f"v{j}") for i in range(9) for j in range(9) if i != j]
     with pytest.raises(CycleLimitExceeded, match="limit of 1000 search steps"):
