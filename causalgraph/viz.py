@@ -25,6 +25,7 @@ from a CDN.
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import os
@@ -100,6 +101,17 @@ def _as_graph(obj: CausalGraph | Statement) -> CausalGraph:
     if isinstance(obj, Statement):
         return compile_graph(obj)
     raise ConfigError(f"expected a CausalGraph or a Statement, found {type(obj).__name__}")
+
+
+def require(module: str):
+    """Import an optional dependency of the viewer/report or raise a :class:`ConfigError` saying how to install it."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise ConfigError(f"{module} is needed for graph pages and the report but is not installed "
+                          f"({exc}); install it with: pip install 'causalgraph[viz]'") from None
 
 
 def _chain_positions(graph: CausalGraph, rule: str = "path") -> dict[str, str]:
@@ -264,8 +276,7 @@ def to_pyvis(obj: CausalGraph | Statement | ViewerData, *, height: str = "640px"
     >>> net.num_nodes(), net.num_edges()
     (2, 1)
     """
-    from pyvis.network import Network
-
+    Network = require("pyvis.network").Network
     data = obj if isinstance(obj, ViewerData) else viewer_data(obj)
     net = Network(height=height, width="100%", directed=True, cdn_resources="in_line")
     for n in data.nodes:
@@ -338,9 +349,9 @@ def _script_json(obj) -> str:
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
+@functools.lru_cache(maxsize=1)
 def _vis_assets() -> tuple[str, str]:
-    import pyvis
-
+    pyvis = require("pyvis")
     lib = Path(pyvis.__file__).resolve().parent.joinpath(*_LIB)
     js = (lib / "vis-network.min.js").read_text(encoding="utf-8")
     css = (lib / "vis-network.css").read_text(encoding="utf-8")

@@ -17,6 +17,7 @@ from chromium import Chromium, find_binaries, leaves_local  # noqa: E402
 
 from causalgraph import compile_graph
 from causalgraph.graph import _event
+from causalgraph.report import write_report
 from causalgraph.viz import write_graph_html
 
 pytestmark = pytest.mark.browser
@@ -130,3 +131,38 @@ def test_hostile_statement_renders_as_text_and_never_executes(chromium, tmp_path
     after = chromium.collect(load.url)
     assert load.errors + after.errors == []
     assert load.requests + after.requests == [page.resolve().as_uri()]
+
+
+def test_report_page_loads_offline_sorts_and_links_to_graph_pages(chromium, climatecause, tmp_path):
+    import pandas as pd
+
+    rep = write_report(climatecause, tmp_path / "report", max_graphs=2)
+    load = chromium.open(rep.index, ready="data-ready")
+    assert load.errors == [] and load.failed == []
+    assert load.external == []
+    assert chromium.js("var i = document.getElementById('hist'); return [i.complete, i.naturalWidth > 0]") == [True, True]
+    # Click the C(s) header twice: descending, ties in corpus order (a stable sort computed here with pandas).
+    table = pd.read_csv(rep.tables["complexity"])
+    expected = table.sort_values("c_norm", ascending=False, kind="stable")["statement_id"].tolist()
+    col = chromium.js("return Array.prototype.map.call(document.querySelectorAll('#complexity-table thead th'),"
+                      " function (th) { return th.textContent; })").index("C(s)")
+    for _ in range(2):
+        chromium.js(f"document.querySelectorAll('#complexity-table thead th')[{col}].click()")
+    got = chromium.js("return Array.prototype.map.call(document.querySelectorAll('#complexity-table tbody tr'),"
+                      " function (tr) { return tr.cells[0].textContent; })")
+    assert got == expected
+    chromium.driver.set_window_size(1280, 2400)
+    chromium.screenshot(ARTIFACTS / "report.png")
+    chromium.driver.set_window_size(1280, 1000)
+    # Follow the first graph link.
+    sid = next(iter(rep.graphs))
+    chromium.js(f"document.querySelector('#graph-links a[href=\"graphs/{sid}.html\"]').click()")
+    deadline = time.monotonic() + 30
+    while not chromium.js("return document.body && document.body.getAttribute('data-stabilized')"):
+        assert time.monotonic() < deadline, "the graph page did not finish its layout"
+        time.sleep(0.05)
+    g = compile_graph(climatecause[sid])
+    assert chromium.js("return document.querySelector('h1').textContent") == f"Statement {sid}"
+    assert chromium.js("return window.cgViewer.rendered()") == dict(zip(("nodes", "edges"), _expected_counts(g)))
+    after = chromium.collect(rep.index.as_uri())
+    assert after.errors == [] and after.external == []

@@ -26,6 +26,7 @@ FLAGS = (
     "--window-size=1280,1000",
 )
 LOCAL_SCHEMES = ("file", "data", "about", "blob")
+BROWSER_SCHEMES = ("chrome", "chrome-untrusted", "devtools")
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1", "[::1]")
 
 
@@ -79,6 +80,7 @@ class Chromium:
         opts.binary_location = browser
         opts.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
         self.driver = webdriver.Chrome(options=opts, service=Service(driver))
+        self.driver.get("about:blank")
 
     def open(self, target: str | Path, *, ready: str = "data-stabilized", timeout: float = 30.0) -> PageLoad:
         """Load a page and wait until ``<body>`` carries the attribute ``ready``.
@@ -104,6 +106,10 @@ class Chromium:
         for entry in self.driver.get_log("performance"):
             msg = json.loads(entry["message"])["message"]
             if msg["method"] == "Network.requestWillBeSent":
+                # The browser's own pages (the new-tab page at start-up) load chrome:// resources; only
+                # requests issued from other documents are the page's.
+                if urlsplit(msg["params"].get("documentURL", "")).scheme in BROWSER_SCHEMES:
+                    continue
                 load.requests.append(msg["params"]["request"]["url"])
             elif msg["method"] == "Network.loadingFailed" and not msg["params"].get("canceled"):
                 load.failed.append(f'{msg["params"].get("type")}: {msg["params"].get("errorText")}')

@@ -1,0 +1,51 @@
+"""``causalgraph report``: the corpus report (HTML page, CSV tables, one graph page per statement)."""
+
+from __future__ import annotations
+
+from ..datasets import load_corpus
+from ._common import add_data_option
+
+__all__ = ["register", "run"]
+
+
+def _max_graphs(value: str):
+    import argparse
+
+    if value == "all":
+        return None
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0 or 'all', got {value!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0 or 'all', got {value!r}")
+    return n
+
+
+def register(sub) -> None:
+    from ..report import DEFAULT_MAX_GRAPHS
+
+    p = sub.add_parser(
+        "report", help="write the corpus report: statistics, complexity, readability, chains, graphs",
+        description="Write a self-contained HTML report of a corpus (statistics, sortable complexity table, "
+                    "distributions of the complexity metrics and C(s), readability as in the paper's "
+                    "Table 17, chain-label counts) with its CSV tables and an offline graph page per "
+                    "causal statement, and print the path of index.html.")
+    add_data_option(p)
+    p.add_argument("--split", choices=["train", "test"], default=None, help="PubMedCausal split (default: test)")
+    p.add_argument("-o", "--output", metavar="DIR", default="report", help="output folder (default: report)")
+    p.add_argument("--rule", choices=["path", "shortest-distance"], default="path",
+                   help="chain rule for the graph colours and chain_labels.csv (default: path)")
+    p.add_argument("--max-graphs", type=_max_graphs, default=DEFAULT_MAX_GRAPHS, metavar="N|all",
+                   help=f"write graph pages for at most N causal statements (default: {DEFAULT_MAX_GRAPHS}; "
+                        "each page is about 0.7 MB)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..report import write_report
+
+    rep = write_report(load_corpus(args.data, split=args.split), args.output, rule=args.rule,
+                       max_graphs=args.max_graphs)
+    print(rep.index)
+    return 0

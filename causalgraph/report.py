@@ -1,0 +1,404 @@
+"""A corpus report: one self-contained HTML page, the CSV tables beside it, and a graph page per statement.
+
+:func:`write_report` scores a corpus and writes into a folder
+
+``index.html``
+    corpus statistics, the complexity table (sortable by clicking a column
+    header), histograms of the five complexity metrics and of C(s)
+    (matplotlib, embedded as PNG data), readability in the layout of the
+    ClimateCause paper's Table 17, chain-label counts, and a link to each
+    causal statement's graph page.  Nothing is fetched: styles, script and
+    figures are inside the page.
+``*.csv``
+    the tables behind the page, at full precision;
+``graphs/<id>.html``
+    the offline viewer of :mod:`causalgraph.viz` for each causal statement.
+
+For ClimateCause the figures the paper reports are printed beside ours
+(marked "paper"); they are reference values only and never enter a
+computation.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from .errors import ConfigError
+from .model import Corpus
+
+__all__ = ["Report", "write_report", "DEFAULT_MAX_GRAPHS", "PAPER_TABLE17", "PAPER_CHAIN_COUNTS"]
+
+#: Graph pages are ~0.7 MB each (the inlined vis-network library); this bounds a report's size.
+DEFAULT_MAX_GRAPHS = 200
+
+#: ClimateCause paper, Table 17, ClimateCause rows: metric → (median, mean, std, min, max).
+PAPER_TABLE17 = {
+    "FRE": (26.95, 20.72, 30.39, -67.15, 93.26),
+    "FKG": (16.06, 16.20, 6.05, 1.80, 30.27),
+    "CLI": (15.97, 16.03, 5.01, 1.71, 25.72),
+    "ARI": (18.76, 18.36, 6.97, 2.20, 34.84),
+    "DCRS": (13.21, 13.17, 1.34, 9.92, 15.62),
+}
+#: ClimateCause paper §6.1: chain positions of the events of the causal statements.
+PAPER_CHAIN_COUNTS = {"start": 32, "middle": 48, "end": 35, "none": 397}
+#: ClimateCause paper §5.2.1–5.2.2 figures shown beside ours.
+_PAPER_COMPLEXITY = {
+    "statements with C(s) > 0": "43 (57.33%)",
+    "max C(s)": "1.821",
+    "complex in exactly 1 / 2 metrics": "27 / 10",
+    "complex in all 5 metrics": "0",
+    "Pearson r(tokens, C(s)), C(s) > 0": "n = 43, r = .590, p < 0.01",
+    "ranges com / ex / nest / corr / pol": "[0,12] / [0,16] / [0,20.93] / [0,70] / [0,40]",
+}
+
+_METRIC_LABELS = {"c_com": "C^com", "c_ex": "C^ex", "c_nest": "C^nest", "c_corr": "C^corr", "c_pol": "C^pol",
+                  "c_norm": "C(s)"}
+_ARROWS = {True: "↑", False: "↓"}
+
+
+@dataclass(frozen=True)
+class Report:
+    """What :func:`write_report` wrote."""
+
+    directory: Path
+    index: Path
+    tables: dict = field(default_factory=dict)   # table name → CSV path
+    graphs: dict = field(default_factory=dict)   # statement id → graph page
+    skipped_graphs: tuple = ()                   # causal statement ids over the max_graphs limit
+
+
+# -- small HTML helpers -----------------------------------------------------------
+
+def _e(v) -> str:
+    return html.escape("" if v is None else str(v), quote=True)
+
+
+def _num(v, digits: int = 4) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return ""
+    if isinstance(v, bool):
+        return str(v)
+    if isinstance(v, int) or (isinstance(v, float) and v.is_integer() and abs(v) < 1e15):
+        return str(int(v))
+    return f"{v:.{digits}f}"
+
+
+def _table(headers, rows, *, cls: str = "", raw_cells: bool = False, table_id: str = "") -> str:
+    """rows: lists of (display, sort value) or plain values; everything escaped unless raw_cells."""
+    head = "".join(f"<th>{_e(h)}</th>" for h in headers)
+    body = []
+    for row in rows:
+        cells = []
+        for cell in row:
+            shown, key = cell if isinstance(cell, tuple) else (cell, None)
+            text = shown if raw_cells and isinstance(cell, tuple) else _e(shown)
+            attr = f' data-sort="{_e(key)}"' if key is not None else ""
+            cells.append(f"<td{attr}>{text}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    ident = f' id="{table_id}"' if table_id else ""
+    return f'<table class="{cls}"{ident}><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+
+
+# -- figures ----------------------------------------------------------------------
+
+def _histograms(table) -> str:
+    """Histograms of the five metrics and of C(s) as a base64 PNG ``<img>`` (no pyplot state touched)."""
+    from .viz import require
+
+    FigureCanvasAgg = require("matplotlib.backends.backend_agg").FigureCanvasAgg
+    Figure = require("matplotlib.figure").Figure
+
+    cols = list(_METRIC_LABELS)
+    fig = Figure(figsize=(12, 6.4), dpi=100)
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(2, 3)
+    for ax, col in zip(axes.flat, cols):
+        values = [float(v) for v in table[col]]
+        positive = sum(1 for v in values if v > 0)
+        ax.hist(values, bins=20, color="#4c72b0" if col != "c_norm" else "#dd8452", edgecolor="white")
+        ax.set_title(f"{_METRIC_LABELS[col]}  ({positive} of {len(values)} statements > 0)", fontsize=10)
+        ax.set_xlabel("score")
+        ax.set_ylabel("statements")
+    fig.tight_layout()
+    buf = io.BytesIO()
+    # No timestamp or version in the PNG: the same corpus gives the same bytes.
+    fig.savefig(buf, format="png", metadata={"Software": None})
+    data = base64.b64encode(buf.getvalue()).decode("ascii")
+    return (f'<img id="hist" alt="Histograms of C^com, C^ex, C^nest, C^corr, C^pol and C(s)" '
+            f'src="data:image/png;base64,{data}" style="max-width:100%">')
+
+
+# -- the report ---------------------------------------------------------------------
+
+_CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:1.5em 2.5em;color:#222;max-width:90em}
+h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.8em;border-bottom:1px solid #ddd}
+table{border-collapse:collapse;font-size:.88em;margin:.6em 0}
+td,th{border:1px solid #ddd;padding:.25em .6em;text-align:left;vertical-align:top}
+td[data-sort]{text-align:right;font-variant-numeric:tabular-nums}
+table.sortable th{cursor:pointer;background:#f3f3f3;user-select:none}
+table.sortable th.asc::after{content:" ▲"}table.sortable th.desc::after{content:" ▼"}
+td.text{max-width:40em;font-size:.95em;color:#333}
+.muted{color:#666;font-size:.9em}nav a{margin-right:1em}
+"""
+
+_SORT_JS = """
+(function () {
+  "use strict";
+  function key(td) {
+    var v = td.getAttribute("data-sort");
+    if (v === null) { return {n: false, v: td.textContent.toLowerCase()}; }
+    var f = parseFloat(v);
+    return isNaN(f) ? {n: false, v: v.toLowerCase()} : {n: true, v: f};
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), function (table) {
+    var ths = table.querySelectorAll("thead th");
+    Array.prototype.forEach.call(ths, function (th, col) {
+      th.addEventListener("click", function () {
+        var desc = th.classList.contains("asc");  // first click ascending, the next one descending
+        Array.prototype.forEach.call(ths, function (h) { h.classList.remove("asc", "desc"); });
+        th.classList.add(desc ? "desc" : "asc");
+        var body = table.tBodies[0];
+        var rows = Array.prototype.map.call(body.rows, function (r, i) { return {r: r, i: i, k: key(r.cells[col])}; });
+        rows.sort(function (a, b) {
+          var c = 0;
+          if (a.k.n && b.k.n) { c = a.k.v - b.k.v; }
+          else if (a.k.n !== b.k.n) { c = a.k.n ? -1 : 1; }
+          else { c = a.k.v < b.k.v ? -1 : (a.k.v > b.k.v ? 1 : 0); }
+          if (desc) { c = -c; }
+          return c !== 0 ? c : a.i - b.i;  // stable: ties keep corpus order
+        });
+        rows.forEach(function (x) { body.appendChild(x.r); });
+      });
+    });
+  });
+  document.body.setAttribute("data-ready", "1");
+})();
+"""
+
+
+def _unique_names(ids) -> dict:
+    from .viz import safe_filename
+
+    out: dict = {}
+    used: set = set()
+    for sid in ids:
+        stem = safe_filename(sid)
+        name, k = stem, 2
+        while name.lower() in used:
+            name, k = f"{stem}-{k}", k + 1
+        used.add(name.lower())
+        out[sid] = name
+    return out
+
+
+def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule: str = "path",
+                 max_graphs: Optional[int] = DEFAULT_MAX_GRAPHS) -> Report:
+    """Write the corpus report (``index.html``, CSV tables, graph pages) into ``out_dir``.
+
+    Parameters
+    ----------
+    corpus
+        A loaded :class:`~causalgraph.model.Corpus`.
+    out_dir
+        Folder to write into (created; files of the same name are replaced).
+    rule
+        Chain rule for the chain counts and node colours: ``"path"`` (the
+        paper's definition) or ``"shortest-distance"``; both rules are
+        counted in the chain table, this one colours the graphs.
+    max_graphs
+        Write graph pages for at most this many causal statements (in corpus
+        order); ``None`` for all.  The page lists the statements left out.
+
+    Returns
+    -------
+    Report
+        Paths of everything written.
+
+    Examples
+    --------
+    >>> import causalgraph as cg
+    >>> rep = write_report(cg.load_climatecause(), "report")   # doctest: +SKIP
+    >>> rep.index                                             # doctest: +SKIP
+    PosixPath('report/index.html')
+    """
+    import pandas as pd
+
+    from . import __version__
+    from .describe import describe
+    from .graph import compile_graph
+    from .metrics.analysis import complexity_summary
+    from .metrics.chains import RULES, chain_stats, chain_table
+    from .metrics.complexity import complexity_table
+    from .metrics.readability import READABILITY_METRICS, readability_summary, readability_table
+    from .viz import write_graph_html
+
+    if rule not in RULES:
+        raise ConfigError(f"unknown chain rule {rule!r}; expected one of {', '.join(RULES)}")
+    if max_graphs is not None and max_graphs < 0:
+        raise ConfigError(f"max_graphs must be >= 0 or None, got {max_graphs}")
+    if len(corpus) == 0:
+        raise ConfigError(f"corpus {corpus.name!r} has no statement; nothing to report")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paper = corpus.name == "climatecause"
+
+    # -- compute -----------------------------------------------------------------
+    info = describe(corpus)
+    ctab = complexity_table(corpus)
+    csum = complexity_summary(ctab)
+    rtab = readability_table(corpus)
+    rsum = readability_summary(rtab)
+    chains = {r: pd.DataFrame(chain_table(corpus, r)) for r in RULES}
+    causal = [s for s in corpus.statements if s.causal and s.relations]
+    graphs = {s.id: compile_graph(s) for s in causal}
+    stats = {sid: chain_stats(g) for sid, g in graphs.items()}
+
+    # -- CSV tables -------------------------------------------------------------------
+    tables: dict[str, Path] = {}
+
+    def csv(name: str, frame) -> None:
+        path = out / f"{name}.csv"
+        frame.to_csv(path, index=False, lineterminator="\n")
+        tables[name] = path
+
+    overview = [
+        ("statements", info["statements"]), ("causal statements", info["causal_statements"]),
+        ("relations", info["relations"]), ("unique relations", info["unique_relations"]),
+        ("events (graph nodes, summed over statements)", sum(len(g.nodes) for g in graphs.values())),
+        ("causal edges (summed over statements)", sum(len(g.edges) for g in graphs.values())),
+        ("causal chains (paths of >= 3 events, summed)", sum(s.n_chains for s in stats.values())),
+        ("longest chain (edges)", max((s.depth for s in stats.values()), default=0)),
+        ("label problems (normalised / unknown / empty)",
+         f'{info["labels_normalised"]} / {info["labels_unknown"]} / {info["labels_empty"]}'),
+        ("load problems", info["problems"]),
+    ]
+    csv("corpus", pd.DataFrame(overview, columns=["quantity", "value"]))
+    label_rows = [(name, value, count) for name, counts in info["labels"].items() for value, count in counts.items()]
+    csv("labels", pd.DataFrame(label_rows, columns=["label", "value", "relations"]))
+    csv("complexity", ctab)
+    csv("readability", rtab)
+    csv("readability_table17", rsum.reset_index())
+    positions = ("start", "middle", "end", "none")
+    count_rows = []
+    for r in RULES:
+        frame = chains[r]
+        got = frame["position"].value_counts().to_dict() if len(frame) else {}
+        count_rows.append({"rule": r, **{p: int(got.get(p, 0)) for p in positions},
+                           "members": int(sum(got.get(p, 0) for p in positions[:3])), "events": len(frame)})
+    csv("chain_counts", pd.DataFrame(count_rows))
+    csv("chain_labels", chains[rule])
+
+    # -- graph pages --------------------------------------------------------------------
+    names = _unique_names([s.id for s in causal])
+    limit = len(causal) if max_graphs is None else max_graphs
+    pages: dict[str, Path] = {}
+    for s in causal[:limit]:
+        pages[s.id] = write_graph_html(graphs[s.id], out / "graphs" / f"{names[s.id]}.html",
+                                       rule=rule, back_link="../index.html")
+    skipped = tuple(s.id for s in causal[limit:])
+
+    # -- page -------------------------------------------------------------------------------
+    parts: list[str] = []
+    add = parts.append
+    add(f"<h1>causalgraph report: {_e(corpus.name)}</h1>")
+    add(f'<p class="muted">source {_e(info["source"])}<br>sha256 {_e(info["sha256"])}<br>'
+        f"causalgraph {_e(__version__)}; chain rule for graph colours: {_e(rule)}</p>")
+    add('<nav><a href="#corpus">Corpus</a><a href="#complexity">Complexity</a>'
+        '<a href="#distributions">Distributions</a><a href="#readability">Readability</a>'
+        '<a href="#chains">Chains</a><a href="#statements">Statements</a></nav>')
+
+    add('<h2 id="corpus">Corpus statistics</h2>')
+    add(_table(["quantity", "value"], [(k, (v, v) if isinstance(v, int) else v) for k, v in overview],
+               table_id="corpus-table"))
+    add(_table(["label", "value", "relations"], [(a, b, (c, c)) for a, b, c in label_rows], table_id="label-table"))
+    add('<p class="muted">CSV: <a href="corpus.csv">corpus.csv</a>, <a href="labels.csv">labels.csv</a></p>')
+
+    add('<h2 id="complexity">Semantic complexity of reported causality</h2>')
+    lc = csum.length_correlation
+    ranges = csum.ranges
+    ours = {
+        "statements with C(s) > 0": f"{csum.n_complex} ({csum.percent_complex:.2f}%)",
+        "max C(s)": f"{csum.max_c_norm:.3f}",
+        "complex in exactly 1 / 2 metrics": f'{csum.complex_in.get(1, 0)} / {csum.complex_in.get(2, 0)}',
+        "complex in all 5 metrics": str(csum.complex_in.get(5, 0)),
+        "Pearson r(tokens, C(s)), C(s) > 0": (f"n = {lc.n}, r = {lc.r:.3f}, p = {lc.p:.2g}" if lc else
+                                              "fewer than 3 statements with C(s) > 0"),
+        "ranges com / ex / nest / corr / pol": " / ".join(
+            f"[{_num(lo, 2)},{_num(hi, 2)}]" for lo, hi in (ranges[m] for m in ("com", "ex", "nest", "corr", "pol"))),
+    }
+    heads = ["figure", "this corpus"] + (["paper (ClimateCause §5.2)"] if paper else [])
+    add(_table(heads, [[k, v] + ([_PAPER_COMPLEXITY[k]] if paper else []) for k, v in ours.items()],
+               table_id="complexity-summary"))
+    add('<p class="muted">Click a column header to sort; click again to reverse. '
+        'CSV: <a href="complexity.csv">complexity.csv</a></p>')
+    crow = []
+    for rec in ctab.to_dict(orient="records"):
+        sid = rec["statement_id"]
+        link = (f'<a href="graphs/{_e(names[sid])}.html">{_e(sid)}</a>' if sid in pages else _e(sid))
+        crow.append([(link, None)] + [(_num(rec[c]), rec[c]) for c in
+                                      ("c_com", "c_ex", "c_nest", "c_corr", "c_pol", "c_raw", "c_norm", "n_tokens")]
+                    + [(_num(rec["density"]), "" if math.isnan(rec["density"]) else rec["density"])]
+                    + [(f'<span class="text">{_e(rec["statement"])}</span>', None)])
+    add(_table(["statement", "C^com", "C^ex", "C^nest", "C^corr", "C^pol", "sum", "C(s)", "tokens", "density",
+                "text"], crow, cls="sortable", raw_cells=True, table_id="complexity-table"))
+
+    add('<h2 id="distributions">Distributions</h2>')
+    add(_histograms(ctab))
+
+    add('<h2 id="readability">Readability (layout of the paper\'s Table 17)</h2>')
+    rrows = []
+    for metric, row in rsum.iterrows():
+        arrow = _ARROWS[bool(row["higher_is_more_readable"])]
+        vals = [row[c] for c in ("median", "mean", "std", "min", "max")]
+        rrows.append([f"{metric} ({arrow})"] + [(f"{v:.2f}", v) for v in vals])
+        if paper:
+            rrows.append([f"{metric} ({arrow}), paper"] + [(f"{v:.2f}", v) for v in PAPER_TABLE17[metric]])
+    add(_table(["metric", "median", "mean", "std", "min", "max"], rrows, table_id="readability-table"))
+    add(f'<p class="muted">↑: higher is more readable; ↓: lower is more readable. Standard deviation with '
+        f'ddof = 0. Per-statement scores: <a href="readability.csv">readability.csv</a>; '
+        f'summary: <a href="readability_table17.csv">readability_table17.csv</a>. '
+        f'Metrics: {", ".join(_e(v[0]) for v in READABILITY_METRICS.values())}.</p>')
+
+    add('<h2 id="chains">Causal chain labels</h2>')
+    chead = ["rule", "start", "middle", "end", "none", "members", "events"]
+    crows = [[r["rule"]] + [(r[k], r[k]) for k in chead[1:]] for r in count_rows]
+    if paper:
+        pc = PAPER_CHAIN_COUNTS
+        members, events = pc["start"] + pc["middle"] + pc["end"], sum(pc.values())
+        crows.append(["paper (§6.1)"] + [(pc[p], pc[p]) for p in positions] + [(members, members), (events, events)])
+    add(_table(chead, crows, table_id="chain-counts"))
+    add('<p class="muted">Events of the causal statements\' graphs. "path" is the paper\'s definition (a chain '
+        'is a directed path of at least three events); "shortest-distance" is the rule behind the authors\' '
+        f'released benchmark files. CSV: <a href="chain_counts.csv">chain_counts.csv</a>, '
+        f'<a href="chain_labels.csv">chain_labels.csv</a> (rule {_e(rule)}).</p>')
+
+    add('<h2 id="statements">Statement graphs</h2>')
+    add(f"<p>{len(pages)} graph page(s) for {len(causal)} causal statement(s); "
+        f"{len(corpus) - len(causal)} statement(s) without causality have no graph.</p>")
+    if skipped:
+        add(f'<p class="muted" id="skipped">Not written (limit max_graphs = {limit}): {len(skipped)} statement(s): '
+            f'{_e(", ".join(skipped))}</p>')
+    add('<ul id="graph-links">' + "".join(
+        f'<li><a href="graphs/{_e(names[sid])}.html">{_e(sid)}</a> '
+        f'<span class="muted">{len(graphs[sid].nodes)} events, {len(graphs[sid].edges)} edges</span></li>'
+        for sid in pages) + "</ul>")
+
+    page = (
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+        "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">\n"
+        f"<title>causalgraph report: {_e(corpus.name)}</title>\n<style>{_CSS}</style>\n</head><body>\n"
+        + "\n".join(parts)
+        + f"\n<script>{_SORT_JS}</script>\n</body></html>\n"
+    )
+    index = out / "index.html"
+    index.write_text(page, encoding="utf-8")
+    return Report(out, index, tables, pages, skipped)

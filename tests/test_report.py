@@ -1,0 +1,146 @@
+"""The corpus report: files, reproduced paper figures, escaping, determinism, CLI."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "browser"))
+import hostile  # noqa: E402
+
+from causalgraph.cli import main
+from causalgraph.errors import ConfigError
+from causalgraph.model import Corpus, Relation, Statement
+from causalgraph.report import write_report
+
+
+@pytest.fixture(scope="module")
+def cc_report(climatecause, tmp_path_factory):
+    return write_report(climatecause, tmp_path_factory.mktemp("report"), max_graphs=4)
+
+
+def test_write_report_writes_the_page_the_tables_and_graph_pages(cc_report, climatecause):
+    names = {p.name for p in cc_report.directory.iterdir()}
+    assert {"index.html", "corpus.csv", "labels.csv", "complexity.csv", "readability.csv",
+            "readability_table17.csv", "chain_counts.csv", "chain_labels.csv", "graphs"} <= names
+    causal = [s.id for s in climatecause if s.causal]
+    assert len(causal) == 63
+    assert list(cc_report.graphs) == causal[:4]
+    assert cc_report.skipped_graphs == tuple(causal[4:])
+    assert sorted(p.name for p in (cc_report.directory / "graphs").iterdir()) == [f"{i}.html" for i in causal[:4]]
+
+
+def test_write_report_reproduces_the_papers_chain_counts(cc_report):
+    counts = pd.read_csv(cc_report.tables["chain_counts"]).set_index("rule")
+    # ClimateCause §6.1: start 32, middle 48, end 35, none 397 (yes 115, no 397).
+    assert counts.loc["path", ["start", "middle", "end", "none", "members", "events"]].tolist() == \
+        [32, 48, 35, 397, 115, 512]
+
+
+def test_write_report_readability_follows_table_17_of_the_paper(cc_report):
+    t17 = pd.read_csv(cc_report.tables["readability_table17"]).set_index("metric")
+    # Table 17 row order and medians (ClimateCause rows); means are issue 3's to reproduce.
+    paper_medians = {"FRE": 26.95, "FKG": 16.06, "CLI": 15.97, "ARI": 18.76, "DCRS": 13.21}
+    assert list(t17.index) == list(paper_medians)
+    for metric, median in paper_medians.items():
+        assert t17.loc[metric, "median"] == pytest.approx(median, abs=0.011)
+    assert t17["higher_is_more_readable"].tolist() == [True, False, False, False, False]
+    page = cc_report.index.read_text(encoding="utf-8")
+    table = re.search(r'<table class="" id="readability-table">(.*?)</table>', page).group(1)
+    assert "<td>FRE (↑)</td><td data-sort=" in table and "<td>DCRS (↓), paper</td>" in table
+
+
+def test_write_report_complexity_table_has_every_statement_at_full_precision(cc_report):
+    t = pd.read_csv(cc_report.tables["complexity"])
+    assert len(t) == 75 and t["statement_id"].tolist()[:2] == ["cc-001", "cc-002"]
+    assert (t["c_norm"] > 0).sum() == 43                      # paper §5.2.2: 43 statements
+    assert round(t["c_norm"].max(), 3) == 1.821                # paper: max C(s) = 1.821
+
+
+def test_write_report_page_links_graphs_and_lists_what_was_left_out(cc_report, climatecause):
+    page = cc_report.index.read_text(encoding="utf-8")
+    assert list(cc_report.graphs) == ["cc-001", "cc-003", "cc-004", "cc-005"]
+    for sid in cc_report.graphs:
+        assert f'href="graphs/{sid}.html"' in page
+    assert 'href="graphs/cc-006.html"' not in page            # the fifth causal statement, over the limit
+    skipped = re.search(r'<p class="muted" id="skipped">(.*?)</p>', page).group(1)
+    last_causal = [s.id for s in climatecause if s.causal][-1]
+    assert "59 statement(s): cc-006, cc-007, cc-009" in skipped and skipped.endswith(last_causal)
+    assert '<img id="hist"' in page and "data:image/png;base64," in page
+    assert not re.search(r"<(script|link|img|iframe)[^>]*\s(src|href)\s*=\s*[\"']?(https?:|//)", page, re.I)
+    graph_page = cc_report.graphs["cc-001"].read_text(encoding="utf-8")
+    assert '<a href="../index.html">' in graph_page
+
+
+def test_write_report_escapes_hostile_statements(tmp_path):
+    corpus = Corpus('evil<script>alert(1)</script>', [hostile.hostile_statement(),
+                                                      Statement("s2", "Nothing happens here.", False)])
+    rep = write_report(corpus, tmp_path)
+    page = rep.index.read_text(encoding="utf-8")
+    body = page.split("<script>")[0]  # everything but the page's own sorting script
+    assert "<script>window" not in body and "<img" not in body.replace('<img id="hist"', "")
+    assert "causalgraph report: evil&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "&lt;script&gt;window.__pwned = &quot;text&quot;&lt;/script&gt;" in page
+    # The hostile id becomes a safe file name; the link text keeps it, escaped.
+    assert list(rep.graphs) == ["x<script>"]
+    assert rep.graphs["x<script>"].name == "x_script_.html"
+    assert '<a href="graphs/x_script_.html">x&lt;script&gt;</a>' in page
+
+
+@pytest.mark.slow
+def test_write_report_is_identical_whatever_the_hash_seed(tmp_path):
+    # The same report written here and in a child with another hash seed must be byte-identical.
+    code = ("import sys; sys.path.insert(0, 'tests/browser'); from hostile import hostile_statement; "
+            "from causalgraph.model import Corpus, Statement; from causalgraph.report import write_report; "
+            "c = Corpus('h', [hostile_statement(), Statement('s2', 'Rain falls. Rivers rise.', False)]); "
+            "write_report(c, sys.argv[1])")
+    root = Path(__file__).resolve().parents[1]
+    seed = "1" if os.environ.get("PYTHONHASHSEED") == "2" else "2"
+    subprocess.run([sys.executable, "-c", code, str(tmp_path / "child")], cwd=root, check=True,
+                   env={**os.environ, "PYTHONHASHSEED": seed})
+    write_report(Corpus("h", [hostile.hostile_statement(), Statement("s2", "Rain falls. Rivers rise.", False)]),
+                 tmp_path / "here")
+
+    def digest(d: Path) -> dict:
+        return {p.relative_to(d).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+                for p in sorted(d.rglob("*")) if p.is_file()}
+
+    here, child = digest(tmp_path / "here"), digest(tmp_path / "child")
+    assert len(here) == 9 and here == child
+
+
+def test_write_report_rejects_bad_options(climatecause, tmp_path):
+    with pytest.raises(ConfigError, match="max_graphs must be >= 0 or None, got -1"):
+        write_report(climatecause, tmp_path, max_graphs=-1)
+    with pytest.raises(ConfigError, match="unknown chain rule 'longest'"):
+        write_report(climatecause, tmp_path, rule="longest")
+    with pytest.raises(ConfigError, match="corpus 'empty' has no statement"):
+        write_report(Corpus("empty", []), tmp_path)
+
+
+def test_write_report_gives_unique_file_names_to_colliding_ids(tmp_path):
+    st = [Statement(i, "A causes B.", True, (Relation("a", "b", trigger="causes"),)) for i in ("a/b", "a_b", "A_B")]
+    rep = write_report(Corpus("c", st), tmp_path)
+    assert [p.name for p in rep.graphs.values()] == ["a_b.html", "a_b-2.html", "A_B-3.html"]
+
+
+def test_report_cli_prints_the_index_path(tmp_path, climatecause_path, capsys):
+    out = tmp_path / "rep"
+    assert main(["report", "--data", str(climatecause_path), "-o", str(out), "--max-graphs", "0"]) == 0
+    assert capsys.readouterr().out.strip() == str(out / "index.html")
+    assert not any((out / "graphs").glob("*.html")) if (out / "graphs").exists() else True
+    assert "0 graph page(s) for 63 causal statement(s)" in (out / "index.html").read_text(encoding="utf-8")
+
+
+def test_report_cli_rejects_a_bad_max_graphs_value(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["report", "--max-graphs", "many"])
+    assert exc.value.code == 2
+    assert "expected a number >= 0 or 'all', got 'many'" in capsys.readouterr().err
