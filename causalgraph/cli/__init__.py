@@ -27,7 +27,6 @@ COMMAND_MODULES = [
     "chains",
     "encode",
     "items",
-    "bench",
     "extract",
     "evaluate_extraction",
     "annotate",
