@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping, Optional
 
-__all__ = ["parse", "parse_labels", "RULES"]
+__all__ = ["parse", "parse_labels", "reparse_run", "RULES"]
 
 RULES = ("tag", "answer_colon", "mask", "exact", "last_label", "unparsed", "empty")
 
@@ -156,3 +156,63 @@ def parse(text: Optional[str], task: str, variant: str) -> tuple[Any, str]:
     from .registry import get_task
 
     return get_task(task).parse_answer(text, variant)
+
+
+def reparse_run(path, *, dry_run: bool = False) -> list[dict[str, Any]]:
+    """Parse the stored answers of a run again (after a parser change) and rescore it.
+
+    Every line of ``responses.jsonl`` keeps its answer; ``label`` and ``rule``
+    are recomputed.  The file is replaced atomically (do not run this while
+    the run itself is running) and ``metrics.json`` is rewritten.
+
+    Returns
+    -------
+    list of dict
+        Per variant: lines, labels changed, parse failures before and after.
+
+    Examples
+    --------
+    >>> reparse_run("runs/corri__mock-oracle__0_1")   # doctest: +SKIP
+    [{'variant': '0_1', 'lines': 874, 'changed': 0, 'parse_failures_before': 0, 'parse_failures_after': 0}]
+    """
+    import json
+    import os
+
+    from .registry import get_task
+    from .score import compute_metrics
+    from .store import RunStore
+
+    store = RunStore(path)
+    manifest = store.read_manifest()
+    spec = get_task(manifest["task"])
+    lines = store.iter_lines()
+    summary: dict[str, dict[str, Any]] = {}
+    for rec in lines:
+        v = rec.get("variant")
+        row = summary.setdefault(v, {"variant": v, "lines": 0, "changed": 0, "parse_failures_before": 0,
+                                     "parse_failures_after": 0})
+        row["lines"] += 1
+        if rec.get("error"):
+            continue
+        before = rec.get("label")
+        label, rule = spec.parse_answer(rec.get("response") or "", v)
+        row["parse_failures_before"] += before is None
+        row["parse_failures_after"] += label is None
+        if label != before or rule != rec.get("rule"):
+            row["changed"] += label != before
+            rec["label"], rec["rule"] = label, rule
+    if not dry_run:
+        tmp = store.responses_path.with_name(f".{store.responses_path.name}.reparse.tmp")
+        with open(tmp, "w", encoding="utf-8") as fh:
+            for rec in lines:
+                fh.write(json.dumps(rec, ensure_ascii=False, allow_nan=False) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, store.responses_path)
+        old = store.read_metrics()
+        metrics = compute_metrics(store.load(), spec=spec)
+        for k in ("requests_sent", "cache_hits", "skipped", "batch_requests"):
+            if k in old:
+                metrics[k] = old[k]
+        store.write_metrics(metrics)
+    return [summary[v] for v in summary]

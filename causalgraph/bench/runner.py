@@ -26,13 +26,13 @@ from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
 from ..errors import BackendError, ConfigError, TransientBackendError
-from ..llm.base import Backend, Completion, Request, request_key
+from ..llm.base import Backend, Completion, Request
 from .item import Item
 from .registry import TaskSpec, get_task
-from .store import RunStore, Run, record_key
+from .store import Run, RunStore
 
-__all__ = ["RunConfig", "RunResult", "run_benchmark", "arun_benchmark", "default_run_dir", "redact",
-           "backoff_delay", "build_request"]
+__all__ = ["RunConfig", "RunResult", "PreparedRun", "run_benchmark", "arun_benchmark", "prepare_run",
+           "default_run_dir", "redact", "backoff_delay", "build_request", "make_record", "open_cache", "finish_run"]
 
 _SECRET_WORDS = ("key", "token", "secret", "password", "authorization")
 
@@ -300,30 +300,32 @@ def _load_items(spec: TaskSpec, config: RunConfig, variants: list[str]):
     return corpus, items
 
 
-async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] = None,
-                         backend: Optional[Backend] = None, progress: bool = True,
-                         dataset: Optional[dict[str, Any]] = None) -> RunResult:
-    """Run (or resume) a benchmark; the coroutine behind :func:`run_benchmark`.
+@dataclass
+class PreparedRun:
+    """A run directory ready for answers: its items, what is left to do, the manifest written."""
 
-    Parameters
-    ----------
-    config
-        The run's parameters.
-    items
-        Items to ask instead of building them from the corpus (all must
-        belong to ``config.task``; their variants must be in ``config.variants``).
-    backend
-        A backend object to use instead of ``get_backend(config.model, ...)``.
-    progress
-        Show a progress bar on stderr.
-    dataset
-        Provenance to record when ``items`` are given (name, source, sha256).
+    spec: TaskSpec
+    variants: list[str]
+    by_variant: dict[str, list[Item]]
+    store: RunStore
+    manifest: dict[str, Any]
+    invocation: dict[str, Any]
+    todo: list[Item]
+    skipped: int
+
+    @property
+    def path(self) -> Path:
+        return self.store.path
+
+
+def prepare_run(config: RunConfig, backend: Backend, *, items: Optional[Sequence[Item]] = None,
+                dataset: Optional[dict[str, Any]] = None, mode: str = "live") -> PreparedRun:
+    """Build the items, create or check the run directory and list the items still to answer.
+
+    Raises :class:`~causalgraph.errors.ConfigError` when the directory holds a
+    run of another task, model, dataset or generation parameters.
     """
     from .. import __version__
-    from ..llm import pricing
-    from ..llm.cache import ResponseCache
-    from ..llm.registry import get_backend
-    from .score import compute_metrics
 
     config.validate()
     spec = get_task(config.task)
@@ -356,71 +358,101 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                 raise ConfigError(f"task {config.task!r} variant {v!r}: item id {it.id!r} occurs twice")
             seen.add(it.id)
 
+    out = Path(config.out) if config.out else default_run_dir(config.task, config.model, variants)
+    store = RunStore(out)
+    manifest = {
+        "task": config.task,
+        "variants": variants,
+        "model": config.model,
+        "parameters": {
+            "temperature": config.temperature, "max_tokens": config.max_tokens, "seed": config.seed,
+            "limit": config.limit, "concurrency": config.concurrency, "max_attempts": config.max_attempts,
+            "retry_base": config.retry_base, "retry_cap": config.retry_cap,
+            "request_timeout": config.request_timeout, "cache": config.cache,
+            "model_options": _public_options(config.model_options),
+            "backend_identity": backend.identity(),
+        },
+        "dataset": ds,
+        "items": {v: len(its) for v, its in by_variant.items()},
+        "causalgraph_version": __version__,
+        "python": platform.python_version(),
+        "started": _now(),
+        "invocations": [],
+    }
+    if store.exists():
+        old = store.read_manifest()
+        a, b = _fingerprint(old), _fingerprint(manifest)
+        diff = sorted(k for k in a if a[k] != b[k])
+        if diff:
+            raise ConfigError(
+                f"{out} holds a run with different " + ", ".join(f"{k} ({a[k]!r} there, {b[k]!r} now)" for k in diff)
+                + "; choose another --out to start a new run")
+        manifest["started"] = old.get("started", manifest["started"])
+        manifest["invocations"] = list(old.get("invocations") or [])
+        manifest["variants"] = list(old.get("variants") or []) + [v for v in variants if v not in (old.get("variants") or [])]
+        items_count = dict(old.get("items") or {})
+        items_count.update(manifest["items"])
+        manifest["items"] = items_count
+    invocation = {"started": _now(), "mode": mode, "variants": variants, "limit": config.limit,
+                  "concurrency": config.concurrency}
+    manifest["invocations"].append(invocation)
+    store.write_manifest(manifest)
+
+    answered = store.answered()
+    in_batch = _keys_in_open_batches(store)
+    todo: list[Item] = []
+    skipped = 0
+    for v in variants:
+        for it in by_variant[v]:
+            key = (it.task, it.variant, it.id)
+            if key in answered:
+                skipped += 1
+            elif key in in_batch:
+                skipped += 1
+            else:
+                todo.append(it)
+    if in_batch:
+        n_open = sum(1 for v in variants for it in by_variant[v] if (it.task, it.variant, it.id) in in_batch)
+        if n_open:
+            print(f"causalgraph: {n_open} items wait in an open Batch job; run `causalgraph bench batch collect "
+                  f"{out}` for them", file=sys.stderr)
+
+    return PreparedRun(spec=spec, variants=variants, by_variant=by_variant, store=store, manifest=manifest,
+                       invocation=invocation, todo=todo, skipped=skipped)
+
+
+async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] = None,
+                         backend: Optional[Backend] = None, progress: bool = True,
+                         dataset: Optional[dict[str, Any]] = None) -> RunResult:
+    """Run (or resume) a benchmark; the coroutine behind :func:`run_benchmark`.
+
+    Parameters
+    ----------
+    config
+        The run's parameters.
+    items
+        Items to ask instead of building them from the corpus (all must
+        belong to ``config.task``; their variants must be in ``config.variants``).
+    backend
+        A backend object to use instead of ``get_backend(config.model, ...)``.
+    progress
+        Show a progress bar on stderr.
+    dataset
+        Provenance to record when ``items`` are given (name, source, sha256).
+    """
+    from ..llm import pricing
+    from ..llm.registry import get_backend
+
+    config.validate()
     own_backend = backend is None
     if backend is None:
         backend = get_backend(config.model, **config.model_options)
     secrets = [str(v) for k, v in config.model_options.items() if any(w in k.lower() for w in _SECRET_WORDS) and v]
     secrets += [s for s in (getattr(backend, "secrets", lambda: [])()) if s]
     try:
-        out = Path(config.out) if config.out else default_run_dir(config.task, config.model, variants)
-        store = RunStore(out)
-        manifest = {
-            "task": config.task,
-            "variants": variants,
-            "model": config.model,
-            "parameters": {
-                "temperature": config.temperature, "max_tokens": config.max_tokens, "seed": config.seed,
-                "limit": config.limit, "concurrency": config.concurrency, "max_attempts": config.max_attempts,
-                "retry_base": config.retry_base, "retry_cap": config.retry_cap,
-                "request_timeout": config.request_timeout, "cache": config.cache,
-                "model_options": _public_options(config.model_options),
-                "backend_identity": backend.identity(),
-            },
-            "dataset": ds,
-            "items": {v: len(its) for v, its in by_variant.items()},
-            "causalgraph_version": __version__,
-            "python": platform.python_version(),
-            "started": _now(),
-            "invocations": [],
-        }
-        if store.exists():
-            old = store.read_manifest()
-            a, b = _fingerprint(old), _fingerprint(manifest)
-            diff = sorted(k for k in a if a[k] != b[k])
-            if diff:
-                raise ConfigError(
-                    f"{out} holds a run with different " + ", ".join(f"{k} ({a[k]!r} there, {b[k]!r} now)" for k in diff)
-                    + "; choose another --out to start a new run")
-            manifest["started"] = old.get("started", manifest["started"])
-            manifest["invocations"] = list(old.get("invocations") or [])
-            manifest["variants"] = list(old.get("variants") or []) + [v for v in variants if v not in (old.get("variants") or [])]
-            items_count = dict(old.get("items") or {})
-            items_count.update(manifest["items"])
-            manifest["items"] = items_count
-        invocation = {"started": _now(), "variants": variants, "limit": config.limit,
-                      "concurrency": config.concurrency}
-        manifest["invocations"].append(invocation)
-        store.write_manifest(manifest)
-
-        answered = store.answered()
-        in_batch = _keys_in_open_batches(store)
-        todo: list[Item] = []
-        skipped = 0
-        for v in variants:
-            for it in by_variant[v]:
-                key = (it.task, it.variant, it.id)
-                if key in answered:
-                    skipped += 1
-                elif key in in_batch:
-                    skipped += 1
-                else:
-                    todo.append(it)
-        if in_batch:
-            n_open = sum(1 for v in variants for it in by_variant[v] if (it.task, it.variant, it.id) in in_batch)
-            if n_open:
-                print(f"causalgraph: {n_open} items wait in an open Batch job; run `causalgraph bench batch collect "
-                      f"{out}` for them", file=sys.stderr)
-
+        prep = prepare_run(config, backend, items=items, dataset=dataset)
+        spec, store = prep.spec, prep.store
+        todo, skipped, out = prep.todo, prep.skipped, prep.path
         prices = config.prices if config.prices is not None else pricing.DEFAULT_PRICES
         billed = bool(getattr(backend, "billed", False))
 
@@ -429,19 +461,16 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                 return 0.0
             return pricing.cost_usd(backend.model, c.prompt_tokens, c.completion_tokens, prices, batch=batch)
 
-        cache = None
-        if config.cache and os.environ.get("CAUSALGRAPH_NO_CACHE", "") not in ("1", "true", "yes"):
-            cache = ResponseCache(config.cache_path)
+        cache = open_cache(config)
         counters = {"requests_sent": 0, "cache_hits": 0, "written": 0, "errors": 0}
         bar = _Progress(len(todo), progress, f"{config.task} {config.model}")
         try:
-            identity = backend.identity()
             # Cache hits first, written in large groups: a cached re-run costs a few disk writes.
             misses: list[tuple[Item, Request, str]] = []
             group: list[dict] = []
             for it in todo:
                 req = build_request(it, spec, config)
-                key = request_key(identity, req)
+                key = backend.cache_key(req)
                 hit = cache.get(key) if cache is not None else None
                 if hit is not None:
                     counters["cache_hits"] += 1
@@ -462,6 +491,7 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
             concurrency = config.concurrency or backend.default_concurrency()
             sem = asyncio.Semaphore(concurrency)
             rng = random.Random()
+            last_sync = [time.monotonic()]
 
             async def one(it: Item, req: Request, key: str) -> None:
                 async with sem:
@@ -502,8 +532,12 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                         counters["errors"] += 1
                         rec = make_record(it, spec, completion=None, key=key, source="live", attempts=attempt,
                                           error=redact(error or "unknown error", secrets))
-                    store.append([rec])
+                    store.append([rec], sync=False)
                     counters["written"] += 1
+                    now = time.monotonic()
+                    if now - last_sync[0] > 2.0:
+                        last_sync[0] = now
+                        store.sync()
                     bar.update(rec)
 
             tasks = [asyncio.ensure_future(one(it, req, key)) for it, req, key in misses]
@@ -513,21 +547,13 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
             finally:
                 for t in tasks:
                     t.cancel()
+                store.sync()
         finally:
             bar.close()
             if cache is not None:
                 cache.close()
 
-        invocation.update({"finished": _now(), "requests_sent": counters["requests_sent"],
-                           "cache_hits": counters["cache_hits"], "skipped": skipped,
-                           "written": counters["written"], "errors": counters["errors"]})
-        store.write_manifest(manifest)
-        run = store.load()
-        metrics = compute_metrics(run, spec=spec, prices=prices)
-        metrics["requests_sent"] = counters["requests_sent"]
-        metrics["cache_hits"] = counters["cache_hits"]
-        metrics["skipped"] = skipped
-        store.write_metrics(metrics)
+        metrics = finish_run(prep, counters, prices)
         return RunResult(path=out, metrics=metrics, requests_sent=counters["requests_sent"],
                          cache_hits=counters["cache_hits"], skipped=skipped, written=counters["written"],
                          errors=counters["errors"])
@@ -536,14 +562,48 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
             await backend.aclose()
 
 
+def open_cache(config: RunConfig):
+    """The response cache a run uses, or ``None`` when caching is off (``--no-cache``, ``CAUSALGRAPH_NO_CACHE=1``)."""
+    from ..llm.cache import ResponseCache
+
+    if not config.cache or os.environ.get("CAUSALGRAPH_NO_CACHE", "").lower() in ("1", "true", "yes"):
+        return None
+    return ResponseCache(config.cache_path)
+
+
+def finish_run(prep: PreparedRun, counters: dict[str, int], prices) -> dict[str, Any]:
+    """Record the invocation in the manifest, score the run and write ``metrics.json``."""
+    from .score import compute_metrics
+
+    prep.invocation.update({"finished": _now(), "requests_sent": counters.get("requests_sent", 0),
+                            "cache_hits": counters.get("cache_hits", 0), "skipped": prep.skipped,
+                            "written": counters.get("written", 0), "errors": counters.get("errors", 0)})
+    prep.store.write_manifest(prep.manifest)
+    run = prep.store.load()
+    metrics = compute_metrics(run, spec=prep.spec, prices=prices)
+    metrics["requests_sent"] = counters.get("requests_sent", 0)
+    metrics["cache_hits"] = counters.get("cache_hits", 0)
+    metrics["skipped"] = prep.skipped
+    prep.store.write_metrics(metrics)
+    return metrics
+
+
 def _keys_in_open_batches(store: RunStore) -> set[tuple[str, str, str]]:
     """Items sent in a Batch job that has not been collected yet (a live run leaves them alone)."""
+    import json
+
     keys: set[tuple[str, str, str]] = set()
     for b in store.read_ledger().get("batches", []):
-        if b.get("state") in ("collected", "failed"):
+        if b.get("state") == "collected" or not b.get("items_path"):
             continue
-        for k in b.get("items", []):
-            keys.add(tuple(k))  # type: ignore[arg-type]
+        p = store.path / b["items_path"]
+        if not p.is_file():
+            continue
+        with open(p, encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip():
+                    it = json.loads(line)["item"]
+                    keys.add((it["task"], it["variant"], it["id"]))
     return keys
 
 

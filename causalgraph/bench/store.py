@@ -152,6 +152,7 @@ class RunStore:
         self.ledger_path = self.path / LEDGER
         #: Messages about repairs made to the files (a torn last line …).
         self.repairs: list[str] = []
+        self._tail_checked = False
 
     # -- manifest ---------------------------------------------------------------------------
     def exists(self) -> bool:
@@ -199,18 +200,38 @@ class RunStore:
         self.repairs.append(msg)
         print(f"causalgraph: {msg}", file=sys.stderr)
 
-    def append(self, records: Iterable[dict[str, Any]]) -> None:
-        """Append records as JSON lines, one ``write`` per line, then flush to disk."""
+    def append(self, records: Iterable[dict[str, Any]], *, sync: bool = True) -> None:
+        """Append records as JSON lines, one ``write`` per line.
+
+        A line handed to ``write`` survives the process being killed (it is in
+        the operating system's buffers); ``sync=True`` also flushes it to the
+        disk, which only a power cut needs, so the runner syncs periodically
+        rather than after every line.
+        """
         self.path.mkdir(parents=True, exist_ok=True)
-        self._repair_tail()
+        if not self._tail_checked:
+            self._repair_tail()
+            self._tail_checked = True
         fd = os.open(self.responses_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
             for rec in records:
-                line = json.dumps(rec, ensure_ascii=False, allow_nan=False) + "\n"
-                os.write(fd, line.encode("utf-8"))
-            os.fsync(fd)
+                line = (json.dumps(rec, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
+                written = os.write(fd, line)
+                if written != len(line):  # a short write (disk full): say so rather than leave half a line
+                    raise OSError(f"{self.responses_path}: wrote {written} of {len(line)} bytes")
+            if sync:
+                os.fsync(fd)
         finally:
             os.close(fd)
+
+    def sync(self) -> None:
+        """Flush ``responses.jsonl`` to the disk."""
+        if self.responses_path.is_file():
+            fd = os.open(self.responses_path, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
 
     def iter_lines(self) -> list[dict[str, Any]]:
         """Every complete line of ``responses.jsonl``; a torn last line is reported, not returned."""

@@ -27,6 +27,7 @@ COMMAND_MODULES = [
     "chains",
     "encode",
     "items",
+    "bench",
     "extract",
     "evaluate_extraction",
     "annotate",

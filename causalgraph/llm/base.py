@@ -130,12 +130,13 @@ class Completion:
         )
 
 
-def request_key(identity: dict[str, Any], request: Request) -> str:
+def request_key(identity: dict[str, Any], request: Request, extra: Optional[dict[str, Any]] = None) -> str:
     """sha256 of the canonical request: backend identity, generation parameters, messages.
 
     ``identity`` is :meth:`Backend.identity` (provider, model, base URL and
-    any option that changes the output).  Two requests share a key exactly
-    when they would be sent identically to the same model.
+    any option that changes the output); ``extra`` is
+    :meth:`Backend.request_identity` (empty for real models).  Two requests
+    share a key exactly when they would be sent identically to the same model.
 
     Examples
     --------
@@ -144,7 +145,7 @@ def request_key(identity: dict[str, Any], request: Request) -> str:
     64
     """
     payload = {
-        "backend": identity,
+        "backend": identity if not extra else {**identity, "request": extra},
         "params": request.generation_params(),
         "messages": [dict(sorted(m.items())) for m in request.messages],
     }
@@ -184,6 +185,14 @@ class Backend(abc.ABC):
             if k in self.options:
                 ident[k] = self.options[k]
         return ident
+
+    def request_identity(self, request: Request) -> dict[str, Any]:
+        """Anything besides the messages that decides this backend's answer (only mocks have some)."""
+        return {}
+
+    def cache_key(self, request: Request) -> str:
+        """The response-cache key of ``request`` for this backend."""
+        return request_key(self.identity(), request, self.request_identity(request))
 
     def default_concurrency(self) -> int:
         """A sensible number of requests in flight for this backend."""

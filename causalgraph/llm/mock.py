@@ -74,6 +74,11 @@ class OracleBackend(MockBackend):
         super().__init__(model, style=style, **options)
         self.style = style
 
+    def request_identity(self, request: Request) -> dict[str, Any]:
+        # The oracle answers from the gold label, which the messages do not show: two
+        # items with the same prompt and different gold must not share a cache entry.
+        return {"answer_word": request.meta.get("answer_word"), "gold": request.meta.get("gold")}
+
     def answer(self, request: Request) -> str:
         word = request.meta.get("answer_word")
         if word is None:

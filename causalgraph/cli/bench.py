@@ -1,0 +1,240 @@
+"""``causalgraph bench``: run benchmarks against LLMs, parse and score the answers.
+
+Subcommands: ``run``, ``parse``, ``report``, ``batch submit|collect|status``, ``tasks``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..errors import ConfigError
+from ._common import add_data_option, add_format_option, emit_json, emit_table
+
+__all__ = ["register"]
+
+
+def _temperature(value: str):
+    if value.lower() in ("default", "none"):
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number or 'default', found {value!r}") from None
+
+
+def _add_run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--task", required=True, help="task name (see `causalgraph bench tasks`)")
+    p.add_argument("--variant", required=True, metavar="V[,V…]|all", help="prompt variant ids, comma separated, or all")
+    p.add_argument("--model", required=True, metavar="PROVIDER/MODEL",
+                   help="openai/<model>, hf/<dir|file.gguf>, llamacpp/<file.gguf>, mock/oracle|constant|flaky "
+                        "(hf/smollm2 and llamacpp/smollm2 name the bundled SmolLM2-135M)")
+    add_data_option(p)
+    p.add_argument("--out", metavar="DIR", help="run directory (default runs/<task>__<model>__<variants>); "
+                                                "the same directory resumes the run")
+    p.add_argument("--concurrency", type=int, help="requests in flight at most (default: the backend's)")
+    p.add_argument("--limit", type=int, help="only the first N items of each variant")
+    p.add_argument("--temperature", type=_temperature, default=0.0,
+                   help="sampling temperature, or 'default' to send none (default 0)")
+    p.add_argument("--max-tokens", type=int, help="limit on generated tokens (default: the provider's)")
+    p.add_argument("--seed", type=int, help="sampling seed, where the provider supports one")
+    p.add_argument("--model-option", action="append", default=[], metavar="KEY=VALUE",
+                   help="backend option, repeatable (e.g. latency=0.05, n_ctx=2048, reasoning_effort=none)")
+    p.add_argument("--base-url", help="OpenAI-compatible server URL for openai/ models (default $OPENAI_BASE_URL)")
+    p.add_argument("--max-attempts", type=int, default=6, help="attempts per item, retries included (default 6)")
+    p.add_argument("--retry-base", type=float, default=1.0, help="first backoff in seconds (default 1)")
+    p.add_argument("--retry-cap", type=float, default=60.0, help="longest backoff in seconds (default 60)")
+    p.add_argument("--timeout", type=float, default=600.0, help="seconds per attempt (default 600)")
+    p.add_argument("--no-cache", action="store_true", help="neither read nor write the response cache")
+    p.add_argument("--prices", metavar="FILE", help="JSON price table overriding the built-in one")
+
+
+def _config(args):
+    from ..bench.runner import RunConfig
+    from ..llm.pricing import load_prices
+    from ..llm.registry import parse_model_options
+
+    options = parse_model_options(args.model_option)
+    if args.base_url:
+        options["base_url"] = args.base_url
+    if "api_key" in options:
+        raise ConfigError("pass the API key through OPENAI_API_KEY, not --model-option (options are written "
+                          "to shell histories)")
+    variants = [v.strip() for v in args.variant.split(",") if v.strip()]
+    return RunConfig(task=args.task, variants=variants, model=args.model, data=args.data, out=args.out,
+                     concurrency=args.concurrency, limit=args.limit, temperature=args.temperature,
+                     max_tokens=args.max_tokens, seed=args.seed, model_options=options,
+                     max_attempts=args.max_attempts, retry_base=args.retry_base, retry_cap=args.retry_cap,
+                     request_timeout=args.timeout, cache=not args.no_cache,
+                     prices=load_prices(args.prices) if args.prices else None)
+
+
+def _summary_rows(metrics, path):
+    from ..bench.score import report_rows
+
+    return [r for r in report_rows(metrics, run_name=str(path)) if not str(r["row"]).startswith("[")]
+
+
+_RUN_COLUMNS = ["row", "items", "errors", "parse_fail", "precision", "recall", "f1", "f1_ci95"]
+
+
+def _cmd_run(args) -> int:
+    import asyncio
+
+    from ..bench.runner import arun_benchmark
+
+    config = _config(args)
+    result = asyncio.run(arun_benchmark(config, progress=not args.no_progress and sys.stderr.isatty()))
+    m = result.metrics
+    print(f"run {result.path}: {result.written} written, {result.skipped} already answered, "
+          f"{result.requests_sent} requests sent, {result.cache_hits} cache hits, {result.errors} errors; "
+          f"tokens in {m['tokens_in']:,} out {m['tokens_out']:,}, cost ${m['cost_usd']:.4f}", file=sys.stderr)
+    emit_table(_summary_rows(m, result.path), args.format, columns=_RUN_COLUMNS)
+    return 1 if result.errors else 0
+
+
+def _cmd_parse(args) -> int:
+    from ..bench.parse import reparse_run
+
+    rows = reparse_run(args.run, dry_run=args.dry_run)
+    emit_table(rows, args.format, columns=["variant", "lines", "changed", "parse_failures_before",
+                                           "parse_failures_after"])
+    return 0
+
+
+def _cmd_report(args) -> int:
+    from ..bench.score import compute_metrics, report_rows
+    from ..bench.store import load_run
+
+    allm = []
+    rows = []
+    for path in args.runs:
+        run = load_run(path)
+        m = compute_metrics(run, n_boot=args.bootstrap, seed=args.seed)
+        allm.append({"run": str(path), "metrics": m})
+        rows += report_rows(m, run_name=str(path))
+        if args.per_class:
+            for v, s in m["variants"].items():
+                for lab, pc in (s.get("per_class") or {}).items():
+                    rows.append({"run": str(path), "task": m["task"], "model": m["model"], "row": f"{v}:{lab}",
+                                 "strategy": s.get("strategy"), "items": pc["support"],
+                                 "precision": pc["precision"], "recall": pc["recall"], "f1": pc["f1"]})
+    if args.format == "json":
+        emit_json(allm)
+        return 0
+    cols = ["run", "task", "model", "row", "items", "errors", "parse_fail", "precision", "recall", "f1", "f1_ci95"]
+    if any("authors_f1" in r for r in rows):
+        cols.append("authors_f1")
+    if len(args.runs) == 1:
+        cols = cols[1:]
+    emit_table(rows, args.format, columns=cols)
+    if args.confusion and args.format == "table":
+        for entry in allm:
+            for v, s in entry["metrics"]["variants"].items():
+                conf = s.get("confusion")
+                if not conf:
+                    continue
+                print(f"\n{entry['run']} {v}: confusion (rows gold, columns predicted)")
+                emit_table([{"gold": lab, **dict(zip(conf["columns"], row))}
+                            for lab, row in zip(conf["labels"], conf["matrix"])],
+                           "table", columns=["gold"] + conf["columns"])
+    return 0
+
+
+def _cmd_batch_submit(args) -> int:
+    from ..bench.batch import submit_batch
+
+    res = submit_batch(_config(args))
+    print(f"run {res.path}: {res.requests} requests in {len(res.batch_ids)} batch(es) "
+          f"({res.cache_hits} answered from the cache, {res.skipped} already answered or waiting); "
+          f"collect with: causalgraph bench batch collect {res.path}", file=sys.stderr)
+    emit_table([{"batch_id": b} for b in res.batch_ids], args.format, columns=["batch_id"])
+    return 0
+
+
+def _cmd_batch_collect(args) -> int:
+    from ..bench.batch import collect_batch
+
+    res = collect_batch(args.run, wait=args.wait, poll_interval=args.poll, timeout=args.wait_timeout,
+                        cache=not args.no_cache)
+    print(f"run {res.path}: {res.ingested} lines ingested ({res.errors} errors), {res.pending} batch(es) pending",
+          file=sys.stderr)
+    emit_table([{"batch": k, "status": v} for k, v in res.statuses.items()], args.format, columns=["batch", "status"])
+    return 0
+
+
+def _cmd_batch_status(args) -> int:
+    from ..bench.batch import batch_status
+
+    emit_table(batch_status(args.run), args.format,
+               columns=["local_id", "batch_id", "state", "status", "requests", "created", "collected"])
+    return 0
+
+
+def _cmd_tasks(args) -> int:
+    from ..bench.registry import get_task, list_tasks
+
+    rows = []
+    for name in list_tasks():
+        spec = get_task(name)
+        try:
+            variants = ",".join(spec.list_variants())
+        except ConfigError as exc:
+            variants = f"({exc})"
+        rows.append({"task": name, "kind": spec.kind, "labels": ",".join(spec.labels), "positive": spec.positive,
+                     "variants": variants})
+    emit_table(rows, args.format, columns=["task", "kind", "labels", "positive", "variants"], max_width=120)
+    return 0
+
+
+def register(subparsers) -> None:
+    bench = subparsers.add_parser("bench", help="run LLM benchmarks; parse and score the answers",
+                                  description="Run the ClimateCause benchmarks (and any registered task) against "
+                                              "OpenAI, OpenAI-compatible servers, transformers, llama.cpp or mocks.")
+    sub = bench.add_subparsers(dest="bench_command", metavar="SUBCOMMAND")
+    sub.required = True
+
+    p = sub.add_parser("run", help="ask a model every item of a task's variants (cached, resumable)")
+    _add_run_options(p)
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_format_option(p)
+    p.set_defaults(func=_cmd_run)
+
+    p = sub.add_parser("parse", help="parse a run's stored answers again and rescore it (offline)")
+    p.add_argument("run", metavar="RUN", help="run directory")
+    p.add_argument("--dry-run", action="store_true", help="report what would change, write nothing")
+    add_format_option(p)
+    p.set_defaults(func=_cmd_parse)
+
+    p = sub.add_parser("report", help="scores of runs: per variant, per strategy (mean ± std), bootstrap CIs")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="run directories")
+    p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples of statements (default 1000)")
+    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    p.add_argument("--per-class", action="store_true", help="add per-class rows (position tasks)")
+    p.add_argument("--confusion", action="store_true", help="print confusion matrices (position tasks)")
+    add_format_option(p)
+    p.set_defaults(func=_cmd_report)
+
+    b = sub.add_parser("batch", help="the OpenAI Batch API: submit, collect, status")
+    bsub = b.add_subparsers(dest="batch_command", metavar="SUBCOMMAND")
+    bsub.required = True
+    p = bsub.add_parser("submit", help="write, upload and create Batch jobs for a run's unanswered items")
+    _add_run_options(p)
+    add_format_option(p)
+    p.set_defaults(func=_cmd_batch_submit)
+    p = bsub.add_parser("collect", help="poll a run's batches and ingest finished ones (safe to re-run)")
+    p.add_argument("run", metavar="RUN", help="run directory")
+    p.add_argument("--wait", action="store_true", help="poll until every batch has finished")
+    p.add_argument("--poll", type=float, default=30.0, help="seconds between polls with --wait (default 30)")
+    p.add_argument("--wait-timeout", type=float, help="give up waiting after this many seconds")
+    p.add_argument("--no-cache", action="store_true", help="do not store the results in the response cache")
+    add_format_option(p)
+    p.set_defaults(func=_cmd_batch_collect)
+    p = bsub.add_parser("status", help="the run's batch ledger (no API call)")
+    p.add_argument("run", metavar="RUN", help="run directory")
+    add_format_option(p)
+    p.set_defaults(func=_cmd_batch_status)
+
+    p = sub.add_parser("tasks", help="registered tasks, their labels and variants")
+    add_format_option(p)
+    p.set_defaults(func=_cmd_tasks)

@@ -1,0 +1,195 @@
+"""``hf/<local dir or file.gguf>``: transformers + torch, greedy and batched.
+
+Models are read from local files only (``local_files_only=True``;
+``HF_HUB_OFFLINE`` is honoured and set while loading).  A ``.gguf`` path (or
+the ``gguf_file`` option with a folder) is loaded through transformers' GGUF
+support (needs the ``gguf`` package); ``hf/smollm2`` is the bundled
+SmolLM2-135M-Instruct.  Prompts are formatted with the tokenizer's chat
+template.  Decoding is greedy (``do_sample=False``): the backend refuses a
+temperature above 0 rather than silently ignore it.
+
+Concurrent requests are gathered into batches of up to ``batch_size``
+(default 8) and generated together with left padding; one worker thread
+runs the model.
+
+Options: ``gguf_file``, ``batch_size``, ``batch_wait`` (seconds to wait for
+a batch to fill, default 0.02), ``dtype`` (``float32`` default, or
+``bfloat16``/``float16``), ``device`` (``cpu`` default), ``default_max_tokens``
+(default 512), ``threads`` (torch threads).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from typing import Any, Optional
+
+from ..errors import BackendError, ConfigError
+from .base import Backend, Completion, Request
+from .local import resolve_model_file
+
+__all__ = ["HFBackend"]
+
+
+class HFBackend(Backend):
+    """A local transformers model.
+
+    Examples
+    --------
+    >>> from causalgraph.llm import get_backend
+    >>> b = get_backend("hf/smollm2", batch_size=4)   # doctest: +SKIP
+    """
+
+    provider = "hf"
+    identity_options = ("gguf_file", "dtype")
+
+    def __init__(self, model: str, **options: Any):
+        import torch  # noqa: F401  (fail early with the install hint)
+        import transformers  # noqa: F401
+
+        super().__init__(model, **options)
+        path = resolve_model_file(model)
+        gguf = options.get("gguf_file")
+        if path.is_file():
+            if gguf:
+                raise ConfigError(f"hf/{model}: give either a .gguf file or a folder with gguf_file, not both")
+            self.folder, self.gguf_file = path.parent, path.name
+        else:
+            self.folder, self.gguf_file = path, (str(gguf) if gguf else None)
+        self.batch_size = int(options.get("batch_size", 8))
+        self.batch_wait = float(options.get("batch_wait", 0.02))
+        if self.batch_size < 1:
+            raise ConfigError(f"hf option batch_size={self.batch_size}: expected an integer >= 1")
+        self._model = None
+        self._tok = None
+        self._queue: Optional[asyncio.Queue] = None
+        self._worker: Optional[asyncio.Task] = None
+
+    def identity(self) -> dict[str, Any]:
+        ident = super().identity()
+        ident["model"] = self.gguf_file or self.folder.name
+        ident["decoding"] = "greedy"
+        return ident
+
+    def default_concurrency(self) -> int:
+        return self.batch_size
+
+    def _load(self):
+        if self._model is not None:
+            return self._tok, self._model
+        import torch
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        if self.options.get("threads"):
+            torch.set_num_threads(int(self.options["threads"]))
+        kw: dict[str, Any] = {"local_files_only": True}
+        if self.gguf_file:
+            kw["gguf_file"] = self.gguf_file
+        dtype = str(self.options.get("dtype", "float32"))
+        try:
+            torch_dtype = getattr(torch, dtype)
+        except AttributeError:
+            raise ConfigError(f"hf option dtype={dtype!r}: expected float32, bfloat16 or float16") from None
+        try:
+            tok = AutoTokenizer.from_pretrained(str(self.folder), **kw)
+            model = AutoModelForCausalLM.from_pretrained(str(self.folder), dtype=torch_dtype, **kw)
+        except (OSError, ValueError) as exc:
+            raise BackendError(f"transformers could not load {self.folder}"
+                               f"{'/' + self.gguf_file if self.gguf_file else ''} from local files: {exc}") from None
+        model.to(str(self.options.get("device", "cpu")))
+        model.eval()
+        tok.padding_side = "left"  # decoder-only models continue from the right end
+        if tok.pad_token is None:
+            tok.pad_token = tok.eos_token
+        if not getattr(tok, "chat_template", None):
+            raise BackendError(f"{self.folder}: the tokenizer has no chat template; hf/ backends need an "
+                               "instruction-tuned model with one")
+        self._tok, self._model = tok, model
+        return tok, model
+
+    def _generate_batch(self, requests: list[Request]) -> list[Completion]:
+        import torch
+
+        tok, model = self._load()
+        max_new = max(int(r.max_tokens or self.options.get("default_max_tokens", 512)) for r in requests)
+        texts = [tok.apply_chat_template([dict(m) for m in r.messages], tokenize=False, add_generation_prompt=True)
+                 for r in requests]
+        enc = tok(texts, return_tensors="pt", padding=True, add_special_tokens=False)
+        enc = {k: v.to(model.device) for k, v in enc.items()}
+        t0 = time.perf_counter()
+        with torch.no_grad():
+            out = model.generate(**enc, do_sample=False, max_new_tokens=max_new, pad_token_id=tok.pad_token_id,
+                                 temperature=None, top_p=None, top_k=None)
+        latency = time.perf_counter() - t0
+        width = enc["input_ids"].shape[1]
+        eos = tok.eos_token_id
+        eos_ids = set(eos) if isinstance(eos, (list, tuple)) else {eos}
+        results = []
+        for i, r in enumerate(requests):
+            new = out[i, width:].tolist()
+            limit = int(r.max_tokens or self.options.get("default_max_tokens", 512))
+            n, finish = 0, "length"
+            for tid in new[:limit]:
+                if tid in eos_ids:
+                    finish = "stop"
+                    break
+                n += 1
+            text = tok.decode(new[:n], skip_special_tokens=True)
+            results.append(Completion(text=text, prompt_tokens=int(enc["attention_mask"][i].sum()),
+                                      completion_tokens=n, latency_s=latency, finish_reason=finish,
+                                      model=self.gguf_file or self.folder.name,
+                                      raw={"batch_size": len(requests), "generated_token_ids": new[:n]}))
+        return results
+
+    async def _run_worker(self) -> None:
+        assert self._queue is not None
+        while True:
+            first = await self._queue.get()
+            batch = [first]
+            deadline = time.monotonic() + self.batch_wait
+            while len(batch) < self.batch_size:
+                timeout = deadline - time.monotonic()
+                if timeout <= 0:
+                    break
+                try:
+                    batch.append(await asyncio.wait_for(self._queue.get(), timeout))
+                except asyncio.TimeoutError:
+                    break
+            live = [(req, fut) for req, fut in batch if not fut.cancelled()]
+            if not live:
+                continue
+            try:
+                results = await asyncio.to_thread(self._generate_batch, [req for req, _ in live])
+            except Exception as exc:  # delivered to every waiting request, not swallowed
+                for _, fut in live:
+                    if not fut.done():
+                        fut.set_exception(exc if isinstance(exc, BackendError) else BackendError(f"{type(exc).__name__}: {exc}"))
+                continue
+            for (_, fut), res in zip(live, results):
+                if not fut.done():
+                    fut.set_result(res)
+
+    async def complete(self, request: Request) -> Completion:
+        if request.temperature not in (None, 0, 0.0):
+            raise ConfigError(f"hf backend decodes greedily; temperature {request.temperature} was asked "
+                              "(use --temperature 0)")
+        if self._queue is None:
+            self._queue = asyncio.Queue()
+            self._worker = asyncio.ensure_future(self._run_worker())
+        fut = asyncio.get_running_loop().create_future()
+        await self._queue.put((request, fut))
+        return await fut
+
+    async def aclose(self) -> None:
+        if self._worker is not None:
+            self._worker.cancel()
+            try:
+                await self._worker
+            except (asyncio.CancelledError, Exception):
+                pass
+            self._worker = None
+            self._queue = None
+        self._model = None
+        self._tok = None

@@ -1,0 +1,205 @@
+"""``openai/<model>``: chat completions through the ``openai`` package.
+
+The same backend reaches any OpenAI-compatible server (vLLM, the llama.cpp
+server, Ollama) through ``base_url`` (option, ``--base-url`` or
+``OPENAI_BASE_URL``).  The key comes from ``OPENAI_API_KEY`` (or the
+``api_key`` option); it is sent to the server and nowhere else: not into
+the cache key, the manifest, the responses or an error message.
+
+The client's own retries are switched off (``max_retries=0``): the runner
+retries, with backoff, jitter, ``Retry-After`` and a bound on attempts,
+the same way for every backend.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import os
+import time
+from typing import Any, Optional
+
+from ..errors import BackendError, ConfigError, TransientBackendError
+from .base import Backend, Completion, Request
+
+__all__ = ["OpenAIBackend", "OPENAI_URL", "retry_after_seconds", "make_client", "completion_from_body"]
+
+OPENAI_URL = "https://api.openai.com/v1"
+
+
+def retry_after_seconds(headers: Any) -> Optional[float]:
+    """Seconds to wait from ``Retry-After`` / ``retry-after-ms`` headers (seconds or an HTTP date).
+
+    Examples
+    --------
+    >>> retry_after_seconds({"retry-after": "3"})
+    3.0
+    >>> retry_after_seconds({"retry-after-ms": "250"})
+    0.25
+    >>> retry_after_seconds({}) is None
+    True
+    """
+    if not headers:
+        return None
+    get = headers.get
+    ms = get("retry-after-ms")
+    if ms is not None:
+        try:
+            return max(0.0, float(ms) / 1000.0)
+        except ValueError:
+            pass
+    ra = get("retry-after")
+    if ra is None:
+        return None
+    try:
+        return max(0.0, float(ra))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(ra)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def _api_key(options: dict[str, Any], base_url: Optional[str]) -> str:
+    key = options.get("api_key") or os.environ.get("OPENAI_API_KEY")
+    if key:
+        return str(key)
+    if base_url and base_url.rstrip("/") != OPENAI_URL:
+        # Local OpenAI-compatible servers usually accept any key.
+        return "not-needed"
+    raise ConfigError("openai backend: no API key; set OPENAI_API_KEY (or point --base-url at an "
+                      "OpenAI-compatible server that needs none)")
+
+
+def make_client(options: dict[str, Any], *, sync: bool = False):
+    """An (Async)OpenAI client from backend options (``base_url``, ``api_key``, ``timeout``)."""
+    import openai
+
+    base_url = options.get("base_url") or os.environ.get("OPENAI_BASE_URL") or None
+    key = _api_key(options, base_url)
+    cls = openai.OpenAI if sync else openai.AsyncOpenAI
+    return cls(api_key=key, base_url=base_url or OPENAI_URL, max_retries=0,
+               timeout=float(options.get("timeout", 600.0)))
+
+
+class OpenAIBackend(Backend):
+    """Chat completions against OpenAI or an OpenAI-compatible server.
+
+    Options
+    -------
+    base_url
+        Server URL (default ``OPENAI_BASE_URL`` or OpenAI's).
+    api_key
+        Overrides ``OPENAI_API_KEY`` (prefer the variable: options are typed
+        into shells and histories).
+    timeout
+        Seconds per request (default 600).
+    max_tokens_param
+        ``max_completion_tokens`` (default for OpenAI; reasoning models need
+        it) or ``max_tokens`` (default for other servers).
+    reasoning_effort, top_p …
+        Any other option is sent as a request parameter and is part of the
+        cache key.
+
+    Examples
+    --------
+    >>> from causalgraph.llm import get_backend
+    >>> b = get_backend("openai/gpt-5.1-2025-11-13", base_url="http://127.0.0.1:8080/v1")  # doctest: +SKIP
+    """
+
+    provider = "openai"
+    _CLIENT_OPTIONS = ("base_url", "api_key", "timeout", "max_tokens_param")
+
+    def __init__(self, model: str, **options: Any):
+        super().__init__(model, **options)
+        base_url = options.get("base_url") or os.environ.get("OPENAI_BASE_URL") or None
+        self.base_url = (base_url or OPENAI_URL).rstrip("/")
+        self._key = _api_key(options, base_url)
+        self.billed = self.base_url == OPENAI_URL
+        self.max_tokens_param = options.get("max_tokens_param") or (
+            "max_completion_tokens" if self.billed else "max_tokens")
+        if self.max_tokens_param not in ("max_tokens", "max_completion_tokens"):
+            raise ConfigError(f"openai option max_tokens_param={self.max_tokens_param!r}: expected max_tokens or "
+                              "max_completion_tokens")
+        self.extra_params = {k: v for k, v in sorted(options.items()) if k not in self._CLIENT_OPTIONS}
+        self._client = None
+
+    def identity(self) -> dict[str, Any]:
+        return {"provider": self.provider, "model": self.model, "base_url": self.base_url,
+                "params": self.extra_params}
+
+    def secrets(self) -> list[str]:
+        """Strings an error message must never show."""
+        return [self._key] if self._key and self._key != "not-needed" else []
+
+    def default_concurrency(self) -> int:
+        return 16 if self.billed else 4
+
+    def _get_client(self):
+        if self._client is None:
+            self._client = make_client({**self.options, "base_url": self.base_url})
+        return self._client
+
+    def body(self, request: Request) -> dict[str, Any]:
+        """The JSON body of the chat-completions request (also what a Batch line carries)."""
+        body: dict[str, Any] = {"model": self.model, "messages": [dict(m) for m in request.messages]}
+        if request.temperature is not None:
+            body["temperature"] = request.temperature
+        if request.max_tokens is not None:
+            body[self.max_tokens_param] = request.max_tokens
+        if request.seed is not None:
+            body["seed"] = request.seed
+        if request.stop:
+            body["stop"] = list(request.stop)
+        body.update(self.extra_params)
+        body.update(request.params)
+        return body
+
+    def _scrub(self, text: str) -> str:
+        for s in self.secrets():
+            text = text.replace(s, "[redacted]")
+        return text
+
+    async def complete(self, request: Request) -> Completion:
+        import openai
+
+        client = self._get_client()
+        body = self.body(request)
+        t0 = time.perf_counter()
+        try:
+            resp = await client.chat.completions.create(**body)
+        except openai.APITimeoutError as exc:
+            raise TransientBackendError(self._scrub(f"request timed out: {exc}")) from None
+        except openai.APIConnectionError as exc:
+            raise TransientBackendError(self._scrub(f"connection failed: {exc}")) from None
+        except openai.APIStatusError as exc:
+            status = exc.status_code
+            msg = self._scrub(f"HTTP {status}: {exc.message}")
+            if status in (408, 409, 429) or status >= 500:
+                headers = getattr(exc.response, "headers", None)
+                raise TransientBackendError(msg, retry_after=retry_after_seconds(headers), status=status) from None
+            raise BackendError(msg) from None
+        except openai.OpenAIError as exc:
+            raise BackendError(self._scrub(f"{type(exc).__name__}: {exc}")) from None
+        latency = time.perf_counter() - t0
+        return completion_from_body(resp.model_dump(mode="json"), latency)
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
+
+
+def completion_from_body(body: dict[str, Any], latency: float = 0.0) -> Completion:
+    """A :class:`Completion` from a chat-completions response body (live or from a Batch output line)."""
+    choices = body.get("choices") or []
+    if not choices:
+        raise BackendError(f"the server answered without choices: {str(body)[:200]}")
+    choice = choices[0]
+    msg = choice.get("message") or {}
+    text = msg.get("content") or ""
+    usage = body.get("usage") or {}
+    return Completion(text=text, prompt_tokens=usage.get("prompt_tokens"),
+                      completion_tokens=usage.get("completion_tokens"), latency_s=latency,
+                      finish_reason=choice.get("finish_reason"), model=body.get("model"), raw=body)
