@@ -28,7 +28,7 @@ install: $(VENV)/.core-installed
 install-test: $(VENV)/.test-installed
 
 run: $(VENV)/.core-installed
-	$(VENV)/bin/causalgraph info
+	$(VENV)/bin/causalgraph report -o report
 
 # pytest exits 5 when it collects no test: that is a failure here.
 test: $(VENV)/.test-installed

@@ -37,6 +37,8 @@ from .model import Corpus, Correlation, Explicitness, Polarity, Problem, Relatio
 from . import stats
 from .stats import consistency, dunn, kruskal, kruskal_runs, mcnemar, mcnemar_runs
 from .annotation import annotate, evaluate_annotation, score_statement, score_text
+from . import viz
+from .report import write_report
 
 __all__ = [
     "__version__",
@@ -107,4 +109,7 @@ __all__ = [
     "score_text",
     "score_statement",
     "evaluate_annotation",
+    # viewer and report
+    "viz",
+    "write_report",
 ]
