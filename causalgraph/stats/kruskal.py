@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Hashable, Optional, Sequence
 
 from ..errors import ConfigError
+from .corrections import bonferroni, holm
 
 __all__ = ["KruskalResult", "kruskal", "epsilon_squared", "dunn"]
 
@@ -195,8 +196,9 @@ def dunn(values: Sequence[float], groups: Sequence[Hashable], p_adjust: str = "h
 
     Notes
     -----
-    The p-values come from :func:`scikit_posthocs.posthoc_dunn` (tie
-    correction after Glantz 2012); ``z`` is computed here with the same
+    The raw p-values come from :func:`scikit_posthocs.posthoc_dunn` (tie
+    correction after Glantz 2012) and are adjusted with :func:`holm` /
+    :func:`bonferroni` over the pairs; ``z`` is computed here with the same
     formula, because scikit-posthocs returns only p-values:
     ``z = (R̄_a − R̄_b) / sqrt((n(n+1)/12 − Σ(t³ − t) / (12(n − 1))) (1/n_a + 1/n_b))``.
 
@@ -235,8 +237,6 @@ def dunn(values: Sequence[float], groups: Sequence[Hashable], p_adjust: str = "h
     codes = {g: i for i, g in enumerate(seen)}
     frame = pd.DataFrame({"v": vals, "g": [codes[g] for g in labs]})
     mat_raw = sp.posthoc_dunn(frame, val_col="v", group_col="g", p_adjust=None)
-    mat_adj = (sp.posthoc_dunn(frame, val_col="v", group_col="g", p_adjust=p_adjust)
-               if p_adjust != "none" else mat_raw)
     rows = []
     for i in range(k):
         for j in range(i + 1, k):
@@ -244,6 +244,17 @@ def dunn(values: Sequence[float], groups: Sequence[Hashable], p_adjust: str = "h
             z = (means[ga] - means[gb]) / math.sqrt(var * (1.0 / sizes[ga] + 1.0 / sizes[gb]))
             rows.append({"group_a": ga, "group_b": gb, "n_a": sizes[ga], "n_b": sizes[gb],
                          "mean_rank_a": means[ga], "mean_rank_b": means[gb], "z": z,
-                         "p": float(mat_raw.loc[i, j]), "p_adj": float(mat_adj.loc[i, j])})
+                         "p": float(mat_raw.loc[i, j])})
+    # Adjusting over the pairs here rather than in a second posthoc_dunn call halves the
+    # cost; the adjusted values are the same (scikit-posthocs uses statsmodels' Holm).
+    raw = [r["p"] for r in rows]
+    if p_adjust == "holm":
+        adj = list(holm(raw).p_adjusted)
+    elif p_adjust == "bonferroni":
+        adj = list(bonferroni(raw).p_adjusted)
+    else:
+        adj = raw
+    for r, a in zip(rows, adj):
+        r["p_adj"] = a
     return pd.DataFrame(rows, columns=["group_a", "group_b", "n_a", "n_b", "mean_rank_a", "mean_rank_b",
                                        "z", "p", "p_adj"])
