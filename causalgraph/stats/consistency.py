@@ -123,8 +123,9 @@ def consistency(run: Any, member_run: Any = None, *, pairs=None) -> ConsistencyR
         mp = member_pred.get(variant) if member_run is not None else None
         if mp is not None:
             keys = [pair_key(x) for x in recs]
+            key_set = set(keys)
             only = [k for k in keys if k not in mp]
-            extra = [k for k in mp if k not in set(keys)]
+            extra = [k for k in mp if k not in key_set]
             if only or extra:
                 raise ConfigError(f"variant {variant}: position and membership runs do not cover the same items; "
                                   f"only in the position run: {only[:20]!r}; only in the membership run: {extra[:20]!r}")
