@@ -32,6 +32,7 @@ Figures are ratios baseline time / our time.  Run::
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 import time
@@ -211,8 +212,13 @@ def _fmt(r) -> str:
 
 
 def _short(n: int) -> str:
-    s = str(n)
-    return s if len(s) <= 12 else f"{s[:3]}e{len(s) - 1}"
+    if n < 10 ** 12:
+        return str(n)
+    # str() of a number with more than 4300 digits is refused; work from the bit length instead.
+    exp = int(n.bit_length() * math.log10(2))
+    while 10 ** exp > n:
+        exp -= 1
+    return f"{n // 10 ** (exp - 2) / 100:.2f}e{exp}"
 
 
 if __name__ == "__main__":

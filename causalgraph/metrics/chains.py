@@ -123,32 +123,44 @@ def _as_indexed(graph) -> tuple[list, list[list[int]], list[list[int]]]:
     Accepts a :class:`~causalgraph.graph.CausalGraph`, a ``networkx.DiGraph``
     or a sequence of ``(cause, effect)`` pairs.  Parallel duplicates collapse.
     """
+    pos: dict = {}
     if hasattr(graph, "pairs") and hasattr(graph, "nodes") and not callable(graph.pairs):
-        nodes, pairs = list(graph.nodes), graph.pairs
+        for node in graph.nodes:
+            pos.setdefault(node, len(pos))
+        pairs = graph.pairs
     elif hasattr(graph, "succ") and hasattr(graph, "pred") and hasattr(graph, "edges"):
-        nodes, pairs = list(graph.nodes), list(graph.edges())
+        for node in graph.nodes:
+            pos.setdefault(node, len(pos))
+        pairs = list(graph.edges())
     else:
-        pairs = list(graph)
-        seen: dict = {}
-        for c, e in pairs:
-            seen.setdefault(c, None)
-            seen.setdefault(e, None)
-        nodes = list(seen)
-    pos = {n: i for i, n in enumerate(nodes)}
-    succ: list[list[int]] = [[] for _ in nodes]
-    pred: list[list[int]] = [[] for _ in nodes]
-    seen_pairs: set = set()
+        pairs = graph
+    fixed = bool(pos)
+    succ: list[list[int]] = [[] for _ in pos]
+    pred: list[list[int]] = [[] for _ in pos]
     for c, e in pairs:
-        try:
-            i, j = pos[c], pos[e]
-        except KeyError as exc:
-            raise ConfigError(f"edge ({c!r}, {e!r}) names event {exc.args[0]!r}, which is not a node") from None
-        if i == j or (i, j) in seen_pairs:
-            continue
-        seen_pairs.add((i, j))
-        succ[i].append(j)
-        pred[j].append(i)
-    return nodes, succ, pred
+        i = pos.get(c)
+        if i is None:
+            if fixed:
+                raise ConfigError(f"edge ({c!r}, {e!r}) names event {c!r}, which is not a node")
+            i = pos[c] = len(pos)
+            succ.append([])
+            pred.append([])
+        j = pos.get(e)
+        if j is None:
+            if fixed:
+                raise ConfigError(f"edge ({c!r}, {e!r}) names event {e!r}, which is not a node")
+            j = pos[e] = len(pos)
+            succ.append([])
+            pred.append([])
+        if i != j:
+            succ[i].append(j)
+            pred[j].append(i)
+    # Parallel duplicates (the same pair listed twice) count once.
+    for lists in (succ, pred):
+        for k, lst in enumerate(lists):
+            if len(lst) > 1 and len(set(lst)) != len(lst):
+                lists[k] = list(dict.fromkeys(lst))
+    return list(pos), succ, pred
 
 
 def _check_rule(rule: str) -> None:
