@@ -25,6 +25,7 @@ Variants
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Hashable, Optional, Sequence
@@ -73,8 +74,31 @@ class McNemarResult:
         return self.b + self.c
 
 
+def _is_run(x: Any) -> bool:
+    return (hasattr(x, "responses") and hasattr(x, "manifest")) or isinstance(x, os.PathLike)
+
+
+def _run_predictions(run: Any) -> dict:
+    """``pair key -> parsed label`` of a run with one prompt variant."""
+    from .runs import _prediction, as_run, pair_key
+
+    r = as_run(run)
+    variants = r.variants
+    if len(variants) != 1:
+        raise ConfigError(f"mcnemar: run {getattr(r, 'path', '')} has {len(variants)} variants {variants!r}; "
+                          "give runs of one variant, or use mcnemar_runs to test variant by variant")
+    return {pair_key(x): _prediction(x) for x in r.records(variants[0])}
+
+
 def _as_pairs(a: Any, b: Any) -> tuple[list, list, Optional[list]]:
-    """Align two prediction vectors, or two mappings by key."""
+    """Align two prediction vectors, two mappings by key, or two one-variant runs by item."""
+    if isinstance(a, (str, bytes)) or isinstance(b, (str, bytes)):
+        raise ConfigError("mcnemar: got a string; give sequences of predictions, mappings, or runs "
+                          "(a loaded Run or a pathlib.Path to a run directory)")
+    if _is_run(a) or _is_run(b):
+        if not (_is_run(a) and _is_run(b)):
+            raise ConfigError("mcnemar: give two runs, not a run and a vector")
+        a, b = _run_predictions(a), _run_predictions(b)
     if _is_keyed(a) or _is_keyed(b):
         if not (_is_keyed(a) and _is_keyed(b)):
             raise ConfigError("mcnemar: give two sequences (paired by position) or two mappings "
@@ -159,9 +183,11 @@ def mcnemar(a: Any, b: Any, *, exact: bool = False, correction: bool = True, mid
     Parameters
     ----------
     a, b
-        Two sequences of the same length (paired by position), or two
+        Two sequences of the same length (paired by position); two
         mappings / pandas Series ``item id -> prediction`` (paired by id;
-        items present in only one raise an error that lists them).  Values
+        items present in only one raise an error that lists them); or two
+        runs of one prompt variant each (loaded, or a ``pathlib.Path``),
+        paired by item (:func:`causalgraph.stats.runs.pair_key`).  Values
         are any two categories (``"yes"``/``"no"``, booleans, 0/1 …).
     exact
         Binomial test instead of the χ² approximation.

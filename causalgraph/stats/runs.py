@@ -232,6 +232,9 @@ def mcnemar_runs(run_a: Any, run_b: Any, *, alpha: float = 0.05, exact: bool = F
     import pandas as pd
 
     ra, rb = as_run(run_a), as_run(run_b)
+    for r in (ra, rb):
+        if not r.responses:
+            raise ConfigError(f"{_run_name(r)}: the run has no responses yet")
     vpairs = pair_variants(ra.variants, rb.variants, pairs)
     rows = []
     for va, vb in vpairs:

@@ -128,3 +128,9 @@ def test_stats_consistency_compares_position_with_membership(oracle_eci, capsys)
     assert main(["stats", "consistency", str(position), "--by-statement"]) == 0
     text = capsys.readouterr().out
     assert "cc-001" in text and "statements without a gold chain" in text
+
+
+def test_stats_mcnemar_on_a_folder_that_is_not_a_run_is_a_one_line_error(tmp_path, capsys):
+    assert main(["stats", "mcnemar", str(tmp_path), str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "not a run directory" in err and err.count("\n") == 1

@@ -145,3 +145,26 @@ def test_mcnemar_reproduces_table_21a(variant, pos_a, pos_b, disc, chi2, p):
     assert round(r.statistic, 4) == chi2
     assert r.p == pytest.approx(p, rel=1e-4)
     assert r.p == pytest.approx(ss.chi2.sf(chi2, 1), rel=1e-3)
+
+
+def test_mcnemar_on_two_one_variant_runs_pairs_items_across_tasks(make_run):
+    from causalgraph.bench.store import load_run
+
+    a = make_run("a", "corri", [("0_1", "s1/r000", "s1", "positive", "positive"),
+                                ("0_1", "s1/r001", "s1", "negative", "positive"),
+                                ("0_1", "s2/r002", "s2", "negative", "negative")])
+    b = make_run("b", "corri-rc", [("RC_0_1", "s2/r002", "s2", "negative", "positive"),
+                                   ("RC_0_1", "s1/r001", "s1", "negative", "negative"),
+                                   ("RC_0_1", "s1/r000", "s1", "positive", "positive")])
+    r = mcnemar(a, load_run(b), correction=False)
+    # (A, B): r000 (+, +), r001 (+, −), r002 (−, +); labels sorted (negative, positive)
+    assert (r.b, r.c, r.n) == (1, 1, 3)
+
+
+def test_mcnemar_refuses_runs_with_several_variants_and_strings(make_run):
+    a = make_run("a", "corri", [("0_1", "s1/r000", "s1", "positive", "positive"),
+                                ("0_2", "s1/r000", "s1", "positive", "positive")])
+    with pytest.raises(ConfigError, match="use mcnemar_runs"):
+        mcnemar(a, a)
+    with pytest.raises(ConfigError, match="got a string"):
+        mcnemar(str(a), str(a))
