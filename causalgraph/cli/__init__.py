@@ -30,6 +30,7 @@ COMMAND_MODULES = [
     "bench",
     "extract",
     "evaluate_extraction",
+    "extraction_chains",
     "annotate",
     "score",
     "evaluate_annotation",

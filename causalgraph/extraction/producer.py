@@ -30,7 +30,8 @@ from ..model import Corpus, Relation, Statement
 from .predictions import PredictionSet, load_predictions, predictions_from_corpus
 from .spans import normalize_span, token_f1
 
-__all__ = ["MERGE_RULES", "SpanMerger", "corpus_from_extraction", "chain_statistics", "DEFAULT_THRESHOLDS"]
+__all__ = ["MERGE_RULES", "SpanMerger", "corpus_from_extraction", "chain_statistics", "chain_rows", "chain_items",
+           "DEFAULT_THRESHOLDS"]
 
 MERGE_RULES = ("exact", "normalized", "fuzzy")
 #: Default fuzzy thresholds per similarity.
@@ -173,31 +174,76 @@ def corpus_from_extraction(source, *, merge: str = "exact", similarity: str = "t
     return corpus
 
 
-def chain_statistics(corpus: Corpus) -> dict:
-    """How many rows hold a causal chain (a path u → v → w over three distinct nodes).
+def chain_statistics(corpus: Corpus, rule: str = "path") -> dict:
+    """How many rows hold a causal chain, and how many chains and chain events there are.
 
-    Also counts two-hop paths over the whole corpus, by degrees rather than
-    by listing paths: for each node v, (#predecessors ≠ v) × (#successors ≠ v)
-    minus the pairs u → v → u.
+    Chains are those of :mod:`causalgraph.metrics.chains` (a directed path of
+    at least three distinct events): a row holds one when some event of its
+    graph is a chain ``middle``; ``chains`` sums the rows' chain counts
+    (counted by dynamic programming, never listed) and ``chain_events``
+    the events whose position is not ``none``.
 
     Examples
     --------
     >>> from causalgraph.model import Relation, Statement, Corpus
     >>> row = Statement("r", "t", True, (Relation("A", "B"), Relation("B", "C")))
-    >>> chain_statistics(Corpus("x", [row]))["rows_with_chain"]
-    1
+    >>> chain_statistics(Corpus("x", [row]))
+    {'rows_with_chain': 1, 'chains': 1, 'chain_events': 3}
     """
-    rows_with_chain = two_hop = 0
+    from ..metrics.chains import chain_labels, chain_stats
+
+    rows_with_chain = chains = events = 0
     for st in corpus:
         if not st.relations:
             continue
         g = compile_graph(st)
-        row_paths = 0
-        for v in g.nodes:
-            preds = [u for u in g.predecessors(v) if u != v]
-            succs = [w for w in g.successors(v) if w != v]
-            back = sum(1 for u in preds if u in succs)
-            row_paths += len(preds) * len(succs) - back
-        two_hop += row_paths
-        rows_with_chain += row_paths > 0
-    return {"rows_with_chain": rows_with_chain, "two_hop_paths": two_hop}
+        labels = chain_labels(g, rule)
+        if any(str(p) == "middle" for p in labels.values()):
+            rows_with_chain += 1
+            chains += chain_stats(g).n_chains
+            events += sum(1 for p in labels.values() if p.member)
+    return {"rows_with_chain": rows_with_chain, "chains": chains, "chain_events": events}
+
+
+def chain_rows(corpus: Corpus, rule: str = "path") -> Corpus:
+    """The rows of ``corpus`` whose graph holds a causal chain (same order).
+
+    Examples
+    --------
+    >>> from causalgraph.model import Relation, Statement, Corpus
+    >>> rows = [Statement("a", "t", True, (Relation("A", "B"), Relation("B", "C"))),
+    ...         Statement("b", "t", True, (Relation("X", "Y"),))]
+    >>> [s.id for s in chain_rows(Corpus("x", rows))]
+    ['a']
+    """
+    from ..metrics.chains import chain_labels
+
+    keep = [st for st in corpus
+            if st.relations and any(str(p) == "middle" for p in chain_labels(compile_graph(st), rule).values())]
+    return Corpus(name=f"{corpus.name}-chains", statements=keep, source=corpus.source, sha256=corpus.sha256,
+                  report={**corpus.report, "rows": len(keep), "filter": f"rows with a chain ({rule} rule)"})
+
+
+def chain_items(source, task: str = "ccr-position", variant: str = "A_4", *, merge: str = "normalized",
+                only_chain_rows: bool = True, rule: str = "path", **merge_options) -> list:
+    """CCR items (chain membership or position) over graphs of extracted or gold PubMedCausal pairs.
+
+    The items are the ClimateCause CCR tasks' (``ccr-member``,
+    ``ccr-position``, ``ccr-eci-member``, ``ccr-eci-position``) with their
+    prompt variants, built by :func:`causalgraph.bench.items` over the
+    corpus of :func:`corpus_from_extraction`; ``only_chain_rows`` keeps the
+    rows that hold a chain (most PubMedCausal rows hold a single pair).
+
+    Examples
+    --------
+    >>> its = chain_items("pubmedcausal:test", "ccr-member", "A_4")  # doctest: +SKIP
+    >>> sum(i.gold == "yes" for i in its), len(its)                  # doctest: +SKIP
+    (117, 149)
+    """
+    from ..bench.tasks import items
+
+    corpus = source if isinstance(source, Corpus) and merge == "exact" and not merge_options \
+        else corpus_from_extraction(source, merge=merge, **merge_options)
+    if only_chain_rows:
+        corpus = chain_rows(corpus, rule)
+    return items(corpus, task, variant, rule=rule)

@@ -66,13 +66,14 @@ def test_span_merger_never_merges_across_rows_and_rejects_bad_options():
         SpanMerger("fuzzy", threshold=1.5)
 
 
-def test_chain_statistics_counts_two_hop_paths_without_back_and_forth():
+def test_chain_statistics_counts_rows_chains_and_events_without_back_and_forth():
     rows = [Statement("a", "t", True, (Relation("A", "B"), Relation("B", "C"), Relation("B", "D"))),
             Statement("b", "t", True, (Relation("X", "Y"), Relation("Y", "X"))),
             Statement("c", "t", True, (Relation("P", "P"),))]
     st = chain_statistics(Corpus("x", rows))
-    # Row a: B has 1 predecessor and 2 successors → 2 paths. Row b: X ⇄ Y only goes back. Row c: a self-loop.
-    assert st == {"rows_with_chain": 1, "two_hop_paths": 2}
+    # Row a: chains A→B→C and A→B→D over events A, B, C, D. Row b: X ⇄ Y only goes back.
+    # Row c: a self-loop is no chain.
+    assert st == {"rows_with_chain": 1, "chains": 2, "chain_events": 4}
 
 
 def test_corpus_from_extraction_gold_split_chain_counts_grow_with_looser_merging(pubmed_test):
@@ -87,3 +88,31 @@ def test_corpus_from_extraction_gold_split_chain_counts_grow_with_looser_merging
         pairs = {(r.cause, r.effect) for r in st.relations}
         expect += any((v, w) in pairs for (u, v) in pairs for (v2, w) in pairs if v2 == v and w != u and w != v and u != v)
     assert counts[0] == expect
+
+
+def test_chain_rows_keeps_only_rows_whose_graph_has_a_middle_event(rows_file):
+    from causalgraph.extraction.producer import chain_rows
+
+    c = corpus_from_extraction(rows_file, merge="normalized")
+    assert [s.id for s in chain_rows(c)] == ["pmc-1"]
+
+
+def test_chain_items_give_ccr_positions_over_pubmedcausal_graphs(rows_file):
+    from causalgraph.extraction.producer import chain_items
+
+    items = chain_items(rows_file, "ccr-position", "A_4", merge="normalized")
+    # Row 1 under normalised merging: smoking → lung inflammation → cancer.
+    assert [(i.meta["event"], i.gold) for i in items] == [
+        ("smoking", "start"), ("lung inflammation", "middle"), ("cancer", "end")]
+    assert "(smoking, lung inflammation)" in items[0].prompt
+    member = chain_items(rows_file, "ccr-member", "A_4", merge="exact")
+    assert member == []
+
+
+def test_chain_items_on_the_real_split_label_every_event_of_chain_rows(pubmed_test):
+    from causalgraph.extraction.producer import chain_items
+
+    items = chain_items(pubmed_test, "ccr-member", "A_4", merge="normalized")
+    stats = corpus_from_extraction(pubmed_test, merge="normalized").report
+    assert sum(i.gold == "yes" for i in items) == stats["chain_events"]
+    assert len({i.meta["statement_id"] for i in items}) == stats["rows_with_chain"]

@@ -1,0 +1,48 @@
+"""``causalgraph extraction-chains``: chains in graphs of extracted (or gold) PubMedCausal pairs."""
+
+from __future__ import annotations
+
+from ._common import emit_table
+
+__all__ = ["register"]
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "extraction-chains", help="chain statistics of PubMedCausal pair graphs under each node-merging rule",
+        description="Compile the pairs of a run, a predictions file or a PubMedCausal split (gold) into one causal "
+                    "graph per row, merging spans into nodes by exact string, normalised span or fuzzy similarity, "
+                    "and count the rows that hold a causal chain (a path of three distinct events).")
+    p.add_argument("source", metavar="SOURCE",
+                   help="run directory, predictions file, PubMedCausal file, or pubmedcausal:test / pubmedcausal:train")
+    p.add_argument("--merge", choices=["all", "exact", "normalized", "fuzzy"], default="all",
+                   help="node-merging rule (default: all three)")
+    p.add_argument("--similarity", choices=["token", "cosine"], default="token",
+                   help="fuzzy similarity: token F1 or embedding cosine (default: token)")
+    p.add_argument("--threshold", type=float, default=None,
+                   help="fuzzy threshold (default: 0.5 for token F1, 0.75 for cosine)")
+    p.add_argument("--embedder", metavar="hf/DIR", default=None, help="encoder for cosine merging")
+    p.add_argument("--rule", choices=["path", "shortest-distance"], default="path", help="chain rule (default: path)")
+    p.add_argument("--format", choices=["table", "csv", "json"], default="table", help="output format")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..extraction.producer import MERGE_RULES, chain_statistics, corpus_from_extraction
+
+    embedder = None
+    if args.similarity == "cosine":
+        from ..extraction.embed import load_embedder
+
+        embedder = load_embedder(args.embedder)
+    rows = []
+    for merge in (MERGE_RULES if args.merge == "all" else (args.merge,)):
+        c = corpus_from_extraction(args.source, merge=merge, similarity=args.similarity, threshold=args.threshold,
+                                   embedder=embedder)
+        st = chain_statistics(c, args.rule)
+        rep = c.report
+        rows.append({"merge": merge, "similarity": rep["similarity"] or "", "threshold": rep["threshold"],
+                     "rows": rep["rows"], "pairs": rep["pairs"], "merged_spans": rep["merged_spans"],
+                     "self_loops": rep["self_loops"], **st})
+    emit_table(rows, args.format)
+    return 0
