@@ -15,7 +15,7 @@ from typing import Any, Optional, Sequence, Union
 
 from ..errors import BackendError, ConfigError, ParseError
 from ..model import Corpus, Statement
-from .parse import ParsedAnnotation, to_statement
+from .parse import ParsedAnnotation, parsed_from_dict, to_statement
 from .prompt import DEFAULT_VARIANT
 from .task import TASK, annotation_items, ensure_registered, structured_backend, text_items
 
@@ -100,8 +100,7 @@ def statements_from_run(run, *, strict: bool = False) -> list[Statement]:
             continue
         label = rec.get("label")
         if isinstance(label, dict):
-            parsed = ParsedAnnotation(label.get("causal"), tuple(label.get("relations") or ()),
-                                      label.get("abbreviations"), rec.get("rule") or "json",
+            parsed = parsed_from_dict({k: v for k, v in label.items() if k != "issues"}, rec.get("rule") or "json",
                                       tuple(label.get("issues") or ()))
         else:
             parsed = ParsedAnnotation(None, (), None, rec.get("rule") or "unparsed",

@@ -41,7 +41,7 @@ from ..extraction.evaluate import prf
 from ..extraction.spans import exact_key, pair_score
 from ..metrics.complexity import METRICS, complexity
 from ..model import Relation, Statement
-from .parse import ParsedAnnotation, parse_annotation, to_statement
+from .parse import ParsedAnnotation, parse_annotation, parsed_from_dict, to_statement
 from .reference import ReferenceRanges, normalised_complexity, resolve_reference
 
 __all__ = ["AnnotationReport", "evaluate_statements", "evaluate_records", "evaluate_annotation", "distinct_pairs",
@@ -264,10 +264,10 @@ def _spearman(a: list[float], b: list[float]) -> tuple[Optional[float], Optional
     return (None if math.isnan(rho) else rho), (None if math.isnan(p) else p)
 
 
-def _parsed_from_label(label: dict) -> ParsedAnnotation:
-    return ParsedAnnotation(causal=label.get("causal"), relations=tuple(label.get("relations") or ()),
-                            abbreviations=label.get("abbreviations"), rule="stored",
-                            issues=tuple(label.get("issues") or ()))
+def _parsed_from_label(label: dict, rule: Optional[str]) -> ParsedAnnotation:
+    # Stored labels are already normalised; going through the same code path keeps hand-written ones honest.
+    return parsed_from_dict({k: v for k, v in label.items() if k != "issues"}, rule or "stored",
+                            tuple(label.get("issues") or ()))
 
 
 def evaluate_records(records: Iterable[dict], *, reference: Union[None, str, ReferenceRanges] = None,
@@ -291,7 +291,7 @@ def evaluate_records(records: Iterable[dict], *, reference: Union[None, str, Ref
         if r.get("error") or not isinstance(label, dict):
             preds.append(None)
         else:
-            preds.append(to_statement(_parsed_from_label(label), text, id=str(gid)))
+            preds.append(to_statement(_parsed_from_label(label, r.get("rule")), text, id=str(gid)))
         rules.append("error" if r.get("error") else r.get("rule"))
     return evaluate_statements(preds, golds, reference=reference, threshold=threshold, rules=rules)
 

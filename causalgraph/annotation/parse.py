@@ -35,13 +35,13 @@ import ast
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from ..errors import ParseError
 from ..model import Correlation, Explicitness, Polarity, Relation, Statement
 from .schema import RELATION_FIELDS
 
-__all__ = ["RULES", "ParsedAnnotation", "parse_annotation", "to_relations", "to_statement", "relation_to_answer",
+__all__ = ["RULES", "ParsedAnnotation", "parse_annotation", "parsed_from_dict", "to_relations", "to_statement", "relation_to_answer",
            "statement_to_answer"]
 
 RULES = ("json", "fenced", "embedded", "repaired", "list", "arrows", "unparsed", "empty")
@@ -303,7 +303,18 @@ def parse_annotation(response: Optional[str]) -> ParsedAnnotation:
     if obj is None:
         snippet = " ".join(str(response).split())[:80]
         return ParsedAnnotation(None, (), None, "unparsed", (f"no annotation found in the answer {snippet!r}",))
-    issues: list[str] = []
+    return parsed_from_dict(obj, rule)
+
+
+def parsed_from_dict(obj: dict, rule: str = "json", issues: Sequence[str] = ()) -> ParsedAnnotation:
+    """Normalise an answer already read as a dict (a stored run label, an exemplar) like a parsed answer.
+
+    Examples
+    --------
+    >>> parsed_from_dict({"relations": [{"cause_np": "a", "effect_np": "b", "explicitness": "E"}]}, "stored").relations[0]["explicitness"]
+    'explicit'
+    """
+    issues = list(issues)
     d = {_norm_key(k): v for k, v in obj.items()}
     if d.pop("_truncated", False):
         issues.append("the answer was cut off; kept the relations written completely before the cut")
