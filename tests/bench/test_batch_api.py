@@ -1,0 +1,124 @@
+"""The OpenAI Batch API path, end to end.
+
+These tests run the real ``openai`` client pointed at a LOCAL STAND-IN for
+the Files and Batches endpoints (tests/llm_standin.py on 127.0.0.1), not at
+OpenAI: the stand-in stores uploads, creates batches, reports them
+``in_progress`` for a set number of polls, then answers every request line
+and writes output and error files the way the Batch API documents them
+(output lines in another order than the input).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from causalgraph.bench import batch as batch_mod
+from causalgraph.bench.batch import batch_status, collect_batch, submit_batch
+from causalgraph.bench.runner import RunConfig, run_benchmark
+from causalgraph.bench.store import load_run
+from causalgraph.errors import ConfigError
+
+from bench_helpers import YN_TASK, yn_items
+
+pytestmark = pytest.mark.network_local
+
+
+def _config(standin, out, **kw):
+    return RunConfig(task=YN_TASK, variants=["v_1", "v_2"], model="openai/standin-model", out=str(out),
+                     temperature=None, model_options={"base_url": standin.url}, **kw)
+
+
+def test_submit_batch_records_the_batch_before_returning_and_collect_ingests_once(standin, isolated_cache, tmp_path):
+    standin.batch_polls = 2
+    items = yn_items(10)
+    sub = submit_batch(_config(standin, tmp_path / "run"), items=items)
+    assert sub.requests == 20 and len(sub.batch_ids) == 1 and standin.batch_creates == 1
+    ledger = json.loads((tmp_path / "run" / "batches.json").read_text())
+    entry = ledger["batches"][0]
+    assert entry["state"] == "submitted" and entry["batch_id"] == sub.batch_ids[0]
+    sent = (tmp_path / "run" / entry["input_path"]).read_text().splitlines()
+    assert len(sent) == 20 and json.loads(sent[0])["url"] == "/v1/chat/completions"
+    assert "temperature" not in json.loads(sent[0])["body"]  # the provider's default, as in the paper
+
+    # First poll: still running; nothing is written.
+    c1 = collect_batch(tmp_path / "run")
+    assert c1.pending == 1 and c1.ingested == 0 and not (tmp_path / "run" / "responses.jsonl").exists()
+    # A live run meanwhile leaves the waiting items alone.
+    live = run_benchmark(YN_TASK, ["v_1", "v_2"], "openai/standin-model", items=items, out=tmp_path / "run",
+                         temperature=None, model_options={"base_url": standin.url})
+    assert live.requests_sent == 0 and standin.chat_calls == 0
+
+    c2 = collect_batch(tmp_path / "run")
+    assert c2.pending == 0 and c2.ingested == 20 and c2.errors == 0
+    run = load_run(tmp_path / "run")
+    assert Counter(r["item_id"] for r in run.attempts) == Counter(it.id for it in items)
+    assert {r["source"] for r in run.responses} == {"batch"}
+    assert all(r["label"] == "yes" and r["rule"] == "tag" for r in run.responses)
+    assert run.metrics["variants"]["v_1"]["recall"] == 1.0 and run.metrics["batch_requests"] == 20
+
+    # Collecting again (an interrupted collect re-run) adds nothing.
+    c3 = collect_batch(tmp_path / "run")
+    assert c3.ingested == 0 and len(load_run(tmp_path / "run").attempts) == 20
+    assert [b["state"] for b in batch_status(tmp_path / "run")] == ["collected"]
+
+    # The results went into the response cache: a live run elsewhere sends nothing.
+    again = run_benchmark(YN_TASK, ["v_1", "v_2"], "openai/standin-model", items=items, out=tmp_path / "live",
+                          temperature=None, model_options={"base_url": standin.url})
+    assert again.requests_sent == 0 and again.cache_hits == 20
+
+
+def test_collect_batch_records_failed_lines_and_a_live_run_fills_only_those(standin, isolated_cache, tmp_path):
+    standin.batch_polls = 1
+    standin.batch_error_every = 4
+    items = yn_items(10)
+    submit_batch(_config(standin, tmp_path / "run"), items=items)
+    c = collect_batch(tmp_path / "run", wait=True, poll_interval=0.01, timeout=10)
+    assert c.pending == 0 and c.ingested == 20 and c.errors == 5
+    run = load_run(tmp_path / "run")
+    errs = [r for r in run.responses if r["error"]]
+    assert len(errs) == 5 and all("HTTP 500" in r["error"] for r in errs)
+    live = run_benchmark(YN_TASK, ["v_1", "v_2"], "openai/standin-model", items=items, out=tmp_path / "run",
+                         temperature=None, model_options={"base_url": standin.url})
+    assert live.requests_sent == 5 and live.skipped == 15
+    run = load_run(tmp_path / "run")
+    answered = Counter(r["item_id"] for r in run.attempts if not r["error"])
+    assert len(answered) == 20 and set(answered.values()) == {1}
+
+
+def test_submit_batch_after_a_crash_finds_the_created_batch_instead_of_creating_another(
+        standin, isolated_cache, tmp_path, monkeypatch):
+    items = yn_items(4)
+    real_advance = batch_mod._advance
+
+    def crash_after_create(client, store, ledger, entry, token):
+        # Create the batch on the server, then die before the ledger records its id.
+        real_create = client.batches.create
+
+        def create(**kw):
+            real_create(**kw)
+            raise KeyboardInterrupt("killed")
+
+        monkeypatch.setattr(client.batches, "create", create)
+        return real_advance(client, store, ledger, entry, token)
+
+    monkeypatch.setattr(batch_mod, "_advance", crash_after_create)
+    with pytest.raises(KeyboardInterrupt):
+        submit_batch(_config(standin, tmp_path / "run"), items=items)
+    ledger = json.loads((tmp_path / "run" / "batches.json").read_text())
+    assert ledger["batches"][0]["state"] == "uploaded" and standin.batch_creates == 1
+    monkeypatch.setattr(batch_mod, "_advance", real_advance)
+
+    sub = submit_batch(_config(standin, tmp_path / "run"), items=items)
+    assert standin.batch_creates == 1 and standin.file_uploads == 1
+    assert sub.batch_ids == ["batch_1"] and sub.requests == 0
+    c = collect_batch(tmp_path / "run", wait=True, poll_interval=0.01, timeout=10)
+    assert c.ingested == 8 and len(load_run(tmp_path / "run").attempts) == 8
+
+
+def test_submit_batch_refuses_a_model_that_is_not_openai(tmp_path):
+    cfg = RunConfig(task=YN_TASK, variants=["v_1"], model="mock/oracle", out=str(tmp_path / "r"))
+    with pytest.raises(ConfigError, match="Batch API needs an openai/<model>"):
+        submit_batch(cfg, items=yn_items(2, variants=("v_1",)))

@@ -1,0 +1,111 @@
+"""The runner against a local OpenAI-compatible stand-in that injects faults.
+
+Every request goes through the real ``openai`` client to a server on
+127.0.0.1: HTTP 429 with Retry-After, HTTP 500, answers slower than the
+request timeout, dropped connections, and 401 errors that echo the key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+
+import pytest
+
+from causalgraph.bench.runner import run_benchmark
+from causalgraph.bench.store import load_run
+
+from bench_helpers import YN_TASK, prompt_of, yn_items
+
+pytestmark = pytest.mark.network_local
+
+FAULTS = ["429", "500", "drop", "slow", "ok"]
+
+
+def _fault_of(prompt: str) -> str:
+    return FAULTS[int(hashlib.sha256(prompt.encode()).hexdigest(), 16) % len(FAULTS)]
+
+
+def _answered_lines(run) -> Counter:
+    return Counter((r["variant"], r["item_id"]) for r in run.attempts if not r["error"])
+
+
+def test_run_benchmark_completes_under_faults_with_each_item_answered_once(standin, isolated_cache, tmp_path):
+    # The first attempt at each prompt fails in one of five ways; later attempts succeed.
+    standin.faults = lambda prompt, attempt: _fault_of(prompt) if attempt == 1 else "ok"
+    standin.slow_seconds = 2.5
+    items = yn_items(12)
+    kinds = Counter(_fault_of(prompt_of(it)) for it in items)
+    assert all(kinds[k] > 0 for k in FAULTS), kinds  # every fault is exercised
+
+    res = run_benchmark(YN_TASK, ["v_1", "v_2"], "openai/standin-model", items=items, out=tmp_path / "run",
+                        model_options={"base_url": standin.url}, concurrency=6, retry_base=0.01, retry_cap=0.2,
+                        request_timeout=1.0, max_attempts=4)
+    run = load_run(res.path)
+    lines = _answered_lines(run)
+    assert len(lines) == len(items) and set(lines.values()) == {1}
+    assert res.errors == 0 and run.metrics["errors"] == 0
+    # Every failed first attempt was retried, within the bound on attempts.  (A loaded machine can
+    # also time out an ordinary first request, so "exactly one retry each" would be flaky.)
+    attempts = {r["item_id"]: r["attempts"] for r in run.responses}
+    for it in items:
+        kind = _fault_of(prompt_of(it))
+        assert 1 + (kind != "ok") <= attempts[it.id] <= 4, (kind, attempts[it.id])
+        if kind in ("429", "500"):
+            assert standin.attempts[prompt_of(it)] >= 2
+    failing = sum(v for k, v in kinds.items() if k != "ok")
+    assert len(items) + failing <= res.requests_sent <= 4 * len(items)
+    assert res.requests_sent == sum(attempts.values())
+    # The model always says Yes: recall 1, precision = share of gold yes.
+    v1 = run.metrics["variants"]["v_1"]
+    assert v1["recall"] == 1.0 and v1["precision"] == pytest.approx(6 / 12)
+
+
+def test_run_benchmark_bounds_retries_and_records_errors_then_resume_fills_them(standin, isolated_cache, tmp_path):
+    always_failing = {prompt_of(it) for it in yn_items(12)[:4]}
+    standin.faults = lambda prompt, attempt: "500" if prompt in always_failing else "ok"
+    items = yn_items(12)
+    opts = dict(items=items, out=tmp_path / "run", model_options={"base_url": standin.url}, retry_base=0.001,
+                retry_cap=0.01, max_attempts=3)
+    res = run_benchmark(YN_TASK, ["v_1", "v_2"], "openai/standin-model", **opts)
+    assert res.errors == 4
+    assert res.requests_sent == (len(items) - 4) + 4 * 3  # three attempts each, then it stops
+    run = load_run(res.path)
+    failed = [r for r in run.responses if r["error"]]
+    assert len(failed) == 4 and all("HTTP 500" in r["error"] and "attempt 3 of 3" in r["error"] for r in failed)
+    assert all(r["label"] is None and r["attempts"] == 3 for r in failed)
+    assert run.metrics["errors"] == 4 and run.metrics["answered"] == len(items) - 4
+
+    # The server recovers; the same command asks only the four failed items again.
+    standin.faults = lambda prompt, attempt: "ok"
+    res2 = run_benchmark(YN_TASK, ["v_1", "v_2"], "openai/standin-model", **opts)
+    assert res2.requests_sent == 4 and res2.skipped == len(items) - 4 and res2.errors == 0
+    run = load_run(res.path)
+    lines = _answered_lines(run)
+    assert len(lines) == len(items) and set(lines.values()) == {1}
+    assert len(run.attempts) == len(items) + 4  # the four error lines stay, superseded
+
+
+def test_api_key_never_reaches_a_written_file(standin, isolated_cache, tmp_path, monkeypatch):
+    key = "sk-test-DoNotLeak-0123456789abcdef"
+    monkeypatch.setenv("OPENAI_API_KEY", key)
+    items = yn_items(6)
+    bad = {prompt_of(it) for it in items[:2]}
+    standin.faults = lambda prompt, attempt: "401" if prompt in bad else "ok"
+    res = run_benchmark(YN_TASK, ["v_1", "v_2"], "openai/standin-model", items=items, out=tmp_path / "run",
+                        model_options={"base_url": standin.url}, retry_base=0.001, max_attempts=2)
+    # The key was really used (so its absence below means something) and the 401 answers echoed it.
+    assert f"Bearer {key}" in standin.auth_headers
+    assert res.errors == 2
+    run = load_run(res.path)
+    errs = [r["error"] for r in run.responses if r["error"]]
+    assert all("HTTP 401" in e and "[redacted]" in e for e in errs)
+    written = list((tmp_path / "run").rglob("*")) + list(isolated_cache.rglob("*"))
+    assert any(p.name == "responses.sqlite" for p in written)
+    for p in written:
+        if p.is_file():
+            data = p.read_bytes()
+            assert key.encode() not in data, p
+            assert b"DoNotLeak" not in data, p
+    assert "api_key" not in json.dumps(run.manifest)
