@@ -41,6 +41,7 @@ from .graph import CausalEdge, CausalGraph, _event, compile_graph
 from .model import Statement
 
 __all__ = [
+    "MAX_VIEW_NODES",
     "POSITION_COLORS",
     "CORRELATION_COLORS",
     "OVERLAY_STYLES",
@@ -66,6 +67,9 @@ OVERLAY_STYLES = {
     "nesting": {"color": "#e377c2", "label": "nested in"},
 }
 DOTTED = [2, 5]
+#: Largest graph the viewer draws.  Statement graphs have tens of events (ClimateCause: at most 43);
+#: beyond a few thousand the browser layout stalls, and pyvis checks each edge's end points in O(nodes).
+MAX_VIEW_NODES = 2000
 OVERLAY_KINDS = tuple(OVERLAY_STYLES)
 
 _LIB = ("templates", "lib", "vis-9.1.2")
@@ -188,6 +192,9 @@ def viewer_data(obj: CausalGraph | Statement, *, positions: Optional[dict] = Non
     (['a', 'b'], [(0, 1)])
     """
     graph = _as_graph(obj)
+    if len(graph.nodes) > MAX_VIEW_NODES:
+        raise ConfigError(f"statement {graph.statement_id}: its graph has {len(graph.nodes)} events; the viewer "
+                          f"draws at most MAX_VIEW_NODES = {MAX_VIEW_NODES}")
     if positions is None:
         positions = _chain_positions(graph, rule)
     missing = [n for n in graph.nodes if n not in positions]

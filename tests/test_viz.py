@@ -147,6 +147,21 @@ def test_viewer_data_rejects_missing_positions():
         viewer_data(_chain(), positions={"a": "start", "b": "middle", "d": "none"})
 
 
+def test_viewer_data_refuses_graphs_over_the_node_limit(monkeypatch):
+    import causalgraph.viz as viz
+
+    monkeypatch.setattr(viz, "MAX_VIEW_NODES", 3)
+    with pytest.raises(ConfigError, match="statement t1: its graph has 4 events; the viewer draws at most "
+                                          "MAX_VIEW_NODES = 3"):
+        viewer_data(_chain())
+
+
+def test_to_pyvis_without_pyvis_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyvis.network", None)
+    with pytest.raises(ConfigError, match=r"pyvis.network is needed .* pip install 'causalgraph\[viz\]'"):
+        to_pyvis(_chain())
+
+
 def test_to_pyvis_builds_a_directed_network_with_every_node_and_edge():
     net = to_pyvis(_chain())
     assert net.directed is True
@@ -203,6 +218,15 @@ def test_write_graph_html_rejects_a_non_html_file_name(tmp_path):
 def test_show_writes_the_page_without_opening_a_browser(tmp_path):
     p = show(_chain(), tmp_path / "sub" / "t1.html", open_browser=False)
     assert p.is_file() and p.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_show_opens_the_written_page_in_the_browser(tmp_path, monkeypatch):
+    import webbrowser
+
+    opened = []
+    monkeypatch.setattr(webbrowser, "open", lambda uri: opened.append(uri) or True)
+    p = show(_chain(), tmp_path / "t1.html")
+    assert opened == [p.as_uri()] and p.is_absolute()
 
 
 def test_safe_filename_keeps_ids_and_neutralises_paths():
