@@ -20,6 +20,10 @@ from .prompt import VARIANTS, render_messages, select_exemplars
 from .reference import PAPER_RANGES, ReferenceRanges, climatecause_ranges, corpus_ranges, normalised_complexity
 from .schema import ANNOTATION_SCHEMA, annotation_schema
 from .score import TextScore, score_statement, score_text
+from .task import ensure_registered
+
+# The runner finds tasks in its registry: make `annotate` known to `causalgraph bench` and load_run readers.
+ensure_registered()
 
 __all__ = [
     "annotate", "annotate_texts", "annotate_corpus", "statements_from_run", "DEFAULT_MAX_TOKENS",

@@ -15,8 +15,8 @@ Measures, over the statements of a run (or two aligned lists of statements):
   pair as found when S ≥ τ (default 0.5).
 * **labels** on matched pairs (the one-to-one matches with S ≥ τ): accuracy
   of correlation, relation type and explicitness (a missing predicted label
-  counts as wrong).  For a repeated pair the first gold relation's labels
-  are used.
+  counts as wrong; a pair whose gold label is empty is not counted for that
+  label).  For a repeated pair the first gold relation's labels are used.
 * **complexity**: each statement's five metrics from the predicted and from
   the gold annotation; mean absolute error per metric and of C(s), and
   Spearman's ρ of C(s) across statements.  C(s) of both is normalised with
@@ -212,6 +212,8 @@ def evaluate_statements(predicted: Sequence[Optional[Statement]], gold: Sequence
         for i, j in found:
             for name, attr in LABELS.items():
                 pv, gv = _label_value(pp[i][1], attr), _label_value(gp[j][1], attr)
+                if gv is None:  # the corpus does not annotate this label here (PubMedCausal has no correlation)
+                    continue
                 lab[name]["n"] += 1
                 lab[name]["correct"] += int(pv is not None and pv == gv)
                 lab[name]["missing"] += int(pv is None)

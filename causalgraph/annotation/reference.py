@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Mapping, Optional, Sequence, Union
 
-from ..errors import ConfigError
+from ..errors import ConfigError, DataNotFound
 from ..metrics.complexity import METRICS, Complexity, complexity, complexity_table, normalise_weights
 from ..model import Corpus, Statement
 
@@ -92,7 +92,11 @@ def resolve_reference(reference: Union[None, str, ReferenceRanges, Corpus, Seque
     if isinstance(reference, ReferenceRanges):
         return reference
     if reference is None or reference == "climatecause":
-        return climatecause_ranges()
+        try:
+            return climatecause_ranges()
+        except DataNotFound as exc:
+            raise DataNotFound(f"{exc} (needed for the ClimateCause ranges of C(s); without the corpus, use the "
+                               "ranges printed in the paper: reference='paper', --reference paper)") from exc
     if reference == "paper":
         return PAPER_RANGES
     if isinstance(reference, str):

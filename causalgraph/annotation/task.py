@@ -90,9 +90,18 @@ def parse_for_run(text: str, variant: str) -> tuple[Optional[dict], str]:
 def _score(records: list[dict]) -> dict:
     from .evaluate import evaluate_records
 
+    from ..errors import DataNotFound
+    from .reference import PAPER_RANGES, climatecause_ranges
+
     if not any(r.get("gold") for r in records):
         return {"evaluated": False}
-    return evaluate_records(records).summary()
+    try:
+        ref = climatecause_ranges()
+    except DataNotFound:
+        # A run must not fail at its last step because the reference corpus is missing:
+        # the ranges printed in the paper are the same (tests/annotation/test_reference.py).
+        ref = PAPER_RANGES
+    return {"evaluated": True, **evaluate_records(records, reference=ref).summary()}
 
 
 class StructuredBackend(Backend):

@@ -101,3 +101,11 @@ def test_evaluate_records_refuses_a_run_without_gold():
     recs = [{"item_id": "annotate/few-shot/text-1", "gold": None, "label": None, "meta": {"statement_id": "text-1"}}]
     with pytest.raises(SchemaError, match="record 1 \\(text-1\\): no gold annotation"):
         evaluate_records(recs, reference=REF)
+
+
+def test_evaluate_statements_skips_labels_the_gold_does_not_annotate():
+    gold = Statement("p1", "t", True, (Relation("smoking", "cancer", explicitness=E.EXPLICIT),))  # PubMedCausal-like
+    pred = Statement("p1", "t", True, (R("smoking", "cancer", corr="negative"),))
+    rep = evaluate_statements([pred], [gold], reference=REF)
+    assert rep.labels["correlation"] == {"accuracy": None, "n": 0, "missing": 0}
+    assert rep.labels["explicitness"] == {"accuracy": 1.0, "n": 1, "missing": 0}

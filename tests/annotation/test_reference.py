@@ -52,3 +52,16 @@ def test_score_statement_adds_the_classic_readability_formulas():
     metrics = [r["metric"] for r in s.rows()]
     assert metrics[:7] == ["C^com", "C^ex", "C^nest", "C^corr", "C^pol", "C(s)", "relations"]
     assert metrics[7:] == ["FRE", "FKG", "ARI", "CLI", "DCRS"]
+
+
+def test_resolve_reference_without_the_corpus_points_to_the_paper_ranges(monkeypatch, tmp_path):
+    from causalgraph.annotation import reference
+    from causalgraph.errors import DataNotFound
+
+    def missing():
+        raise DataNotFound("ClimateCause not found")
+
+    monkeypatch.setattr(reference, "climatecause_ranges", missing)
+    with pytest.raises(DataNotFound, match="reference='paper'"):
+        reference.resolve_reference(None)
+    assert reference.resolve_reference("paper") is PAPER_RANGES
