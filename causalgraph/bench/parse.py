@@ -13,7 +13,8 @@ Rules, tried in this order (the first that commits to exactly one label wins):
     markdown and punctuation);
 ``last_label``
     the last label word in the text that is not negated (``not yes``,
-    ``isn't a start``, ``neither start nor end`` do not commit).
+    ``isn't a start``, ``neither start nor end`` do not commit) and not part
+    of a bracketed list of several labels (an echo of the answer set).
 
 Inside ``tag``, ``answer_colon`` and ``mask`` a span that names several
 labels (an echo of ``{start, middle, end, none}``) or only negated ones does
@@ -38,6 +39,7 @@ _TAG = re.compile(r"<\s*answer\s*>(.*?)(?:<\s*/\s*answer\s*>|$)", re.IGNORECASE 
 _COLON = re.compile(r"(?:final\s+answer|answer)\s*(?:is)?\s*[*_]*\s*[:=\-]\s*[*_]*\s*(.{0,80})",
                     re.IGNORECASE)
 _MASK = re.compile(r"\[\s*mask\s*\]\s*(?:=|:|is|->|→)\s*(.{0,80})", re.IGNORECASE)
+_SET = re.compile(r"[{\[(][^{}\[\]()]*[}\])]")
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
 # Words that, shortly before a label, take the commitment back.
 _NEGATORS = {"not", "no", "never", "neither", "nor", "isn't", "isnt", "aren't", "arent", "wasn't", "cannot",
@@ -123,7 +125,11 @@ def parse_labels(text: Optional[str], words: Mapping[str, str]) -> tuple[Optiona
     bare = re.sub(r"[\s\"'`*_.,;:!?()\[\]{}<>]+", " ", text).strip().lower()
     if bare in vocab:
         return vocab[bare], "exact"
-    mentions = _mentions(text, vocab)
+    # An echo of the answer set ("{start, middle, end, none}") names labels without choosing one.
+    def _blank_sets(m: re.Match) -> str:
+        return " " if len({lab for lab, _ in _mentions(m.group(0), vocab)}) > 1 else m.group(0)
+
+    mentions = _mentions(_SET.sub(_blank_sets, text), vocab)
     for lab, neg in reversed(mentions):
         if not neg:
             return lab, "last_label"

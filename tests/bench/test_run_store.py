@@ -1,0 +1,62 @@
+"""The run directory: append-only lines, torn-line repair, answers superseding failed attempts."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from causalgraph.bench.store import RunStore, load_run
+from causalgraph.errors import ConfigError, SchemaError
+
+
+def _rec(item, error=None, label="yes"):
+    return {"task": "t", "variant": "v", "item_id": item, "response": None if error else label,
+            "label": None if error else label, "error": error}
+
+
+def test_append_cuts_a_torn_last_line_before_writing(tmp_path, capsys):
+    store = RunStore(tmp_path)
+    store.append([_rec("a"), _rec("b")])
+    with open(store.responses_path, "ab") as fh:
+        fh.write(b'{"task": "t", "variant": "v", "item_id": "c", "resp')  # a kill in the middle of a write
+    assert [r["item_id"] for r in store.iter_lines()] == ["a", "b"]
+    assert "torn last line" in store.repairs[0]
+    RunStore(tmp_path).append([_rec("c")])
+    assert "removed a torn last line" in capsys.readouterr().err
+    lines = store.responses_path.read_text().splitlines()
+    assert [json.loads(x)["item_id"] for x in lines] == ["a", "b", "c"]
+
+
+def test_iter_lines_reports_a_broken_line_with_its_number(tmp_path):
+    store = RunStore(tmp_path)
+    store.append([_rec("a")])
+    with open(store.responses_path, "a") as fh:
+        fh.write("not json\n")
+    store.append([_rec("b")])
+    with pytest.raises(SchemaError, match=r"responses.jsonl, line 2: not a JSON object"):
+        store.iter_lines()
+
+
+def test_load_run_prefers_the_answer_over_failed_attempts(tmp_path):
+    store = RunStore(tmp_path)
+    store.write_manifest({"task": "t", "model": "mock/oracle", "variants": ["v"]})
+    store.append([_rec("a", error="HTTP 500"), _rec("b"), _rec("a", label="no"), _rec("b", error="late failure")])
+    run = load_run(tmp_path)
+    assert [(r["item_id"], r["label"], r["error"]) for r in run.responses] == [("a", "no", None), ("b", "yes", None)]
+    assert len(run.attempts) == 4 and store.answered() == {("t", "v", "a"), ("t", "v", "b")}
+
+
+def test_load_run_of_a_folder_without_manifest_says_so(tmp_path):
+    with pytest.raises(ConfigError, match="is not a run directory"):
+        load_run(tmp_path)
+
+
+def test_run_to_frame_lifts_statement_id(tmp_path):
+    store = RunStore(tmp_path)
+    store.write_manifest({"task": "t", "model": "m", "variants": ["v"]})
+    rec = _rec("a")
+    rec.update(meta={"statement_id": "cc-001"}, usage={"prompt_tokens": 5, "completion_tokens": 1})
+    store.append([rec])
+    df = load_run(tmp_path).to_frame()
+    assert df.loc[0, "statement_id"] == "cc-001" and df.loc[0, "prompt_tokens"] == 5

@@ -1,0 +1,157 @@
+"""The runner with the deterministic mock backends (no network)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections import Counter
+
+import pytest
+
+from causalgraph.bench.runner import RunConfig, arun_benchmark, backoff_delay, default_run_dir, run_benchmark
+from causalgraph.bench.store import load_run
+from causalgraph.datasets.fetch import sha256_file
+from causalgraph.errors import ConfigError
+from causalgraph.llm.base import Backend, Completion
+
+from bench_helpers import YN_TASK, yn_items
+
+
+def test_run_benchmark_oracle_scores_one_on_real_corri_items(climatecause_path, isolated_cache, tmp_path):
+    res = run_benchmark("corri", "0_1,0_2,0_3", "mock/oracle", data=str(climatecause_path), limit=30,
+                        out=tmp_path / "run")
+    run = load_run(res.path)
+    assert len(run.responses) == 90 and res.requests_sent == 90
+    for v in ("0_1", "0_2", "0_3"):
+        m = run.metrics["variants"][v]
+        assert (m["precision"], m["recall"], m["f1"], m["parse_failures"]) == (1.0, 1.0, 1.0, 0)
+    # The oracle answers in each variant's own wording, and the parser maps it back.
+    words = {r["variant"]: set() for r in run.responses}
+    for r in run.responses:
+        words[r["variant"]].add(r["response"])
+    assert words["0_2"] == {"<Answer>same</Answer>", "<Answer>opposite</Answer>"}
+    assert words["0_3"] == {"<Answer>increase</Answer>", "<Answer>decrease</Answer>"}
+    first = run.responses[0]
+    assert first["task"] == "corri" and first["gold"] in ("positive", "negative")
+    assert first["meta"]["statement_id"].startswith("cc-") and first["meta"]["cause"]
+    assert run.manifest["dataset"]["sha256"] == sha256_file(climatecause_path)
+    assert run.manifest["parameters"]["temperature"] == 0.0 and run.manifest["items"] == {"0_1": 30, "0_2": 30,
+                                                                                          "0_3": 30}
+
+
+def test_run_benchmark_rerun_resumes_and_a_new_run_is_served_by_the_cache(isolated_cache, tmp_path):
+    items = yn_items(12)
+    first = run_benchmark(YN_TASK, ["v_1", "v_2"], "mock/oracle", items=items, out=tmp_path / "a")
+    assert (first.requests_sent, first.cache_hits, first.written) == (24, 0, 24)
+    again = run_benchmark(YN_TASK, ["v_1", "v_2"], "mock/oracle", items=items, out=tmp_path / "a")
+    assert (again.requests_sent, again.cache_hits, again.skipped, again.written) == (0, 0, 24, 0)
+    assert json.loads((tmp_path / "a" / "metrics.json").read_text())["requests_sent"] == 0
+    fresh = run_benchmark(YN_TASK, ["v_1", "v_2"], "mock/oracle", items=items, out=tmp_path / "b")
+    assert (fresh.requests_sent, fresh.cache_hits) == (0, 24)
+    assert {r["source"] for r in load_run(tmp_path / "b").responses} == {"cache"}
+    assert load_run(tmp_path / "b").metrics["variants"]["v_1"]["f1"] == 1.0
+
+
+def test_run_benchmark_cache_is_keyed_by_model_and_parameters(isolated_cache, tmp_path):
+    items = yn_items(4, variants=("v_1",))
+    run_benchmark(YN_TASK, ["v_1"], "mock/constant", items=items, out=tmp_path / "a",
+                  model_options={"text": "Yes"})
+    other_text = run_benchmark(YN_TASK, ["v_1"], "mock/constant", items=items, out=tmp_path / "b",
+                               model_options={"text": "No"})
+    assert other_text.requests_sent == 4 and other_text.cache_hits == 0
+    other_tokens = run_benchmark(YN_TASK, ["v_1"], "mock/constant", items=items, out=tmp_path / "c",
+                                 model_options={"text": "Yes"}, max_tokens=5)
+    assert other_tokens.requests_sent == 4
+    no_cache = run_benchmark(YN_TASK, ["v_1"], "mock/constant", items=items, out=tmp_path / "d",
+                             model_options={"text": "Yes"}, cache=False)
+    assert no_cache.requests_sent == 4
+    assert [r["label"] for r in load_run(tmp_path / "b").responses] == ["no"] * 4
+
+
+def test_run_benchmark_refuses_a_directory_of_another_model(isolated_cache, tmp_path):
+    items = yn_items(2, variants=("v_1",))
+    run_benchmark(YN_TASK, ["v_1"], "mock/oracle", items=items, out=tmp_path / "a")
+    with pytest.raises(ConfigError, match=r"different .*model \('mock/oracle' there, 'mock/constant' now\)"):
+        run_benchmark(YN_TASK, ["v_1"], "mock/constant", items=items, out=tmp_path / "a")
+    with pytest.raises(ConfigError, match="temperature"):
+        run_benchmark(YN_TASK, ["v_1"], "mock/oracle", items=items, out=tmp_path / "a", temperature=0.7)
+
+
+def test_run_benchmark_flaky_backend_stops_after_max_attempts(isolated_cache, tmp_path):
+    items = yn_items(3, variants=("v_1",))
+    res = run_benchmark(YN_TASK, ["v_1"], "mock/flaky", items=items, out=tmp_path / "a",
+                        model_options={"pattern": "xsxsxsxs", "retry_after": 0.001}, max_attempts=3,
+                        retry_base=0.001, retry_cap=0.01)
+    assert res.errors == 3 and res.requests_sent == 9
+    run = load_run(res.path)
+    assert all("attempt 3 of 3" in r["error"] for r in run.responses)
+    assert run.metrics["variants"]["v_1"]["errors"] == 3 and run.metrics["variants"]["v_1"]["recall"] == 0.0
+
+
+def test_run_benchmark_permanent_error_is_not_retried(isolated_cache, tmp_path):
+    res = run_benchmark(YN_TASK, ["v_1"], "mock/flaky", items=yn_items(2, variants=("v_1",)), out=tmp_path / "a",
+                        model_options={"pattern": "f"}, max_attempts=5)
+    assert res.requests_sent == 2 and res.errors == 2
+    assert all("HTTP 400" in r["error"] for r in load_run(res.path).responses)
+
+
+class _CountingBackend(Backend):
+    provider = "counting"
+
+    def __init__(self):
+        super().__init__("c")
+        self.in_flight = 0
+        self.peak = 0
+
+    async def complete(self, request):
+        self.in_flight += 1
+        self.peak = max(self.peak, self.in_flight)
+        await asyncio.sleep(0.01)
+        self.in_flight -= 1
+        return Completion(text="Yes", prompt_tokens=3, completion_tokens=1)
+
+
+def test_arun_benchmark_never_exceeds_the_concurrency_limit(isolated_cache, tmp_path):
+    backend = _CountingBackend()
+    cfg = RunConfig(task=YN_TASK, variants=["v_1", "v_2"], model="counting/c", out=str(tmp_path / "a"),
+                    concurrency=3, cache=False)
+    res = asyncio.run(arun_benchmark(cfg, items=yn_items(12), backend=backend, progress=False))
+    assert backend.peak == 3 and res.requests_sent == 24
+
+
+def test_run_benchmark_prices_tokens_from_an_overriding_table(isolated_cache, tmp_path):
+    res = run_benchmark(YN_TASK, ["v_1"], "mock/constant", items=yn_items(4, variants=("v_1",)),
+                        out=tmp_path / "a", model_options={"text": "Yes"},
+                        prices={"constant": {"input": 1_000_000.0, "output": 2_000_000.0}})
+    run = load_run(res.path)
+    tok_in = sum(r["usage"]["prompt_tokens"] for r in run.responses)
+    tok_out = sum(r["usage"]["completion_tokens"] for r in run.responses)
+    assert tok_out == 4 and run.metrics["tokens_in"] == tok_in
+    assert run.metrics["cost_usd"] == pytest.approx(tok_in * 1.0 + tok_out * 2.0)
+
+
+def test_run_benchmark_limit_takes_the_first_items_of_each_variant(isolated_cache, tmp_path):
+    res = run_benchmark(YN_TASK, ["v_1", "v_2"], "mock/oracle", items=yn_items(12), out=tmp_path / "a", limit=5)
+    ids = Counter(r["variant"] for r in load_run(res.path).responses)
+    assert ids == {"v_1": 5, "v_2": 5}
+
+
+def test_run_benchmark_rejects_items_of_another_variant(tmp_path):
+    with pytest.raises(ConfigError, match="variant 'v_2'"):
+        run_benchmark(YN_TASK, ["v_1"], "mock/oracle", items=yn_items(2), out=tmp_path / "a")
+
+
+def test_backoff_delay_is_bounded_and_honours_retry_after():
+    rng = random.Random(1)
+    for attempt in range(1, 12):
+        d = backoff_delay(attempt, base=0.5, cap=8.0, rng=rng)
+        assert 0 <= d <= min(8.0, 0.5 * 2 ** (attempt - 1))
+    assert 3.0 <= backoff_delay(1, base=0.5, cap=8.0, retry_after=3.0, rng=rng) <= 3.3
+    assert backoff_delay(1, base=0.5, cap=8.0, retry_after=100.0, rng=rng) == 8.0
+
+
+def test_default_run_dir_is_the_same_for_the_same_command():
+    assert default_run_dir("corri", "openai/gpt-5.1", ["0_1"]) == default_run_dir("corri", "openai/gpt-5.1", ["0_1"])
+    long = default_run_dir("corri", "mock/oracle", [f"V_{i}" for i in range(20)])
+    assert len(long.name) < 80
