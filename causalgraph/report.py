@@ -145,7 +145,7 @@ td,th{border:1px solid #ddd;padding:.25em .6em;text-align:left;vertical-align:to
 td[data-sort]{text-align:right;font-variant-numeric:tabular-nums}
 table.sortable th{cursor:pointer;background:#f3f3f3;user-select:none}
 table.sortable th.asc::after{content:" ▲"}table.sortable th.desc::after{content:" ▼"}
-td.text{max-width:40em;font-size:.95em;color:#333}
+.text{font-size:.95em;color:#333}
 .muted{color:#666;font-size:.9em}nav a{margin-right:1em}
 """
 

@@ -402,6 +402,8 @@ _PAGE_JS = """
     network.setOptions({physics: {enabled: false}});
     document.body.setAttribute("data-stabilized", "1");
   });
+  // Without nodes there is no layout to stabilise and vis-network sends no event.
+  if (data.nodes.length === 0) { document.body.setAttribute("data-stabilized", "1"); }
   Array.prototype.forEach.call(document.querySelectorAll("#controls input[data-kind]"), function (box) {
     box.addEventListener("change", function () {
       show[box.getAttribute("data-kind")] = box.checked;
@@ -427,8 +429,7 @@ def _legend() -> str:
     parts.append(f'<span class="sw" style="background:{OVERARCHING_COLOR};border-radius:0"></span>overarching event'
                  "; size grows with degree.<br>Causal edges (correlation):")
     for corr, col in CORRELATION_COLORS.items():
-        if corr:
-            parts.append(f'<span class="ln" style="border-top-style:solid;border-color:{col}"></span>{corr}')
+        parts.append(f'<span class="ln" style="border-top-style:solid;border-color:{col}"></span>{corr or "no label"}')
     parts.append('<span class="ln" style="border-top-style:dashed;border-color:#444"></span>'
                  "negative relation type (prevents)<br>Dotted edges to the overarching event:")
     for view, style in OVERLAY_STYLES.items():
@@ -492,6 +493,8 @@ def graph_html(obj: CausalGraph | Statement, *, title: Optional[str] = None, hei
     triggers = [r.trigger for e in graph.edges for r in e.relations if r.trigger]
     text_html, not_found = highlight_triggers(graph.text or "", triggers)
     notes = list(data.notes)
+    if not graph.edges:
+        notes.append("This statement has no annotated causal relation: there is no graph to draw.")
     if not_found:
         notes.append("Triggers not found verbatim in the text: " + "; ".join(not_found))
     counts = (f"{data.count('event')} events, {data.count('causal')} causal edges, "

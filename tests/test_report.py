@@ -135,7 +135,7 @@ def test_report_cli_prints_the_index_path(tmp_path, climatecause_path, capsys):
     out = tmp_path / "rep"
     assert main(["report", "--data", str(climatecause_path), "-o", str(out), "--max-graphs", "0"]) == 0
     assert capsys.readouterr().out.strip() == str(out / "index.html")
-    assert not any((out / "graphs").glob("*.html")) if (out / "graphs").exists() else True
+    assert not (out / "graphs").exists()
     assert "0 graph page(s) for 63 causal statement(s)" in (out / "index.html").read_text(encoding="utf-8")
 
 

@@ -210,6 +210,12 @@ def test_graph_html_is_identical_whatever_the_hash_seed():
     assert child == graph_html(hostile.hostile_statement()).encode("utf-8")
 
 
+def test_graph_html_of_a_statement_without_causality_says_so():
+    page = graph_html(Statement("n1", "Nothing follows from this.", False))
+    assert "<li>This statement has no annotated causal relation: there is no graph to draw.</li>" in page
+    assert _payload(page)["nodes"] == [] and _payload(page)["edges"] == []
+
+
 def test_write_graph_html_rejects_a_non_html_file_name(tmp_path):
     with pytest.raises(ConfigError, match=r"graph\.txt: the viewer writes HTML"):
         write_graph_html(_chain(), tmp_path / "graph.txt")

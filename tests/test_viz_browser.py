@@ -83,6 +83,14 @@ def test_graph_page_renders_the_graph_offline_without_console_errors(chromium, c
     assert chromium.collect(load.url).errors == []
 
 
+def test_graph_page_of_a_statement_without_causality_loads_cleanly(chromium, climatecause, tmp_path):
+    st = climatecause["cc-002"]
+    assert not st.causal
+    load = chromium.open(write_graph_html(st, tmp_path / "cc-002.html"))
+    assert load.errors == [] and load.external == []
+    assert chromium.js("return window.cgViewer.rendered()") == {"nodes": 0, "edges": 0}
+
+
 def test_graph_page_draws_all_overlay_kinds_on_cc_047(chromium, climatecause, tmp_path):
     g = compile_graph(climatecause["cc-047"])
     assert g.common and g.nesting  # the statement exercises the overlays
