@@ -123,7 +123,7 @@ def test_hostile_statement_renders_as_text_and_never_executes(chromium, tmp_path
           c.dispatchEvent(new MouseEvent(t, {clientX: r.left + p.x, clientY: r.top + p.y, bubbles: true}));
         });""")
     tip = None
-    for _ in range(40):
+    for _ in range(100):  # the tooltip shows after vis-network's tooltipDelay (120 ms); allow 5 s
         tip = chromium.js("""var t = document.querySelector('div.vis-tooltip');
             return t && t.style.visibility === 'visible'
                 ? [t.textContent, Array.prototype.map.call(t.querySelectorAll('*'), function (e) { return e.tagName; })]
