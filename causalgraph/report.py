@@ -14,9 +14,9 @@
 ``graphs/<id>.html``
     the offline viewer of :mod:`causalgraph.viz` for each causal statement.
 
-For ClimateCause the figures the paper reports are printed beside ours
-(marked "paper"); they are reference values only and never enter a
-computation.
+For the released ClimateCause spreadsheet (recognised by its sha256) the
+figures the paper reports are printed beside ours (marked "paper"); they are
+reference values only and never enter a computation.
 """
 
 from __future__ import annotations
@@ -238,6 +238,7 @@ def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule:
     from .metrics.chains import RULES, chain_stats, chain_table
     from .metrics.complexity import complexity_table
     from .metrics.readability import READABILITY_METRICS, readability_summary, readability_table
+    from .datasets import DATASETS
     from .viz import write_graph_html
 
     if rule not in RULES:
@@ -248,7 +249,8 @@ def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule:
         raise ConfigError(f"corpus {corpus.name!r} has no statement; nothing to report")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    paper = corpus.name == "climatecause"
+    # The paper's figures describe the released spreadsheet only: show them for that exact file.
+    paper = corpus.sha256 is not None and corpus.sha256 == DATASETS["climatecause"]["full"].sha256
 
     # -- compute -----------------------------------------------------------------
     info = describe(corpus)
@@ -310,7 +312,9 @@ def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule:
     add = parts.append
     add(f"<h1>causalgraph report: {_e(corpus.name)}</h1>")
     add(f'<p class="muted">source {_e(info["source"])}<br>sha256 {_e(info["sha256"])}<br>'
-        f"causalgraph {_e(__version__)}; chain rule for graph colours: {_e(rule)}</p>")
+        f"causalgraph {_e(__version__)}; chain rule for graph colours: {_e(rule)}"
+        + ("<br>This is the released ClimateCause spreadsheet: the paper's figures are shown beside ours."
+           if paper else "") + "</p>")
     add('<nav><a href="#corpus">Corpus</a><a href="#complexity">Complexity</a>'
         '<a href="#distributions">Distributions</a><a href="#readability">Readability</a>'
         '<a href="#chains">Chains</a><a href="#statements">Statements</a></nav>')

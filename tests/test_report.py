@@ -79,6 +79,13 @@ def test_write_report_page_links_graphs_and_lists_what_was_left_out(cc_report, c
     assert '<a href="../index.html">' in graph_page
 
 
+def test_write_report_shows_paper_figures_only_for_the_released_spreadsheet(cc_report, climatecause, tmp_path):
+    assert "paper (§6.1)" in cc_report.index.read_text(encoding="utf-8")
+    copy = Corpus("climatecause", climatecause.statements[:10], source="edited.xlsx", sha256="0" * 64)
+    page = write_report(copy, tmp_path, max_graphs=0).index.read_text(encoding="utf-8")
+    assert "paper (§6.1)" not in page and ", paper</td>" not in page
+
+
 def test_write_report_escapes_hostile_statements(tmp_path):
     corpus = Corpus('evil<script>alert(1)</script>', [hostile.hostile_statement(),
                                                       Statement("s2", "Nothing happens here.", False)])
