@@ -17,7 +17,7 @@ from ..errors import BackendError, ConfigError, ParseError
 from ..model import Corpus, Statement
 from .parse import ParsedAnnotation, parsed_from_dict, to_statement
 from .prompt import DEFAULT_VARIANT
-from .task import TASK, annotation_items, ensure_registered, structured_backend, text_items
+from .task import TASK, annotation_items, ensure_registered, input_order, structured_backend, text_items
 
 __all__ = ["annotate", "annotate_texts", "annotate_corpus", "statements_from_run", "DEFAULT_MAX_TOKENS"]
 
@@ -76,18 +76,31 @@ def annotate_corpus(corpus: Union[Corpus, Sequence[Statement]], model: str, *, o
                 backend=backend, progress=progress, dataset=ds, **run_options)
 
 
-def statements_from_run(run, *, strict: bool = False) -> list[Statement]:
-    """The annotated statements of an ``annotate`` run, in run order.
+def statements_from_run(run, *, ids: Optional[Sequence[str]] = None, strict: bool = False) -> list[Statement]:
+    """The annotated statements of an ``annotate`` run, in input order.
 
-    A failed item (request error or unreadable answer) gives a non-causal
-    statement whose ``meta["annotation"]["failed"]`` is true, or raises with
-    ``strict``.
+    Parameters
+    ----------
+    run
+        A run directory or a loaded run.
+    ids
+        Only these statement ids, in this order (all of the run when ``None``).
+    strict
+        Raise on a failed item instead of returning a non-causal statement
+        whose ``meta["annotation"]["failed"]`` is true.
     """
     from ..bench.store import load_run
 
     r = load_run(run) if isinstance(run, (str, Path)) else run
+    records = input_order(r.responses)
+    if ids is not None:
+        by_id = {str((rec.get("meta") or {}).get("statement_id")): rec for rec in records}
+        missing = [i for i in ids if i not in by_id]
+        if missing:
+            raise ConfigError(f"{r.path}: no answer for statement(s) {', '.join(missing[:5])}")
+        records = [by_id[i] for i in ids]
     out = []
-    for rec in r.responses:
+    for rec in records:
         meta = dict(rec.get("meta") or {})
         sid, text = str(meta.get("statement_id") or rec.get("item_id")), meta.get("text", "")
         info = {"model": r.model, "variant": rec.get("variant"), "exemplars": meta.get("exemplars", []),

@@ -329,4 +329,7 @@ def evaluate_annotation(run: Union[str, os.PathLike, Any], *, variant: Optional[
         variant = variants[0] if variants else None
     elif variant not in variants:
         raise ConfigError(f"{r.path} has no variant {variant!r}; it has {', '.join(variants)}")
-    return evaluate_records(r.records(variant), reference=reference, threshold=threshold, source=str(r.path))
+    from .task import input_order
+
+    return evaluate_records(input_order(r.records(variant)), reference=reference, threshold=threshold,
+                            source=str(r.path))

@@ -26,16 +26,18 @@ from .prompt import DEFAULT_VARIANT, VARIANTS, render_messages, select_exemplars
 from .schema import ANNOTATION_SCHEMA, structured_output_params
 
 __all__ = ["TASK", "annotation_items", "text_items", "parse_for_run", "StructuredBackend", "structured_backend",
-           "ensure_registered"]
+           "ensure_registered", "input_order"]
 
 TASK = "annotate"
 
 
-def _item(st_id: str, text: str, variant: str, gold: Optional[str], shots: Optional[int]) -> Item:
+def _item(st_id: str, text: str, variant: str, gold: Optional[str], shots: Optional[int], index: int) -> Item:
     msgs = render_messages(text, variant, shots)
     system = next((m["content"] for m in msgs if m["role"] == "system"), None)
     user = msgs[-1]["content"]
-    meta = {"statement_id": st_id, "text": text,
+    # ``index``: the statement's position in its input, so readers restore input order whatever order
+    # concurrent requests finished in.
+    meta = {"statement_id": st_id, "index": index, "text": text,
             "exemplars": [e.id for e in select_exemplars(text, variant, shots)]}
     return Item(id=f"{TASK}/{variant}/{st_id}", task=TASK, variant=variant, prompt=user, gold=gold, meta=meta,
                 system=system)
@@ -65,9 +67,9 @@ def annotation_items(statements: Iterable[Statement], variant: str = DEFAULT_VAR
     ('annotate/zero-shot/d1', None, 'd1')
     """
     out = []
-    for s in statements:
+    for i, s in enumerate(statements):
         g = json.dumps(statement_to_answer(s), ensure_ascii=False) if gold else None
-        out.append(_item(s.id, s.text, variant, g, shots))
+        out.append(_item(s.id, s.text, variant, g, shots, i))
     return out
 
 
@@ -76,6 +78,21 @@ def text_items(texts: Sequence[str], variant: str = DEFAULT_VARIANT, *, ids: Opt
     """Items for free texts (no gold); ids ``text-1``, ``text-2`` … unless given."""
     ids = list(ids) if ids is not None else [f"text-{i}" for i in range(1, len(texts) + 1)]
     return annotation_items([Statement(i, t, False) for i, t in zip(ids, texts)], variant, gold=False, shots=shots)
+
+
+def input_order(records: Iterable[dict]) -> list[dict]:
+    """Run records in input order: by the item's ``index``, then its id (records without one last).
+
+    Examples
+    --------
+    >>> [r["item_id"] for r in input_order([{"item_id": "b", "meta": {"index": 1}}, {"item_id": "a", "meta": {"index": 0}}])]
+    ['a', 'b']
+    """
+    def key(r):
+        idx = (r.get("meta") or {}).get("index")
+        return (0, idx, str(r.get("item_id"))) if isinstance(idx, int) else (1, 0, str(r.get("item_id")))
+
+    return sorted(records, key=key)
 
 
 def parse_for_run(text: str, variant: str) -> tuple[Optional[dict], str]:

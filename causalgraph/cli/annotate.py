@@ -109,12 +109,20 @@ def run(args) -> int:
         from ..datasets import load_corpus
 
         out = args.out or default_run_dir("annotate", args.model, [args.variant])
-        res = annotate_corpus(load_corpus(args.data), args.model, out=out, limit=args.limit, **common)
+        corpus = load_corpus(args.data)
+        ids = [s.id for s in corpus][: args.limit] if args.limit else [s.id for s in corpus]
+        res = annotate_corpus(corpus, args.model, out=out, limit=args.limit, **common)
     else:
         texts = read_texts(args)
         out = args.out or default_run_dir("annotate-text", args.model, [args.variant])
-        res = annotate_texts(texts, args.model, out=out, ids=[text_id(t) for t in texts], **common)
-    statements = statements_from_run(res.path)
+        # The same text twice (up to whitespace) is one statement, annotated once.
+        unique = {}
+        for t in texts:
+            unique.setdefault(text_id(t), t)
+        ids = list(unique)
+        res = annotate_texts(list(unique.values()), args.model, out=out, ids=ids, **common)
+    # This invocation's statements, in input order (a run directory may hold earlier ones too).
+    statements = statements_from_run(res.path, ids=ids)
     rows = []
     for st in statements:
         info = st.meta.get("annotation", {})

@@ -146,3 +146,15 @@ def test_annotate_corpus_end_to_end_with_smollm2(tmp_path, climatecause):
     rep = evaluate_annotation(out, reference="paper")
     assert rep.counts["statements"] == 1 and rep.counts["failed"] == int(line["label"] is None)
     assert res.metrics["variants"]["zero-shot"]["parse_failures"] == rep.counts["failed"]
+
+
+def test_statements_from_run_restores_input_order_whatever_the_finishing_order(tmp_path):
+    out = tmp_path / "run"
+    texts = [f"Text number {i} says warming reduces ice." for i in range(12)]
+    # latency with concurrency: requests finish in an order the runner does not control.
+    annotate_texts(texts, "mock/constant", out=out, model_options={"text": ANSWER, "latency": 0.001},
+                   concurrency=6, cache=False)
+    assert [s.text for s in statements_from_run(out)] == texts
+    assert [s.id for s in statements_from_run(out, ids=["text-3", "text-1"])] == ["text-3", "text-1"]
+    with pytest.raises(ConfigError, match="no answer for statement\\(s\\) text-99"):
+        statements_from_run(out, ids=["text-99"])

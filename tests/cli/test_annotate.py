@@ -97,3 +97,10 @@ def test_evaluate_annotation_refuses_a_text_run(capsys, tmp_path):
         f"text={ANSWER}", "--out", str(out), "--no-cache")
     rc, _, err = run(capsys, "evaluate-annotation", str(out))
     assert rc == 2 and "no gold annotation" in err
+
+
+def test_annotate_asks_once_for_a_text_given_twice(capsys, tmp_path):
+    rc, out, err = run(capsys, "annotate", "--text", "Warming reduces sea ice.", "--text", "Warming  reduces sea ice.",
+                       "--model", "mock/constant", "--model-option", f"text={ANSWER}", "--out", str(tmp_path / "r"),
+                       "--no-cache", "--format", "csv")
+    assert rc == 0 and "requests 1" in err and len(out.strip().splitlines()) == 2
