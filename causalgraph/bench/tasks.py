@@ -94,7 +94,7 @@ def _corri_items(corpus, task: str, v: PromptVariant) -> list[Item]:
                 where = f"{r.source_file or st.source_file or 'corpus'}, row {r.source_row}" if r.source_row else st.id
                 raise SchemaError(
                     f"{where}: statement {st.id} relation {i} ({r.cause!r} -> {r.effect!r}) has no correlation "
-                    f"label in column 'Correlation'; expected positive or negative for task {task}")
+                    f"label (ClimateCause column 'Correlation'); expected positive or negative for task {task}")
             values = {"e_i": r.cause, "e_j": r.effect}
             if "s" in v.placeholders:
                 values["s"] = st.text
