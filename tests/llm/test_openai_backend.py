@@ -1,0 +1,85 @@
+"""The openai/ backend against the local stand-in server (the real openai client, 127.0.0.1 only)."""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import time
+
+import pytest
+
+from causalgraph.errors import BackendError, ConfigError, TransientBackendError
+from causalgraph.llm import Request, get_backend
+from causalgraph.llm.openai import OPENAI_URL, retry_after_seconds
+
+pytestmark = pytest.mark.network_local
+
+
+def _req(text="Is 2 even?", **kw):
+    return Request(messages=({"role": "user", "content": text},), **kw)
+
+
+def _complete(backend, req):
+    async def go():
+        try:
+            return await backend.complete(req)
+        finally:
+            await backend.aclose()
+
+    return asyncio.run(go())
+
+
+def test_openai_backend_answers_through_base_url(standin):
+    b = get_backend("openai/standin-model", base_url=standin.url)
+    c = _complete(b, _req(temperature=0.0, max_tokens=5))
+    assert c.text == "<Answer>Yes</Answer>" and c.finish_reason == "stop"
+    assert c.prompt_tokens == 3 and c.completion_tokens == 1 and c.model == "standin-model"
+    assert c.raw["choices"][0]["message"]["content"] == c.text
+
+
+def test_openai_backend_sends_max_tokens_to_servers_and_max_completion_tokens_to_openai(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-000000000000")
+    local = get_backend("openai/m", base_url="http://127.0.0.1:9/v1")
+    hosted = get_backend("openai/gpt-5.1", reasoning_effort="none")
+    assert local.body(_req(max_tokens=7))["max_tokens"] == 7
+    body = hosted.body(_req(max_tokens=7, temperature=None))
+    assert body["max_completion_tokens"] == 7 and "temperature" not in body and body["reasoning_effort"] == "none"
+    assert hosted.billed and not local.billed
+    assert hosted.identity() == {"provider": "openai", "model": "gpt-5.1", "base_url": OPENAI_URL,
+                                 "params": {"reasoning_effort": "none"}}
+
+
+def test_openai_backend_without_key_for_openai_says_how_to_set_one(monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    with pytest.raises(ConfigError, match="set OPENAI_API_KEY"):
+        get_backend("openai/gpt-5.1")
+
+
+@pytest.mark.parametrize("fault, status, retry_after", [("429", 429, 0.05), ("500", 500, None)])
+def test_openai_backend_maps_retryable_statuses_to_transient_errors(standin, fault, status, retry_after):
+    standin.faults = lambda prompt, attempt: fault
+    with pytest.raises(TransientBackendError) as info:
+        _complete(get_backend("openai/m", base_url=standin.url), _req())
+    assert info.value.status == status and info.value.retry_after == retry_after
+
+
+def test_openai_backend_maps_a_dropped_connection_to_a_transient_error(standin):
+    standin.faults = lambda prompt, attempt: "drop"
+    with pytest.raises(TransientBackendError, match="connection failed"):
+        _complete(get_backend("openai/m", base_url=standin.url), _req())
+
+
+def test_openai_backend_401_is_permanent_and_hides_the_key(standin, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-SeCrEt-9876543210")
+    standin.faults = lambda prompt, attempt: "401"
+    with pytest.raises(BackendError) as info:
+        _complete(get_backend("openai/m", base_url=standin.url), _req())
+    assert not isinstance(info.value, TransientBackendError)
+    assert "HTTP 401" in str(info.value) and "SeCrEt" not in str(info.value)
+
+
+def test_retry_after_seconds_reads_an_http_date():
+    when = email.utils.formatdate(time.time() + 30, usegmt=True)
+    assert 25 <= retry_after_seconds({"retry-after": when}) <= 31
+    assert retry_after_seconds({"retry-after": "soon"}) is None
