@@ -25,6 +25,7 @@ from .errors import (
     DataNotFound,
     ParseError,
     SchemaError,
+    TransientBackendError,
 )
 from .encoders import decode, encode
 from .graph import BelongsEdge, CausalEdge, CausalGraph, compile_graph
@@ -39,6 +40,9 @@ from .stats import consistency, dunn, kruskal, kruskal_runs, mcnemar, mcnemar_ru
 from .annotation import annotate, evaluate_annotation, score_statement, score_text
 from . import viz
 from .report import write_report
+from .bench import load_run, parse as parse_answer, run_benchmark
+from .bench.score import compute_metrics
+from .llm import get_backend
 
 __all__ = [
     "__version__",
@@ -98,6 +102,13 @@ __all__ = [
     "BackendError",
     "ParseError",
     "ConfigError",
+    "TransientBackendError",
+    # LLM benchmarks (backends, cached resumable runner, answer parsing, scoring)
+    "get_backend",
+    "run_benchmark",
+    "load_run",
+    "parse_answer",
+    "compute_metrics",
     # PubMedCausal extraction
     "corpus_from_extraction",
     "evaluate_extraction",
