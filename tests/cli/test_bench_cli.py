@@ -1,0 +1,95 @@
+"""``causalgraph bench``: run, report, parse, tasks, batch status, errors."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from causalgraph.cli import main
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("CAUSALGRAPH_CACHE", str(tmp_path / "cache"))
+
+
+def _run(args, capsys):
+    rc = main(args)
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_bench_run_then_rerun_sends_nothing(climatecause_path, tmp_path, cache, capsys):
+    args = ["bench", "run", "--task", "ccr-position", "--variant", "A_4,SN_5", "--model", "mock/oracle",
+            "--data", str(climatecause_path), "--limit", "20", "--out", str(tmp_path / "r"), "--format", "csv"]
+    rc, out, err = _run(args, capsys)
+    assert rc == 0 and "40 written" in err and "40 requests sent" in err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [r["row"] for r in rows] == ["A_4", "SN_5"] and all(float(r["f1"]) == 1.0 for r in rows)
+    rc, out, err = _run(args, capsys)
+    assert rc == 0 and "0 requests sent" in err and "40 already answered" in err
+    metrics = json.loads((tmp_path / "r" / "metrics.json").read_text())
+    assert metrics["requests_sent"] == 0 and metrics["items"] == 40
+
+
+def test_bench_report_table_shows_strategy_rows_and_authors_score(climatecause_path, tmp_path, cache, capsys):
+    main(["bench", "run", "--task", "ccr-position", "--variant", "A_4,A_5", "--model", "mock/constant",
+          "--model-option", "text=<Answer>start</Answer>", "--data", str(climatecause_path), "--limit", "40",
+          "--out", str(tmp_path / "r")])
+    capsys.readouterr()
+    rc, out, _ = _run(["bench", "report", str(tmp_path / "r"), "--bootstrap", "50", "--per-class",
+                       "--format", "json"], capsys)
+    metrics = json.loads(out)[0]["metrics"]
+    a4 = metrics["variants"]["A_4"]
+    # Everything answered "start": recall of start 1, the other classes 0; macro-F1 is a quarter of F1(start).
+    assert a4["per_class"]["start"]["recall"] == 1.0 and a4["per_class"]["none"]["recall"] == 0.0
+    assert a4["macro_f1"] == pytest.approx(a4["per_class"]["start"]["f1"] / 4)
+    assert a4["authors"]["recall"] == 1.0 and metrics["strategies"]["adjacency"]["macro_f1"]["n"] == 2
+    rc, out, _ = _run(["bench", "report", str(tmp_path / "r"), "--bootstrap", "50", "--confusion"], capsys)
+    assert rc == 0 and "[adjacency]" in out and "authors_f1" in out and "rows gold, columns predicted" in out
+
+
+def test_bench_parse_reparses_offline(tmp_path, cache, capsys, climatecause_path):
+    main(["bench", "run", "--task", "corri", "--variant", "0_2", "--model", "mock/oracle",
+          "--model-option", "style=sentence", "--data", str(climatecause_path), "--limit", "5",
+          "--out", str(tmp_path / "r")])
+    capsys.readouterr()
+    rc, out, _ = _run(["bench", "parse", str(tmp_path / "r"), "--format", "json"], capsys)
+    assert rc == 0 and json.loads(out) == [{"variant": "0_2", "lines": 5, "changed": 0,
+                                            "parse_failures_before": 0, "parse_failures_after": 0}]
+
+
+def test_bench_tasks_lists_the_climatecause_tasks(capsys):
+    rc, out, _ = _run(["bench", "tasks", "--format", "json"], capsys)
+    tasks = {t["task"]: t for t in json.loads(out)}
+    assert tasks["ccr-position"]["labels"] == "start,middle,end,none"
+    assert tasks["corri"]["positive"] == "positive" and tasks["corri-rc"]["variants"].startswith("RC_0_1")
+
+
+def test_bench_run_unknown_task_is_one_line_exit_2(capsys):
+    rc, out, err = _run(["bench", "run", "--task", "nope", "--variant", "x", "--model", "mock/oracle"], capsys)
+    assert rc == 2 and err.count("\n") == 1 and "unknown task 'nope'" in err
+
+
+def test_bench_run_refuses_a_key_as_model_option(capsys):
+    rc, _, err = _run(["bench", "run", "--task", "corri", "--variant", "0_1", "--model", "openai/gpt-5.1",
+                       "--model-option", "api_key=sk-abc"], capsys)
+    assert rc == 2 and "OPENAI_API_KEY" in err and "sk-abc" not in err
+
+
+def test_bench_run_counts_errors_in_the_exit_code(tmp_path, cache, capsys, climatecause_path):
+    rc, out, err = _run(["bench", "run", "--task", "corri", "--variant", "0_1", "--model", "mock/flaky",
+                         "--model-option", "pattern=f", "--data", str(climatecause_path), "--limit", "3",
+                         "--out", str(tmp_path / "r")], capsys)
+    assert rc == 1 and "3 errors" in err
+
+
+def test_bench_batch_status_of_a_run_without_batches_is_empty(tmp_path, cache, capsys, climatecause_path):
+    main(["bench", "run", "--task", "corri", "--variant", "0_1", "--model", "mock/oracle",
+          "--data", str(climatecause_path), "--limit", "1", "--out", str(tmp_path / "r")])
+    capsys.readouterr()
+    rc, out, _ = _run(["bench", "batch", "status", str(tmp_path / "r"), "--format", "json"], capsys)
+    assert rc == 0 and json.loads(out) == []
