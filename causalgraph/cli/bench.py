@@ -1,6 +1,6 @@
 """``causalgraph bench``: run benchmarks against LLMs, parse and score the answers.
 
-Subcommands: ``run``, ``parse``, ``report``, ``batch submit|collect|status``, ``tasks``.
+Subcommands: ``run``, ``parse``, ``report``, ``batch submit|collect|status``, ``plan``, ``tasks``.
 """
 
 from __future__ import annotations
@@ -171,6 +171,25 @@ def _cmd_batch_status(args) -> int:
     return 0
 
 
+def _cmd_plan(args) -> int:
+    from ..bench.plan import PAPER_OUTPUT_TOKENS_PER_REQUEST, plan_run
+    from ..bench.registry import CLIMATECAUSE_TASKS
+    from ..llm.pricing import load_prices
+
+    tasks = list(CLIMATECAUSE_TASKS) if args.task == "all" else [t.strip() for t in args.task.split(",") if t.strip()]
+    variants = None if args.variant in (None, "all") else [v.strip() for v in args.variant.split(",") if v.strip()]
+    rows = plan_run(tasks, args.model, variants=variants, data=args.data, batch=args.batch,
+                    output_tokens=args.output_tokens if args.output_tokens is not None
+                    else PAPER_OUTPUT_TOKENS_PER_REQUEST,
+                    prices=load_prices(args.prices) if args.prices else None)
+    if len(rows) > 1:
+        rows.append({"task": "total", "variant": "", **{k: sum(r[k] for r in rows) for k in
+                     ("requests", "prompt_chars", "input_tokens_est", "output_tokens_est", "cost_usd_est")}})
+    emit_table(rows, args.format, columns=["task", "variant", "requests", "prompt_chars", "input_tokens_est",
+                                           "output_tokens_est", "cost_usd_est"])
+    return 0
+
+
 def _cmd_tasks(args) -> int:
     from ..bench.registry import get_task, list_tasks
 
@@ -234,6 +253,18 @@ def register(subparsers) -> None:
     p.add_argument("run", metavar="RUN", help="run directory")
     add_format_option(p)
     p.set_defaults(func=_cmd_batch_status)
+
+    p = sub.add_parser("plan", help="requests, estimated tokens and cost of a run, before running it")
+    p.add_argument("--task", default="all", help="task names, comma separated, or all (the paper's six; default)")
+    p.add_argument("--variant", default="all", help="variant ids, comma separated, or all (default)")
+    p.add_argument("--model", default="openai/gpt-5.1-2025-11-13", help="provider/model priced (default GPT-5.1)")
+    add_data_option(p)
+    p.add_argument("--batch", action="store_true", help="price at the Batch API discount")
+    p.add_argument("--output-tokens", type=float, help="output tokens assumed per request "
+                                                         "(default 288, the paper's average)")
+    p.add_argument("--prices", metavar="FILE", help="JSON price table overriding the built-in one")
+    add_format_option(p)
+    p.set_defaults(func=_cmd_plan)
 
     p = sub.add_parser("tasks", help="registered tasks, their labels and variants")
     add_format_option(p)

@@ -93,3 +93,16 @@ def test_bench_batch_status_of_a_run_without_batches_is_empty(tmp_path, cache, c
     capsys.readouterr()
     rc, out, _ = _run(["bench", "batch", "status", str(tmp_path / "r"), "--format", "json"], capsys)
     assert rc == 0 and json.loads(out) == []
+
+
+def test_bench_plan_counts_requests_and_prices_them(capsys, climatecause_path):
+    rc, out, _ = _run(["bench", "plan", "--task", "corri,ccr-member", "--variant", "0_1", "--data",
+                       str(climatecause_path), "--output-tokens", "100", "--format", "json"], capsys)
+    assert rc == 2  # ccr-member has no variant 0_1: said, not skipped
+    rc, out, _ = _run(["bench", "plan", "--task", "corri", "--variant", "0_1,F_1", "--data", str(climatecause_path),
+                       "--output-tokens", "100", "--batch", "--format", "json"], capsys)
+    rows = json.loads(out)
+    assert [r["requests"] for r in rows] == [874, 874, 1748]  # the paper's 874 CorrI relations per variant
+    r = rows[0]
+    # gpt-5.1 at the Batch API's half price: $0.625 / $5 per million tokens.
+    assert r["cost_usd_est"] == pytest.approx((r["input_tokens_est"] * 0.625 + 87_400 * 5.0) / 1e6)
