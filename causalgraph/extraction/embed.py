@@ -76,6 +76,12 @@ class SpanEmbedder:
             raise BackendError("cosine span scores need torch and transformers; install them with "
                                "`pip install 'causalgraph[hf]'`") from None
         self._torch = torch
+        try:  # the weight-loading progress bar is noise on a command line
+            from transformers.utils import logging as hf_logging
+
+            hf_logging.disable_progress_bar()
+        except (ImportError, AttributeError):
+            pass
         try:
             self.tokenizer = AutoTokenizer.from_pretrained(str(self.path), local_files_only=True)
             self.model = AutoModel.from_pretrained(str(self.path), local_files_only=True)
