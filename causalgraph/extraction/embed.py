@@ -74,7 +74,7 @@ class SpanEmbedder:
             from transformers import AutoModel, AutoTokenizer
         except ImportError:
             raise BackendError("cosine span scores need torch and transformers; install them with "
-                               "`pip install 'causalgraph[hf]'`") from None
+                               "`pip install 'causalgraph[embed]'`") from None
         self._torch = torch
         try:  # the weight-loading progress bar is noise on a command line
             from transformers.utils import logging as hf_logging
