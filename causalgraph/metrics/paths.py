@@ -99,6 +99,46 @@ def _scc_cyclic(order: list, succ: dict) -> set:
     return cyclic
 
 
+def _topological(order: list, succ: dict) -> Optional[list]:
+    """Kahn's topological order, or ``None`` when the graph has a cycle."""
+    indeg = dict.fromkeys(order, 0)
+    for vs in succ.values():
+        for v in vs:
+            indeg[v] += 1
+    queue = [n for n in order if indeg[n] == 0]
+    i = 0
+    while i < len(queue):
+        for w in succ.get(queue[i], ()):
+            indeg[w] -= 1
+            if indeg[w] == 0:
+                queue.append(w)
+        i += 1
+    return queue if len(queue) == len(order) else None
+
+
+def _count_acyclic(topo: list, succ: dict, min_nodes: int) -> int:
+    """The DP of the module docstring over a whole acyclic graph, in reverse topological order."""
+    k = min_nodes - 1
+    total: dict = {}
+    short: dict = {}
+    count = 0
+    for v in reversed(topo):
+        nbrs = succ.get(v)
+        if not nbrs:
+            total[v] = 1
+            short[v] = [1] + [0] * (k - 1) if k > 0 else []
+        else:
+            total[v] = sum(total[w] for w in nbrs)
+            row = [0] * k
+            for w in nbrs:
+                sw = short[w]
+                for j in range(1, k):
+                    row[j] += sw[j - 1]
+            short[v] = row
+        count += total[v] - sum(short[v])
+    return count
+
+
 def cyclic_nodes(edges: Iterable[tuple[Hashable, Hashable]], nodes: Optional[Sequence[Hashable]] = None) -> list:
     """Nodes that lie on a directed cycle, in first-appearance order (self-loops excluded).
 
@@ -162,6 +202,9 @@ def count_maximal_paths(
     order, succ = _adjacency(nodes, edges)
     if not succ:
         return 0 if min_nodes > 1 else len(order)
+    topo = _topological(order, succ)
+    if topo is not None:
+        return _count_acyclic(topo, succ, min_nodes)
     cyc = _scc_cyclic(order, succ)
 
     # Nodes that can reach a cycle: reverse search from the cyclic nodes.

@@ -14,7 +14,6 @@ first call.
 
 from __future__ import annotations
 
-import math
 import os
 import threading
 from dataclasses import asdict, dataclass
