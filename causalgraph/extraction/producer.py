@@ -151,6 +151,10 @@ def corpus_from_extraction(source, *, merge: str = "exact", similarity: str = "t
     """
     ps, side = _prediction_set(source)
     merger = SpanMerger(merge, similarity, threshold, embedder)
+    if merger.rule == "fuzzy" and merger.similarity == "cosine":
+        # One batched pass over every distinct span; the merger then reads the cache.
+        spans = [s.strip() for r in ps.rows.values() for p in r.pairs for s in (p.cause, p.effect)]
+        merger.embedder.encode(list(dict.fromkeys(spans)))
     statements = []
     merged = self_loops = 0
     for sn, row in ps.rows.items():
