@@ -109,6 +109,7 @@ class Standin:
 
 
 class _Server(ThreadingHTTPServer):
+    request_queue_size = 128  # the default backlog of 5 refuses connections under concurrent clients
     def handle_error(self, request, client_address):
         # A client that gave up on a slow answer closes its end: expected here, not worth a traceback.
         import sys
