@@ -26,10 +26,22 @@ def add_model_options(p) -> None:
                    help="backend option, repeatable (e.g. n_ctx=8192, base_url=http://127.0.0.1:8000/v1)")
     p.add_argument("--max-tokens", type=int, default=None, metavar="N",
                    help="completion tokens at most (default: 4096)")
-    p.add_argument("--temperature", type=float, default=0.0, help="sampling temperature (default: 0)")
+    p.add_argument("--temperature", type=_temperature, default=0.0,
+                   help="sampling temperature, or 'default' for the provider's own (default: 0)")
     p.add_argument("--no-structured", action="store_true",
                    help="do not ask for schema-constrained JSON even where the provider supports it")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
+
+
+def _temperature(value: str):
+    import argparse
+
+    if value.strip().lower() == "default":
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r}: expected a number or 'default'") from None
 
 
 def run_options(args) -> dict:

@@ -104,3 +104,14 @@ def test_annotate_asks_once_for_a_text_given_twice(capsys, tmp_path):
                        "--model", "mock/constant", "--model-option", f"text={ANSWER}", "--out", str(tmp_path / "r"),
                        "--no-cache", "--format", "csv")
     assert rc == 0 and "requests 1" in err and len(out.strip().splitlines()) == 2
+
+
+def test_annotate_temperature_default_sends_none(capsys, tmp_path):
+    out = tmp_path / "r"
+    rc, _, _ = run(capsys, "annotate", "--text", "Warming reduces sea ice.", "--model", "mock/constant",
+                   "--model-option", f"text={ANSWER}", "--out", str(out), "--no-cache", "--temperature", "default")
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert rc == 0 and manifest["parameters"]["temperature"] is None
+    with pytest.raises(SystemExit) as exc:  # argparse's own usage error
+        main(["annotate", "--text", "x", "--model", "mock/constant", "--temperature", "warm"])
+    assert exc.value.code == 2 and "expected a number or 'default'" in capsys.readouterr().err
