@@ -68,3 +68,17 @@ def test_evaluate_extraction_cosine_scores_the_best_match_per_pair(tmp_path, emb
     # Recall averages over both gold pairs, each taking its best (only) prediction.
     assert rep.metric("cosine", "pair")["recall"] == pytest.approx(((c[0] + e[0]) / 2 + (c[1] + e[1]) / 2) / 2)
     assert rep.metric("cosine", "cause")["precision"] == pytest.approx(max(c))
+
+
+def test_corpus_from_extraction_cosine_merging_follows_the_threshold(tmp_path, embedder):
+    from causalgraph import corpus_from_extraction
+
+    p = tmp_path / "p.json"
+    p.write_text(json.dumps({"predictions": [{"s/n": 1, "sentence": "s", "pairs": [
+        {"cause": "smoking", "effect": "heart attack"}, {"cause": "myocardial infarction", "effect": "death"}]}]}))
+    cos = float(embedder.cosine(["myocardial infarction"], ["heart attack"])[0, 0])
+    below = corpus_from_extraction(p, merge="fuzzy", similarity="cosine", threshold=cos - 1e-4, embedder=embedder)
+    above = corpus_from_extraction(p, merge="fuzzy", similarity="cosine", threshold=min(1.0, cos + 1e-4),
+                                   embedder=embedder)
+    assert below["pmc-1"].relations[1].cause == "heart attack" and below.report["rows_with_chain"] == 1
+    assert above["pmc-1"].relations[1].cause == "myocardial infarction" and above.report["rows_with_chain"] == 0

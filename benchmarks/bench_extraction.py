@@ -1,0 +1,120 @@
+"""Benchmark: PubMedCausal span evaluation and tuple parsing against bare baselines in the same process.
+
+Measures, on the real test split (1,973 rows, 3,199 pairs) scored against a
+prediction set of the same size (every gold span with its last token dropped,
+so no score is trivially 1):
+
+* ``evaluate_extraction`` in paper mode (token, exact, labels, buckets)
+  against the baseline: a bare loop that computes the same paper-mode token
+  pair F1 with ``collections.Counter`` and nothing else;
+* hungarian mode against paper mode;
+* ``parse_tuples`` on answers in the paper's tuple format against
+  ``json.loads`` of the same tuples written as JSON;
+* ``corpus_from_extraction`` (normalized merging) + ``chain_statistics``
+  against ``compile_graph`` alone over the same rows.
+
+Figures are ratios our time / baseline time (best of ``--repeat``).  Run::
+
+    CAUSALGRAPH_DATA=../shared/data python benchmarks/bench_extraction.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import Counter
+
+from causalgraph import compile_graph, load_pubmedcausal
+from causalgraph.extraction import (chain_statistics, corpus_from_extraction, evaluate_extraction, parse_tuples,
+                                    predictions_from_corpus)
+from causalgraph.extraction.parse import ExtractedPair
+from causalgraph.extraction.predictions import PredictionSet, RowPrediction
+from causalgraph.extraction.spans import span_tokens
+
+
+def best(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def bare_pair_f1(pred: PredictionSet, gold: PredictionSet) -> float:
+    """Paper-mode token pair F1 with nothing but Counter (the baseline)."""
+    def f1(a, b):
+        ta, tb = span_tokens(a), span_tokens(b)
+        if not ta or not tb:
+            return float(not ta and not tb)
+        return 2 * sum((Counter(ta) & Counter(tb)).values()) / (len(ta) + len(tb))
+
+    ps = rs = 0.0
+    npred = ngold = 0
+    for sn, g in gold.rows.items():
+        p = pred.rows.get(sn)
+        pp = p.pairs if p else ()
+        s = [[(f1(a.cause, b.cause) + f1(a.effect, b.effect)) / 2 for b in g.pairs] for a in pp]
+        ps += sum(max(row) for row in s) if g.pairs else 0.0
+        rs += sum(max(s[i][j] for i in range(len(pp))) for j in range(len(g.pairs))) if pp else 0.0
+        npred += len(pp)
+        ngold += len(g.pairs)
+    prec, rec = ps / npred, rs / ngold
+    return 2 * prec * rec / (prec + rec)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args(argv)
+    corpus = load_pubmedcausal(split="test")
+    gold = predictions_from_corpus(corpus)
+
+    def cut(s):
+        t = s.split()
+        return " ".join(t[:-1]) if len(t) > 1 else s
+
+    pred = PredictionSet({sn: RowPrediction(sn, r.sentence, tuple(ExtractedPair(cut(p.cause), cut(p.effect))
+                                                                     for p in r.pairs))
+                          for sn, r in gold.rows.items()}, "bench", "rows")
+    ours = evaluate_extraction(pred, gold).metric("token", "pair")["f1"]
+    base = bare_pair_f1(pred, gold)
+    assert abs(ours - base) < 1e-12, (ours, base)
+
+    t_eval = best(lambda: evaluate_extraction(pred, gold), args.repeat)
+    t_bare = best(lambda: bare_pair_f1(pred, gold), args.repeat)
+    t_hung = best(lambda: evaluate_extraction(pred, gold, mode="hungarian"), args.repeat)
+
+    answers = ["\n".join(f"Tuple {i}: {{Cause: {p.cause}, Effect: {p.effect}, Causality_Type: Explicit, "
+                         f"Sententiality: Intra-sentential}}" for i, p in enumerate(r.pairs, 1))
+               for r in gold.rows.values()]
+    as_json = [json.dumps([{"cause": p.cause, "effect": p.effect, "causality_type": "Explicit",
+                            "sententiality": "Intra"} for p in r.pairs]) for r in gold.rows.values()]
+    t_parse = best(lambda: [parse_tuples(a) for a in answers], args.repeat)
+    t_json = best(lambda: [json.loads(a) for a in as_json], args.repeat)
+
+    def graphs():
+        chain_statistics(corpus_from_extraction(corpus, merge="normalized"))
+
+    t_graph = best(graphs, args.repeat)
+    t_compile = best(lambda: [compile_graph(s) for s in corpus], args.repeat)
+
+    print(f"token pair F1 (ours = bare) {ours:.4f}; {len(gold)} rows, {gold.n_pairs} pairs; best of {args.repeat}")
+    print("| measure | ours | baseline | ratio |")
+    print("|---|---|---|---|")
+    for name, a, b in (
+        ("`evaluate_extraction` paper mode (token, exact, labels, buckets) vs bare Counter loop (token pair F1 only)",
+         t_eval, t_bare),
+        ("hungarian mode vs paper mode", t_hung, t_eval),
+        ("`parse_tuples` on 1,973 answers in the paper's tuple format vs `json.loads` of the same tuples as JSON",
+         t_parse, t_json),
+        ("`corpus_from_extraction` (normalized) + `chain_statistics` vs `compile_graph` of every row",
+         t_graph, t_compile),
+    ):
+        print(f"| {name} | {a:.3f} s | {b:.3f} s | {a / b:.2f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
