@@ -13,7 +13,8 @@ that there is no relation predicts no pair too, but is not null.
 
 Reasoning strategies (CoT, ReAct, least-to-most) write candidate pairs in
 their reasoning before the final list; when the answer holds a ``Final
-Output:`` or ``Final Answer:`` section that parses, only that section is read.
+Output:``, ``Final Answer:``, ``Final Extraction:`` or ``Final tuples:``
+section that parses, only that section (after the last one) is read.
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ class DetectionAnswer:
 
 
 _THINK = re.compile(r"<think>.*?</think>", re.S | re.I)
-_FINAL = re.compile(r"final\s*(?:output|answer)\s*[:：]", re.I)
+_FINAL = re.compile(r"final\s*(?:output|answer|extraction|tuples?|list)\s*[:：]", re.I)
 _KEY = re.compile(
     r"(?<![A-Za-z_])[\"'*]*\s*(cause|effect|causality[ _-]?type|sententiality)\s*[\"'*]*\s*[:=]\s*[*]*",
     re.I)

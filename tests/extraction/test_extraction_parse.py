@@ -103,3 +103,9 @@ def test_parse_detection_rules():
     assert parse_detection("The passage is non-causal.").label == "0"
     assert parse_detection("The passage is causal.").label == "1"
     assert parse_detection("similarity 0.5").label is None
+
+
+def test_parse_tuples_reads_a_least_to_most_final_extraction_step_only():
+    r = parse_tuples("Step 2 — Pairing: {Cause: sugar, Effect: syndrome} is hedged, discard.\n"
+                     "Step 4 — Final Extraction: {Cause: hypertension, Effect: heart failure}")
+    assert r.rule == "final/braces" and _pairs(r) == [("hypertension", "heart failure")]
