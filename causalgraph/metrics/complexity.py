@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Iterable, Literal, Mapping, Optional, Sequence, Union
 
 from ..errors import ConfigError, CycleLimitExceeded, SchemaError
@@ -88,7 +88,7 @@ class SignedComplexity:
 class Complexity:
     """The five causal complexity metrics of one statement.
 
-    ``raw`` is their plain (unnormalised) sum.
+    ``raw`` is their plain (unnormalised) sum, computed on construction.
     """
 
     com: int
@@ -96,14 +96,15 @@ class Complexity:
     nest: float
     corr: int
     pol: int
+    raw: float = field(init=False)
 
-    @property
-    def raw(self) -> float:
-        return self.com + self.ex + self.nest + self.corr + self.pol
+    def __post_init__(self) -> None:
+        # derived, never passed in, so it cannot disagree with the five metrics
+        object.__setattr__(self, "raw", self.com + self.ex + self.nest + self.corr + self.pol)
 
     def as_dict(self) -> dict:
         """``{"com": …, "ex": …, "nest": …, "corr": …, "pol": …, "raw": …}``."""
-        return {**asdict(self), "raw": self.raw}
+        return asdict(self)
 
     def n_complex(self) -> int:
         """In how many of the five metrics the statement is complex (score > 0)."""
