@@ -35,7 +35,7 @@ from typing import Any, Optional, Sequence
 from ..errors import BackendError, ConfigError
 from .item import Item
 from .registry import get_task
-from .runner import RunConfig, build_request, make_record, open_cache, prepare_run, redact
+from .runner import RunConfig, build_request, cache_key_for, make_record, open_cache, prepare_run, redact
 from .store import RunStore, record_key
 
 __all__ = ["submit_batch", "collect_batch", "batch_status", "BatchSubmission", "BatchCollection",
@@ -187,7 +187,7 @@ def submit_batch(config: RunConfig, *, items: Optional[Sequence[Item]] = None,
         try:
             for it in prep.todo:
                 req = build_request(it, spec, config)
-                key = backend.cache_key(req)
+                key = cache_key_for(backend, req, it)
                 hit = cache.get(key) if cache is not None else None
                 if hit is not None:
                     hits.append(make_record(it, spec, completion=hit, key=key, source="cache", attempts=0, error=None))

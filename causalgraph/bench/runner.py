@@ -32,7 +32,8 @@ from .registry import TaskSpec, get_task
 from .store import Run, RunStore
 
 __all__ = ["RunConfig", "RunResult", "PreparedRun", "run_benchmark", "arun_benchmark", "prepare_run",
-           "default_run_dir", "redact", "backoff_delay", "build_request", "make_record", "open_cache", "finish_run"]
+           "default_run_dir", "redact", "backoff_delay", "build_request", "cache_key_for", "make_record", "open_cache",
+           "finish_run"]
 
 _SECRET_WORDS = ("key", "token", "secret", "password", "authorization")
 
@@ -202,6 +203,25 @@ def build_request(item: Item, spec: TaskSpec, config: RunConfig) -> Request:
         meta={"item_id": item.id, "task": item.task, "variant": item.variant, "gold": item.gold,
               "answer_word": answer_word},
     )
+
+
+def cache_key_for(backend: Backend, request: Request, item: Item) -> str:
+    """The response-cache key of an item's request.
+
+    At temperature 0 the answer is taken to be a function of the request, so
+    items with the same prompt (CorrI asks about the same event pair in
+    several statements: 874 items, 652 distinct prompts) share one entry and
+    one request.  When the model samples (temperature above 0, or the
+    provider's default, as in the paper's GPT-5.1 run), every item gets its
+    own entry, so duplicates are asked independently, as they were in the
+    paper, while re-running the same item still hits the cache.
+    """
+    from ..llm.base import request_key
+
+    extra = dict(backend.request_identity(request))
+    if request.temperature is None or request.temperature > 0:
+        extra["sample_of"] = item.id
+    return request_key(backend.identity(), request, extra or None)
 
 
 def _now() -> str:
@@ -470,7 +490,7 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
             group: list[dict] = []
             for it in todo:
                 req = build_request(it, spec, config)
-                key = backend.cache_key(req)
+                key = cache_key_for(backend, req, it)
                 hit = cache.get(key) if cache is not None else None
                 if hit is not None:
                     counters["cache_hits"] += 1
@@ -493,7 +513,9 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
             rng = random.Random()
             last_sync = [time.monotonic()]
 
-            async def one(it: Item, req: Request, key: str) -> None:
+            async def one(group: list[tuple[Item, Request, str]]) -> None:
+                # Items with the same cache key share one request (single flight).
+                it, req, key = group[0]
                 async with sem:
                     completion: Optional[Completion] = None
                     error: Optional[str] = None
@@ -522,25 +544,34 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                         except Exception as exc:  # a backend bug must not end the run; it is recorded
                             error = f"{type(exc).__name__}: {exc}"
                             break
+                    recs = []
                     if completion is not None:
-                        error = None
                         if cache is not None:
                             cache.put(key, completion, backend=backend.name)
-                        rec = make_record(it, spec, completion=completion, key=key, source="live",
-                                          attempts=attempt, error=None, cost=cost_of(completion))
+                        for n, (g_it, _, _) in enumerate(group):
+                            recs.append(make_record(g_it, spec, completion=completion, key=key,
+                                                    source="live" if n == 0 else "cache",
+                                                    attempts=attempt if n == 0 else 0, error=None,
+                                                    cost=cost_of(completion) if n == 0 else 0.0))
+                        counters["cache_hits"] += len(group) - 1
                     else:
-                        counters["errors"] += 1
-                        rec = make_record(it, spec, completion=None, key=key, source="live", attempts=attempt,
-                                          error=redact(error or "unknown error", secrets))
-                    store.append([rec], sync=False)
-                    counters["written"] += 1
+                        counters["errors"] += len(group)
+                        for g_it, _, _ in group:
+                            recs.append(make_record(g_it, spec, completion=None, key=key, source="live",
+                                                    attempts=attempt, error=redact(error or "unknown error", secrets)))
+                    store.append(recs, sync=False)
+                    counters["written"] += len(recs)
                     now = time.monotonic()
                     if now - last_sync[0] > 2.0:
                         last_sync[0] = now
                         store.sync()
-                    bar.update(rec)
+                    for rec in recs:
+                        bar.update(rec)
 
-            tasks = [asyncio.ensure_future(one(it, req, key)) for it, req, key in misses]
+            groups: dict[str, list[tuple[Item, Request, str]]] = {}
+            for it, req, key in misses:
+                groups.setdefault(key, []).append((it, req, key))
+            tasks = [asyncio.ensure_future(one(g)) for g in groups.values()]
             try:
                 if tasks:
                     await asyncio.gather(*tasks)

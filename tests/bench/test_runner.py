@@ -22,7 +22,9 @@ def test_run_benchmark_oracle_scores_one_on_real_corri_items(climatecause_path, 
     res = run_benchmark("corri", "0_1,0_2,0_3", "mock/oracle", data=str(climatecause_path), limit=30,
                         out=tmp_path / "run")
     run = load_run(res.path)
-    assert len(run.responses) == 90 and res.requests_sent == 90
+    # Repeated event pairs with the same gold share one request at temperature 0.
+    distinct = len({(r["variant"], r["prompt_sha256"], r["gold"]) for r in run.responses})
+    assert len(run.responses) == 90 and res.requests_sent == distinct and res.cache_hits == 90 - distinct
     for v in ("0_1", "0_2", "0_3"):
         m = run.metrics["variants"][v]
         assert (m["precision"], m["recall"], m["f1"], m["parse_failures"]) == (1.0, 1.0, 1.0, 0)
@@ -155,3 +157,23 @@ def test_default_run_dir_is_the_same_for_the_same_command():
     assert default_run_dir("corri", "openai/gpt-5.1", ["0_1"]) == default_run_dir("corri", "openai/gpt-5.1", ["0_1"])
     long = default_run_dir("corri", "mock/oracle", [f"V_{i}" for i in range(20)])
     assert len(long.name) < 80
+
+
+def test_run_benchmark_shares_answers_of_identical_prompts_only_at_temperature_zero(climatecause_path,
+                                                                                   isolated_cache, tmp_path):
+    from causalgraph import load_climatecause
+    from causalgraph.bench import items as build_items
+
+    its = build_items(load_climatecause(climatecause_path), "corri", "0_1")
+    distinct = len({it.prompt for it in its})
+    assert distinct < len(its)  # CorrI repeats event pairs across statements
+    greedy = run_benchmark("corri", ["0_1"], "mock/constant", data=str(climatecause_path), out=tmp_path / "t0",
+                           model_options={"text": "positive"}, temperature=0.0)
+    assert greedy.requests_sent == distinct and greedy.cache_hits == len(its) - distinct
+    assert greedy.written == len(its)
+    sampled = run_benchmark("corri", ["0_1"], "mock/constant", data=str(climatecause_path), out=tmp_path / "td",
+                            model_options={"text": "positive"}, temperature=None)
+    assert sampled.requests_sent == len(its)
+    again = run_benchmark("corri", ["0_1"], "mock/constant", data=str(climatecause_path), out=tmp_path / "td2",
+                          model_options={"text": "positive"}, temperature=None)
+    assert again.requests_sent == 0 and again.cache_hits == len(its)
