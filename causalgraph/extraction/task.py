@@ -36,11 +36,18 @@ def _parse_detection(text: str, variant: str) -> tuple[Any, str]:
     return ans.label, ans.rule
 
 
-def records_to_predictions(records: Sequence[dict], source: str = "run") -> tuple[PredictionSet, PredictionSet]:
+def records_to_predictions(records: Sequence[dict], source: str = "run",
+                           order: Optional[Sequence[str]] = None) -> tuple[PredictionSet, PredictionSet]:
     """(predictions, gold) of answered extraction records, from their labels and ``meta``.
 
-    Records that failed (``error``) are left out of both: they were never answered.
+    Records that failed (``error``) are left out of both: they were never
+    answered.  Rows follow ``order`` (s/n values, e.g. the corpus order) when
+    given, else the order of the records; concurrent runs write records in
+    completion order, so pass ``order`` for a file that does not depend on it.
     """
+    if order is not None:
+        rank = {str(sn): i for i, sn in enumerate(order)}
+        records = sorted(records, key=lambda r: rank.get(str((r.get("meta") or {}).get("s/n")), len(rank)))
     preds: dict[str, RowPrediction] = {}
     gold: dict[str, RowPrediction] = {}
     for n, rec in enumerate(records, start=1):
@@ -166,9 +173,12 @@ def run_extraction(model: str, strategy: str | Sequence[str] = "zero-shot", *, t
                            data=data or f"pubmedcausal:{split}", limit=limit,
                            out=None if out is None else str(out), **options)
     if task == EXTRACT_TASK:
+        from ..datasets import load_corpus
+
+        order = [str(st.meta.get("s/n")) for st in load_corpus(data or f"pubmedcausal:{split}")]
         run = result.load()
         for v in variants:
-            preds, _ = records_to_predictions(run.records(v), str(result.path))
+            preds, _ = records_to_predictions(run.records(v), str(result.path), order)
             name = PREDICTIONS_FILE if len(variants) == 1 else f"predictions.{v}.json"
             write_predictions(preds, Path(result.path) / name, model=model, strategy=v, task=task,
                               split=None if data else split)

@@ -112,3 +112,14 @@ def test_run_extraction_end_to_end_with_smollm2(tmp_path, pubmed_test):
     rep = evaluate_extraction(out, pubmed_test, only_predicted=True)
     assert m["token_pair_f1"] == pytest.approx(rep.metric("token")["f1"])
     assert m["parse_failures"] == rep.summary["null_predictions"]
+
+
+def test_records_to_predictions_follows_the_given_row_order_not_completion_order():
+    from causalgraph.extraction.task import records_to_predictions
+
+    recs = [{"meta": {"s/n": sn, "pairs": [{"cause": "a", "effect": "b"}]}, "label": [], "rule": "none-stated",
+             "error": None} for sn in ("3", "1", "2")]
+    recs.append({"meta": {"s/n": "4"}, "label": None, "rule": None, "error": "timeout"})
+    preds, gold = records_to_predictions(recs, order=["1", "2", "3", "4"])
+    assert list(preds.rows) == ["1", "2", "3"] and list(gold.rows) == ["1", "2", "3"]
+    assert gold.n_pairs == 3 and preds.n_pairs == 0 and not preds.rows["1"].null
