@@ -356,3 +356,32 @@ def test_complexity_table_is_identical_across_hash_seeds(tmp_path):
         outs.append(res.stdout)
     assert outs[0] == outs[1] == outs[2]
     assert outs[0].count("\n") == 1 + 75 + 1 + 1
+
+
+def _networkx_signed(graph, attr):
+    """C^corr / C^pol recomputed with networkx: path enumeration, no shared code."""
+    import networkx as nx
+
+    g = graph.to_networkx()
+    signs = {}
+    for u, v, d in g.edges(data=True):
+        lab = d[attr]
+        signs[(u, v)] = {"positive", "negative"} if lab == "conflicting" else {lab}
+    neg = nx.DiGraph([e for e, s in signs.items() if "negative" in s])
+    if neg.number_of_edges() == 0:
+        return 0
+    assert nx.is_directed_acyclic_graph(neg)
+    sinks = [n for n in neg if neg.out_degree(n) == 0]
+    paths = sum(1 for v in neg for t in sinks if t != v
+                for p in nx.all_simple_paths(neg, v, t) if len(p) >= 3)
+    mixed_in = sum(1 for n in g if len(set().union(*[signs[(u, n)] for u in g.predecessors(n)])) > 1)
+    mixed_out = sum(1 for n in g if len(set().union(*[signs[(n, w)] for w in g.successors(n)])) > 1)
+    return neg.number_of_edges() + paths + mixed_in + mixed_out
+
+
+def test_complexity_corr_and_pol_agree_with_networkx_enumeration_on_every_statement(climatecause):
+    for s in climatecause:
+        g = compile_graph(s)
+        c = complexity(g)
+        assert c.corr == _networkx_signed(g, "correlation"), s.id
+        assert c.pol == _networkx_signed(g, "polarity"), s.id
