@@ -106,9 +106,12 @@ def _rows_from_list(data: list, fname: str, kind: str) -> dict[str, RowPredictio
         issues: list[str] = []
         pairs = []
         for j, pr in enumerate(raw_pairs, start=1):
+            if isinstance(pr, (list, tuple)) and 2 <= len(pr) <= 4 and all(isinstance(x, str) for x in pr):
+                # [cause, effect] or [cause, effect, causality, sententiality]
+                pr = dict(zip(("cause", "effect", "causality", "sententiality"), pr))
             if not isinstance(pr, dict):
-                raise SchemaError(f"{where}, field 'pairs[{j}]': expected an object with cause and effect, "
-                                  f"found {pr!r}")
+                raise SchemaError(f"{where}, field 'pairs[{j}]': expected an object with cause and effect "
+                                  f"(or a [cause, effect] list), found {pr!r}")
             p = pair_from_dict(pr, issues, j, clean=False)
             if p is None:
                 raise SchemaError(f"{where}, field 'pairs[{j}]': {issues[-1].split(': ', 1)[1]}; "
