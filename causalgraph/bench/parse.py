@@ -43,8 +43,10 @@ _SET = re.compile(r"[{\[(][^{}\[\]()]*[}\])]")
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
 # Words that, shortly before a label, take the commitment back.
 _NEGATORS = {"not", "no", "never", "neither", "nor", "isn't", "isnt", "aren't", "arent", "wasn't", "cannot",
-             "can't", "doesn't", "don't", "without", "rather", "instead"}
+             "can't", "doesn't", "don't", "without", "than"}
 _NEG_WINDOW = 3
+# Words after which an earlier negation no longer applies.
+_BOUNDARIES = {"but", "however", "so", "therefore", "thus", "hence", "instead", "rather"}
 
 
 def _vocab(words: Mapping[str, str]) -> dict[str, str]:
@@ -63,10 +65,16 @@ def _mentions(text: str, vocab: dict[str, str]) -> list[tuple[str, bool]]:
     out = []
     for i, tok in enumerate(tokens):
         if tok in vocab:
-            before = tokens[max(0, i - _NEG_WINDOW):i]
-            # "no" is itself a label of yes/no tasks: it negates only when it is not the label here.
-            negated = any(b in _NEGATORS and not (b == "no" and "no" in vocab) for b in before)
-            # "not X but Y": X is negated, Y is not; "yes or no" lists are handled by the caller.
+            negated = False
+            # Look back a few words, but not past a contrast ("not X but Y": Y stands) or
+            # another label ("not start, end": end stands).
+            for b in reversed(tokens[max(0, i - _NEG_WINDOW):i]):
+                if b in _BOUNDARIES or (b in vocab and b != "no"):
+                    break
+                # "no" is itself a label of yes/no tasks: there it is an answer, not a negation.
+                if b in _NEGATORS and not (b == "no" and "no" in vocab):
+                    negated = True
+                    break
             out.append((vocab[tok], negated))
     return out
 

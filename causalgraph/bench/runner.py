@@ -469,6 +469,11 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
         backend = get_backend(config.model, **config.model_options)
     secrets = [str(v) for k, v in config.model_options.items() if any(w in k.lower() for w in _SECRET_WORDS) and v]
     secrets += [s for s in (getattr(backend, "secrets", lambda: [])()) if s]
+    if getattr(backend, "greedy_only", False) and config.temperature not in (None, 0, 0.0):
+        if own_backend:
+            await backend.aclose()
+        raise ConfigError(f"{config.model} decodes greedily; --temperature {config.temperature} cannot be honoured "
+                          "(use 0)")
     try:
         prep = prepare_run(config, backend, items=items, dataset=dataset)
         spec, store = prep.spec, prep.store

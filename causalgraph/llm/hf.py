@@ -43,6 +43,8 @@ class HFBackend(Backend):
 
     provider = "hf"
     identity_options = ("gguf_file", "dtype")
+    #: The runner refuses a temperature above 0 for this backend before sending anything.
+    greedy_only = True
 
     def __init__(self, model: str, **options: Any):
         import torch  # noqa: F401  (fail early with the install hint)

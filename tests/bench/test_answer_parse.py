@@ -29,6 +29,10 @@ POS = {k: k for k in ("start", "middle", "end", "none")}
     ("No.", YN, ("no", "exact")),
     ("Both change in the same direction.", SAME, ("positive", "last_label")),
     ("It is not the start of the chain; it is the end.", POS, ("end", "last_label")),
+    ("The correlation is not positive but negative.", {"positive": "positive", "negative": "negative"},
+     ("negative", "last_label")),
+    ("Positive rather than negative.", {"positive": "positive", "negative": "negative"}, ("positive", "last_label")),
+    ("not start, end", POS, ("end", "last_label")),
     # The canonical label is accepted even when the variant asks for another word.
     ("Answer: positive", SAME, ("positive", "answer_colon")),
 ])
@@ -39,6 +43,7 @@ def test_parse_labels_finds_the_committed_label(text, words, expected):
 @pytest.mark.parametrize("text, words", [
     ("not yes", YN),
     ("It is certainly not the middle.", POS),
+    ("neither start nor end", POS),
     ("I cannot tell.", SAME),
     ("<Answer>{start, middle, end, none}</Answer>", POS),  # an echo of the answer set commits to nothing
 ])

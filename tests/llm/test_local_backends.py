@@ -69,6 +69,15 @@ def test_hf_backend_refuses_sampling():
         asyncio.run(b.complete(Request(messages=({"role": "user", "content": "Hi"},), temperature=0.7)))
 
 
+def test_run_benchmark_refuses_sampling_with_hf_before_asking(tmp_path):
+    pytest.importorskip("transformers")
+    from causalgraph.bench.runner import run_benchmark
+
+    with pytest.raises(ConfigError, match="decodes greedily"):
+        run_benchmark("corri", ["0_1"], "hf/smollm2", temperature=0.5, out=tmp_path / "r")
+    assert not (tmp_path / "r").exists()
+
+
 def test_local_backends_report_a_missing_model_file(tmp_path):
     pytest.importorskip("llama_cpp")
     with pytest.raises(BackendError, match="does not exist"):
