@@ -23,7 +23,7 @@ from causalgraph.errors import ConfigError
 
 from bench_helpers import YN_TASK, yn_items
 
-pytestmark = pytest.mark.network_local
+pytestmark = [pytest.mark.network_local, pytest.mark.timeout(120)]
 
 
 def _config(standin, out, **kw):

@@ -21,7 +21,7 @@ import pytest
 from causalgraph.bench.runner import run_benchmark
 from causalgraph.bench.store import load_run
 
-pytestmark = [pytest.mark.network_local, pytest.mark.model, pytest.mark.slow]
+pytestmark = [pytest.mark.network_local, pytest.mark.model, pytest.mark.slow, pytest.mark.timeout(600)]
 
 
 def _free_port() -> int:
@@ -72,7 +72,7 @@ def test_run_benchmark_against_the_llama_cpp_server_then_from_the_cache(llama_se
                                                                        monkeypatch):
     monkeypatch.setenv("CAUSALGRAPH_CACHE", str(tmp_path / "cache"))
     opts = dict(data=str(climatecause_path), limit=3, max_tokens=12, model_options={"base_url": llama_server},
-                concurrency=2)
+                concurrency=2, request_timeout=120)
     res = run_benchmark("ccr-member", ["A_5"], "openai/smollm2", out=tmp_path / "a", **opts)
     run = load_run(res.path)
     assert res.requests_sent == 3 and res.errors == 0 and len(run.responses) == 3

@@ -18,7 +18,7 @@ from causalgraph.bench.store import load_run
 
 from bench_helpers import YN_TASK, prompt_of, yn_items
 
-pytestmark = pytest.mark.network_local
+pytestmark = [pytest.mark.network_local, pytest.mark.timeout(120)]
 
 FAULTS = ["429", "500", "drop", "slow", "ok"]
 

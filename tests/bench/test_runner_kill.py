@@ -15,7 +15,7 @@ import pytest
 
 from causalgraph.bench.store import RunStore, load_run
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
 ROOT = Path(__file__).resolve().parents[2]
 

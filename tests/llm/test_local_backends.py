@@ -9,7 +9,7 @@ import pytest
 from causalgraph.errors import BackendError, ConfigError
 from causalgraph.llm import Request, get_backend
 
-pytestmark = [pytest.mark.model, pytest.mark.slow]
+pytestmark = [pytest.mark.model, pytest.mark.slow, pytest.mark.timeout(600)]
 
 QUESTIONS = [f"Is {n} an even number? Answer Yes or No." for n in (2, 7, 10)]
 

@@ -12,7 +12,7 @@ from causalgraph.errors import BackendError, ConfigError, TransientBackendError
 from causalgraph.llm import Request, get_backend
 from causalgraph.llm.openai import OPENAI_URL, retry_after_seconds
 
-pytestmark = pytest.mark.network_local
+pytestmark = [pytest.mark.network_local, pytest.mark.timeout(120)]
 
 
 def _req(text="Is 2 even?", **kw):
