@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
-from ..errors import BackendError, ConfigError, TransientBackendError
+from ..errors import BackendError, CausalGraphError, ConfigError, TransientBackendError
 from ..llm.base import Backend, Completion, Request
 from .item import Item
 from .registry import TaskSpec, get_task
@@ -238,7 +238,12 @@ def make_record(item: Item, spec: TaskSpec, *, completion: Optional[Completion],
                 attempts: int, error: Optional[str], cost: float = 0.0) -> dict[str, Any]:
     """One line of ``responses.jsonl``."""
     if completion is not None:
-        label, rule = spec.parse_answer(completion.text, item.variant)
+        try:
+            label, rule = spec.parse_answer(completion.text, item.variant)
+        except CausalGraphError as exc:
+            # A parser that rejects an answer must not end the run: the answer is kept,
+            # counted as a parse failure, and `bench parse` can read it again later.
+            label, rule = None, f"parse_error: {' '.join(str(exc).split())[:200]}"
         usage = {"prompt_tokens": completion.prompt_tokens, "completion_tokens": completion.completion_tokens}
     else:
         label, rule, usage = None, None, {"prompt_tokens": None, "completion_tokens": None}

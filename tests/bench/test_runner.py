@@ -177,3 +177,20 @@ def test_run_benchmark_shares_answers_of_identical_prompts_only_at_temperature_z
     again = run_benchmark("corri", ["0_1"], "mock/constant", data=str(climatecause_path), out=tmp_path / "td2",
                           model_options={"text": "positive"}, temperature=None)
     assert again.requests_sent == 0 and again.cache_hits == len(its)
+
+
+def test_run_benchmark_keeps_answers_a_parser_rejects_as_parse_failures(isolated_cache, tmp_path):
+    from causalgraph.bench.registry import TaskSpec, register_task
+    from causalgraph.errors import ParseError
+
+    def strict(text, variant):
+        raise ParseError(f"cannot read {text!r}")
+
+    register_task(TaskSpec(name="strict-test", labels=("yes", "no"), positive="yes", parse=strict,
+                           build_items=lambda c, v: [], list_variants=lambda: ["v_1"]), replace=True)
+    its = [it.__class__(**{**it.to_dict(), "task": "strict-test"}) for it in yn_items(3, variants=("v_1",))]
+    res = run_benchmark("strict-test", ["v_1"], "mock/constant", items=its, out=tmp_path / "a",
+                        model_options={"text": "Yes"})
+    run = load_run(res.path)
+    assert res.errors == 0 and run.metrics["variants"]["v_1"]["parse_failures"] == 3
+    assert all(r["response"] == "Yes" and r["rule"].startswith("parse_error: cannot read") for r in run.responses)
