@@ -89,6 +89,12 @@ def _cmd_run(args) -> int:
     print(f"run {result.path}: {result.written} written, {result.skipped} already answered, "
           f"{result.requests_sent} requests sent, {result.cache_hits} cache hits, {result.errors} errors; "
           f"tokens in {m['tokens_in']:,} out {m['tokens_out']:,}, cost ${m['cost_usd']:.4f}", file=sys.stderr)
+    for v, s in m.get("variants", {}).items():
+        # A high share of unreadable answers usually means a prompt/parser mismatch, not a bad model.
+        if s.get("answered") and s.get("parse_failure_rate", 0) >= 0.2:
+            print(f"causalgraph bench: warning: variant {v}: {s['parse_failures']} of {s['answered']} answers name no "
+                  f"label (rules {s.get('rules')}); they count as wrong — inspect {result.path}/responses.jsonl",
+                  file=sys.stderr)
     emit_table(_summary_rows(m, result.path), args.format, columns=_RUN_COLUMNS)
     return 1 if result.errors else 0
 

@@ -194,3 +194,10 @@ def test_run_benchmark_keeps_answers_a_parser_rejects_as_parse_failures(isolated
     run = load_run(res.path)
     assert res.errors == 0 and run.metrics["variants"]["v_1"]["parse_failures"] == 3
     assert all(r["response"] == "Yes" and r["rule"].startswith("parse_error: cannot read") for r in run.responses)
+
+
+def test_arun_benchmark_progress_bar_shows_tokens_and_cost(isolated_cache, tmp_path, capsys):
+    cfg = RunConfig(task=YN_TASK, variants=["v_1"], model="mock/oracle", out=str(tmp_path / "a"))
+    asyncio.run(arun_benchmark(cfg, items=yn_items(4, variants=("v_1",)), progress=True))
+    err = capsys.readouterr().err
+    assert "4/4" in err and "item/s" in err and "tok in" in err and "$0.0000" in err

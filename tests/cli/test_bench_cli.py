@@ -106,3 +106,10 @@ def test_bench_plan_counts_requests_and_prices_them(capsys, climatecause_path):
     r = rows[0]
     # gpt-5.1 at the Batch API's half price: $0.625 / $5 per million tokens.
     assert r["cost_usd_est"] == pytest.approx((r["input_tokens_est"] * 0.625 + 87_400 * 5.0) / 1e6)
+
+
+def test_bench_run_warns_when_answers_name_no_label(tmp_path, cache, capsys, climatecause_path):
+    rc, _, err = _run(["bench", "run", "--task", "corri", "--variant", "0_1", "--model", "mock/constant",
+                       "--model-option", "text=I am not sure.", "--data", str(climatecause_path), "--limit", "5",
+                       "--out", str(tmp_path / "r")], capsys)
+    assert rc == 0 and "warning: variant 0_1: 5 of 5 answers name no label" in err
