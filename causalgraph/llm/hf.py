@@ -42,7 +42,6 @@ class HFBackend(Backend):
     """
 
     provider = "hf"
-    identity_options = ("gguf_file", "dtype")
     #: The runner refuses a temperature above 0 for this backend before sending anything.
     greedy_only = True
 
@@ -69,10 +68,14 @@ class HFBackend(Backend):
         self._worker: Optional[asyncio.Task] = None
 
     def identity(self) -> dict[str, Any]:
-        ident = super().identity()
-        ident["model"] = self.gguf_file or self.folder.name
-        ident["decoding"] = "greedy"
-        return ident
+        # The weights, not the way they were named (file, or folder + gguf_file), identify the model.
+        if self.gguf_file:
+            f = self.folder / self.gguf_file
+            model = {"file": self.gguf_file, "size": f.stat().st_size if f.is_file() else None}
+        else:
+            model = {"folder": str(self.folder)}
+        return {"provider": self.provider, "model": model, "base_url": None, "decoding": "greedy",
+                "dtype": str(self.options.get("dtype", "float32"))}
 
     def default_concurrency(self) -> int:
         return self.batch_size

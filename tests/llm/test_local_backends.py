@@ -82,3 +82,17 @@ def test_local_backends_report_a_missing_model_file(tmp_path):
     pytest.importorskip("llama_cpp")
     with pytest.raises(BackendError, match="does not exist"):
         get_backend(f"llamacpp/{tmp_path / 'nope.gguf'}")
+
+
+def test_hf_backend_accepts_a_folder_with_gguf_file_and_names_the_file_in_its_identity():
+    pytest.importorskip("transformers")
+    from causalgraph.llm.local import smollm2_path
+
+    path = smollm2_path()
+    by_folder = get_backend(f"hf/{path.parent}", gguf_file=path.name)
+    by_file = get_backend("hf/smollm2")
+    assert (by_folder.folder, by_folder.gguf_file) == (by_file.folder, by_file.gguf_file) == (path.parent, path.name)
+    assert by_folder.identity() == by_file.identity()
+    assert by_file.identity()["model"] == {"file": path.name, "size": path.stat().st_size}
+    with pytest.raises(ConfigError, match="either a .gguf file or a folder"):
+        get_backend(f"hf/{path}", gguf_file=path.name)
