@@ -201,3 +201,18 @@ def test_arun_benchmark_progress_bar_shows_tokens_and_cost(isolated_cache, tmp_p
     asyncio.run(arun_benchmark(cfg, items=yn_items(4, variants=("v_1",)), progress=True))
     err = capsys.readouterr().err
     assert "4/4" in err and "item/s" in err and "tok in" in err and "$0.0000" in err
+
+
+def test_constant_answers_score_the_paper_label_distribution(climatecause_path, isolated_cache, tmp_path):
+    # §6.1: membership yes 115 / no 397; position start 32, middle 48, end 35, none 397 (512 events).
+    yes = run_benchmark("ccr-member", ["SN_5"], "mock/constant", data=str(climatecause_path), out=tmp_path / "m",
+                        model_options={"text": "Yes"})
+    m = yes.metrics["variants"]["SN_5"]
+    assert (m["items"], m["precision"], m["recall"]) == (512, 115 / 512, 1.0)
+    start = run_benchmark("ccr-position", ["ML_4"], "mock/constant", data=str(climatecause_path), out=tmp_path / "p",
+                          model_options={"text": "<Answer>start</Answer>"})
+    p = start.metrics["variants"]["ML_4"]
+    assert {k: v["support"] for k, v in p["per_class"].items()} == {"start": 32, "middle": 48, "end": 35, "none": 397}
+    assert p["per_class"]["start"]["precision"] == 32 / 512 and p["accuracy"] == 32 / 512
+    # The authors' start-against-none figure keeps the 32 start and 397 none events only.
+    assert p["authors"]["n"] == 32 + 397 and p["authors"]["precision"] == 32 / 429
