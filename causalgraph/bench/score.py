@@ -33,6 +33,7 @@ __all__ = [
     "score_records",
     "compute_metrics",
     "report_rows",
+    "format_mean_std",
 ]
 
 UNPARSED = "unparsed"
@@ -381,6 +382,17 @@ def _ci(ci) -> Optional[str]:
     if not ci or ci[0] is None:
         return None
     return f"[{ci[0]:.4f}, {ci[1]:.4f}]"
+
+
+def format_mean_std(agg: Mapping[str, Any]) -> str:
+    """``"0.8204 ± 0.1204"`` from ``{"mean": …, "std": …}`` (no ± when there is one value).
+
+    Examples
+    --------
+    >>> format_mean_std({"mean": 0.82041, "std": 0.12043})
+    '0.8204 ± 0.1204'
+    """
+    return _pm(agg)
 
 
 def _pm(agg: Mapping[str, Any]) -> str:

@@ -120,11 +120,20 @@ def _cmd_report(args) -> int:
         allm.append({"run": str(path), "metrics": m})
         rows += report_rows(m, run_name=str(path))
         if args.per_class:
+            from ..bench.score import format_mean_std as _pm
+
             for v, s in m["variants"].items():
                 for lab, pc in (s.get("per_class") or {}).items():
                     rows.append({"run": str(path), "task": m["task"], "model": m["model"], "row": f"{v}:{lab}",
                                  "strategy": s.get("strategy"), "items": pc["support"],
                                  "precision": pc["precision"], "recall": pc["recall"], "f1": pc["f1"]})
+            # Per class, mean ± std over the variants of each strategy (the layout of Table 18).
+            for strat, agg in m.get("strategies", {}).items():
+                labels = [k.split(".")[1] for k in agg if k.startswith("per_class.") and k.endswith(".f1")]
+                for lab in labels:
+                    rows.append({"run": str(path), "task": m["task"], "model": m["model"], "row": f"[{strat}]:{lab}",
+                                 "strategy": strat, **{met: _pm(agg[f"per_class.{lab}.{met}"])
+                                                       for met in ("precision", "recall", "f1")}})
     if args.format == "json":
         emit_json(allm)
         return 0

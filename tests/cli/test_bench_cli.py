@@ -50,6 +50,10 @@ def test_bench_report_table_shows_strategy_rows_and_authors_score(climatecause_p
     assert a4["authors"]["recall"] == 1.0 and metrics["strategies"]["adjacency"]["macro_f1"]["n"] == 2
     rc, out, _ = _run(["bench", "report", str(tmp_path / "r"), "--bootstrap", "50", "--confusion"], capsys)
     assert rc == 0 and "[adjacency]" in out and "authors_f1" in out and "rows gold, columns predicted" in out
+    rc, out, _ = _run(["bench", "report", str(tmp_path / "r"), "--bootstrap", "50", "--per-class", "--format",
+                       "csv"], capsys)
+    rows = {r["row"]: r for r in csv.DictReader(io.StringIO(out))}
+    assert rows["[Avg]:start"]["recall"] == "1.0000 ± 0.0000" and rows["A_4:none"]["recall"] == "0.0"
 
 
 def test_bench_parse_reparses_offline(tmp_path, cache, capsys, climatecause_path):
