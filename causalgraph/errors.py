@@ -15,6 +15,7 @@ __all__ = [
     "CycleLimitExceeded",
     "BackendError",
     "TransientBackendError",
+    "BackendUnavailable",
     "ParseError",
     "ConfigError",
 ]
@@ -60,6 +61,11 @@ class TransientBackendError(BackendError):
         super().__init__(message)
         self.retry_after = retry_after
         self.status = status
+
+
+class BackendUnavailable(BackendError):
+    """The backend will refuse every request (bad key, no quota, unknown model): a run stops at once
+    instead of writing the same error for every item."""
 
 
 class ParseError(CausalGraphError, ValueError):

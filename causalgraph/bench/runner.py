@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
-from ..errors import BackendError, CausalGraphError, ConfigError, TransientBackendError
+from ..errors import BackendError, BackendUnavailable, CausalGraphError, ConfigError, TransientBackendError
 from ..llm.base import Backend, Completion, Request
 from .item import Item
 from .registry import TaskSpec, get_task
@@ -523,10 +523,14 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
             rng = random.Random()
             last_sync = [time.monotonic()]
 
+            stop: list[str] = []  # set when the backend refuses everything: ask nothing more
+
             async def one(group: list[tuple[Item, Request, str]]) -> None:
                 # Items with the same cache key share one request (single flight).
                 it, req, key = group[0]
                 async with sem:
+                    if stop:
+                        return
                     completion: Optional[Completion] = None
                     error: Optional[str] = None
                     attempt = 0
@@ -546,6 +550,11 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                             if attempt < config.max_attempts:
                                 await asyncio.sleep(backoff_delay(attempt, config.retry_base, config.retry_cap,
                                                                   retry_after, rng))
+                        except BackendUnavailable as exc:
+                            error = f"{type(exc).__name__}: {exc}"
+                            if not stop:
+                                stop.append(redact(str(exc), secrets))
+                            break
                         except BackendError as exc:
                             error = f"{type(exc).__name__}: {exc}"
                             break
@@ -595,6 +604,11 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                 cache.close()
 
         metrics = finish_run(prep, counters, prices)
+        if stop:
+            not_asked = len(todo) - counters["written"]
+            raise BackendUnavailable(
+                f"{config.model} refuses every request ({stop[0]}); the run stopped with {not_asked} items not "
+                f"asked. Fix the cause and run the same command again: {out} resumes")
         return RunResult(path=out, metrics=metrics, requests_sent=counters["requests_sent"],
                          cache_hits=counters["cache_hits"], skipped=skipped, written=counters["written"],
                          errors=counters["errors"])

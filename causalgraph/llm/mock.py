@@ -12,6 +12,7 @@ runner, cache and parser.
   the n-th attempt at an item follows the n-th character — ``x`` HTTP 429
   with ``Retry-After`` (option ``retry_after``, default 0.01 s), ``s`` HTTP
   500, ``t`` a timeout, ``d`` a dropped connection, ``f`` a permanent error,
+  ``u`` the backend refusing everything (a bad key: the run stops),
   ``.`` success (the oracle's answer, or ``text`` when given); attempts
   past the pattern succeed.  Deterministic whatever the order of requests.
 
@@ -25,7 +26,7 @@ import asyncio
 import time
 from typing import Any
 
-from ..errors import BackendError, ConfigError, TransientBackendError
+from ..errors import BackendError, BackendUnavailable, ConfigError, TransientBackendError
 from .base import Backend, Completion, Request, request_key
 
 __all__ = ["MockBackend", "OracleBackend", "ConstantBackend", "FlakyBackend", "make_mock"]
@@ -109,9 +110,10 @@ class FlakyBackend(OracleBackend):
 
     def __init__(self, model: str = "flaky", *, pattern: str = "x.", retry_after: float = 0.01,
                  text: Any = None, **options: Any):
-        bad = sorted(set(str(pattern)) - set("xstdf."))
+        bad = sorted(set(str(pattern)) - set("xstdfu."))
         if bad:
-            raise ConfigError(f"mock/flaky option pattern={pattern!r}: unknown characters {bad}; expected x s t d f .")
+            raise ConfigError(f"mock/flaky option pattern={pattern!r}: unknown characters {bad}; "
+                              "expected x s t d f u .")
         super().__init__(model, pattern=str(pattern), **options)
         if text is not None:
             self.options["text"] = str(text)
@@ -141,6 +143,8 @@ class FlakyBackend(OracleBackend):
             raise TransientBackendError("request timed out (mock/flaky)")
         if step == "d":
             raise TransientBackendError("connection dropped by the server (mock/flaky)")
+        if step == "u":
+            raise BackendUnavailable("HTTP 401 Unauthorized (mock/flaky: the backend refuses every request)")
         raise BackendError("HTTP 400 Bad Request (mock/flaky: a permanent error)")
 
 

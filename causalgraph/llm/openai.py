@@ -18,7 +18,7 @@ import os
 import time
 from typing import Any, Optional
 
-from ..errors import BackendError, ConfigError, TransientBackendError
+from ..errors import BackendError, BackendUnavailable, ConfigError, TransientBackendError
 from .base import Backend, Completion, Request
 
 __all__ = ["OpenAIBackend", "OPENAI_URL", "retry_after_seconds", "make_client", "completion_from_body"]
@@ -176,6 +176,10 @@ class OpenAIBackend(Backend):
         except openai.APIStatusError as exc:
             status = exc.status_code
             msg = self._scrub(f"HTTP {status}: {exc.message}")
+            code = getattr(exc, "code", None)
+            if status in (401, 403, 404) or code == "insufficient_quota":
+                # A bad key, no access, an unknown model or an empty account: every request would fail.
+                raise BackendUnavailable(msg) from None
             if status in (408, 409, 429) or status >= 500:
                 headers = getattr(exc.response, "headers", None)
                 raise TransientBackendError(msg, retry_after=retry_after_seconds(headers), status=status) from None

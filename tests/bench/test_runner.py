@@ -216,3 +216,39 @@ def test_constant_answers_score_the_paper_label_distribution(climatecause_path, 
     assert p["per_class"]["start"]["precision"] == 32 / 512 and p["accuracy"] == 32 / 512
     # The authors' start-against-none figure keeps the 32 start and 397 none events only.
     assert p["authors"]["n"] == 32 + 397 and p["authors"]["precision"] == 32 / 429
+
+
+class _ToggleBackend(Backend):
+    provider = "toggle"
+
+    def __init__(self, broken: bool):
+        super().__init__("t")
+        self.broken = broken
+        self.calls = 0
+
+    async def complete(self, request):
+        from causalgraph.errors import BackendUnavailable
+
+        self.calls += 1
+        await asyncio.sleep(0.001)
+        if self.broken:
+            raise BackendUnavailable("HTTP 401: invalid key")
+        return Completion(text="Yes", prompt_tokens=3, completion_tokens=1)
+
+
+def test_arun_benchmark_stops_when_the_backend_refuses_everything_and_resumes_later(isolated_cache, tmp_path):
+    from causalgraph.errors import BackendUnavailable
+
+    cfg = RunConfig(task=YN_TASK, variants=["v_1", "v_2"], model="toggle/t", out=str(tmp_path / "a"),
+                    concurrency=2, max_attempts=5)
+    broken = _ToggleBackend(broken=True)
+    with pytest.raises(BackendUnavailable, match=r"refuses every request \(HTTP 401: invalid key\).* resumes"):
+        asyncio.run(arun_benchmark(cfg, items=yn_items(20), backend=broken, progress=False))
+    assert broken.calls <= 2  # not 40 items x 5 attempts
+    first = load_run(tmp_path / "a")
+    assert 1 <= len(first.attempts) <= 2 and all(r["error"] for r in first.attempts)
+    fixed = _ToggleBackend(broken=False)
+    res = asyncio.run(arun_benchmark(cfg, items=yn_items(20), backend=fixed, progress=False))
+    assert res.requests_sent == 40 and res.errors == 0
+    answered = Counter(r["item_id"] for r in load_run(tmp_path / "a").attempts if not r["error"])
+    assert len(answered) == 40 and set(answered.values()) == {1}

@@ -15,6 +15,7 @@ import pytest
 
 from causalgraph.bench.runner import run_benchmark
 from causalgraph.bench.store import load_run
+from causalgraph.errors import BackendUnavailable
 
 from bench_helpers import YN_TASK, prompt_of, yn_items
 
@@ -93,14 +94,17 @@ def test_api_key_never_reaches_a_written_file(standin, isolated_cache, tmp_path,
     items = yn_items(6)
     bad = {prompt_of(it) for it in items[:2]}
     standin.faults = lambda prompt, attempt: "401" if prompt in bad else "ok"
-    res = run_benchmark(YN_TASK, ["v_1", "v_2"], "openai/standin-model", items=items, out=tmp_path / "run",
-                        model_options={"base_url": standin.url}, retry_base=0.001, max_attempts=2)
+    # A 401 means every request would fail: the run stops at once and says how to go on.
+    with pytest.raises(BackendUnavailable, match="refuses every request") as info:
+        run_benchmark(YN_TASK, ["v_1", "v_2"], "openai/standin-model", items=items, out=tmp_path / "run",
+                      model_options={"base_url": standin.url}, retry_base=0.001, max_attempts=2, concurrency=1)
+    assert key not in str(info.value) and "[redacted]" in str(info.value)
     # The key was really used (so its absence below means something) and the 401 answers echoed it.
     assert f"Bearer {key}" in standin.auth_headers
-    assert res.errors == 2
-    run = load_run(res.path)
+    run = load_run(tmp_path / "run")
     errs = [r["error"] for r in run.responses if r["error"]]
-    assert all("HTTP 401" in e and "[redacted]" in e for e in errs)
+    assert len(errs) == 1 and "HTTP 401" in errs[0] and "[redacted]" in errs[0]
+    assert len(run.responses) < len(items)  # the rest was not asked
     written = list((tmp_path / "run").rglob("*")) + list(isolated_cache.rglob("*"))
     assert any(p.name == "responses.sqlite" for p in written)
     for p in written:
