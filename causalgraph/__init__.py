@@ -18,6 +18,7 @@ from .datasets import load_climatecause, load_corpus, load_pubmedcausal
 from .describe import describe
 from .errors import (
     BackendError,
+    BackendUnavailable,
     CausalGraphError,
     ChecksumError,
     ConfigError,
@@ -103,6 +104,7 @@ __all__ = [
     "ParseError",
     "ConfigError",
     "TransientBackendError",
+    "BackendUnavailable",
     # LLM benchmarks (backends, cached resumable runner, answer parsing, scoring)
     "get_backend",
     "run_benchmark",
