@@ -324,16 +324,20 @@ def compute_metrics(run, *, spec=None, prices=None, n_boot: int = 1000, seed: in
 
     spec = spec or get_task(run.task)
     per_variant: dict[str, Any] = {}
+    planned = dict(run.manifest.get("items") or {})
     for v in run.variants:
         recs = run.records(v)
         s = score_records(recs, spec, n_boot=n_boot, seed=seed)
         s["strategy"] = spec.strategy_of(v)
+        # Items the run was asked to do but has no line for yet (a stopped or killed run).
+        s["pending"] = max(0, int(planned.get(v, len(recs))) - len(recs))
         per_variant[v] = s
     answered = [r for r in run.responses if not r.get("error")]
     tok_in = sum((r.get("usage") or {}).get("prompt_tokens") or 0 for r in answered)
     tok_out = sum((r.get("usage") or {}).get("completion_tokens") or 0 for r in answered)
     cost = sum(float(r.get("cost_usd") or 0.0) for r in answered)
-    totals = {k: sum(per_variant[v][k] for v in per_variant) for k in ("items", "answered", "errors", "parse_failures")}
+    totals = {k: sum(per_variant[v][k] for v in per_variant)
+              for k in ("items", "answered", "errors", "parse_failures", "pending")}
     return {
         "task": run.task,
         "model": run.model,

@@ -247,6 +247,7 @@ def test_arun_benchmark_stops_when_the_backend_refuses_everything_and_resumes_la
     assert broken.calls <= 2  # not 40 items x 5 attempts
     first = load_run(tmp_path / "a")
     assert 1 <= len(first.attempts) <= 2 and all(r["error"] for r in first.attempts)
+    assert first.metrics["pending"] == 40 - len(first.attempts) and first.metrics["items"] == len(first.attempts)
     fixed = _ToggleBackend(broken=False)
     res = asyncio.run(arun_benchmark(cfg, items=yn_items(20), backend=fixed, progress=False))
     assert res.requests_sent == 40 and res.errors == 0
