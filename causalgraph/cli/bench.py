@@ -32,19 +32,19 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     add_data_option(p)
     p.add_argument("--out", metavar="DIR", help="run directory (default runs/<task>__<model>__<variants>); "
                                                 "the same directory resumes the run")
-    p.add_argument("--concurrency", type=int, help="requests in flight at most (default: the backend's)")
-    p.add_argument("--limit", type=int, help="only the first N items of each variant")
-    p.add_argument("--temperature", type=_temperature, default=0.0,
+    p.add_argument("--concurrency", type=int, metavar="N", help="requests in flight at most (default: the backend's)")
+    p.add_argument("--limit", type=int, metavar="N", help="only the first N items of each variant")
+    p.add_argument("--temperature", type=_temperature, default=0.0, metavar="T|default",
                    help="sampling temperature, or 'default' to send none (default 0)")
-    p.add_argument("--max-tokens", type=int, help="limit on generated tokens (default: the provider's)")
-    p.add_argument("--seed", type=int, help="sampling seed, where the provider supports one")
+    p.add_argument("--max-tokens", type=int, metavar="N", help="limit on generated tokens (default: the provider's)")
+    p.add_argument("--seed", type=int, metavar="N", help="sampling seed, where the provider supports one")
     p.add_argument("--model-option", action="append", default=[], metavar="KEY=VALUE",
                    help="backend option, repeatable (e.g. latency=0.05, n_ctx=2048, reasoning_effort=none)")
-    p.add_argument("--base-url", help="OpenAI-compatible server URL for openai/ models (default $OPENAI_BASE_URL)")
-    p.add_argument("--max-attempts", type=int, default=6, help="attempts per item, retries included (default 6)")
-    p.add_argument("--retry-base", type=float, default=1.0, help="first backoff in seconds (default 1)")
-    p.add_argument("--retry-cap", type=float, default=60.0, help="longest backoff in seconds (default 60)")
-    p.add_argument("--timeout", type=float, default=600.0, help="seconds per attempt (default 600)")
+    p.add_argument("--base-url", metavar="URL", help="OpenAI-compatible server URL for openai/ models (default $OPENAI_BASE_URL)")
+    p.add_argument("--max-attempts", type=int, default=6, metavar="N", help="attempts per item, retries included (default 6)")
+    p.add_argument("--retry-base", type=float, default=1.0, metavar="S", help="first backoff in seconds (default 1)")
+    p.add_argument("--retry-cap", type=float, default=60.0, metavar="S", help="longest backoff in seconds (default 60)")
+    p.add_argument("--timeout", type=float, default=600.0, metavar="S", help="seconds per attempt (default 600)")
     p.add_argument("--no-cache", action="store_true", help="neither read nor write the response cache")
     p.add_argument("--prices", metavar="FILE", help="JSON price table overriding the built-in one")
 
