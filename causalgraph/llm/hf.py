@@ -66,6 +66,7 @@ class HFBackend(Backend):
         self._tok = None
         self._queue: Optional[asyncio.Queue] = None
         self._worker: Optional[asyncio.Task] = None
+        self._loop: Optional[asyncio.AbstractEventLoop] = None
 
     def identity(self) -> dict[str, Any]:
         # The weights, not the way they were named (file, or folder + gguf_file), identify the model.
@@ -180,21 +181,27 @@ class HFBackend(Backend):
         if request.temperature not in (None, 0, 0.0):
             raise ConfigError(f"hf backend decodes greedily; temperature {request.temperature} was asked "
                               "(use --temperature 0)")
-        if self._queue is None:
+        loop = asyncio.get_running_loop()
+        if self._queue is None or self._loop is not loop:
+            # A new event loop (another asyncio.run with the same backend): a new queue and worker;
+            # the loaded model is kept.
             self._queue = asyncio.Queue()
             self._worker = asyncio.ensure_future(self._run_worker())
+            self._loop = loop
         fut = asyncio.get_running_loop().create_future()
         await self._queue.put((request, fut))
         return await fut
 
     async def aclose(self) -> None:
         if self._worker is not None:
-            self._worker.cancel()
-            try:
-                await self._worker
-            except (asyncio.CancelledError, Exception):
-                pass
+            if self._loop is asyncio.get_running_loop():
+                self._worker.cancel()
+                try:
+                    await self._worker
+                except (asyncio.CancelledError, Exception):
+                    pass
             self._worker = None
             self._queue = None
+            self._loop = None
         self._model = None
         self._tok = None

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from typing import Any, Optional
 
 from ..errors import BackendError
 from .base import Backend, Completion, Request
@@ -44,7 +44,8 @@ class LlamaCppBackend(Backend):
         if not self.path.is_file():
             raise BackendError(f"llamacpp/{model}: {self.path} is not a file; expected a .gguf model file")
         self._llm = None
-        self._lock = asyncio.Lock()
+        self._lock: Optional[asyncio.Lock] = None
+        self._lock_loop: Optional[asyncio.AbstractEventLoop] = None
 
     def identity(self) -> dict[str, Any]:
         ident = super().identity()
@@ -93,6 +94,9 @@ class LlamaCppBackend(Backend):
                           finish_reason=choice.get("finish_reason"), model=self.path.name, raw=dict(out))
 
     async def complete(self, request: Request) -> Completion:
+        loop = asyncio.get_running_loop()
+        if self._lock_loop is not loop:  # a lock belongs to one event loop; the model outlives it
+            self._lock, self._lock_loop = asyncio.Lock(), loop
         async with self._lock:
             return await asyncio.to_thread(self._generate, request)
 

