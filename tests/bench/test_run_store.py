@@ -65,7 +65,7 @@ def test_run_to_frame_lifts_statement_id(tmp_path):
 def test_metrics_do_not_depend_on_the_order_lines_were_written(tmp_path):
     import random
 
-    import bench_helpers  # noqa: F401  (registers yn-test)
+    import bench_helpers  # noqa: F401  (registers the yn-test task)
     from causalgraph.bench.score import compute_metrics
 
     rng = random.Random(5)
