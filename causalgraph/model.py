@@ -21,6 +21,7 @@ __all__ = [
     "Statement",
     "Corpus",
     "Problem",
+    "as_statements",
 ]
 
 
@@ -243,3 +244,23 @@ class Corpus:
         cols = ["statement_id"] + [f.name for f in fields(Relation)]
         rows = [{"statement_id": s.id, **r.to_dict()} for s in self.statements for r in s.relations]
         return pd.DataFrame(rows, columns=cols)
+
+
+def as_statements(corpus) -> list[Statement]:
+    """The statements of a Corpus or of any iterable of statements, checked.
+
+    Metric tables accept either; anything else is a
+    :class:`~causalgraph.errors.ConfigError` naming the offending item.
+
+    Examples
+    --------
+    >>> len(as_statements([Statement("s1", "t", False)]))
+    1
+    """
+    from .errors import ConfigError
+
+    stmts = list(corpus)
+    for i, s in enumerate(stmts):
+        if not isinstance(s, Statement):
+            raise ConfigError(f"item {i} of the corpus is a {type(s).__name__}, expected a Statement")
+    return stmts

@@ -47,9 +47,9 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Sequence
 
 from ..errors import ConfigError, CycleLimitExceeded
+from ..model import as_statements
 
 __all__ = [
     "Position",
@@ -385,7 +385,7 @@ def chain_table(corpus, rule: str = "path") -> list[dict]:
 
     _check_rule(rule)
     rows: list[dict] = []
-    for st in _statements(corpus):
+    for st in as_statements(corpus):
         if not st.causal or not st.relations:
             continue
         g = compile_graph(st)
@@ -398,7 +398,3 @@ def chain_table(corpus, rule: str = "path") -> list[dict]:
                 "n_nodes": stats.n_nodes, "n_chains": stats.n_chains,
             })
     return rows
-
-
-def _statements(corpus) -> Sequence:
-    return corpus.statements if hasattr(corpus, "statements") else list(corpus)

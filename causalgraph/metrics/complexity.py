@@ -30,7 +30,7 @@ from typing import Iterable, Literal, Mapping, Optional, Sequence, Union
 
 from ..errors import ConfigError, CycleLimitExceeded, SchemaError
 from ..graph import BelongsEdge, CausalGraph, compile_graph
-from ..model import Corpus, Relation, Statement
+from ..model import Corpus, Relation, Statement, as_statements
 from .paths import DEFAULT_CYCLE_LIMIT, count_maximal_paths
 
 __all__ = [
@@ -358,14 +358,6 @@ def normalise_weights(weights: Union[None, Sequence[float], Mapping[str, float],
     return tuple(out)
 
 
-def _statements(corpus: Union[Corpus, Iterable[Statement]]) -> list[Statement]:
-    stmts = list(corpus)
-    for i, s in enumerate(stmts):
-        if not isinstance(s, Statement):
-            raise ConfigError(f"item {i} of the corpus is a {type(s).__name__}, expected a Statement")
-    return stmts
-
-
 def complexity_table(
     corpus: Union[Corpus, Iterable[Statement]],
     weights: Union[None, Sequence[float], Mapping[str, float], str] = None,
@@ -407,7 +399,7 @@ def complexity_table(
     import pandas as pd
 
     w = normalise_weights(weights)
-    stmts = _statements(corpus)
+    stmts = as_statements(corpus)
     scores = []
     for s in stmts:
         try:

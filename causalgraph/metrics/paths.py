@@ -116,6 +116,25 @@ def _topological(order: list, succ: dict) -> Optional[list]:
     return queue if len(queue) == len(order) else None
 
 
+def _dp_step(v, nbrs, total: dict, short: dict, k: int) -> None:
+    """One DP step, once every successor of ``v`` is done.
+
+    total[v] = number of maximal paths from v; short[v][j] = those with
+    exactly j+1 nodes, for the lengths 1..k that are too short to count.
+    """
+    if not nbrs:
+        total[v] = 1
+        short[v] = [1] + [0] * (k - 1) if k > 0 else []
+        return
+    total[v] = sum(total[w] for w in nbrs)
+    row = [0] * k
+    for w in nbrs:
+        sw = short[w]
+        for j in range(1, k):
+            row[j] += sw[j - 1]
+    short[v] = row
+
+
 def _count_acyclic(topo: list, succ: dict, min_nodes: int) -> int:
     """The DP of the module docstring over a whole acyclic graph, in reverse topological order."""
     k = min_nodes - 1
@@ -123,18 +142,7 @@ def _count_acyclic(topo: list, succ: dict, min_nodes: int) -> int:
     short: dict = {}
     count = 0
     for v in reversed(topo):
-        nbrs = succ.get(v)
-        if not nbrs:
-            total[v] = 1
-            short[v] = [1] + [0] * (k - 1) if k > 0 else []
-        else:
-            total[v] = sum(total[w] for w in nbrs)
-            row = [0] * k
-            for w in nbrs:
-                sw = short[w]
-                for j in range(1, k):
-                    row[j] += sw[j - 1]
-            short[v] = row
+        _dp_step(v, succ.get(v), total, short, k)
         count += total[v] - sum(short[v])
     return count
 
@@ -246,17 +254,7 @@ def count_maximal_paths(
             if v in done:
                 continue
             done.add(v)
-            if not nbrs:
-                total[v] = 1
-                short[v] = [1] + [0] * (k - 1) if k > 0 else []
-            else:
-                total[v] = sum(total[w] for w in nbrs)
-                row = [0] * k
-                for w in nbrs:
-                    sw = short[w]
-                    for j in range(1, k):
-                        row[j] += sw[j - 1]
-                short[v] = row
+            _dp_step(v, nbrs, total, short, k)
 
     def long_enough(v, prefix_nodes: int) -> int:
         """Maximal paths from v whose total length, with ``prefix_nodes`` before v, reaches min_nodes."""

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Iterable, Optional, Union
 
 from ..errors import ConfigError, DataNotFound
-from ..model import Corpus, Statement
+from ..model import Corpus, Statement, as_statements
 
 __all__ = [
     "Readability",
@@ -233,14 +233,6 @@ def readability(text: str) -> Readability:
     )
 
 
-def _statements(corpus: Union[Corpus, Iterable[Statement]]) -> list[Statement]:
-    stmts = list(corpus)
-    for i, s in enumerate(stmts):
-        if not isinstance(s, Statement):
-            raise ConfigError(f"item {i} of the corpus is a {type(s).__name__}, expected a Statement")
-    return stmts
-
-
 def readability_table(corpus: Union[Corpus, Iterable[Statement]]):
     """One row per statement: ``statement_id, statement, fre, fkg, ari, cli, dcrs``.
 
@@ -253,7 +245,7 @@ def readability_table(corpus: Union[Corpus, Iterable[Statement]]):
     import pandas as pd
 
     rows = []
-    for s in _statements(corpus):
+    for s in as_statements(corpus):
         try:
             r = readability(s.text)
         except ConfigError as exc:
