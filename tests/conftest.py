@@ -9,11 +9,14 @@ folder, so nothing a test does touches the real ``~/.cache``.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+# Test helper modules (llm_standin, bench_helpers, browser/) live in tests/.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 if not os.environ.get("CAUSALGRAPH_DATA"):
     _default = ROOT.parent / "shared" / "data"
@@ -75,3 +78,15 @@ def pubmed_test(pubmed_test_path):
     from causalgraph import load_pubmedcausal
 
     return load_pubmedcausal(pubmed_test_path)
+
+
+@pytest.fixture
+def standin():
+    """A stand-in OpenAI-compatible server on 127.0.0.1 (tests/llm_standin.py), stopped afterwards."""
+    from llm_standin import Standin
+
+    s = Standin().start()
+    try:
+        yield s
+    finally:
+        s.stop()

@@ -1,26 +1,9 @@
-"""Fixtures of the runner tests: the stand-in OpenAI server and an isolated response cache."""
+"""Fixtures of the runner tests: the yn-test task and an isolated response cache (the stand-in server is in tests/conftest.py)."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
+import bench_helpers  # noqa: F401  (registers the yn-test task; tests/ is on sys.path via tests/conftest.py)
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import bench_helpers  # noqa: E402,F401  (registers the yn-test task)
-
-
-@pytest.fixture
-def standin():
-    from llm_standin import Standin
-
-    s = Standin().start()
-    try:
-        yield s
-    finally:
-        s.stop()
 
 
 @pytest.fixture
