@@ -14,6 +14,7 @@ Three sources give the same :class:`PredictionSet` (rows keyed by s/n):
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
@@ -167,7 +168,7 @@ def _from_run(d: Path) -> PredictionSet:
 
 
 def load_predictions(source: str | Path | PredictionSet) -> PredictionSet:
-    """Read predictions from a run directory or a predictions/rows JSON file.
+    """Read predictions from a run directory, a predictions/rows JSON file or a Corpus.
 
     Examples
     --------
@@ -177,6 +178,12 @@ def load_predictions(source: str | Path | PredictionSet) -> PredictionSet:
     """
     if isinstance(source, PredictionSet):
         return source
+    if isinstance(source, Corpus):
+        # A loaded corpus predicts its own pairs (gold against gold, or a corpus built elsewhere).
+        return predictions_from_corpus(source)
+    if not isinstance(source, (str, os.PathLike)):
+        raise SchemaError(f"cannot read predictions from a {type(source).__name__}; expected a run directory, "
+                          "a predictions file, a PredictionSet or a Corpus")
     p = Path(source).expanduser()
     if p.is_dir():
         return _from_run(p)
