@@ -183,5 +183,5 @@ def annotate(text: str, model: str, *, variant: str = DEFAULT_VARIANT, shots: Op
         raise BackendError(f"annotation of {id} with {model} failed: {'; '.join(info.get('issues', []))}")
     if strict and info.get("failed"):
         raise ParseError(f"annotation of {id} with {model}: {'; '.join(info.get('issues', []))} "
-                         f"(rule {info.get('rule')}); pass strict=False to get an empty annotation instead")
+                         f"(rule {info.get('rule')})")
     return st

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ..errors import ConfigError
+from ..errors import ConfigError, ParseError
 from ._common import emit_json, emit_table
 from .annotate import add_model_options, run_options
 
@@ -45,9 +45,14 @@ def run(args) -> int:
         text = args.text
     if not text.strip():
         raise ConfigError("the text to score is empty")
-    res = score_text(text.strip(), args.model, reference=args.reference, weights=args.weights, view=args.view,
-                     variant=args.variant, shots=args.shots, model_options=parse_model_options(args.model_option),
-                     structured=not args.no_structured, **run_options(args))
+    try:
+        res = score_text(text.strip(), args.model, reference=args.reference, weights=args.weights, view=args.view,
+                         variant=args.variant, shots=args.shots,
+                         model_options=parse_model_options(args.model_option),
+                         structured=not args.no_structured, **run_options(args))
+    except ParseError as exc:
+        raise ParseError(f"{exc}; nothing to score. `causalgraph annotate --text … --out DIR` with the same options "
+                         "keeps the raw answer in DIR/responses.jsonl") from exc
     if args.format == "json":
         emit_json(res.to_dict())
     else:

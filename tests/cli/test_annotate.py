@@ -115,3 +115,9 @@ def test_annotate_temperature_default_sends_none(capsys, tmp_path):
     with pytest.raises(SystemExit) as exc:  # argparse's own usage error
         main(["annotate", "--text", "x", "--model", "mock/constant", "--temperature", "warm"])
     assert exc.value.code == 2 and "expected a number or 'default'" in capsys.readouterr().err
+
+
+def test_score_says_where_to_find_an_unreadable_answer(capsys):
+    rc, _, err = run(capsys, "score", "Warming reduces sea ice.", "--model", "mock/constant", "--model-option",
+                     "text=I cannot help.", "--reference", "paper", "--no-cache")
+    assert rc == 2 and "rule unparsed" in err and "nothing to score" in err and "responses.jsonl" in err
