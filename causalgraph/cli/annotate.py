@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..errors import ConfigError
-from ._common import add_data_option, emit_json, emit_table
+from ._common import emit_json, emit_table
 
 __all__ = ["register", "add_model_options", "read_texts"]
 
