@@ -160,3 +160,38 @@ def test_evaluate_extraction_cause_as_effect_baseline_on_the_real_split(tmp_path
                     if exact_key(p["effect"], p["cause"]) in {exact_key(q["cause"], q["effect"]) for q in r["pairs"]})
     assert rep.summary["exact_hits_predicted"] == both_ways
     assert rep.buckets["counts"]["switched"] + rep.buckets["counts"]["exact"] >= 3199 - 50
+
+
+def test_label_scores_match_a_prediction_to_the_first_of_repeated_gold_pairs(tmp_path):
+    # The row annotates A → B twice (equal after lowercasing and trimming) with different labels.
+    # The prediction takes the second pair's labels, but the rule matches it to the first gold pair:
+    # explicit/intra in gold, implicit/inter predicted, so both labels are wrong.
+    gold = write_rows(tmp_path / "g.json", [{"s/n": 1, "sentence": "s", "pairs": [
+        pair("A", "B", "Explicit", "Intra"), pair(" a ", "b ", "Implicit", "Inter")]}])
+    pred = write_rows(tmp_path / "p.json", [{"s/n": 1, "sentence": "s", "pairs": [
+        pair("a", "b", "Implicit", "Inter")]}], wrap=True)
+    rows = {(r["label"], r["class"]): r for r in evaluate_extraction(pred, gold).labels}
+    assert rows[("causality", "explicit")]["matched_pairs"] == 1
+    # explicit: tp 0, fn 1; implicit: tp 0, fp 1.
+    assert rows[("causality", "explicit")]["support"] == 1 and rows[("causality", "explicit")]["recall"] == 0.0
+    assert rows[("causality", "implicit")]["support"] == 0 and rows[("causality", "implicit")]["precision"] == 0.0
+    assert rows[("sententiality", "intra")]["recall"] == 0.0 and rows[("sententiality", "inter")]["precision"] == 0.0
+
+
+def test_evaluate_extraction_paper_mode_scores_causes_and_effects_alone_on_both_sides(tmp_path):
+    # One row, gold (x y, p), (z, q r); predicted (x, q), (w, p).
+    # Cause F1: x vs "x y" 2/3, x vs z 0; w vs both 0.  Effect F1: q vs p 0, q vs "q r" 2/3; p vs p 1.
+    # Pred side: cause bests 2/3, 0; effect bests 2/3, 1.  Gold side: cause bests 2/3, 0; effect bests 1, 2/3.
+    # Pair S: (x,q)·g1 = (2/3+0)/2 = 1/3, (x,q)·g2 = (0+2/3)/2 = 1/3, (w,p)·g1 = 1/2, (w,p)·g2 = 0.
+    gold = write_rows(tmp_path / "g.json", [{"s/n": 1, "sentence": "s",
+                                             "pairs": [pair("x y", "p"), pair("z", "q r")]}])
+    pred = write_rows(tmp_path / "p.json", [{"s/n": 1, "sentence": "s",
+                                             "pairs": [pair("x", "q"), pair("w", "p")]}], wrap=True)
+    rep = evaluate_extraction(pred, gold, mode="paper")
+    assert rep.metric("token", "cause")["precision"] == pytest.approx((2 / 3 + 0) / 2)
+    assert rep.metric("token", "cause")["recall"] == pytest.approx((2 / 3 + 0) / 2)
+    assert rep.metric("token", "effect")["precision"] == pytest.approx((2 / 3 + 1) / 2)
+    assert rep.metric("token", "effect")["recall"] == pytest.approx((1 + 2 / 3) / 2)
+    assert rep.metric("token", "pair")["precision"] == pytest.approx((1 / 3 + 1 / 2) / 2)
+    assert rep.metric("token", "pair")["recall"] == pytest.approx((1 / 2 + 1 / 3) / 2)
+    assert rep.metric("exact")["f1"] == 0.0
