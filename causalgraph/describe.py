@@ -31,7 +31,8 @@ def describe(corpus: Corpus) -> dict:
     Returns a dict with ``statements``, ``causal_statements``, ``relations``,
     ``unique_relations`` (distinct cause/effect no-quantifier pairs over the
     corpus), the count of every label value, and the loader's
-    normalisation and problem counts.  For PubMedCausal ``rows`` and
+    normalisation and problem counts (and ``blank_rows``, the entirely
+    blank spreadsheet rows skipped, for ClimateCause).  For PubMedCausal ``rows`` and
     ``pairs`` are given as well, and the labels are sententiality and
     causality type.
 
@@ -71,5 +72,9 @@ def describe(corpus: Corpus) -> dict:
     out["labels_normalised"] = rep.get("labels_normalised", 0)
     out["labels_unknown"] = rep.get("labels_unknown", 0)
     out["labels_empty"] = rep.get("labels_empty", 0)
+    if "blank_rows" in rep:
+        # Blank spreadsheet rows hold nothing to load, but a row someone emptied
+        # by mistake must still show up somewhere.
+        out["blank_rows"] = rep["blank_rows"]
     out["problems"] = len(corpus.problems)
     return out

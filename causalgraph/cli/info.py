@@ -31,6 +31,7 @@ def run(args) -> int:
             print(f"{key:<18} {info[key]}")
     for name, counts in info["labels"].items():
         print(f"{name:<18} " + ", ".join(f"{k}={v}" for k, v in counts.items()))
-    for key in ("labels_normalised", "labels_unknown", "labels_empty", "problems"):
-        print(f"{key:<18} {info[key]}")
+    for key in ("labels_normalised", "labels_unknown", "labels_empty", "blank_rows", "problems"):
+        if key in info:
+            print(f"{key:<18} {info[key]}")
     return 0

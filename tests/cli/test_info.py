@@ -46,3 +46,17 @@ def test_info_bad_path_is_one_line_on_stderr_with_exit_2(tmp_path):
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("causalgraph info: error: ")
     assert "missing required column(s)" in lines[0]
+
+
+def test_info_counts_blank_spreadsheet_rows_so_an_emptied_row_is_not_silent(climatecause_path, tmp_path, capsys):
+    import openpyxl
+
+    wb = openpyxl.load_workbook(climatecause_path)
+    for cell in wb.worksheets[0][7]:
+        cell.value = None
+    wb.save(tmp_path / "cc.xlsx")
+    assert main(["info", "--data", str(tmp_path / "cc.xlsx"), "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["blank_rows"] == 1 and info["relations"] == 873
+    assert main(["info", "--data", str(tmp_path / "cc.xlsx")]) == 0
+    assert "blank_rows         1" in capsys.readouterr().out
