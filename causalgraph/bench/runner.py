@@ -498,8 +498,12 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
             # Cache hits first, written in large groups: a cached re-run costs a few disk writes.
             misses: list[tuple[Item, Request, str]] = []
             group: list[dict] = []
+            checked = False
             for it in todo:
                 req = build_request(it, spec, config)
+                if not checked:  # every request of a run carries the same parameters: check one, before sending
+                    backend.check_request(req)
+                    checked = True
                 key = cache_key_for(backend, req, it)
                 hit = cache.get(key) if cache is not None else None
                 if hit is not None:

@@ -194,6 +194,11 @@ class Backend(abc.ABC):
         """The response-cache key of ``request`` for this backend."""
         return request_key(self.identity(), request, self.request_identity(request))
 
+    def check_request(self, request: Request) -> None:
+        """Raise :class:`~causalgraph.errors.ConfigError` when ``request`` asks for something this backend
+        cannot honour (a parameter it would otherwise drop).  The runner calls it before sending anything."""
+        return None
+
     def default_concurrency(self) -> int:
         """A sensible number of requests in flight for this backend."""
         return 8

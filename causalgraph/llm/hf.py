@@ -15,7 +15,10 @@ runs the model.
 Options: ``gguf_file``, ``batch_size``, ``batch_wait`` (seconds to wait for
 a batch to fill, default 0.02), ``dtype`` (``float32`` default, or
 ``bfloat16``/``float16``), ``device`` (``cpu`` default), ``default_max_tokens``
-(default 512), ``threads`` (torch threads).
+(default 512), ``threads`` (torch threads).  Any other option, and any
+request parameter (:attr:`Request.params`, stop sequences: the batch is
+decoded greedily and together), is refused with a
+:class:`~causalgraph.errors.ConfigError` rather than dropped.
 """
 
 from __future__ import annotations
@@ -29,7 +32,10 @@ from ..errors import BackendError, ConfigError
 from .base import Backend, Completion, Request
 from .local import resolve_model_file
 
-__all__ = ["HFBackend"]
+__all__ = ["HFBackend", "HF_OPTIONS"]
+
+#: The options the hf backend understands.
+HF_OPTIONS = ("gguf_file", "batch_size", "batch_wait", "dtype", "device", "default_max_tokens", "threads")
 
 
 class HFBackend(Backend):
@@ -49,6 +55,10 @@ class HFBackend(Backend):
         import torch  # noqa: F401  (fail early with the install hint)
         import transformers  # noqa: F401
 
+        unknown = sorted(k for k in options if k not in HF_OPTIONS)
+        if unknown:
+            raise ConfigError(f"hf backend cannot honour option {', '.join(unknown)}; it decodes greedily and "
+                              f"understands {', '.join(HF_OPTIONS)}")
         super().__init__(model, **options)
         path = resolve_model_file(model)
         gguf = options.get("gguf_file")
@@ -177,10 +187,19 @@ class HFBackend(Backend):
                 if not fut.done():
                     fut.set_result(res)
 
-    async def complete(self, request: Request) -> Completion:
+    def check_request(self, request: Request) -> None:
         if request.temperature not in (None, 0, 0.0):
             raise ConfigError(f"hf backend decodes greedily; temperature {request.temperature} was asked "
                               "(use --temperature 0)")
+        if request.params:
+            raise ConfigError(f"hf backend cannot honour request parameter {', '.join(sorted(request.params))}; "
+                              "it decodes greedily without further parameters")
+        if request.stop:
+            raise ConfigError(f"hf backend cannot honour stop sequences {list(request.stop)!r}; it stops at the "
+                              "end-of-turn token or max_tokens")
+
+    async def complete(self, request: Request) -> Completion:
+        self.check_request(request)
         loop = asyncio.get_running_loop()
         if self._queue is None or self._loop is not loop:
             # A new event loop (another asyncio.run with the same backend): a new queue and worker;

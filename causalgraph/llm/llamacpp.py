@@ -5,10 +5,24 @@ template stored in the GGUF file formats the messages.  llama.cpp is not
 thread-safe, so requests run one at a time in a worker thread (the event
 loop stays free); temperature 0 is greedy decoding.
 
-Options: ``n_ctx`` (context length, default 4096), ``n_threads`` (default:
-llama.cpp's choice), ``seed`` (default 0), ``n_gpu_layers`` (default 0),
-``chat_format`` (override the template), ``default_max_tokens`` (when the
-run sets none, default 512).
+Load options: ``n_ctx`` (context length, default 4096), ``n_threads``
+(default: llama.cpp's choice), ``seed`` (default 0), ``n_gpu_layers``
+(default 0), ``chat_format`` (override the template), ``default_max_tokens``
+(when the run sets none, default 512).
+
+Generation parameters, given as options (``--model-option top_p=0.9``) or
+in :attr:`Request.params` (which wins), are passed to
+``create_chat_completion``: ``top_p``, ``top_k``, ``min_p``, ``typical_p``,
+``repeat_penalty``, ``presence_penalty``, ``frequency_penalty``, ``tfs_z``,
+``mirostat_mode``, ``mirostat_tau``, ``mirostat_eta``, ``logit_bias`` and
+``response_format``.  ``response_format`` accepts llama-cpp-python's
+``{"type": "json_object"[, "schema": …]}`` and OpenAI's
+``{"type": "json_schema", "json_schema": {"schema": …}}``, which is
+translated to the former, so the answer is constrained by a grammar built
+from the schema.  A schema llama.cpp cannot turn into a grammar is refused
+(llama-cpp-python itself would fall back to unconstrained JSON).  Any other
+option or parameter is a :class:`~causalgraph.errors.ConfigError`: nothing
+is dropped silently.
 """
 
 from __future__ import annotations
@@ -17,11 +31,98 @@ import asyncio
 import time
 from typing import Any, Optional
 
-from ..errors import BackendError
+from ..errors import BackendError, ConfigError
 from .base import Backend, Completion, Request
 from .local import resolve_model_file
 
-__all__ = ["LlamaCppBackend"]
+__all__ = ["LlamaCppBackend", "LOAD_OPTIONS", "GENERATION_PARAMS", "llama_response_format"]
+
+#: Options that configure the loaded model (or the backend itself).
+LOAD_OPTIONS = ("n_ctx", "n_threads", "seed", "n_gpu_layers", "chat_format", "default_max_tokens")
+#: Parameters of ``Llama.create_chat_completion`` the backend passes through, with their types.
+GENERATION_PARAMS: dict[str, type] = {
+    "top_p": float, "top_k": int, "min_p": float, "typical_p": float, "repeat_penalty": float,
+    "presence_penalty": float, "frequency_penalty": float, "tfs_z": float, "mirostat_mode": int,
+    "mirostat_tau": float, "mirostat_eta": float, "logit_bias": dict, "response_format": dict,
+}
+
+
+def llama_response_format(value: Any) -> dict[str, Any]:
+    """An OpenAI or llama-cpp-python ``response_format`` in llama-cpp-python's form.
+
+    OpenAI's ``{"type": "json_schema", "json_schema": {"schema": S, ...}}``
+    becomes ``{"type": "json_object", "schema": S}``; ``{"type": "json_object"}``
+    (optionally with ``schema``) and ``{"type": "text"}`` pass unchanged.
+    The schema is compiled to a grammar here, so that a schema llama.cpp
+    cannot express is an error instead of a silent fallback to any JSON.
+
+    Examples
+    --------
+    >>> llama_response_format({"type": "json_schema",
+    ...                        "json_schema": {"name": "a", "schema": {"type": "object"}}})
+    {'type': 'json_object', 'schema': {'type': 'object'}}
+    """
+    if not isinstance(value, dict) or not isinstance(value.get("type"), str):
+        raise ConfigError(f"llamacpp response_format {value!r}: expected an object with a 'type' "
+                          "(json_object, json_schema or text)")
+    kind = value["type"]
+    if kind == "text":
+        return {"type": "text"}
+    if kind == "json_schema":
+        js = value.get("json_schema")
+        if not isinstance(js, dict) or not isinstance(js.get("schema"), dict):
+            raise ConfigError(f"llamacpp response_format {value!r}: type json_schema needs "
+                              "json_schema.schema (an object)")
+        out: dict[str, Any] = {"type": "json_object", "schema": js["schema"]}
+    elif kind == "json_object":
+        out = {"type": "json_object"}
+        if "schema" in value:
+            if not isinstance(value["schema"], dict):
+                raise ConfigError(f"llamacpp response_format schema {value['schema']!r}: expected an object")
+            out["schema"] = value["schema"]
+    else:
+        raise ConfigError(f"llamacpp response_format type {kind!r}: expected json_object, json_schema or text")
+    extra = sorted(set(value) - {"type", "json_schema", "schema"})
+    if extra:
+        raise ConfigError(f"llamacpp response_format keys {extra} cannot be honoured; expected type and "
+                          "json_schema (OpenAI) or schema (llama-cpp-python)")
+    if "schema" in out:
+        import json
+
+        from llama_cpp.llama_grammar import json_schema_to_gbnf
+
+        try:
+            json_schema_to_gbnf(json.dumps(out["schema"]))
+        except Exception as exc:  # llama-cpp-python raises several types here
+            raise ConfigError(f"llamacpp response_format: llama.cpp cannot build a grammar from the schema "
+                              f"({type(exc).__name__}: {exc})") from None
+    return out
+
+
+def _generation_params(source: str, params: dict[str, Any]) -> dict[str, Any]:
+    """Checked, typed generation parameters (``source`` names where they came from, for the error)."""
+    unknown = sorted(k for k in params if k not in GENERATION_PARAMS)
+    if unknown:
+        raise ConfigError(f"llamacpp backend cannot honour {source} {', '.join(unknown)}; it passes "
+                          f"{', '.join(sorted(GENERATION_PARAMS))} to llama.cpp and loads with "
+                          f"{', '.join(LOAD_OPTIONS)}")
+    out: dict[str, Any] = {}
+    for k in sorted(params):
+        v, want = params[k], GENERATION_PARAMS[k]
+        if k == "response_format":
+            out[k] = llama_response_format(v)
+        elif want is dict:
+            if not isinstance(v, dict):
+                raise ConfigError(f"llamacpp {source} {k}={v!r}: expected an object")
+            try:
+                out[k] = {int(t): float(b) for t, b in v.items()}
+            except (TypeError, ValueError):
+                raise ConfigError(f"llamacpp {source} {k}={v!r}: expected token id -> bias numbers") from None
+        else:
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or (want is int and v != int(v)):
+                raise ConfigError(f"llamacpp {source} {k}={v!r}: expected {'an integer' if want is int else 'a number'}")
+            out[k] = want(v)
+    return out
 
 
 class LlamaCppBackend(Backend):
@@ -43,6 +144,9 @@ class LlamaCppBackend(Backend):
         self.path = resolve_model_file(model)
         if not self.path.is_file():
             raise BackendError(f"llamacpp/{model}: {self.path} is not a file; expected a .gguf model file")
+        # Generation options are checked now, so a typo fails before the model loads.
+        self.generation_options = _generation_params(
+            "option", {k: v for k, v in options.items() if k not in LOAD_OPTIONS})
         self._llm = None
         self._lock: Optional[asyncio.Lock] = None
         self._lock_loop: Optional[asyncio.AbstractEventLoop] = None
@@ -52,7 +156,32 @@ class LlamaCppBackend(Backend):
         # The file, not the way it was named, identifies the model.
         ident["model"] = self.path.name
         ident["file_size"] = self.path.stat().st_size
+        if self.generation_options:  # they change the answers, so they belong in the cache key
+            ident["params"] = self.generation_options
         return ident
+
+    def call_params(self, request: Request) -> dict[str, Any]:
+        """Keyword arguments of ``create_chat_completion`` for ``request`` (raises ConfigError on any it cannot honour).
+
+        Examples
+        --------
+        >>> b = LlamaCppBackend("smollm2", top_k=1)   # doctest: +SKIP
+        >>> b.call_params(Request(messages=(), max_tokens=4))["top_k"]   # doctest: +SKIP
+        1
+        """
+        kw: dict[str, Any] = dict(self.generation_options)
+        kw.update(_generation_params("request parameter", dict(request.params)))
+        kw.update(
+            messages=[dict(m) for m in request.messages],
+            temperature=0.0 if request.temperature is None else float(request.temperature),
+            max_tokens=int(request.max_tokens or self.options.get("default_max_tokens", 512)),
+            seed=int(request.seed if request.seed is not None else self.options.get("seed", 0)),
+            stop=list(request.stop) if request.stop else None,
+        )
+        return kw
+
+    def check_request(self, request: Request) -> None:
+        self.call_params(request)
 
     def default_concurrency(self) -> int:
         return 1
@@ -75,16 +204,11 @@ class LlamaCppBackend(Backend):
         return self._llm
 
     def _generate(self, request: Request) -> Completion:
+        kw = self.call_params(request)
         llm = self._load()
         t0 = time.perf_counter()
         try:
-            out = llm.create_chat_completion(
-                messages=[dict(m) for m in request.messages],
-                temperature=0.0 if request.temperature is None else float(request.temperature),
-                max_tokens=int(request.max_tokens or self.options.get("default_max_tokens", 512)),
-                seed=int(request.seed if request.seed is not None else self.options.get("seed", 0)),
-                stop=list(request.stop) if request.stop else None,
-            )
+            out = llm.create_chat_completion(**kw)
         except ValueError as exc:  # e.g. the prompt does not fit the context
             raise BackendError(f"llama.cpp: {exc}") from None
         choice = out["choices"][0]

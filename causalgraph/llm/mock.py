@@ -149,6 +149,8 @@ class FlakyBackend(OracleBackend):
 
 
 _MOCKS = {"oracle": OracleBackend, "constant": ConstantBackend, "flaky": FlakyBackend}
+_MOCK_OPTIONS = {"oracle": ("latency", "style"), "constant": ("latency", "text"),
+                 "flaky": ("latency", "pattern", "retry_after", "style", "text")}
 
 
 def make_mock(model: str, **options: Any) -> MockBackend:
@@ -165,4 +167,8 @@ def make_mock(model: str, **options: Any) -> MockBackend:
         cls = _MOCKS[model]
     except KeyError:
         raise ConfigError(f"unknown mock backend mock/{model}; expected one of mock/{', mock/'.join(sorted(_MOCKS))}") from None
+    allowed = _MOCK_OPTIONS[model]
+    unknown = sorted(k for k in options if k not in allowed)
+    if unknown:  # a misspelt option must not be dropped silently
+        raise ConfigError(f"mock/{model} cannot honour option {', '.join(unknown)}; expected {', '.join(allowed)}")
     return cls(model, **options)

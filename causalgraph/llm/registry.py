@@ -99,7 +99,15 @@ def get_backend(spec: str, **options: Any) -> Backend:
             f"install it with: pip install 'causalgraph[{extra}]'") from exc
 
 
-def _coerce(value: str) -> Any:
+def _coerce(value: str, key: str = "") -> Any:
+    if value[:1] in ("{", "["):  # a JSON object or list, e.g. response_format={"type": "json_object"}
+        import json
+
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"--model-option {key}={value}: starts like JSON but is not ({exc.msg} at "
+                              f"character {exc.pos})") from None
     low = value.lower()
     if low in ("true", "false"):
         return low == "true"
@@ -116,12 +124,15 @@ def _coerce(value: str) -> Any:
 def parse_model_options(pairs: list[str] | None) -> dict[str, Any]:
     """``["latency=0.05", "n_ctx=2048"]`` → ``{"latency": 0.05, "n_ctx": 2048}``.
 
-    Values that read as int, float, true/false or none are converted.
+    Values that read as int, float, true/false or none are converted; a value
+    that starts with ``{`` or ``[`` is read as JSON.
 
     Examples
     --------
     >>> parse_model_options(["latency=0.05", "text=same"])
     {'latency': 0.05, 'text': 'same'}
+    >>> parse_model_options(['response_format={"type": "json_object"}'])
+    {'response_format': {'type': 'json_object'}}
     """
     out: dict[str, Any] = {}
     for pair in pairs or []:
@@ -129,5 +140,5 @@ def parse_model_options(pairs: list[str] | None) -> dict[str, Any]:
         key = key.strip()
         if not sep or not key:
             raise ConfigError(f"--model-option {pair!r}: expected KEY=VALUE")
-        out[key] = _coerce(value.strip())
+        out[key] = _coerce(value.strip(), key)
     return out

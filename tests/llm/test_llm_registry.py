@@ -112,3 +112,18 @@ def test_load_prices_overrides_and_reports_bad_entries(tmp_path):
     p.write_text(json.dumps({"gpt-5.1": {"input": 1.0}}))
     with pytest.raises(ConfigError, match=r"entry 'gpt-5.1' is \{'input': 1.0\}"):
         load_prices(p)
+
+
+def test_parse_model_options_reads_json_values_and_reports_broken_json():
+    from causalgraph.llm.registry import parse_model_options
+
+    assert parse_model_options(['response_format={"type": "json_object"}', "stop=[\"\\n\"]", "top_k=3"]) == \
+        {"response_format": {"type": "json_object"}, "stop": ["\n"], "top_k": 3}
+    with pytest.raises(ConfigError, match="response_format=.*not"):
+        parse_model_options(['response_format={"type": json_object}'])
+
+
+def test_mock_backends_refuse_a_misspelt_option():
+    with pytest.raises(ConfigError, match="mock/oracle cannot honour option latncy"):
+        get_backend("mock/oracle", latncy=0.05)
+    assert get_backend("mock/flaky", pattern="x.", latency=0.0, text="yes").text == "yes"

@@ -107,3 +107,106 @@ def test_local_backends_report_a_missing_model_file(tmp_path):
     pytest.importorskip("llama_cpp")
     with pytest.raises(BackendError, match="does not exist"):
         get_backend(f"llamacpp/{tmp_path / 'nope.gguf'}")
+
+
+def test_llamacpp_backend_refuses_an_option_or_parameter_it_cannot_honour_before_loading():
+    pytest.importorskip("llama_cpp")
+    with pytest.raises(ConfigError, match="cannot honour option top_q"):
+        get_backend("llamacpp/smollm2", top_q=0.9)
+    with pytest.raises(ConfigError, match="top_k=0.5: expected an integer"):
+        get_backend("llamacpp/smollm2", top_k=0.5)
+    b = get_backend("llamacpp/smollm2", top_p=0.5)
+    req = Request(messages=({"role": "user", "content": "Hi"},), max_tokens=2, params={"best_of": 3})
+    with pytest.raises(ConfigError, match="cannot honour request parameter best_of"):
+        b.check_request(req)
+    with pytest.raises(ConfigError, match="cannot honour request parameter best_of"):
+        asyncio.run(b.complete(req))
+    assert b._llm is None  # refused before the model was loaded
+
+
+def test_llamacpp_backend_passes_parameters_through_and_keys_the_cache_by_them():
+    pytest.importorskip("llama_cpp")
+    b = get_backend("llamacpp/smollm2", top_p=0.5, repeat_penalty=1.3)
+    req = Request(messages=({"role": "user", "content": "Hi"},), temperature=0.0, max_tokens=2,
+                  params={"top_k": 7, "top_p": 0.25, "presence_penalty": 0.5, "frequency_penalty": 0.25})
+    kw = b.call_params(req)
+    # The request's own value wins over the option's; every other one arrives typed.
+    assert {k: kw[k] for k in ("top_p", "top_k", "repeat_penalty", "presence_penalty", "frequency_penalty")} == \
+        {"top_p": 0.25, "top_k": 7, "repeat_penalty": 1.3, "presence_penalty": 0.5, "frequency_penalty": 0.25}
+    assert (kw["temperature"], kw["max_tokens"], kw["seed"], kw["stop"]) == (0.0, 2, 0, None)
+    plain = get_backend("llamacpp/smollm2")
+    assert b.identity()["params"] == {"repeat_penalty": 1.3, "top_p": 0.5} and "params" not in plain.identity()
+    assert b.cache_key(req) != plain.cache_key(req)
+    assert plain.cache_key(req) != plain.cache_key(Request(messages=req.messages, temperature=0.0, max_tokens=2))
+
+
+def test_llama_response_format_translates_openai_json_schema_and_refuses_the_rest():
+    pytest.importorskip("llama_cpp")
+    from causalgraph.llm.llamacpp import llama_response_format
+
+    schema = {"type": "object", "properties": {"answer": {"enum": ["yes", "no"]}}, "required": ["answer"]}
+    openai_form = {"type": "json_schema", "json_schema": {"name": "a", "strict": True, "schema": schema}}
+    assert llama_response_format(openai_form) == {"type": "json_object", "schema": schema}
+    assert llama_response_format({"type": "json_object"}) == {"type": "json_object"}
+    assert llama_response_format({"type": "json_object", "schema": schema}) == {"type": "json_object",
+                                                                                 "schema": schema}
+    with pytest.raises(ConfigError, match="json_schema.schema"):
+        llama_response_format({"type": "json_schema", "json_schema": {"name": "a"}})
+    with pytest.raises(ConfigError, match="type 'xml'"):
+        llama_response_format({"type": "xml"})
+    with pytest.raises(ConfigError, match="cannot build a grammar"):
+        llama_response_format({"type": "json_object", "schema": {"type": "no-such-type"}})
+
+
+def test_llamacpp_backend_constrains_smollm2_to_the_json_schema(tmp_path):
+    """SmolLM2 through llama.cpp with OpenAI's json_schema response_format: the grammar forces valid JSON."""
+    pytest.importorskip("llama_cpp")
+    import json
+
+    schema = {"type": "object", "properties": {"answer": {"type": "string", "enum": ["yes", "no"]}},
+              "required": ["answer"]}
+    fmt = {"type": "json_schema", "json_schema": {"name": "answer", "schema": schema}}
+    b = get_backend("llamacpp/smollm2", n_ctx=512, n_threads=2)
+    msgs = ({"role": "user", "content": "Is the sky blue? Reply in JSON."},)
+    try:
+        constrained = asyncio.run(b.complete(Request(messages=msgs, temperature=0.0, max_tokens=16,
+                                                     params={"response_format": fmt})))
+        free = asyncio.run(b.complete(Request(messages=msgs, temperature=0.0, max_tokens=16)))
+    finally:
+        asyncio.run(b.aclose())
+    assert json.loads(constrained.text)["answer"] in ("yes", "no")
+    assert set(json.loads(constrained.text)) == {"answer"}
+    assert free.text != constrained.text  # without the grammar the model writes what it likes
+
+
+def test_hf_backend_refuses_options_and_parameters_it_cannot_honour():
+    pytest.importorskip("transformers")
+    with pytest.raises(ConfigError, match="cannot honour option top_p"):
+        get_backend("hf/smollm2", top_p=0.9)
+    b = get_backend("hf/smollm2")
+    msgs = ({"role": "user", "content": "Hi"},)
+    with pytest.raises(ConfigError, match="cannot honour request parameter repeat_penalty"):
+        asyncio.run(b.complete(Request(messages=msgs, params={"repeat_penalty": 1.2})))
+    with pytest.raises(ConfigError, match="cannot honour stop sequences"):
+        b.check_request(Request(messages=msgs, stop=("\n",)))
+    assert b._model is None
+
+
+def test_run_benchmark_refuses_an_unhonourable_parameter_before_writing_a_record(tmp_path):
+    from causalgraph.llm.base import Backend, Completion
+
+    class NoParams(Backend):
+        provider = "noparams"
+
+        def check_request(self, request):
+            if request.max_tokens:
+                raise ConfigError("noparams cannot honour max_tokens")
+
+        async def complete(self, request):
+            raise AssertionError("nothing may be sent")
+
+    with pytest.raises(ConfigError, match="cannot honour max_tokens"):
+        run_benchmark("corri", ["0_1"], "noparams/x", backend=NoParams("x"), max_tokens=4, limit=2,
+                      out=tmp_path / "r", cache=False)
+    assert not (tmp_path / "r" / "responses.jsonl").exists() or \
+        (tmp_path / "r" / "responses.jsonl").read_text() == ""
