@@ -35,6 +35,11 @@ class Standin:
         self.batch_error_every = batch_error_every
         self.lock = threading.Lock()
         self.attempts: dict[str, int] = {}
+        #: Retry-After (seconds, as sent) of a 429 answer; arrival times of each prompt's attempts.
+        self.retry_after = "0.05"
+        #: When True, POST /v1/batches answers 401 repeating the key (as OpenAI's message does).
+        self.refuse_batches = False
+        self.arrivals: dict[str, list[float]] = {}
         self.answered: dict[str, int] = {}
         self.chat_calls = 0
         self.auth_headers: list[str] = []
@@ -150,11 +155,12 @@ class _Handler(BaseHTTPRequestHandler):
             with s.lock:
                 s.chat_calls += 1
                 s.attempts[prompt] = s.attempts.get(prompt, 0) + 1
+                s.arrivals.setdefault(prompt, []).append(time.monotonic())
                 attempt = s.attempts[prompt]
             action = s.faults(prompt, attempt)
             if action == "429":
                 return self._json(429, {"error": {"message": "Rate limit reached", "type": "rate_limit"}},
-                                  {"Retry-After": "0.05"})
+                                  {"Retry-After": s.retry_after})
             if action == "500":
                 return self._json(500, {"error": {"message": "stand-in internal error", "type": "server_error"}})
             if action == "401":
@@ -189,6 +195,10 @@ class _Handler(BaseHTTPRequestHandler):
             return self._json(200, {"id": fid, "object": "file", "bytes": len(content), "created_at": int(time.time()),
                                     "filename": filename, "purpose": purpose, "status": "processed"})
         if self.path.endswith("/batches"):
+            if s.refuse_batches:
+                key = self.headers.get("Authorization", "").replace("Bearer ", "")
+                return self._json(401, {"error": {"message": f"Incorrect API key provided: {key}",
+                                                  "type": "invalid_request_error"}})
             body = json.loads(raw)
             with s.lock:
                 s.batch_creates += 1

@@ -91,6 +91,24 @@ def _client(backend):
     return make_client({**backend.options, "base_url": backend.base_url}, sync=True)
 
 
+def _api_error(exc: BaseException, backend) -> Optional[BackendError]:
+    """An openai SDK error as a BackendError whose message carries no credential (None for other errors).
+
+    The server's message may repeat the key that was sent (a 401 does); the
+    ledger keeps what was done so far, so the same command can be run again.
+    """
+    try:
+        import openai
+    except ImportError:  # pragma: no cover - the backend could not have been built
+        return None
+    if not isinstance(exc, openai.OpenAIError):
+        return None
+    status = getattr(exc, "status_code", None)
+    msg = f"{'HTTP ' + str(status) + ': ' if status else ''}{getattr(exc, 'message', None) or exc}"
+    return BackendError(redact(f"Batch API: {msg}; the ledger keeps what was done, run the same command again",
+                               backend.secrets()))
+
+
 def _run_token(store: RunStore, manifest: dict[str, Any]) -> str:
     """An id for this run directory, put into batch metadata to find lost batches again."""
     raw = f"{store.path.resolve()}|{manifest.get('started')}"
@@ -233,6 +251,11 @@ def submit_batch(config: RunConfig, *, items: Optional[Sequence[Item]] = None,
             _advance(client, store, ledger, entry, token)
             result.batch_ids.append(entry["batch_id"])
             result.requests += len(group)
+    except Exception as exc:
+        err = _api_error(exc, backend)
+        if err is None:
+            raise
+        raise err from None
     finally:
         client.close()
     prep.invocation.update({"finished": _now(), "batch_requests": result.requests, "cache_hits": result.cache_hits,
@@ -400,6 +423,11 @@ def collect_batch(run_dir: str | os.PathLike, *, wait: bool = False, poll_interv
                       file=sys.stderr)
                 break
             time.sleep(poll_interval)
+    except Exception as exc:
+        err = _api_error(exc, backend)
+        if err is None:
+            raise
+        raise err from None
     finally:
         client.close()
         if rcache is not None:

@@ -122,3 +122,28 @@ def test_submit_batch_refuses_a_model_that_is_not_openai(tmp_path):
     cfg = RunConfig(task=YN_TASK, variants=["v_1"], model="mock/oracle", out=str(tmp_path / "r"))
     with pytest.raises(ConfigError, match="Batch API needs an openai/<model>"):
         submit_batch(cfg, items=yn_items(2, variants=("v_1",)))
+
+
+def test_submit_batch_error_echoing_the_key_is_redacted_and_the_same_call_resumes(standin, isolated_cache, tmp_path,
+                                                                                 monkeypatch):
+    from causalgraph.errors import BackendError
+
+    key = "sk-test-BatchNoLeak-0123456789abcdef"
+    monkeypatch.setenv("OPENAI_API_KEY", key)
+    standin.refuse_batches = True
+    out = tmp_path / "run"
+    monkeypatch.setattr(batch_mod, "_find_batch", lambda *a, **k: None)
+    items = yn_items(4)
+    # Before the fix the SDK's AuthenticationError escaped with the key in its text (a CLI traceback).
+    with pytest.raises(BackendError, match="HTTP 401") as info:
+        submit_batch(_config(standin, out), items=items)
+    assert key not in str(info.value) and "[redacted]" in str(info.value)
+    assert f"Bearer {key}" in standin.auth_headers  # the key was sent, and echoed back
+    ledger = json.loads((out / "batches.json").read_text())
+    assert [b["state"] for b in ledger["batches"]] == ["uploaded"]  # the upload is kept for the next try
+    standin.refuse_batches = False
+    sub = submit_batch(_config(standin, out), items=items)
+    assert len(sub.batch_ids) == 1 and standin.file_uploads == 1 and standin.batch_creates == 1
+    for p in list(out.rglob("*")) + list(isolated_cache.rglob("*")):
+        if p.is_file():
+            assert b"BatchNoLeak" not in p.read_bytes(), p

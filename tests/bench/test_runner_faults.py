@@ -113,3 +113,30 @@ def test_api_key_never_reaches_a_written_file(standin, isolated_cache, tmp_path,
             assert key.encode() not in data, p
             assert b"DoNotLeak" not in data, p
     assert "api_key" not in json.dumps(run.manifest)
+
+
+def test_run_benchmark_waits_the_retry_after_the_server_asks_for_and_no_longer_than_the_cap(
+        standin, isolated_cache, tmp_path):
+    items = yn_items(2, variants=("v_1",))
+    standin.faults = lambda prompt, attempt: "429" if attempt <= 2 else "ok"
+    standin.retry_after = "0.8"
+    # Without Retry-After the backoff would be at most retry_base * 2 = 0.002 s.
+    res = run_benchmark(YN_TASK, ["v_1"], "openai/standin-model", items=items, out=tmp_path / "run",
+                        model_options={"base_url": standin.url}, retry_base=0.001, retry_cap=5.0, max_attempts=3)
+    assert res.errors == 0 and res.requests_sent == 6
+    for it in items:
+        t = standin.arrivals[prompt_of(it)]
+        gaps = [b - a for a, b in zip(t, t[1:])]
+        assert len(gaps) == 2 and all(0.8 <= g < 0.8 * 1.1 + 1.0 for g in gaps), gaps
+
+    # A Retry-After longer than --retry-cap waits the cap, so that a run always ends.
+    standin.attempts.clear()
+    standin.arrivals.clear()
+    standin.retry_after = "30"
+    res = run_benchmark(YN_TASK, ["v_1"], "openai/standin-model", items=items, out=tmp_path / "run2",
+                        model_options={"base_url": standin.url}, retry_base=0.001, retry_cap=0.3, max_attempts=2,
+                        cache=False)
+    assert res.errors == 2 and res.requests_sent == 4
+    for it in items:
+        a, b = standin.arrivals[prompt_of(it)]
+        assert 0.3 <= b - a < 3.0
