@@ -24,8 +24,8 @@ def register(sub) -> None:
     p.add_argument("--task", choices=["extract", "detect"], default="extract",
                    help="extract pairs (default) or detect causality (answer 1/0)")
     p.add_argument("--split", choices=["test", "train"], default="test", help="PubMedCausal split (default: test)")
-    p.add_argument("--data", metavar="PATH", default=None,
-                   help="a PubMedCausal file or folder instead of the split")
+    p.add_argument("--data", metavar="NAME|PATH", default=None,
+                   help="a PubMedCausal dataset name (pubmedcausal:train), file or folder instead of the split")
     p.add_argument("--limit", type=int, default=None, metavar="N", help="first N rows only")
     p.add_argument("--out", metavar="DIR", default=None, help="run directory (default: runs/<task>__<model>__<s>)")
     p.add_argument("--concurrency", type=int, default=None, metavar="N", help="requests in flight at most")

@@ -195,3 +195,58 @@ def test_evaluate_extraction_paper_mode_scores_causes_and_effects_alone_on_both_
     assert rep.metric("token", "pair")["precision"] == pytest.approx((1 / 3 + 1 / 2) / 2)
     assert rep.metric("token", "pair")["recall"] == pytest.approx((1 / 2 + 1 / 3) / 2)
     assert rep.metric("exact")["f1"] == 0.0
+
+
+def _angle_embedder(angles):
+    """A SpanEmbedder whose spans are unit vectors at fixed angles: every cosine is cos(angle difference)."""
+    import math
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from causalgraph.extraction.embed import SpanEmbedder
+
+    emb = SpanEmbedder.__new__(SpanEmbedder)
+    emb.path = Path("angles")
+    emb.model = SimpleNamespace(config=SimpleNamespace(hidden_size=2))
+    emb._torch, emb.batch_size = None, 64  # every span is cached: the model never runs
+    emb._cache = {s: np.array([math.cos(math.radians(a)), math.sin(math.radians(a))]) for s, a in angles.items()}
+    return emb
+
+
+def test_evaluate_extraction_cosine_share_above_threshold_in_both_modes(tmp_path):
+    import itertools
+    import math
+
+    angles = {"a": 0, "b": 90, "c": 180, "d": 270, "a2": 10, "b2": 100, "c2": 170, "z": 0, "a3": 5, "b3": 95}
+    emb = _angle_embedder(angles)
+    gold_pairs = [("a", "b"), ("c", "d")]
+    pred_pairs = [("a2", "b2"), ("c2", "z"), ("a3", "b3")]
+    gold = write_rows(tmp_path / "g.json", [{"s/n": 1, "sentence": "s", "pairs": [pair(*g) for g in gold_pairs]}])
+    pred = write_rows(tmp_path / "p.json", [{"s/n": 1, "sentence": "s", "pairs": [pair(*p) for p in pred_pairs]}],
+                      wrap=True)
+
+    def cos(x, y):
+        return math.cos(math.radians(angles[x] - angles[y]))
+
+    S = [[(cos(p[0], g[0]) + cos(p[1], g[1])) / 2 for g in gold_pairs] for p in pred_pairs]
+    # Paper mode: best per predicted pair and per gold pair; share of those reaching 0.75.
+    best_p = [max(row) for row in S]
+    best_g = [max(S[i][j] for i in range(3)) for j in range(2)]
+    rep = evaluate_extraction(pred, gold, cosine=True, embedder=emb)
+    assert rep.metric("cosine", "pair")["precision"] == pytest.approx(sum(best_p) / 3)
+    assert rep.metric("cosine", "pair")["recall"] == pytest.approx(sum(best_g) / 2)
+    share = rep.metric("cosine>=0.75", "pair")
+    assert (share["precision"], share["recall"]) == (pytest.approx(2 / 3), pytest.approx(1 / 2))
+    # Hungarian: the best one-to-one assignment by brute force (each gold pair to a distinct prediction).
+    total, chosen = max((sum(S[i][j] for j, i in enumerate(perm)), perm)
+                        for perm in itertools.permutations(range(3), 2))
+    hung = evaluate_extraction(pred, gold, mode="hungarian", cosine=True, embedder=emb)
+    assert hung.metric("cosine", "pair")["precision"] == pytest.approx(total / 3)
+    assert hung.metric("cosine", "pair")["recall"] == pytest.approx(total / 2)
+    above = sum(1 for j, i in enumerate(chosen) if S[i][j] >= 0.75)
+    assert above == 1
+    share = hung.metric("cosine>=0.75", "pair")
+    assert (share["precision"], share["recall"]) == (pytest.approx(1 / 3), pytest.approx(1 / 2))
+    assert "not the paper's BioBERT-based encoder" in hung.notes[0]
