@@ -181,6 +181,10 @@ def nesting_complexity(nesting: Mapping[Optional[str], Sequence[Relation]]) -> f
     return total
 
 
+# The ClimateCause columns behind each edge label (their headers start so).
+_LABEL_COLUMNS = {"correlation": "Correlation", "polarity": "Causation: Positive/Negative"}
+
+
 def _edge_signs(graph: CausalGraph, label: str, conflicts: str) -> list[tuple[str, str, tuple[str, ...]]]:
     """(cause, effect, signs) for every causal edge that carries the label."""
     out = []
@@ -193,12 +197,16 @@ def _edge_signs(graph: CausalGraph, label: str, conflicts: str) -> list[tuple[st
             if conflicts == "first":
                 signs = signs[:1]
             elif conflicts == "error":
-                where = f"statement {graph.statement_id}: " if graph.statement_id else ""
+                # Say where to look: file, rows and column as the annotator sees them.
+                files = list(dict.fromkeys(r.source_file for r in e.relations if r.source_file))
                 rows = ", ".join(str(r.source_row) for r in e.relations if r.source_row is not None)
+                where = "".join([f"{files[0]}: " if files else "", f"rows {rows}, " if rows else "",
+                                 f"column {_LABEL_COLUMNS[label]!r}: "])
+                stmt = f"statement {graph.statement_id}: " if graph.statement_id else ""
                 raise SchemaError(
-                    f"{where}the pair {e.cause!r} → {e.effect!r} is annotated with both "
-                    f"{label} signs ({', '.join(signs)})" + (f" in rows {rows}" if rows else "")
-                    + "; expected one sign (use conflicts='both' or 'first' to score it)"
+                    f"{where}{stmt}the pair {e.cause!r} → {e.effect!r} is annotated with both "
+                    f"{label} signs (found {', '.join(signs)}); expected one sign, positive or negative "
+                    "(use conflicts='both' or 'first' to score it)"
                 )
         out.append((e.cause, e.effect, signs))
     return out

@@ -149,9 +149,11 @@ def test_signed_complexity_conflicting_pair_first_rule_takes_first_label():
 
 
 def test_signed_complexity_conflicting_pair_error_rule_names_the_pair_and_rows():
-    rels = (rel("y", "z", POS, source_row=17), rel("y", "z", NEG, trigger="t", source_row=18))
+    rels = (rel("y", "z", POS, source_row=17, source_file="cc.xlsx"),
+            rel("y", "z", NEG, trigger="t", source_row=18, source_file="cc.xlsx"))
     s = Statement("s9", "Y changes Z.", True, rels)
-    with pytest.raises(SchemaError, match=r"statement s9: the pair 'y' → 'z' .*rows 17, 18"):
+    with pytest.raises(SchemaError, match=r"^cc\.xlsx: rows 17, 18, column 'Correlation': statement s9: "
+                                          r"the pair 'y' → 'z' .*found positive, negative\); expected one sign"):
         signed_complexity(s, conflicts="error")
 
 
