@@ -27,7 +27,9 @@ def register(sub) -> None:
     p.add_argument("--only-predicted", action="store_true",
                    help="score only the gold rows that have a prediction (e.g. a --limit run)")
     p.add_argument("--examples", type=int, default=3, metavar="N", help="examples per error bucket (default: 3)")
-    p.add_argument("--format", choices=["table", "csv", "json"], default="table", help="output format")
+    p.add_argument("--format", choices=["table", "csv", "json"], default="table",
+                   help="table: summary, metrics, labels, error buckets and examples (default); csv: the metrics "
+                        "table only; json: everything")
     p.set_defaults(func=run)
 
 
