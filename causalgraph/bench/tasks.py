@@ -91,7 +91,10 @@ def _corri_items(corpus, task: str, v: PromptVariant) -> list[Item]:
     for st in _causal(corpus):
         for i, r in enumerate(st.relations):
             if r.correlation is None:
-                where = f"{r.source_file or st.source_file or 'corpus'}, row {r.source_row}" if r.source_row else st.id
+                src = r.source_file or st.source_file or "corpus"
+                # JSON corpora (PubMedCausal) number records, spreadsheets rows.
+                unit = "record" if str(src).lower().endswith(".json") else "row"
+                where = f"{src}, {unit} {r.source_row}" if r.source_row else st.id
                 raise SchemaError(
                     f"{where}: statement {st.id} relation {i} ({r.cause!r} -> {r.effect!r}) has no correlation "
                     f"label (ClimateCause column 'Correlation'); expected positive or negative for task {task}")

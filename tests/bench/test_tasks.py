@@ -53,6 +53,12 @@ def test_items_corri_missing_correlation_raises_with_row():
         items([st], "corri", "0_1")
 
 
+def test_items_corri_on_a_json_corpus_names_the_record():
+    st = Statement("pmc-3", "A causes B.", True, (Relation("a", "b", source_file="test.json", source_row=3),))
+    with pytest.raises(SchemaError, match=r"test.json, record 3: statement pmc-3 relation 0 .* no correlation"):
+        items([st], "corri", "0_1")
+
+
 def test_items_ccr_member_graph_prompt(toy):
     its = items(toy, "ccr-member", "A_5")
     assert [i.id for i in its][:4] == ["ccr-member/A_5/t-1/e000", "ccr-member/A_5/t-1/e001",
