@@ -201,6 +201,9 @@ def test_arun_benchmark_progress_bar_shows_tokens_and_cost(isolated_cache, tmp_p
     asyncio.run(arun_benchmark(cfg, items=yn_items(4, variants=("v_1",)), progress=True))
     err = capsys.readouterr().err
     assert "4/4" in err and "item/s" in err and "tok in" in err and "$0.0000" in err
+    # tqdm's [elapsed<remaining, rate] block: the ETA is the part after '<'.
+    import re
+    assert re.search(r"\[\d\d:\d\d<\d\d:\d\d, +[\d.?]+ ?item/s", err), err
 
 
 def test_constant_answers_score_the_paper_label_distribution(climatecause_path, isolated_cache, tmp_path):

@@ -168,3 +168,50 @@ def test_mcnemar_refuses_runs_with_several_variants_and_strings(make_run):
         mcnemar(a, a)
     with pytest.raises(ConfigError, match="got a string"):
         mcnemar(str(a), str(a))
+
+
+# Table 21(b) CCR member vs position and (c) CCR+ECI+RC member vs position (512 events each):
+# variant, χ², p as printed.  The paper gives no discordant counts here.
+TABLE21BC = [
+    ("b", "A_4", 41.4902, 1.1846e-10), ("b", "A_5", 27.8409, 1.3171e-7), ("b", "A_6", 11.5056, 6.9386e-4),
+    ("b", "SN_4", 20.0000, 7.7442e-6), ("b", "SN_5", 13.7931, 2.0408e-4), ("b", "SN_6", 19.5556, 9.7716e-6),
+    ("b", "ML_4", 65.1268, 7.0232e-16), ("b", "ML_5", 45.1765, 1.8006e-11), ("b", "ML_6", 0.1023, 7.4912e-1),
+    ("c", "0_4", 99.3103, 2.1588e-23), ("c", "0_5", 59.5044, 1.2202e-14), ("c", "0_6", 101.1500, 8.5275e-24),
+    ("c", "F_4", 27.0096, 2.0245e-7), ("c", "F_5", 37.8125, 7.7881e-10), ("c", "F_6", 0.1552, 6.9364e-1),
+    ("c", "CoT_4", 1.1228, 2.8931e-1), ("c", "CoT_5", 104.6639, 1.4471e-24), ("c", "CoT_6", 129.0076, 6.7558e-30),
+]
+
+
+def _discordant_counts(chi2: float, n: int, correction: bool) -> list[tuple[int, int]]:
+    """Every (b, c) with b >= c, b + c <= n whose χ² rounds to the printed value (by hand, not by mcnemar)."""
+    out = []
+    for m in range(1, n + 1):
+        for d in range(m % 2, m + 1, 2):
+            if round(max(0, d - (1 if correction else 0)) ** 2 / m, 4) == chi2:
+                out.append(((m + d) // 2, (m - d) // 2))
+    return out
+
+
+@pytest.mark.parametrize("table,variant,chi2,p", TABLE21BC)
+def test_mcnemar_reproduces_table_21bc_with_whole_discordant_counts(table, variant, chi2, p):
+    # The continuity-corrected statistic explains every printed χ² with whole counts within
+    # the 512 events; the smallest such table, run through mcnemar, gives the printed χ² and p.
+    counts = _discordant_counts(chi2, 512, correction=True)
+    assert counts, (table, variant)
+    b, c = min(counts, key=lambda bc: bc[0] + bc[1])
+    a_vec, b_vec = vectors(512 - b - c, b, c, 0)
+    r = mcnemar(a_vec, b_vec, labels=("yes", "no"))
+    assert (r.b, r.c) == (b, c) and round(r.statistic, 4) == chi2
+    assert r.p == pytest.approx(p, rel=2e-3)
+
+
+def test_mcnemar_uncorrected_statistic_cannot_explain_table_21a():
+    # Three rows of Table 21(a) have no whole (b, c) within 874 items without the correction
+    # (and the uncorrected solutions of F_2 and CoT_1 contradict b − c from Table 19):
+    # the paper used the continuity-corrected χ², our default.
+    rows = [("0_1", 75.3216), ("0_2", 13.8996), ("CoT_2", 0.5042)]
+    assert all(not _discordant_counts(chi2, 874, correction=False) for _, chi2 in rows)
+    assert all(_discordant_counts(chi2, 874, correction=True) for _, chi2 in rows)
+    for variant, pos_a, pos_b, _, chi2, _ in TABLE21A:
+        d = abs(pos_a - pos_b)
+        assert all(b - c != d for b, c in _discordant_counts(chi2, 874, correction=False)), variant
