@@ -94,6 +94,14 @@ def test_complexity_nest_sums_groups_and_counts_identical_relations_once():
     assert complexity((r1, r1, r2, r3)).nest == pytest.approx(1 + 2 + 2 * math.log(2), abs=1e-12)
 
 
+def test_complexity_nest_groups_relations_without_nesting_event_together():
+    # documented in docs/metrics.md: an empty Effect–Belongs_to is one group keyed None
+    rels = (rel("a", "b", nested=True), rel("c", "d", nested=True), rel("e", "f", effect_belongs_to="N", nested=True))
+    g = compile_graph(rels)
+    assert list(g.nesting) == [None, "N"] and len(g.nesting[None]) == 2
+    assert complexity(g).nest == pytest.approx(2 + 2 * math.log(2) + 1, abs=1e-12)
+
+
 def test_nesting_complexity_of_no_group_is_zero():
     assert nesting_complexity({}) == 0.0
 
