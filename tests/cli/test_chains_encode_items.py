@@ -26,7 +26,10 @@ def test_chains_shortest_distance_json(capsys):
     assert main(["chains", "--rule", "shortest-distance", "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert len(rows) == 512
-    assert sum(r["position"] == "start" for r in rows) < 32  # shortcuts turn some starts into none
+    # shortcuts turn 8 starts and 11 ends into none (docs/reproduction.md)
+    counts = {p: sum(r["position"] == p for r in rows) for p in ("start", "middle", "end", "none")}
+    assert counts == {"start": 24, "middle": 48, "end": 24, "none": 416}
+    assert sum(r["membership"] == "yes" for r in rows) == 96
 
 
 def test_chains_on_sample_corpus_table(capsys):
@@ -66,6 +69,11 @@ def test_items_openai_batch_file(tmp_path, capsys):
     assert len(lines) == 874
     first = json.loads(lines[0])
     assert first["custom_id"] == "corri/0_3/cc-001/r000" and first["body"]["model"] == "gpt-5.1"
+    assert (first["method"], first["url"]) == ("POST", "/v1/chat/completions")
+    assert first["body"]["messages"] == [{"role": "user", "content": (
+        "[MASK] in {increase, decrease}. If climate change (the cause) were to increase, substantial damages "
+        "in terrestrial ecosystems (the effect) would [MASK].")}]
+    assert len({json.loads(x)["custom_id"] for x in lines}) == 874
     assert "wrote 874 requests" in capsys.readouterr().err
 
 
