@@ -12,6 +12,7 @@ from causalgraph.bench import items
 from causalgraph.bench.tasks import multihop_chains
 from causalgraph.cli.items import write_openai_batch
 from causalgraph.errors import ConfigError, SchemaError
+from causalgraph.metrics.chains import chain_stats
 from causalgraph.model import Correlation, Relation, Statement
 from causalgraph.prompts import get_variant, list_variants
 
@@ -175,7 +176,11 @@ def test_items_ids_are_stable(climatecause):
 
 def test_items_multihop_on_climatecause_golds_are_sign_products(climatecause):
     its = items(climatecause, "corri-multihop", "0_1")
-    assert its, "ClimateCause has chains with unambiguous labels"
+    # 203 chains in the 63 graphs (counted by chain_stats); exactly one runs through a pair annotated
+    # with both correlation signs (cc-065), so 202 items, numbered over all 203 chains
+    total = sum(chain_stats(compile_graph(s)).n_chains for s in climatecause.statements if s.causal)
+    assert total == 203 and len(its) == 202
+    assert collections.Counter(len(i.meta["events"]) - 1 for i in its) == {2: 152, 3: 50}
     for it in its:
         negatives = it.meta["edge_correlations"].count("negative")
         assert it.gold == ("negative" if negatives % 2 else "positive")
