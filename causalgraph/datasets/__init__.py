@@ -78,6 +78,9 @@ def load_corpus(data: Optional[str | Path] = None, *, split: Optional[str] = Non
     s = str(data)
     name, _, name_split = s.partition(":")
     if name.lower() in DATASET_NAMES and not Path(s).exists():
+        if name_split and name.lower() != "pubmedcausal":
+            raise DataNotFound(f"{s}: dataset {name} has no split {name_split!r}; only pubmedcausal takes "
+                               "one (pubmedcausal:train or pubmedcausal:test)")
         if name.lower() == "climatecause":
             return load_climatecause()
         if name.lower() == "sample":

@@ -123,3 +123,8 @@ def test_load_corpus_sample_needs_no_data_folder(monkeypatch, tmp_path):
     assert [s.causal for s in c] == [True, True, True, False]
     assert len(c.relations) == 8
     assert [r.nested for r in c["cc-003"].relations] == [True, True, None]
+
+
+def test_load_corpus_split_on_a_dataset_without_splits_is_an_error():
+    with pytest.raises(DataNotFound, match=r"climatecause:train: dataset climatecause has no split 'train'"):
+        load_corpus("climatecause:train")
