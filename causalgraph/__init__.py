@@ -32,7 +32,7 @@ from .encoders import decode, encode
 from .graph import BelongsEdge, CausalEdge, CausalGraph, compile_graph
 from .extraction import corpus_from_extraction, evaluate_extraction, parse_detection, parse_tuples, run_extraction
 from .metrics.chains import ChainStats, Position, chain_labels, chain_membership, chain_stats, chain_table
-from .metrics.analysis import complexity_summary, cooccurrence, length_correlation
+from .metrics.analysis import complex_in_counts, complexity_summary, cooccurrence, length_correlation
 from .metrics.complexity import Complexity, complexity, complexity_table
 from .metrics.readability import Readability, readability, readability_summary, readability_table
 from .model import Corpus, Correlation, Explicitness, Polarity, Problem, Relation, Sententiality, Statement
@@ -89,6 +89,7 @@ __all__ = [
     "Complexity",
     "complexity_summary",
     "length_correlation",
+    "complex_in_counts",
     "cooccurrence",
     "readability",
     "readability_table",

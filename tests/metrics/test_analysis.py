@@ -96,3 +96,10 @@ def test_complexity_summary_collects_the_paper_figures(climatecause):
     assert metric_ranges(climatecause)["pol"] == (0, 40)
     d = s.as_dict()
     assert d["complex_in"]["1"] == 27 and d["length_correlation"]["n"] == 43
+
+
+def test_the_three_paper_analyses_are_top_level_calls():
+    import causalgraph as cg
+
+    assert (cg.length_correlation, cg.complex_in_counts, cg.cooccurrence) == (
+        length_correlation, complex_in_counts, cooccurrence)
