@@ -2,8 +2,9 @@
 
 Extraction answers come in many shapes.  The paper's own is
 ``Tuple 1: {Cause: …, Effect: …, Causality_Type: …, Sententiality: …}``;
-models also write JSON (lists, objects, fenced blocks), markdown bullets
-(``- **Cause:** …``), positional tuples ``(cause, effect, Explicit, Intra)``,
+models also write JSON (lists of objects or of ``[cause, effect, …]`` rows,
+objects, fenced blocks), markdown bullets (``- **Cause:** …``), markdown
+tables with Cause and Effect columns, positional tuples ``(cause, effect, Explicit, Intra)``,
 arrows (``cause → effect``) and "No relations extracted".  Every parse says
 which rule produced it, so a run can report how its answers were read.
 
@@ -64,7 +65,7 @@ class ParsedTuples:
     pairs
         The pairs, in the order written, exact repeats removed.
     rule
-        How they were read: ``braces``, ``key-value``, ``json``,
+        How they were read: ``braces``, ``key-value``, ``json``, ``table``,
         ``positional``, ``arrow`` (each prefixed ``final/`` when read from a
         final-answer section), ``none-stated`` or ``unparsed``.
     null
@@ -197,6 +198,70 @@ def _json_objects(text: str) -> list[dict]:
     return found
 
 
+def _json_rows(text: str) -> list[list[str]]:
+    """Rows of a JSON list of lists such as ``[["smoking", "cancer", "Explicit", "Intra"], …]``.
+
+    Only a list whose every element is a list of 2 to 4 strings counts, so a
+    JSON list elsewhere in the answer is not read as pairs.
+    """
+    dec = json.JSONDecoder()
+    rows: list[list[str]] = []
+    i = 0
+    while i < len(text):
+        if text[i] == "[":
+            try:
+                obj, end = dec.raw_decode(text, i)
+            except json.JSONDecodeError:
+                i += 1
+                continue
+            if (isinstance(obj, list) and obj
+                    and all(isinstance(r, list) and 2 <= len(r) <= 4 and all(isinstance(x, str) for x in r)
+                            for r in obj)):
+                rows.extend(obj)
+            i = end
+            continue
+        i += 1
+    return rows
+
+
+def _table_cells(line: str) -> list[str]:
+    return [c.strip().strip("*`").strip() for c in line.strip().strip("|").split("|")]
+
+
+def _markdown_table(text: str, issues: list[str]) -> list[ExtractedPair]:
+    """Rows of a markdown table whose header names a cause and an effect column."""
+    out: list[ExtractedPair] = []
+    lines = text.splitlines()
+    k = 0
+    while k < len(lines):
+        line = lines[k].strip()
+        k += 1
+        if not line.startswith("|"):
+            continue
+        head = [re.sub(r"\s+", " ", c.lower()) for c in _table_cells(line)]
+        col = {}
+        for name, keys in (("cause", _CAUSE_KEYS), ("effect", _EFFECT_KEYS), ("type", _TYPE_KEYS),
+                           ("sententiality", _SENT_KEYS)):
+            hit = next((j for j, c in enumerate(head) if c in keys), None)
+            if hit is not None:
+                col[name] = hit
+        if "cause" not in col or "effect" not in col:
+            continue
+        while k < len(lines) and lines[k].strip().startswith("|"):
+            cells = _table_cells(lines[k])
+            k += 1
+            if all(re.fullmatch(r":?-{2,}:?", c) for c in cells if c):
+                continue  # the header's separator row
+            if len(cells) != len(head):
+                issues.append(f"table row {cells!r}: {len(cells)} cells under a header of {len(head)}; skipped")
+                continue
+            get = {name: cells[j] for name, j in col.items()}
+            p = _make(get["cause"], get["effect"], get.get("type"), get.get("sententiality"), issues, len(out) + 1)
+            if p is not None:
+                out.append(p)
+    return out
+
+
 def _collect(obj: Any, out: list[dict]) -> None:
     if isinstance(obj, dict):
         keys = {str(k).strip().lower() for k in obj}
@@ -266,11 +331,20 @@ def _parse_region(text: str, issues: list[str]) -> tuple[list[ExtractedPair], st
         pairs = [p for n, o in enumerate(objs, start=1) if (p := pair_from_dict(o, issues, n)) is not None]
         if pairs:
             return pairs, "json"
+    rows = _json_rows(text)
+    if rows:
+        pairs = [p for n, r in enumerate(rows, start=1)
+                 if (p := _make(*(r + [None] * (4 - len(r))), issues, n)) is not None]
+        if pairs:
+            return pairs, "json"
     if _KEY.search(text):
         pairs = _by_keys(text, issues)
         if pairs:
             first = _KEY.search(text).start()
             return pairs, "braces" if "{" in text[max(0, first - 40):first] else "key-value"
+    pairs = _markdown_table(text, issues)
+    if pairs:
+        return pairs, "table"
     pairs = _positional(text, issues)
     if pairs:
         return pairs, "positional"

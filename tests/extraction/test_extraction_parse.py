@@ -109,3 +109,27 @@ def test_parse_tuples_reads_a_least_to_most_final_extraction_step_only():
     r = parse_tuples("Step 2 — Pairing: {Cause: sugar, Effect: syndrome} is hedged, discard.\n"
                      "Step 4 — Final Extraction: {Cause: hypertension, Effect: heart failure}")
     assert r.rule == "final/braces" and _pairs(r) == [("hypertension", "heart failure")]
+
+
+def test_parse_tuples_reads_a_markdown_table_with_cause_and_effect_columns():
+    r = parse_tuples("Here are the relations:\n\n| # | **Cause** | Effect | Causality_Type | Sententiality |\n"
+                     "|---|:---|---|---|---|\n| 1 | smoking | lung cancer | Explicit | Intra-sentential |\n"
+                     "| 2 | heat | stroke | Implicit | Inter-sentential |\n| 3 | broken row |\n\nDone.")
+    assert r.rule == "table" and not r.null
+    assert _pairs(r) == [("smoking", "lung cancer"), ("heat", "stroke")]
+    assert [p.causality for p in r.pairs] == [Explicitness.EXPLICIT, Explicitness.IMPLICIT]
+    assert [p.sententiality for p in r.pairs] == [Sententiality.INTRA, Sententiality.INTER]
+    assert r.issues == ("table row ['3', 'broken row']: 2 cells under a header of 5; skipped",)
+
+
+def test_parse_tuples_ignores_a_table_without_cause_and_effect_columns():
+    r = parse_tuples("| Step | Result |\n|---|---|\n| 1 | entities found |")
+    assert r.null and r.rule == "unparsed"
+
+
+def test_parse_tuples_reads_a_json_list_of_cause_effect_rows():
+    r = parse_tuples('[["smoking", "cancer"], ["heat", "stroke", "Implicit", "Inter-sentential"]]')
+    assert r.rule == "json" and _pairs(r) == [("smoking", "cancer"), ("heat", "stroke")]
+    assert r.pairs[1].causality == Explicitness.IMPLICIT and r.pairs[1].sententiality == Sententiality.INTER
+    # A list that is not made of 2-4 strings per row is prose, not pairs.
+    assert parse_tuples("Scores [1, 2] and [[\"only one\"]]").null
