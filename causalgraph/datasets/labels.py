@@ -44,8 +44,8 @@ def clean(value: object) -> Optional[str]:
 
 
 def _key(value: str) -> str:
-    # One spelling for case, spaces, hyphens and underscores.
-    return re.sub(r"[\s_\-]+", "_", value.strip().lower())
+    # One spelling for case, spaces, hyphens and underscores (and a typographic apostrophe).
+    return re.sub(r"[\s_\-]+", "_", value.strip().lower().replace("\u2019", "'"))
 
 
 _YES = {"yes", "y", "true", "1"}
@@ -77,6 +77,14 @@ _POLARITY = {
     "-": Polarity.NEGATIVE,
     "prevents": Polarity.NEGATIVE,
     "prevent": Polarity.NEGATIVE,
+    # the alternatives the released header itself names:
+    # "Causation: Positive/Negative (causes/doesn't cause or produce/do_not_produce)"
+    "produce": Polarity.POSITIVE,
+    "produces": Polarity.POSITIVE,
+    "doesn't_cause": Polarity.NEGATIVE,
+    "does_not_cause": Polarity.NEGATIVE,
+    "do_not_produce": Polarity.NEGATIVE,
+    "does_not_produce": Polarity.NEGATIVE,
 }
 
 # Explicitness covers the ClimateCause letters and the PubMedCausal
@@ -108,7 +116,7 @@ ACCEPTED = {
     "yes_no": "Yes, No (any case) or empty",
     "correlation": "Positive_correlation, Negative_correlation, positive, negative, "
     "increase-increase, increase-decrease",
-    "polarity": "Positive, Negative, causes, prevents",
+    "polarity": "Positive, Negative, causes, prevents, doesn't cause, produce, do_not_produce",
     "explicitness": "E, I, explicit, implicit",
     "sententiality": "intra, inter",
 }

@@ -98,6 +98,14 @@ def test_load_climatecause_csv_with_upper_case_headers(tmp_path):
     assert corpus["cc-002"].causal is False
 
 
+def test_load_climatecause_reads_the_relation_type_words_its_header_names(tmp_path):
+    # the released header: "Causation: Positive/Negative (causes/doesn't cause or produce/do_not_produce)"
+    words = ["causes", "doesn't cause", "produce", "do_not_produce", "Doesn\u2019t cause"]
+    p = _write_csv(tmp_path / "cc.csv", HEADERS, [_row(cause=f"c{i}", pol=w) for i, w in enumerate(words)])
+    got = [r.polarity for r in load_climatecause(p).relations]
+    assert got == [Polarity.POSITIVE, Polarity.NEGATIVE, Polarity.POSITIVE, Polarity.NEGATIVE, Polarity.NEGATIVE]
+
+
 def test_load_climatecause_missing_required_column_names_it(tmp_path):
     headers = [h for h in HEADERS if h != "Effect_no_quantifier"]
     rows = [[c for h, c in zip(HEADERS, _row()) if h != "Effect_no_quantifier"]]
