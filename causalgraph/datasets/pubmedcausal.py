@@ -164,6 +164,11 @@ def load_pubmedcausal(path: Optional[str | Path] = None, split: str = "test") ->
                                       f"with cause and effect, found {pr!r}")
                 pairs.append((j, pr.get("cause"), pr.get("effect"), pr.get("sententiality"), pr.get("causality"),
                               f"pairs[{j}]."))
+            declared = rec.get("num_pairs")
+            if declared is not None and declared != len(raw_pairs):
+                # A count that disagrees means pairs were lost or added on the way.
+                raise SchemaError(f"{fname}: record {recno}, field 'num_pairs': found {declared!r}; expected "
+                                  f"{len(raw_pairs)}, the number of entries in 'pairs'")
         else:
             fmt = fmt or "raw"
             sentence = _field(rec, "sentence", "text")

@@ -67,6 +67,14 @@ def test_load_pubmedcausal_pair_without_effect_names_record_and_field(tmp_path):
         load_pubmedcausal(p)
 
 
+def test_load_pubmedcausal_num_pairs_disagreeing_with_pairs_is_an_error(tmp_path):
+    p = tmp_path / "x.json"
+    rec = {"s/n": 5, "sentence": "s", "pairs": [{"cause": "a", "effect": "b"}], "num_pairs": 2}
+    p.write_text(json.dumps([rec]))
+    with pytest.raises(SchemaError, match=r"x.json: record 1, field 'num_pairs': found 2; expected 1, the number"):
+        load_pubmedcausal(p)
+
+
 def test_load_pubmedcausal_duplicate_sn_is_an_error(tmp_path):
     p = tmp_path / "x.json"
     p.write_text(json.dumps([{"s/n": 5, "sentence": "s", "pairs": []}, {"s/n": 5, "sentence": "t", "pairs": []}]))
