@@ -214,6 +214,11 @@ def load_climatecause(path: Optional[str | Path] = None, *, strict: bool = True)
             blank_rows += 1
             continue
         n_rows += 1
+        # A value under no header (a shifted row, a stray note) would otherwise vanish unread.
+        for i in range(len(row)):
+            if (i >= len(headers) or L.is_empty(headers[i])) and not L.is_empty(row[i]):
+                col.add(rownum, f"{_column_letter(i)} (no header)", row[i],
+                        "an empty cell: only columns with a header are read")
         text = L.clean(cell(row, "text"))
         if text is None:
             col.add(rownum, disp["text"], cell(row, "text"), "the statement text", what="found an empty cell")
@@ -319,6 +324,16 @@ def _relation(row, rownum, fname, cell, disp, col: _Collector, present) -> Optio
         source_file=fname,
         source_row=rownum,
     )
+
+
+def _column_letter(index: int) -> str:
+    """Spreadsheet column letters of a 0-based index (0 → A, 26 → AA)."""
+    out = ""
+    n = index + 1
+    while n:
+        n, r = divmod(n - 1, 26)
+        out = chr(65 + r) + out
+    return out
 
 
 def _slash_none(value) -> Optional[str]:

@@ -106,6 +106,20 @@ def test_load_climatecause_reads_the_relation_type_words_its_header_names(tmp_pa
     assert got == [Polarity.POSITIVE, Polarity.NEGATIVE, Polarity.POSITIVE, Polarity.NEGATIVE, Polarity.NEGATIVE]
 
 
+def test_load_climatecause_value_under_no_header_is_a_problem_not_dropped(tmp_path):
+    p = _write_csv(tmp_path / "cc.csv", HEADERS, [_row(), _row(cause="c") + ["stray note"]])
+    letter = ""
+    n = len(HEADERS) + 1
+    while n:
+        n, r = divmod(n - 1, 26)
+        letter = chr(65 + r) + letter
+    with pytest.raises(SchemaError, match=rf"cc\.csv: row 3, column '{letter} \(no header\)': found 'stray note'; "
+                                          r"expected an empty cell"):
+        load_climatecause(p)
+    corpus, problems = load_climatecause(p, strict=False)
+    assert [(q.row, q.value) for q in problems] == [(3, "stray note")] and len(corpus.relations) == 2
+
+
 def test_load_climatecause_missing_required_column_names_it(tmp_path):
     headers = [h for h in HEADERS if h != "Effect_no_quantifier"]
     rows = [[c for h, c in zip(HEADERS, _row()) if h != "Effect_no_quantifier"]]
