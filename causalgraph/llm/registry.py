@@ -125,7 +125,8 @@ def parse_model_options(pairs: list[str] | None) -> dict[str, Any]:
     """``["latency=0.05", "n_ctx=2048"]`` → ``{"latency": 0.05, "n_ctx": 2048}``.
 
     Values that read as int, float, true/false or none are converted; a value
-    that starts with ``{`` or ``[`` is read as JSON.
+    that starts with ``{`` or ``[`` is read as JSON.  ``text`` (the answer of
+    ``mock/constant`` and ``mock/flaky``) always stays the string as written.
 
     Examples
     --------
@@ -133,6 +134,8 @@ def parse_model_options(pairs: list[str] | None) -> dict[str, Any]:
     {'latency': 0.05, 'text': 'same'}
     >>> parse_model_options(['response_format={"type": "json_object"}'])
     {'response_format': {'type': 'json_object'}}
+    >>> parse_model_options(['text={"causal": true}', "latency=0"])
+    {'text': '{"causal": true}', 'latency': 0}
     """
     out: dict[str, Any] = {}
     for pair in pairs or []:
@@ -140,5 +143,6 @@ def parse_model_options(pairs: list[str] | None) -> dict[str, Any]:
         key = key.strip()
         if not sep or not key:
             raise ConfigError(f"--model-option {pair!r}: expected KEY=VALUE")
-        out[key] = _coerce(value.strip(), key)
+        # ``text`` is a mock's answer, free text: '{"causal": true}' or 'true' must reach it as written.
+        out[key] = value.strip() if key == "text" else _coerce(value.strip(), key)
     return out
