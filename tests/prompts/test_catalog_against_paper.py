@@ -125,3 +125,10 @@ def test_exemplar_statements_and_event_lists_match_appendix_g51(paper_lines):
             assert f"Causal relation: {cause} $\\rightarrow$ {effect}. Correlation: {ex.correlation}" in text
         if ex.events:
             assert "List of events: [" + ", ".join(ex.events) + "]" in text, ex.name
+
+
+def test_every_paper_name_is_a_name_the_papers_result_tables_use(paper_lines):
+    text = "\n".join(paper_lines)
+    for task in ("corri", "corri-rc", "ccr-member", "ccr-position", "ccr-eci-member", "ccr-eci-position"):
+        for v in list_variants(task):
+            assert re.search(rf"(?<![\w+]){re.escape(v.paper_name)}(?!\w)", text), (task, v.id, v.paper_name)
