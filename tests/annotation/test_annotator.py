@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 
 import pytest
@@ -102,8 +103,9 @@ def test_structured_backend_adds_the_schema_and_changes_the_cache_identity():
         provider = "openai"
 
         async def complete(self, request):
+            # Record what a real structured backend would receive; the mock itself answers without it.
             seen.append(request.params)
-            return await super().complete(request)
+            return await super().complete(dataclasses.replace(request, params={}))
 
     inner = Capture("constant", text="{}")
     wrapped = StructuredBackend(inner, {"response_format": {"type": "json_schema"}})
