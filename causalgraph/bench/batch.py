@@ -187,6 +187,14 @@ def submit_batch(config: RunConfig, *, items: Optional[Sequence[Item]] = None,
     """
     backend = _openai_backend(config.model, config.model_options)
     prep = prepare_run(config, backend, items=items, dataset=dataset, mode="batch-submit")
+    try:
+        return _submit_locked(prep, config, backend, max_lines, max_bytes)
+    finally:
+        prep.store.release()
+
+
+def _submit_locked(prep, config: RunConfig, backend, max_lines: int, max_bytes: int) -> BatchSubmission:
+    """The part of :func:`submit_batch` that runs while this process holds the run directory."""
     store, spec = prep.store, prep.spec
     client = _client(backend)
     token = _run_token(store, prep.manifest)
@@ -371,6 +379,17 @@ def collect_batch(run_dir: str | os.PathLike, *, wait: bool = False, poll_interv
     0
     """
     store = RunStore(run_dir)
+    store.read_manifest()  # a folder that is not a run is an error before anything is created in it
+    store.acquire("batch-collect")
+    try:
+        return _collect_locked(store, wait, poll_interval, timeout, prices, cache, cache_path)
+    finally:
+        store.release()
+
+
+def _collect_locked(store: RunStore, wait: bool, poll_interval: float, timeout: Optional[float],
+                    prices: Optional[dict], cache: bool, cache_path: Optional[str]) -> BatchCollection:
+    """The part of :func:`collect_batch` that runs while this process holds the run directory."""
     manifest = store.read_manifest()
     ledger = store.read_ledger()
     if not ledger["batches"]:

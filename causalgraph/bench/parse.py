@@ -189,16 +189,26 @@ def reparse_run(path, *, dry_run: bool = False) -> list[dict[str, Any]]:
     >>> reparse_run("runs/corri__mock-oracle__0_1")   # doctest: +SKIP
     [{'variant': '0_1', 'lines': 874, 'changed': 0, 'parse_failures_before': 0, 'parse_failures_after': 0}]
     """
-    import json
-    import os
-
     from .registry import get_task
-    from .score import compute_metrics
     from .store import RunStore
 
     store = RunStore(path)
     manifest = store.read_manifest()
     spec = get_task(manifest["task"])
+    if not dry_run:  # rewriting the file while a run appends to it would lose the appended lines
+        store.acquire("bench parse")
+    try:
+        return _reparse_locked(store, spec, dry_run)
+    finally:
+        store.release()
+
+
+def _reparse_locked(store, spec, dry_run: bool) -> list[dict[str, Any]]:
+    import json
+    import os
+
+    from .score import compute_metrics
+
     lines = store.iter_lines()
     summary: dict[str, dict[str, Any]] = {}
     for rec in lines:

@@ -348,10 +348,10 @@ def prepare_run(config: RunConfig, backend: Backend, *, items: Optional[Sequence
     """Build the items, create or check the run directory and list the items still to answer.
 
     Raises :class:`~causalgraph.errors.ConfigError` when the directory holds a
-    run of another task, model, dataset or generation parameters.
+    run of another task, model, dataset or generation parameters, or when
+    another process is writing into it (the directory stays locked until
+    ``prep.store.release()``).
     """
-    from .. import __version__
-
     config.validate()
     spec = get_task(config.task)
     variants = list(config.variants)
@@ -385,6 +385,20 @@ def prepare_run(config: RunConfig, backend: Backend, *, items: Optional[Sequence
 
     out = Path(config.out) if config.out else default_run_dir(config.task, config.model, variants)
     store = RunStore(out)
+    store.acquire(f"{mode} {config.task} {config.model}")
+    try:
+        return _prepare_locked(config, backend, spec, variants, by_variant, ds, out, store, mode)
+    except BaseException:
+        store.release()
+        raise
+
+
+def _prepare_locked(config: RunConfig, backend: Backend, spec: TaskSpec, variants: list[str],
+                    by_variant: dict[str, list[Item]], ds: dict[str, Any], out: Path, store: RunStore,
+                    mode: str) -> PreparedRun:
+    """The part of :func:`prepare_run` that runs while this process holds the run directory."""
+    from .. import __version__
+
     manifest = {
         "task": config.task,
         "variants": variants,
@@ -479,6 +493,7 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
             await backend.aclose()
         raise ConfigError(f"{config.model} decodes greedily; --temperature {config.temperature} cannot be honoured "
                           "(use 0)")
+    prep: Optional[PreparedRun] = None
     try:
         prep = prepare_run(config, backend, items=items, dataset=dataset)
         spec, store = prep.spec, prep.store
@@ -617,6 +632,8 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                          cache_hits=counters["cache_hits"], skipped=skipped, written=counters["written"],
                          errors=counters["errors"])
     finally:
+        if prep is not None:
+            prep.store.release()
         if own_backend:
             await backend.aclose()
 

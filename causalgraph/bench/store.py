@@ -32,6 +32,8 @@ MANIFEST = "manifest.json"
 RESPONSES = "responses.jsonl"
 METRICS = "metrics.json"
 LEDGER = "batches.json"
+#: Held (flock) by the process writing into a run directory; the OS frees it when that process dies.
+LOCK = ".lock"
 
 #: The keys of every line of ``responses.jsonl``, in the order they are written.
 RECORD_FIELDS = (
@@ -154,6 +156,45 @@ class RunStore:
         #: Messages about repairs made to the files (a torn last line …).
         self.repairs: list[str] = []
         self._tail_checked = False
+        self._lock_fd: Optional[int] = None
+
+    # -- one writer at a time ----------------------------------------------------------------
+    def acquire(self, what: str = "writing") -> None:
+        """Hold the run directory for this process, or raise ConfigError naming the process that holds it.
+
+        Two processes appending to one run would ask and write the same items
+        twice (and ``bench parse`` rewriting the file would lose the lines a
+        live run appends meanwhile).  The lock is an ``flock`` on ``.lock``:
+        a process killed with SIGKILL releases it with its file descriptors.
+        Where ``fcntl`` does not exist (Windows) nothing is locked.
+        """
+        if self._lock_fd is not None:
+            return
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not on POSIX
+            return
+        self.path.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.read(fd, 200).decode("utf-8", "replace").strip() or "unknown process"
+            os.close(fd)
+            raise ConfigError(f"{self.path} is in use by another causalgraph process ({holder}); wait for it to "
+                              "finish, or choose another --out") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"pid {os.getpid()}, {what}".encode("utf-8"))
+        self._lock_fd = fd
+
+    def release(self) -> None:
+        """Let other processes write into the run directory again (idempotent)."""
+        fd, self._lock_fd = self._lock_fd, None
+        if fd is not None:
+            import fcntl
+
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
 
     # -- manifest ---------------------------------------------------------------------------
     def exists(self) -> bool:

@@ -54,7 +54,13 @@ class MockBackend(Backend):
     def answer(self, request: Request) -> str:
         """The text this mock answers to ``request``."""
 
+    def check_request(self, request: Request) -> None:
+        if request.params:
+            raise ConfigError(f"{self.name} cannot honour request parameter {', '.join(sorted(request.params))}; "
+                              "the mocks answer from the gold label or a fixed text")
+
     async def complete(self, request: Request) -> Completion:
+        self.check_request(request)
         self.calls += 1
         t0 = time.perf_counter()
         if self.latency:
@@ -129,6 +135,7 @@ class FlakyBackend(OracleBackend):
         key = request_key({"mock": "flaky"}, request)
         n = self._attempts.get(key, 0)
         self._attempts[key] = n + 1
+        self.check_request(request)
         step = self.pattern[n] if n < len(self.pattern) else "."
         if step == ".":
             return await super().complete(request)

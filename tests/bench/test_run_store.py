@@ -82,3 +82,36 @@ def test_metrics_do_not_depend_on_the_order_lines_were_written(tmp_path):
         metrics.append(compute_metrics(load_run(store.path), n_boot=200))
     assert metrics[0] == metrics[1]
     assert [r["item_id"] for r in load_run(tmp_path / "r0").responses[:3]] == ["q00", "q01", "q02"]
+
+
+def test_a_run_directory_held_by_another_process_is_refused_until_that_process_dies(tmp_path, isolated_cache):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from causalgraph.bench.parse import reparse_run
+    from causalgraph.bench.runner import run_benchmark
+
+    from bench_helpers import YN_TASK, yn_items
+
+    out = tmp_path / "run"
+    run_benchmark(YN_TASK, ["v_1"], "mock/oracle", items=yn_items(3, variants=("v_1",)), out=out)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; from causalgraph.bench.store import RunStore; "
+         f"RunStore({str(out)!r}).acquire('test holder'); print('held', flush=True); time.sleep(60)"],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with pytest.raises(ConfigError, match=rf"in use by another causalgraph process \(pid {holder.pid}, test holder\)"):
+            run_benchmark(YN_TASK, ["v_1"], "mock/oracle", items=yn_items(4, variants=("v_1",)), out=out)
+        with pytest.raises(ConfigError, match="in use by another"):
+            reparse_run(out)
+        assert len(RunStore(out).iter_lines()) == 3  # nothing was asked or written meanwhile
+    finally:
+        os.kill(holder.pid, signal.SIGKILL)
+        holder.wait(timeout=10)
+        holder.stdout.close()
+    # SIGKILL freed the lock: the same command now resumes and asks only the new item.
+    res = run_benchmark(YN_TASK, ["v_1"], "mock/oracle", items=yn_items(4, variants=("v_1",)), out=out)
+    assert (res.skipped, res.written) == (3, 1)

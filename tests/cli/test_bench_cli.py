@@ -117,3 +117,29 @@ def test_bench_run_warns_when_answers_name_no_label(tmp_path, cache, capsys, cli
                        "--model-option", "text=I am not sure.", "--data", str(climatecause_path), "--limit", "5",
                        "--out", str(tmp_path / "r")], capsys)
     assert rc == 0 and "warning: variant 0_1: 5 of 5 answers name no label" in err
+
+
+def test_bench_run_refuses_an_option_the_backend_cannot_honour_before_asking(tmp_path, cache, capsys,
+                                                                            climatecause_path):
+    rc, out, err = _run(["bench", "run", "--task", "corri", "--variant", "0_1", "--model", "mock/oracle",
+                         "--model-option", "latncy=0.05", "--data", str(climatecause_path), "--limit", "2",
+                         "--out", str(tmp_path / "r")], capsys)
+    assert rc == 2 and err.count("\n") == 1 and "mock/oracle cannot honour option latncy" in err
+    assert not (tmp_path / "r").exists()
+
+
+def test_bench_run_refuses_a_second_process_on_the_same_run_directory(tmp_path, cache, capsys, climatecause_path):
+    from causalgraph.bench.store import RunStore
+
+    args = ["bench", "run", "--task", "corri", "--variant", "0_1", "--model", "mock/oracle", "--data",
+            str(climatecause_path), "--limit", "2", "--out", str(tmp_path / "r"), "--no-progress"]
+    assert _run(args, capsys)[0] == 0
+    other = RunStore(tmp_path / "r")
+    other.acquire("another writer")  # a second open file description: flock conflicts as across processes
+    try:
+        rc, _, err = _run(args, capsys)
+        assert rc == 2 and err.count("\n") == 1 and "in use by another causalgraph process" in err
+    finally:
+        other.release()
+    rc, _, err = _run(args, capsys)
+    assert rc == 0 and "0 written, 2 already answered" in err

@@ -127,3 +127,12 @@ def test_mock_backends_refuse_a_misspelt_option():
     with pytest.raises(ConfigError, match="mock/oracle cannot honour option latncy"):
         get_backend("mock/oracle", latncy=0.05)
     assert get_backend("mock/flaky", pattern="x.", latency=0.0, text="yes").text == "yes"
+
+
+def test_mock_backends_refuse_request_parameters():
+    req = Request(messages=({"role": "user", "content": "Is it?"},), params={"top_p": 0.5})
+    for name in ("oracle", "constant", "flaky"):
+        b = get_backend(f"mock/{name}")
+        with pytest.raises(ConfigError, match=f"mock/{name} cannot honour request parameter top_p"):
+            asyncio.run(b.complete(req))
+        assert b.calls == 0
