@@ -141,7 +141,7 @@ def annotate(text: str, model: str, *, variant: str = DEFAULT_VARIANT, shots: Op
     model_options
         Backend options (``base_url``, ``n_ctx``, ``text`` for ``mock/constant`` …).
     structured
-        Ask for schema-constrained JSON where the provider supports it (OpenAI).
+        Ask for schema-constrained JSON where the provider supports it (OpenAI, llama.cpp).
     strict
         Raise :class:`ParseError` when the answer cannot be read (else return
         a non-causal statement marked as failed in ``meta["annotation"]``).

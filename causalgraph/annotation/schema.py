@@ -90,19 +90,21 @@ def structured_output_params(provider: str) -> dict[str, Any]:
 
     OpenAI (and OpenAI-compatible servers through ``openai/…`` with a
     ``base_url``) take a strict ``json_schema`` response format, sent as
-    request parameters.  The other providers have no structured-output mode
-    the backends pass on (``llamacpp`` does not forward request parameters,
-    ``hf`` and ``mock`` have none): the tolerant parser reads their free
+    request parameters.  ``llamacpp`` takes the same parameter and turns the
+    schema into a grammar that constrains decoding.  ``hf`` and ``mock``
+    have no structured-output mode: the tolerant parser reads their free
     text, and no parameter is sent.
 
     Examples
     --------
     >>> structured_output_params("openai")["response_format"]["type"]
     'json_schema'
+    >>> structured_output_params("llamacpp") == structured_output_params("openai")
+    True
     >>> structured_output_params("hf")
     {}
     """
-    if provider == "openai":
+    if provider in ("openai", "llamacpp"):
         return {"response_format": {"type": "json_schema",
                                     "json_schema": {"name": "climatecause_annotation", "strict": True,
                                                     "schema": annotation_schema()}}}

@@ -105,5 +105,15 @@ def test_structured_output_params_only_for_providers_that_pass_them_on():
     p = structured_output_params("openai")["response_format"]
     assert p["type"] == "json_schema" and p["json_schema"]["strict"] is True
     assert p["json_schema"]["schema"] == ANNOTATION_SCHEMA and p["json_schema"]["schema"] is not ANNOTATION_SCHEMA
-    for provider in ("llamacpp", "hf", "mock"):
+    # llama.cpp compiles the same schema into a decoding grammar.
+    assert structured_output_params("llamacpp") == structured_output_params("openai")
+    for provider in ("hf", "mock"):
         assert structured_output_params(provider) == {}
+
+
+def test_the_annotation_schema_compiles_to_a_llama_cpp_grammar():
+    pytest.importorskip("llama_cpp")
+    from causalgraph.llm.llamacpp import llama_response_format
+
+    rf = llama_response_format(structured_output_params("llamacpp")["response_format"])
+    assert rf["type"] == "json_object" and rf["schema"] == ANNOTATION_SCHEMA
