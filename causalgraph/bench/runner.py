@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
 from ..errors import BackendError, BackendUnavailable, CausalGraphError, ConfigError, TransientBackendError
-from ..llm.base import Backend, Completion, Request
+from ..llm.base import Backend, Completion, Request, is_secret_option
 from .item import Item
 from .registry import TaskSpec, get_task
 from .store import Run, RunStore
@@ -35,7 +35,6 @@ __all__ = ["RunConfig", "RunResult", "PreparedRun", "run_benchmark", "arun_bench
            "default_run_dir", "redact", "backoff_delay", "build_request", "cache_key_for", "make_record", "open_cache",
            "finish_run"]
 
-_SECRET_WORDS = ("key", "token", "secret", "password", "authorization")
 
 
 def redact(text: str, secrets: Iterable[str] = ()) -> str:
@@ -59,7 +58,7 @@ def redact(text: str, secrets: Iterable[str] = ()) -> str:
 
 def _public_options(options: dict[str, Any]) -> dict[str, Any]:
     """Backend options safe to write down (anything named like a credential is dropped)."""
-    return {k: v for k, v in sorted(options.items()) if not any(w in k.lower() for w in _SECRET_WORDS)}
+    return {k: v for k, v in sorted(options.items()) if not is_secret_option(k)}
 
 
 @dataclass
@@ -486,7 +485,7 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
     own_backend = backend is None
     if backend is None:
         backend = get_backend(config.model, **config.model_options)
-    secrets = [str(v) for k, v in config.model_options.items() if any(w in k.lower() for w in _SECRET_WORDS) and v]
+    secrets = [str(v) for k, v in config.model_options.items() if is_secret_option(k) and v]
     secrets += [s for s in (getattr(backend, "secrets", lambda: [])()) if s]
     if getattr(backend, "greedy_only", False) and config.temperature not in (None, 0, 0.0):
         if own_backend:

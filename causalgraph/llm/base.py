@@ -14,7 +14,27 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-__all__ = ["Request", "Completion", "Backend", "canonical_json", "request_key"]
+__all__ = ["Request", "Completion", "Backend", "canonical_json", "request_key", "is_secret_option"]
+
+_SECRET_WORDS = ("key", "secret", "password", "authorization", "credential")
+
+
+def is_secret_option(name: str) -> bool:
+    """True for an option named like a credential (``api_key``, ``hf_token``, ``password`` …).
+
+    ``token`` counts only as a word of its own, so ``max_tokens_param`` and
+    ``default_max_tokens`` (parameters, which the manifest must record) are
+    not taken for secrets.
+
+    Examples
+    --------
+    >>> [is_secret_option(k) for k in ("api_key", "hf_token", "max_tokens_param", "default_max_tokens")]
+    [True, True, False, False]
+    """
+    import re
+
+    low = name.lower()
+    return any(w in low for w in _SECRET_WORDS) or re.search(r"(?<![a-z])token(?![a-z])", low.replace("_", " ")) is not None
 
 
 def canonical_json(obj: Any) -> str:

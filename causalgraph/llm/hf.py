@@ -86,7 +86,9 @@ class HFBackend(Backend):
         else:
             model = {"folder": str(self.folder)}
         return {"provider": self.provider, "model": model, "base_url": None, "decoding": "greedy",
-                "dtype": str(self.options.get("dtype", "float32"))}
+                "dtype": str(self.options.get("dtype", "float32")),
+                # decides the length of an answer whenever a request sets no max_tokens
+                "default_max_tokens": int(self.options.get("default_max_tokens", 512))}
 
     def default_concurrency(self) -> int:
         return self.batch_size

@@ -28,6 +28,7 @@ is dropped silently.
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from typing import Any, Optional
 
@@ -148,6 +149,9 @@ class LlamaCppBackend(Backend):
         self.generation_options = _generation_params(
             "option", {k: v for k, v in options.items() if k not in LOAD_OPTIONS})
         self._llm = None
+        # Held by the worker thread while it uses the model: a request the runner gave up on
+        # (timeout) leaves its thread running, and the next one must wait for it, not join it.
+        self._thread_lock = threading.Lock()
         self._lock: Optional[asyncio.Lock] = None
         self._lock_loop: Optional[asyncio.AbstractEventLoop] = None
 
@@ -156,6 +160,8 @@ class LlamaCppBackend(Backend):
         # The file, not the way it was named, identifies the model.
         ident["model"] = self.path.name
         ident["file_size"] = self.path.stat().st_size
+        # Decides the length of an answer whenever a request sets no max_tokens.
+        ident["default_max_tokens"] = int(self.options.get("default_max_tokens", 512))
         if self.generation_options:  # they change the answers, so they belong in the cache key
             ident["params"] = self.generation_options
         return ident
@@ -205,12 +211,13 @@ class LlamaCppBackend(Backend):
 
     def _generate(self, request: Request) -> Completion:
         kw = self.call_params(request)
-        llm = self._load()
-        t0 = time.perf_counter()
-        try:
-            out = llm.create_chat_completion(**kw)
-        except ValueError as exc:  # e.g. the prompt does not fit the context
-            raise BackendError(f"llama.cpp: {exc}") from None
+        with self._thread_lock:
+            llm = self._load()
+            t0 = time.perf_counter()
+            try:
+                out = llm.create_chat_completion(**kw)
+            except ValueError as exc:  # e.g. the prompt does not fit the context
+                raise BackendError(f"llama.cpp: {exc}") from None
         choice = out["choices"][0]
         usage = out.get("usage") or {}
         return Completion(text=choice["message"].get("content") or "", prompt_tokens=usage.get("prompt_tokens"),
@@ -225,7 +232,12 @@ class LlamaCppBackend(Backend):
             return await asyncio.to_thread(self._generate, request)
 
     async def aclose(self) -> None:
-        llm, self._llm = self._llm, None
+        # Wait for a generation still running in a worker thread before freeing the model.
+        await asyncio.to_thread(self._thread_lock.acquire)
+        try:
+            llm, self._llm = self._llm, None
+        finally:
+            self._thread_lock.release()
         if llm is not None:
             close = getattr(llm, "close", None)
             if close is not None:

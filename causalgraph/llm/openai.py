@@ -19,7 +19,7 @@ import time
 from typing import Any, Optional
 
 from ..errors import BackendError, BackendUnavailable, ConfigError, TransientBackendError
-from .base import Backend, Completion, Request
+from .base import Backend, Completion, Request, is_secret_option
 
 __all__ = ["OpenAIBackend", "OPENAI_URL", "retry_after_seconds", "make_client", "completion_from_body"]
 
@@ -123,6 +123,11 @@ class OpenAIBackend(Backend):
             raise ConfigError(f"openai option max_tokens_param={self.max_tokens_param!r}: expected max_tokens or "
                               "max_completion_tokens")
         self.extra_params = {k: v for k, v in sorted(options.items()) if k not in self._CLIENT_OPTIONS}
+        named_like_secrets = [k for k in self.extra_params if is_secret_option(k)]
+        if named_like_secrets:
+            # Request parameters go into the cache key and the manifest: a credential must not.
+            raise ConfigError(f"openai backend: option {', '.join(named_like_secrets)} looks like a credential; "
+                              "the key comes from OPENAI_API_KEY (or api_key), and no other credential is sent")
         self._client = None
 
     def identity(self) -> dict[str, Any]:

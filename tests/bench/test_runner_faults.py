@@ -140,3 +140,22 @@ def test_run_benchmark_waits_the_retry_after_the_server_asks_for_and_no_longer_t
     for it in items:
         a, b = standin.arrivals[prompt_of(it)]
         assert 0.3 <= b - a < 3.0
+
+
+def test_manifest_records_token_parameters_but_no_credential(standin, isolated_cache, tmp_path):
+    key = "sk-test-OptionNoLeak-0123456789abcdef"
+    from causalgraph.errors import ConfigError
+
+    opts = {"base_url": standin.url, "api_key": key, "max_tokens_param": "max_completion_tokens"}
+    with pytest.raises(ConfigError, match="hf_token looks like a credential"):
+        run_benchmark(YN_TASK, ["v_1"], "openai/standin-model", items=yn_items(2, variants=("v_1",)),
+                      out=tmp_path / "r", model_options={**opts, "hf_token": "hf_secret_value"})
+    res = run_benchmark(YN_TASK, ["v_1"], "openai/standin-model", items=yn_items(2, variants=("v_1",)),
+                        out=tmp_path / "r", model_options=opts, max_tokens=5)
+    assert res.errors == 0 and f"Bearer {key}" in standin.auth_headers
+    run = load_run(tmp_path / "r")
+    opts = run.manifest["parameters"]["model_options"]
+    assert opts == {"base_url": standin.url, "max_tokens_param": "max_completion_tokens"}
+    for p in (tmp_path / "r").rglob("*"):
+        if p.is_file():
+            assert b"OptionNoLeak" not in p.read_bytes() and b"hf_secret_value" not in p.read_bytes(), p

@@ -138,6 +138,11 @@ def test_llamacpp_backend_passes_parameters_through_and_keys_the_cache_by_them()
     assert b.identity()["params"] == {"repeat_penalty": 1.3, "top_p": 0.5} and "params" not in plain.identity()
     assert b.cache_key(req) != plain.cache_key(req)
     assert plain.cache_key(req) != plain.cache_key(Request(messages=req.messages, temperature=0.0, max_tokens=2))
+    # Without max_tokens in the request, the backend's default_max_tokens decides the length: part of the key.
+    open_ended = Request(messages=req.messages, temperature=0.0)
+    short = get_backend("llamacpp/smollm2", default_max_tokens=8)
+    assert short.cache_key(open_ended) != plain.cache_key(open_ended)
+    assert get_backend("llamacpp/smollm2", default_max_tokens=512).cache_key(open_ended) == plain.cache_key(open_ended)
 
 
 def test_llama_response_format_translates_openai_json_schema_and_refuses_the_rest():
@@ -210,3 +215,42 @@ def test_run_benchmark_refuses_an_unhonourable_parameter_before_writing_a_record
                       out=tmp_path / "r", cache=False)
     assert not (tmp_path / "r" / "responses.jsonl").exists() or \
         (tmp_path / "r" / "responses.jsonl").read_text() == ""
+
+
+def test_llamacpp_backend_never_runs_the_model_twice_at_once_after_a_timeout():
+    """A request the runner abandons keeps its worker thread; the next request waits for that thread."""
+    pytest.importorskip("llama_cpp")
+    import threading
+    import time
+
+    class FakeLlama:
+        def __init__(self):
+            self.active = self.most = self.calls = 0
+            self.guard = threading.Lock()
+
+        def create_chat_completion(self, **kw):
+            with self.guard:
+                self.active += 1
+                self.calls += 1
+                self.most = max(self.most, self.active)
+            time.sleep(0.3)
+            with self.guard:
+                self.active -= 1
+            return {"choices": [{"message": {"content": "yes"}, "finish_reason": "stop"}], "usage": {}}
+
+    b = get_backend("llamacpp/smollm2")
+    fake = b._llm = FakeLlama()
+    req = Request(messages=({"role": "user", "content": "Hi"},), max_tokens=2)
+
+    async def go():
+        timeouts = 0
+        for _ in range(3):
+            try:
+                await asyncio.wait_for(b.complete(req), 0.05)
+            except asyncio.TimeoutError:
+                timeouts += 1
+        await b.aclose()  # waits for the last abandoned generation
+        return timeouts
+
+    assert asyncio.run(go()) == 3
+    assert fake.calls == 3 and fake.most == 1 and fake.active == 0
