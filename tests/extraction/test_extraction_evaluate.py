@@ -250,3 +250,18 @@ def test_evaluate_extraction_cosine_share_above_threshold_in_both_modes(tmp_path
     share = hung.metric("cosine>=0.75", "pair")
     assert (share["precision"], share["recall"]) == (pytest.approx(1 / 3), pytest.approx(1 / 2))
     assert "not the paper's BioBERT-based encoder" in hung.notes[0]
+
+
+def test_evaluate_extraction_pairs_predicted_for_a_row_without_gold_pairs_lower_precision_only(tmp_path):
+    # Row 1: exact hit (S = 1).  Row 2 has no gold pair: its prediction scores 0 but still counts.
+    gold = write_rows(tmp_path / "g.json", [{"s/n": 1, "sentence": "s", "pairs": [pair("a", "b")]},
+                                            {"s/n": 2, "sentence": "t", "pairs": []}])
+    pred = write_rows(tmp_path / "p.json", [{"s/n": 1, "sentence": "s", "pairs": [pair("a", "b")]},
+                                            {"s/n": 2, "sentence": "t", "pairs": [pair("x", "y")]}], wrap=True)
+    for mode in ("paper", "hungarian"):
+        rep = evaluate_extraction(pred, gold, mode=mode)
+        tok = rep.metric("token", "pair")
+        assert (tok["precision"], tok["recall"]) == (0.5, 1.0), mode
+        assert tok["f1"] == pytest.approx(2 / 3)
+        assert rep.metric("exact")["precision"] == 0.5 and rep.metric("exact")["recall"] == 1.0
+    assert rep.buckets["counts"]["spurious"] == 1 and rep.buckets["counts"]["exact"] == 1
