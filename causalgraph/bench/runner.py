@@ -576,7 +576,9 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                         except BackendError as exc:
                             error = f"{type(exc).__name__}: {exc}"
                             break
-                        except asyncio.CancelledError:
+                        except (asyncio.CancelledError, ConfigError):
+                            # A parameter the backend cannot honour fails every item alike: the run
+                            # stops with that one error (what is written stays; the run resumes).
                             raise
                         except Exception as exc:  # a backend bug must not end the run; it is recorded
                             error = f"{type(exc).__name__}: {exc}"

@@ -254,3 +254,25 @@ def test_llamacpp_backend_never_runs_the_model_twice_at_once_after_a_timeout():
 
     assert asyncio.run(go()) == 3
     assert fake.calls == 3 and fake.most == 1 and fake.active == 0
+
+
+def test_run_benchmark_stops_at_a_config_error_raised_while_sending(tmp_path):
+    from causalgraph.llm.base import Backend
+
+    class LateRefusal(Backend):
+        """A backend that checks its parameters only in complete() (no check_request)."""
+
+        provider = "late"
+        calls = 0
+
+        async def complete(self, request):
+            LateRefusal.calls += 1
+            raise ConfigError("late cannot honour response_format")
+
+    with pytest.raises(ConfigError, match="cannot honour response_format"):
+        run_benchmark("corri", ["0_1"], "late/x", backend=LateRefusal("x"), limit=20, concurrency=1,
+                      out=tmp_path / "r", cache=False)
+    # Not one failed request per item: at most the one waiting for the semaphore also starts.
+    assert 1 <= LateRefusal.calls <= 2
+    assert not (tmp_path / "r" / "responses.jsonl").exists() or \
+        (tmp_path / "r" / "responses.jsonl").read_text() == ""
