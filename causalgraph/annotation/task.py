@@ -148,8 +148,18 @@ class StructuredBackend(Backend):
     def secrets(self) -> list[str]:
         return list(getattr(self.inner, "secrets", lambda: [])())
 
+    def _with_params(self, request: Request) -> Request:
+        return dataclasses.replace(request, params={**request.params, **self.params})
+
+    def check_request(self, request: Request) -> None:
+        # The inner backend judges the request it will really receive, schema included.
+        self.inner.check_request(self._with_params(request))
+
+    def request_identity(self, request: Request) -> dict[str, Any]:
+        return self.inner.request_identity(self._with_params(request))
+
     async def complete(self, request: Request) -> Completion:
-        return await self.inner.complete(dataclasses.replace(request, params={**request.params, **self.params}))
+        return await self.inner.complete(self._with_params(request))
 
     async def aclose(self) -> None:
         await self.inner.aclose()

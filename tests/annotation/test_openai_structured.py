@@ -71,3 +71,20 @@ def test_annotate_without_structured_output_sends_no_response_format(server):
     annotate("Warming melts glaciers.", "openai/fake-model", model_options={"base_url": url, "api_key": KEY},
              cache=False, structured=False)
     assert "response_format" not in bodies[0]
+
+
+def test_structured_backend_lets_the_inner_backend_judge_the_request_with_its_schema():
+    """The runner's pre-flight check must see the parameters the wrapper adds (here a mock refuses them)."""
+    import pytest
+
+    from causalgraph.annotation.task import StructuredBackend
+    from causalgraph.errors import ConfigError
+    from causalgraph.llm.base import Request
+    from causalgraph.llm.registry import get_backend
+
+    inner = get_backend("mock/constant", text="{}")
+    req = Request(messages=({"role": "user", "content": "x"},))
+    inner.check_request(req)  # a plain request is fine for the mock
+    wrapped = StructuredBackend(inner, {"response_format": {"type": "json_object"}})
+    with pytest.raises(ConfigError):
+        wrapped.check_request(req)
