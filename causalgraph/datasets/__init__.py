@@ -84,7 +84,8 @@ def load_corpus(data: Optional[str | Path] = None, *, split: Optional[str] = Non
         if name.lower() == "climatecause":
             return load_climatecause()
         if name.lower() == "sample":
-            corpus = load_climatecause(sample_path())
+            # Its own id prefix, so sample ids are never mistaken for ClimateCause's.
+            corpus = load_climatecause(sample_path(), id_prefix="sample")
             corpus.name = "sample"
             return corpus
         return load_pubmedcausal(split=name_split or split or "test")

@@ -153,7 +153,7 @@ class _Collector:
         self.problems.append(Problem(self.file, row, column, value, expected, msg))
 
 
-def load_climatecause(path: Optional[str | Path] = None, *, strict: bool = True):
+def load_climatecause(path: Optional[str | Path] = None, *, strict: bool = True, id_prefix: str = "cc"):
     """Load ClimateCause into a :class:`~causalgraph.model.Corpus`.
 
     Parameters
@@ -167,6 +167,9 @@ def load_climatecause(path: Optional[str | Path] = None, *, strict: bool = True)
         :class:`~causalgraph.errors.SchemaError`.  With ``False`` the call
         returns ``(corpus, problems)``: every problem is listed, and a row
         that cannot become a relation is left out *and* listed.
+    id_prefix
+        Statement ids are ``<id_prefix>-001``, ``<id_prefix>-002`` … in order
+        of first appearance (``cc-`` for ClimateCause).
 
     Examples
     --------
@@ -261,7 +264,7 @@ def load_climatecause(path: Optional[str | Path] = None, *, strict: bool = True)
     width = max(3, len(str(len(groups))))
     for i, (text, g) in enumerate(groups.items(), start=1):
         statements.append(Statement(
-            id=f"cc-{i:0{width}d}", text=text, causal=g["causal"],
+            id=f"{id_prefix}-{i:0{width}d}", text=text, causal=g["causal"],
             relations=tuple(g["relations"]), meta=dict(g["meta"]), source_file=fname,
             source_rows=tuple(g["rows"]),
         ))

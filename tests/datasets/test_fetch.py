@@ -122,7 +122,8 @@ def test_load_corpus_sample_needs_no_data_folder(monkeypatch, tmp_path):
     assert c.name == "sample"
     assert [s.causal for s in c] == [True, True, True, False]
     assert len(c.relations) == 8
-    assert [r.nested for r in c["cc-003"].relations] == [True, True, None]
+    assert [s.id for s in c] == ["sample-001", "sample-002", "sample-003", "sample-004"]
+    assert [r.nested for r in c["sample-003"].relations] == [True, True, None]
 
 
 def test_load_corpus_split_on_a_dataset_without_splits_is_an_error():
