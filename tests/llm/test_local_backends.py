@@ -198,7 +198,7 @@ def test_hf_backend_refuses_options_and_parameters_it_cannot_honour():
 
 
 def test_run_benchmark_refuses_an_unhonourable_parameter_before_writing_a_record(tmp_path):
-    from causalgraph.llm.base import Backend, Completion
+    from causalgraph.llm.base import Backend
 
     class NoParams(Backend):
         provider = "noparams"
