@@ -10,6 +10,7 @@ function of the prompt that the test chooses.
 
 from __future__ import annotations
 
+import hashlib
 import email.parser
 import json
 import threading
@@ -79,7 +80,7 @@ class Standin:
     def chat_body(self, body: dict) -> dict:
         text = self.answer(body)
         prompt = " ".join(m.get("content", "") for m in body.get("messages", []))
-        return {"id": f"chatcmpl-{abs(hash(prompt)) % 10**8}", "object": "chat.completion", "created": int(time.time()),
+        return {"id": "chatcmpl-" + hashlib.sha256(prompt.encode()).hexdigest()[:8], "object": "chat.completion", "created": int(time.time()),
                 "model": body.get("model", "standin"),
                 "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
                 "usage": {"prompt_tokens": len(prompt.split()), "completion_tokens": len(text.split()),

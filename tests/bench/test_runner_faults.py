@@ -127,7 +127,9 @@ def test_run_benchmark_waits_the_retry_after_the_server_asks_for_and_no_longer_t
     for it in items:
         t = standin.arrivals[prompt_of(it)]
         gaps = [b - a for a, b in zip(t, t[1:])]
-        assert len(gaps) == 2 and all(0.8 <= g < 0.8 * 1.1 + 1.0 for g in gaps), gaps
+        # Lower bound: Retry-After honoured.  Upper bound: far below a second back-off round; the slack
+        # absorbs a loaded 2-core CI machine.
+        assert len(gaps) == 2 and all(0.8 <= g < 0.8 * 1.1 + 3.0 for g in gaps), gaps
 
     # A Retry-After longer than --retry-cap waits the cap, so that a run always ends.
     standin.attempts.clear()
@@ -139,7 +141,7 @@ def test_run_benchmark_waits_the_retry_after_the_server_asks_for_and_no_longer_t
     assert res.errors == 2 and res.requests_sent == 4
     for it in items:
         a, b = standin.arrivals[prompt_of(it)]
-        assert 0.3 <= b - a < 3.0
+        assert 0.3 <= b - a < 10.0  # the cap (0.3 s), nowhere near the 30 s asked for
 
 
 def test_manifest_records_token_parameters_but_no_credential(standin, isolated_cache, tmp_path):
