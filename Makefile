@@ -5,7 +5,8 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
-DATA ?= $(if $(CAUSALGRAPH_DATA),$(CAUSALGRAPH_DATA),$(wildcard ../shared/data))
+# Absolute, so that commands and tests running in another folder still find the corpora.
+DATA ?= $(abspath $(if $(CAUSALGRAPH_DATA),$(CAUSALGRAPH_DATA),$(wildcard ../shared/data)))
 export CAUSALGRAPH_DATA := $(DATA)
 
 .PHONY: run test install install-test clean

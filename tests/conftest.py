@@ -22,6 +22,9 @@ if not os.environ.get("CAUSALGRAPH_DATA"):
     _default = ROOT.parent / "shared" / "data"
     if _default.is_dir():
         os.environ["CAUSALGRAPH_DATA"] = str(_default)
+else:
+    # Tests that run commands in a temporary folder need an absolute data path.
+    os.environ["CAUSALGRAPH_DATA"] = str(Path(os.environ["CAUSALGRAPH_DATA"]).expanduser().resolve())
 os.environ.setdefault("CAUSALGRAPH_OFFLINE", "1")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
