@@ -72,12 +72,23 @@ def test_to_networkx_and_rustworkx_agree_with_graph():
     assert sorted((rx[a], rx[b]) for a, b in rx.edge_list()) == [("a", "b"), ("a", "c"), ("b", "c")]
 
 
-def test_compile_graph_real_corpus_conflicting_pairs(climatecause):
-    conflicting = [(s.id, e.cause, e.effect) for s in climatecause for e in compile_graph(s).conflicting_edges]
-    # three pairs in the release carry both signs; they are kept, not resolved
-    assert len(conflicting) == 3
-    n_edges = sum(len(compile_graph(s).edges) for s in climatecause)
-    assert n_edges == 665
+def test_compile_graph_real_corpus_edges_and_conflicts_match_a_pandas_count(climatecause, climatecause_path):
+    import pandas as pd
+
+    # Independent count straight from the spreadsheet: distinct (text, cause, effect) among causal rows,
+    # and those whose rows carry more than one correlation or relation-type value.
+    df = pd.read_excel(climatecause_path)
+    df = df[df["Causal?"] == "Yes"]
+    keys = ["ipccText", "Cause_no_quantifier", "Effect_no_quantifier"]
+    corr = df.columns[df.columns.str.startswith("Correlation")][0]
+    pol = df.columns[df.columns.str.startswith("Causation:")][0]
+    groups = df.groupby(keys)
+    expected_conflicts = int(((groups[corr].nunique() > 1) | (groups[pol].nunique() > 1)).sum())
+
+    graphs = [compile_graph(s) for s in climatecause]
+    assert sum(len(g.edges) for g in graphs) == groups.ngroups == 665
+    # the pairs that carry both signs are kept and flagged, not resolved
+    assert sum(len(g.conflicting_edges) for g in graphs) == expected_conflicts == 3
 
 
 def test_compile_graph_output_independent_of_hash_seed(climatecause_path):
