@@ -50,6 +50,7 @@ from dataclasses import dataclass
 
 from ..errors import ConfigError, CycleLimitExceeded
 from ..model import as_statements
+from .paths import DEFAULT_CYCLE_LIMIT
 
 __all__ = [
     "Position",
@@ -67,9 +68,6 @@ RULES = ("path", "shortest-distance")
 #: Columns of :func:`chain_table` (and of ``causalgraph chains``).
 CHAIN_TABLE_COLUMNS = ("statement_id", "event", "membership", "position",
                        "depth", "breadth", "n_nodes", "n_chains")
-
-#: Default bound on search steps through cycles (the same default as :mod:`causalgraph.metrics.paths`).
-DEFAULT_CYCLE_LIMIT = 1_000_000
 
 
 class Position(str, enum.Enum):
@@ -137,21 +135,19 @@ def _as_indexed(graph) -> tuple[list, list[list[int]], list[list[int]]]:
     fixed = bool(pos)
     succ: list[list[int]] = [[] for _ in pos]
     pred: list[list[int]] = [[] for _ in pos]
-    for c, e in pairs:
-        i = pos.get(c)
+
+    def index(event, c, e) -> int:
+        i = pos.get(event)
         if i is None:
             if fixed:
-                raise ConfigError(f"edge ({c!r}, {e!r}) names event {c!r}, which is not a node")
-            i = pos[c] = len(pos)
+                raise ConfigError(f"edge ({c!r}, {e!r}) names event {event!r}, which is not a node")
+            i = pos[event] = len(pos)
             succ.append([])
             pred.append([])
-        j = pos.get(e)
-        if j is None:
-            if fixed:
-                raise ConfigError(f"edge ({c!r}, {e!r}) names event {e!r}, which is not a node")
-            j = pos[e] = len(pos)
-            succ.append([])
-            pred.append([])
+        return i
+
+    for c, e in pairs:
+        i, j = index(c, c, e), index(e, c, e)
         if i != j:
             succ[i].append(j)
             pred[j].append(i)
