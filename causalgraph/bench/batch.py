@@ -22,20 +22,20 @@ Nothing is lost or doubled when either is interrupted and run again:
 
 from __future__ import annotations
 
-import datetime as _dt
 import hashlib
 import json
 import os
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Iterator, Optional, Sequence
 
 from ..errors import BackendError, ConfigError
 from .item import Item
 from .registry import get_task
-from .runner import RunConfig, build_request, cache_key_for, make_record, open_cache, prepare_run, redact
+from .runner import RunConfig, _now, build_request, cache_key_for, make_record, open_cache, prepare_run, redact
 from .store import RunStore, record_key
 
 __all__ = ["submit_batch", "collect_batch", "batch_status", "BatchSubmission", "BatchCollection",
@@ -71,10 +71,6 @@ class BatchCollection:
     metrics: Optional[dict[str, Any]] = None
 
 
-def _now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-
-
 def _openai_backend(model: str, options: dict[str, Any]):
     from ..llm.openai import OpenAIBackend
     from ..llm.registry import split_spec
@@ -91,22 +87,22 @@ def _client(backend):
     return make_client({**backend.options, "base_url": backend.base_url}, sync=True)
 
 
-def _api_error(exc: BaseException, backend) -> Optional[BackendError]:
-    """An openai SDK error as a BackendError whose message carries no credential (None for other errors).
+@contextmanager
+def _api_errors(backend) -> Iterator[None]:
+    """Raise an openai SDK error as a BackendError whose message carries no credential (others pass through).
 
     The server's message may repeat the key that was sent (a 401 does); the
     ledger keeps what was done so far, so the same command can be run again.
     """
+    import openai  # the backend was built, so the SDK is there
+
     try:
-        import openai
-    except ImportError:  # pragma: no cover - the backend could not have been built
-        return None
-    if not isinstance(exc, openai.OpenAIError):
-        return None
-    status = getattr(exc, "status_code", None)
-    msg = f"{'HTTP ' + str(status) + ': ' if status else ''}{getattr(exc, 'message', None) or exc}"
-    return BackendError(redact(f"Batch API: {msg}; the ledger keeps what was done, run the same command again",
-                               backend.secrets()))
+        yield
+    except openai.OpenAIError as exc:
+        status = getattr(exc, "status_code", None)
+        msg = f"{'HTTP ' + str(status) + ': ' if status else ''}{getattr(exc, 'message', None) or exc}"
+        raise BackendError(redact(f"Batch API: {msg}; the ledger keeps what was done, run the same command again",
+                                  backend.secrets())) from None
 
 
 def _run_token(store: RunStore, manifest: dict[str, Any]) -> str:
@@ -201,69 +197,66 @@ def _submit_locked(prep, config: RunConfig, backend, max_lines: int, max_bytes: 
     ledger = store.read_ledger()
     result = BatchSubmission(path=store.path, skipped=prep.skipped)
     try:
-        # Finish what an interrupted submit left half done.
-        for entry in ledger["batches"]:
-            if entry["state"] in ("prepared", "uploaded"):
+        with _api_errors(backend):
+            # Finish what an interrupted submit left half done.
+            for entry in ledger["batches"]:
+                if entry["state"] in ("prepared", "uploaded"):
+                    _advance(client, store, ledger, entry, token)
+                    result.batch_ids.append(entry["batch_id"])
+
+            cache = open_cache(config)
+            lines: list[dict[str, Any]] = []
+            hits = []
+            try:
+                for it in prep.todo:
+                    req = build_request(it, spec, config)
+                    key = cache_key_for(backend, req, it)
+                    hit = cache.get(key) if cache is not None else None
+                    if hit is not None:
+                        hits.append(make_record(it, spec, completion=hit, key=key, source="cache", attempts=0,
+                                                error=None))
+                        continue
+                    lines.append({"request_key": key, "item": it.to_dict(), "body": backend.body(req)})
+            finally:
+                if cache is not None:
+                    cache.close()
+            if hits:
+                store.append(hits)
+            result.cache_hits = len(hits)
+
+            # Group into files within the limits.
+            groups: list[list[dict[str, Any]]] = []
+            cur: list[dict[str, Any]] = []
+            size = 0
+            for rec in lines:
+                n = len(json.dumps(rec["body"], ensure_ascii=False).encode()) + 200
+                if cur and (len(cur) >= max_lines or size + n > max_bytes):
+                    groups.append(cur)
+                    cur, size = [], 0
+                cur.append(rec)
+                size += n
+            if cur:
+                groups.append(cur)
+
+            for group in groups:
+                local_id = f"b{len(ledger['batches']) + 1:04d}"
+                input_name, items_name = f"batch_{local_id}_input.jsonl", f"batch_{local_id}_items.jsonl"
+                req_lines, item_lines = [], []
+                for i, rec in enumerate(group):
+                    cid = f"{local_id}-{i:06d}"
+                    req_lines.append(json.dumps({"custom_id": cid, "method": "POST", "url": _ENDPOINT,
+                                                 "body": rec["body"]}, ensure_ascii=False))
+                    item_lines.append(json.dumps({"custom_id": cid, "request_key": rec["request_key"],
+                                                  "item": rec["item"]}, ensure_ascii=False))
+                _write_atomic(store.path / input_name, ("\n".join(req_lines) + "\n").encode("utf-8"))
+                _write_atomic(store.path / items_name, ("\n".join(item_lines) + "\n").encode("utf-8"))
+                entry = {"local_id": local_id, "state": "prepared", "input_path": input_name, "items_path": items_name,
+                         "requests": len(group), "created": _now()}
+                ledger["batches"].append(entry)
+                store.write_ledger(ledger)
                 _advance(client, store, ledger, entry, token)
                 result.batch_ids.append(entry["batch_id"])
-
-        cache = open_cache(config)
-        lines: list[tuple[bytes, dict[str, Any]]] = []
-        hits = []
-        try:
-            for it in prep.todo:
-                req = build_request(it, spec, config)
-                key = cache_key_for(backend, req, it)
-                hit = cache.get(key) if cache is not None else None
-                if hit is not None:
-                    hits.append(make_record(it, spec, completion=hit, key=key, source="cache", attempts=0, error=None))
-                    continue
-                lines.append((key.encode(), {"request_key": key, "item": it.to_dict(), "body": backend.body(req)}))
-        finally:
-            if cache is not None:
-                cache.close()
-        if hits:
-            store.append(hits)
-        result.cache_hits = len(hits)
-
-        # Group into files within the limits.
-        groups: list[list[dict[str, Any]]] = []
-        cur: list[dict[str, Any]] = []
-        size = 0
-        for _, rec in lines:
-            n = len(json.dumps(rec["body"], ensure_ascii=False).encode()) + 200
-            if cur and (len(cur) >= max_lines or size + n > max_bytes):
-                groups.append(cur)
-                cur, size = [], 0
-            cur.append(rec)
-            size += n
-        if cur:
-            groups.append(cur)
-
-        for group in groups:
-            local_id = f"b{len(ledger['batches']) + 1:04d}"
-            input_name, items_name = f"batch_{local_id}_input.jsonl", f"batch_{local_id}_items.jsonl"
-            req_lines, item_lines = [], []
-            for i, rec in enumerate(group):
-                cid = f"{local_id}-{i:06d}"
-                req_lines.append(json.dumps({"custom_id": cid, "method": "POST", "url": _ENDPOINT,
-                                             "body": rec["body"]}, ensure_ascii=False))
-                item_lines.append(json.dumps({"custom_id": cid, "request_key": rec["request_key"],
-                                              "item": rec["item"]}, ensure_ascii=False))
-            _write_atomic(store.path / input_name, ("\n".join(req_lines) + "\n").encode("utf-8"))
-            _write_atomic(store.path / items_name, ("\n".join(item_lines) + "\n").encode("utf-8"))
-            entry = {"local_id": local_id, "state": "prepared", "input_path": input_name, "items_path": items_name,
-                     "requests": len(group), "created": _now()}
-            ledger["batches"].append(entry)
-            store.write_ledger(ledger)
-            _advance(client, store, ledger, entry, token)
-            result.batch_ids.append(entry["batch_id"])
-            result.requests += len(group)
-    except Exception as exc:
-        err = _api_error(exc, backend)
-        if err is None:
-            raise
-        raise err from None
+                result.requests += len(group)
     finally:
         client.close()
     prep.invocation.update({"finished": _now(), "batch_requests": result.requests, "cache_hits": result.cache_hits,
@@ -405,48 +398,44 @@ def _collect_locked(store: RunStore, wait: bool, poll_interval: float, timeout: 
     rcache = open_cache(cfg)
     deadline = None if timeout is None else time.monotonic() + timeout
     try:
-        while True:
-            for entry in ledger["batches"]:
-                if entry["state"] in ("prepared", "uploaded"):
-                    _advance(client, store, ledger, entry, token)
-                if entry["state"] != "submitted":
-                    continue
-                b = client.batches.retrieve(entry["batch_id"])
-                entry["status"] = b.status
-                counts = getattr(b, "request_counts", None)
-                if counts is not None:
-                    entry["request_counts"] = counts.model_dump() if hasattr(counts, "model_dump") else dict(counts)
-                if b.status not in _FINAL:
-                    continue
-                for attr, name in (("output_file_id", "output_path"), ("error_file_id", "error_path")):
-                    fid = getattr(b, attr, None)
-                    if fid and not entry.get(name):
-                        fname = f"batch_{entry['local_id']}_{name.split('_')[0]}.jsonl"
-                        _download(client, fid, store.path / fname)
-                        entry[attr] = fid
-                        entry[name] = fname
-                        store.write_ledger(ledger)
-                n, errs = _ingest(store, entry, spec, backend, prices, rcache)
-                result.ingested += n
-                result.errors += errs
-                entry["state"] = "collected"
-                entry["collected"] = _now()
-                store.write_ledger(ledger)
-            result.statuses = {e.get("batch_id") or e["local_id"]: e.get("status") or e["state"]
-                               for e in ledger["batches"]}
-            result.pending = sum(1 for e in ledger["batches"] if e["state"] != "collected")
-            if not wait or result.pending == 0:
-                break
-            if deadline is not None and time.monotonic() >= deadline:
-                print(f"causalgraph: {result.pending} batch(es) still running after {timeout} s; run collect again",
-                      file=sys.stderr)
-                break
-            time.sleep(poll_interval)
-    except Exception as exc:
-        err = _api_error(exc, backend)
-        if err is None:
-            raise
-        raise err from None
+        with _api_errors(backend):
+            while True:
+                for entry in ledger["batches"]:
+                    if entry["state"] in ("prepared", "uploaded"):
+                        _advance(client, store, ledger, entry, token)
+                    if entry["state"] != "submitted":
+                        continue
+                    b = client.batches.retrieve(entry["batch_id"])
+                    entry["status"] = b.status
+                    counts = getattr(b, "request_counts", None)
+                    if counts is not None:
+                        entry["request_counts"] = counts.model_dump() if hasattr(counts, "model_dump") else dict(counts)
+                    if b.status not in _FINAL:
+                        continue
+                    for attr, name in (("output_file_id", "output_path"), ("error_file_id", "error_path")):
+                        fid = getattr(b, attr, None)
+                        if fid and not entry.get(name):
+                            fname = f"batch_{entry['local_id']}_{name.split('_')[0]}.jsonl"
+                            _download(client, fid, store.path / fname)
+                            entry[attr] = fid
+                            entry[name] = fname
+                            store.write_ledger(ledger)
+                    n, errs = _ingest(store, entry, spec, backend, prices, rcache)
+                    result.ingested += n
+                    result.errors += errs
+                    entry["state"] = "collected"
+                    entry["collected"] = _now()
+                    store.write_ledger(ledger)
+                result.statuses = {e.get("batch_id") or e["local_id"]: e.get("status") or e["state"]
+                                   for e in ledger["batches"]}
+                result.pending = sum(1 for e in ledger["batches"] if e["state"] != "collected")
+                if not wait or result.pending == 0:
+                    break
+                if deadline is not None and time.monotonic() >= deadline:
+                    print(f"causalgraph: {result.pending} batch(es) still running after {timeout} s; run collect again",
+                          file=sys.stderr)
+                    break
+                time.sleep(poll_interval)
     finally:
         client.close()
         if rcache is not None:
