@@ -9,7 +9,8 @@ import math
 import sys
 from typing import Any, Iterable, Optional, Sequence
 
-__all__ = ["add_data_option", "add_format_option", "emit_table", "emit_json", "to_jsonable"]
+__all__ = ["add_data_option", "add_split_option", "add_rule_option", "add_format_option", "find_statement",
+           "emit_table", "emit_json", "to_jsonable"]
 
 FORMATS = ("table", "csv", "json")
 
@@ -21,6 +22,32 @@ def add_data_option(parser, *, help_extra: str = "") -> None:
         help="dataset name (climatecause, pubmedcausal[:train|:test]), a corpus file, or a folder "
              "(default: climatecause)" + help_extra,
     )
+
+
+def add_split_option(parser) -> None:
+    """``--split train|test`` for PubMedCausal (``None`` lets the loader choose ``test``)."""
+    parser.add_argument("--split", choices=["train", "test"], default=None,
+                        help="PubMedCausal split (default: test)")
+
+
+def add_rule_option(parser, help: str) -> None:
+    """``--rule path|shortest-distance``: the chain rule of :mod:`causalgraph.metrics.chains`."""
+    from ..metrics.chains import RULES
+
+    parser.add_argument("--rule", choices=list(RULES), default="path", help=help)
+
+
+def find_statement(corpus, statement_id: str):
+    """The statement ``--statement`` names, or a :class:`ConfigError` listing the corpus's id range."""
+    from ..errors import ConfigError
+
+    try:
+        return corpus[statement_id]
+    except KeyError:
+        ids = [s.id for s in corpus.statements]
+        span = f"{ids[0]} … {ids[-1]}" if ids else "none"
+        raise ConfigError(f"--statement {statement_id!r}: no such statement in corpus {corpus.name!r} "
+                          f"({len(ids)} statements, ids {span})") from None
 
 
 def add_format_option(parser, default: str = "table", choices: Sequence[str] = FORMATS) -> None:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..datasets import load_corpus
-from ..metrics.chains import CHAIN_TABLE_COLUMNS, RULES, chain_table
-from ._common import add_data_option, add_format_option, emit_table
+from ..metrics.chains import CHAIN_TABLE_COLUMNS, chain_table
+from ._common import add_data_option, add_format_option, add_rule_option, emit_table
 
 __all__ = ["register"]
 
@@ -15,9 +15,8 @@ def register(sub) -> None:
         description="One row per event of every causal statement: chain membership and position (start, middle, "
                     "end, none) and the statement graph's depth, breadth, node count and number of chains.")
     add_data_option(p)
-    p.add_argument("--rule", choices=list(RULES), default="path",
-                   help="'path' (the paper's definition, default) or 'shortest-distance' (the rule of the "
-                        "authors' released gold labels)")
+    add_rule_option(p, help="'path' (the paper's definition, default) or 'shortest-distance' (the rule of the "
+                                 "authors' released gold labels)")
     add_format_option(p, default="table")
     p.set_defaults(func=run)
 

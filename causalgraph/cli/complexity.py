@@ -6,7 +6,7 @@ from ..datasets import load_corpus
 from ..metrics.analysis import complexity_summary, cooccurrence
 from ..metrics.complexity import COMPLEXITY_COLUMNS, CONFLICT_RULES, complexity_table, normalise_weights
 from ..metrics.paths import DEFAULT_CYCLE_LIMIT
-from ._common import add_data_option, add_format_option, emit_json, emit_table
+from ._common import add_data_option, add_format_option, add_split_option, emit_json, emit_table
 
 __all__ = ["register"]
 
@@ -20,7 +20,7 @@ def register(sub) -> None:
                     "density (sum per word) and word count.",
     )
     add_data_option(p)
-    p.add_argument("--split", choices=["train", "test"], default=None, help="PubMedCausal split (default: test)")
+    add_split_option(p)
     add_format_option(p)
     p.add_argument("--weights", metavar="W,W,W,W,W", default=None,
                    help="weights of com,ex,nest,corr,pol in C(s) (default: 1,1,1,1,1)")

@@ -6,7 +6,7 @@ from ..datasets import load_corpus
 from ..encoders import ENCODINGS, encode
 from ..errors import ConfigError
 from ..graph import compile_graph
-from ._common import add_data_option
+from ._common import add_data_option, find_statement
 
 __all__ = ["register"]
 
@@ -26,13 +26,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    corpus = load_corpus(args.data)
-    matches = [s for s in corpus.statements if s.id == args.statement]
-    if not matches:
-        ids = [s.id for s in corpus.statements]
-        shown = ", ".join(ids[:3]) + (f" … {ids[-1]}" if len(ids) > 3 else "")
-        raise ConfigError(f"statement {args.statement!r} is not in {corpus.name}; ids run {shown}")
-    st = matches[0]
+    st = find_statement(load_corpus(args.data), args.statement)
     if not st.relations:
         raise ConfigError(f"statement {st.id} has no causal relations, so it has no causal graph to encode")
     text = encode(compile_graph(st, node=args.node), args.encoding, signs=args.signs)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..datasets import load_corpus
 from ..describe import describe
-from ._common import add_data_option, emit_json
+from ._common import add_data_option, add_split_option, emit_json
 
 __all__ = ["register"]
 
@@ -13,7 +13,7 @@ def register(sub) -> None:
     p = sub.add_parser("info", help="count statements, relations and label values of a corpus",
                        description="Count statements, relations and every label value of a corpus.")
     add_data_option(p)
-    p.add_argument("--split", choices=["train", "test"], default=None, help="PubMedCausal split (default: test)")
+    add_split_option(p)
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(func=run)
 

@@ -9,8 +9,7 @@ from pathlib import Path
 from ..bench.tasks import TASK_NAMES, items
 from ..datasets import load_corpus
 from ..errors import ConfigError
-from ..metrics.chains import RULES
-from ._common import add_data_option, emit_table
+from ._common import add_data_option, add_rule_option, emit_table
 
 __all__ = ["register", "write_openai_batch"]
 
@@ -25,7 +24,7 @@ def register(sub) -> None:
     p.add_argument("--variant", required=True, metavar="ID",
                    help="variant id as in the paper (0_1, RC_F_2, A_5, SN_4, ML_6, CoT_5 …); "
                         "see docs/prompts.md")
-    p.add_argument("--rule", choices=list(RULES), default="path", help="chain rule for CCR golds (default: path)")
+    add_rule_option(p, help="chain rule for CCR golds (default: path)")
     p.add_argument("--format", choices=["jsonl", "json", "table", "csv"], default="jsonl",
                    help="output format (default: jsonl)")
     p.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N items")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..datasets import load_corpus
 from ..metrics.readability import READABILITY_METRICS, readability_summary, readability_table
-from ._common import add_data_option, add_format_option, emit_table
+from ._common import add_data_option, add_format_option, add_split_option, emit_table
 
 __all__ = ["register"]
 
@@ -18,7 +18,7 @@ def register(sub) -> None:
                     "ClimateCause paper's Table 17.",
     )
     add_data_option(p)
-    p.add_argument("--split", choices=["train", "test"], default=None, help="PubMedCausal split (default: test)")
+    add_split_option(p)
     add_format_option(p)
     p.add_argument("--summary", action="store_true",
                    help="print median, mean, std (population), min and max per metric instead of the rows")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..datasets import load_corpus
-from ._common import add_data_option
+from ._common import add_data_option, add_rule_option, add_split_option
 
 __all__ = ["register", "run"]
 
@@ -32,10 +32,9 @@ def register(sub) -> None:
                     "Table 17, chain-label counts) with its CSV tables and an offline graph page per "
                     "causal statement, and print the path of index.html.")
     add_data_option(p)
-    p.add_argument("--split", choices=["train", "test"], default=None, help="PubMedCausal split (default: test)")
+    add_split_option(p)
     p.add_argument("-o", "--output", metavar="DIR", default="report", help="output folder (default: report)")
-    p.add_argument("--rule", choices=["path", "shortest-distance"], default="path",
-                   help="chain rule for the graph colours and chain_labels.csv (default: path)")
+    add_rule_option(p, help="chain rule for the graph colours and chain_labels.csv (default: path)")
     p.add_argument("--max-graphs", type=_max_graphs, default=DEFAULT_MAX_GRAPHS, metavar="N|all",
                    help=f"write graph pages for at most N causal statements (default: {DEFAULT_MAX_GRAPHS}; "
                         "each page is about 0.7 MB)")

@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..datasets import load_corpus
-from ..errors import ConfigError
 from ..graph import NODE_FORMS, compile_graph
-from ._common import add_data_option
+from ._common import add_data_option, add_rule_option, find_statement
 
 __all__ = ["register", "run"]
 
@@ -22,8 +21,7 @@ def register(sub) -> None:
     p.add_argument("-o", "--output", metavar="FILE.html", default=None,
                    help="where to write the page (default: <statement id>.html in the current folder)")
     p.add_argument("--open", action="store_true", help="open the page in the default web browser")
-    p.add_argument("--rule", choices=["path", "shortest-distance"], default="path",
-                   help="chain rule for the node colours (default: path, the paper's definition)")
+    add_rule_option(p, help="chain rule for the node colours (default: path, the paper's definition)")
     p.add_argument("--node-form", choices=list(NODE_FORMS), default="no_quantifier",
                    help="event form used as nodes (default: no_quantifier)")
     p.set_defaults(func=run)
@@ -32,14 +30,7 @@ def register(sub) -> None:
 def run(args) -> int:
     from ..viz import safe_filename, show
 
-    corpus = load_corpus(args.data)
-    try:
-        statement = corpus[args.statement]
-    except KeyError:
-        ids = [s.id for s in corpus.statements]
-        span = f"{ids[0]} … {ids[-1]}" if ids else "none"
-        raise ConfigError(f"--statement {args.statement!r}: no such statement in corpus {corpus.name!r} "
-                          f"({len(ids)} statements, ids {span})") from None
+    statement = find_statement(load_corpus(args.data), args.statement)
     out = Path(args.output) if args.output else Path(f"{safe_filename(statement.id)}.html")
     graph = compile_graph(statement, node=args.node_form)
     path = show(graph, out, open_browser=args.open, rule=args.rule)

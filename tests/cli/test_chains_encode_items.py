@@ -50,7 +50,7 @@ def test_encode_graphml_statement(capsys):
 def test_encode_unknown_statement_exit_2(capsys):
     assert main(["encode", "--statement", "cc-999"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "statement 'cc-999' is not in climatecause" in err
+    assert err.count("\n") == 1 and "--statement 'cc-999': no such statement in corpus 'climatecause' (75 statements, ids cc-001 … cc-075)" in err
 
 
 def test_items_jsonl(capsys):
