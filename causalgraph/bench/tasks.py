@@ -25,13 +25,13 @@ Events are the no-quantifier forms; graph events follow graph node order
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Optional, Sequence
+from typing import Iterator, Optional
 
 from ..encoders import encode
 from ..errors import ConfigError, SchemaError
 from ..graph import CausalGraph, compile_graph
 from ..metrics.chains import RULES, chain_labels, chain_stats
-from ..model import Statement
+from ..model import Statement, as_statements
 from ..prompts import PromptVariant, get_variant
 from .item import Item
 
@@ -59,12 +59,8 @@ class MultihopChain:
     composed: str
 
 
-def _statements(corpus) -> Sequence[Statement]:
-    return corpus.statements if hasattr(corpus, "statements") else list(corpus)
-
-
 def _causal(corpus) -> Iterator[Statement]:
-    for st in _statements(corpus):
+    for st in as_statements(corpus):
         if st.causal and st.relations:
             yield st
 
