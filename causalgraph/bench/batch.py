@@ -36,7 +36,7 @@ from ..errors import BackendError, ConfigError
 from .item import Item
 from .registry import get_task
 from .runner import RunConfig, _now, build_request, cache_key_for, make_record, open_cache, prepare_run, redact
-from .store import RunStore, record_key
+from .store import RunStore, record_key, write_atomic
 
 __all__ = ["submit_batch", "collect_batch", "batch_status", "BatchSubmission", "BatchCollection",
            "MAX_BATCH_LINES", "MAX_BATCH_BYTES"]
@@ -109,15 +109,6 @@ def _run_token(store: RunStore, manifest: dict[str, Any]) -> str:
     """An id for this run directory, put into batch metadata to find lost batches again."""
     raw = f"{store.path.resolve()}|{manifest.get('started')}"
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
 
 
 def _find_batch(client, token: str, local_id: str) -> Optional[Any]:
@@ -248,8 +239,8 @@ def _submit_locked(prep, config: RunConfig, backend, max_lines: int, max_bytes: 
                                                  "body": rec["body"]}, ensure_ascii=False))
                     item_lines.append(json.dumps({"custom_id": cid, "request_key": rec["request_key"],
                                                   "item": rec["item"]}, ensure_ascii=False))
-                _write_atomic(store.path / input_name, ("\n".join(req_lines) + "\n").encode("utf-8"))
-                _write_atomic(store.path / items_name, ("\n".join(item_lines) + "\n").encode("utf-8"))
+                write_atomic(store.path / input_name, ("\n".join(req_lines) + "\n").encode("utf-8"))
+                write_atomic(store.path / items_name, ("\n".join(item_lines) + "\n").encode("utf-8"))
                 entry = {"local_id": local_id, "state": "prepared", "input_path": input_name, "items_path": items_name,
                          "requests": len(group), "created": _now()}
                 ledger["batches"].append(entry)
@@ -278,7 +269,7 @@ def _read_items(store: RunStore, entry: dict[str, Any]) -> dict[str, dict[str, A
 def _download(client, file_id: str, path: Path) -> None:
     resp = client.files.content(file_id)
     data = resp.read() if hasattr(resp, "read") else (resp.content if hasattr(resp, "content") else bytes(resp))
-    _write_atomic(path, data)
+    write_atomic(path, data)
 
 
 def _ingest(store: RunStore, entry: dict[str, Any], spec, backend, prices, cache) -> tuple[int, int]:

@@ -205,9 +205,9 @@ def reparse_run(path, *, dry_run: bool = False) -> list[dict[str, Any]]:
 
 def _reparse_locked(store, spec, dry_run: bool) -> list[dict[str, Any]]:
     import json
-    import os
 
     from .score import compute_metrics
+    from .store import write_atomic
 
     lines = store.iter_lines()
     summary: dict[str, dict[str, Any]] = {}
@@ -226,13 +226,8 @@ def _reparse_locked(store, spec, dry_run: bool) -> list[dict[str, Any]]:
             row["changed"] += label != before
             rec["label"], rec["rule"] = label, rule
     if not dry_run:
-        tmp = store.responses_path.with_name(f".{store.responses_path.name}.reparse.tmp")
-        with open(tmp, "w", encoding="utf-8") as fh:
-            for rec in lines:
-                fh.write(json.dumps(rec, ensure_ascii=False, allow_nan=False) + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, store.responses_path)
+        text = "".join(json.dumps(rec, ensure_ascii=False, allow_nan=False) + "\n" for rec in lines)
+        write_atomic(store.responses_path, text.encode("utf-8"))
         old = store.read_metrics()
         metrics = compute_metrics(store.load(), spec=spec)
         for k in ("requests_sent", "cache_hits", "skipped", "batch_requests"):

@@ -26,7 +26,8 @@ from typing import Any, Iterable, Optional
 
 from ..errors import ConfigError, SchemaError
 
-__all__ = ["RunStore", "Run", "load_run", "MANIFEST", "RESPONSES", "METRICS", "LEDGER", "RECORD_FIELDS"]
+__all__ = ["RunStore", "Run", "load_run", "write_atomic", "MANIFEST", "RESPONSES", "METRICS", "LEDGER",
+           "RECORD_FIELDS"]
 
 MANIFEST = "manifest.json"
 RESPONSES = "responses.jsonl"
@@ -42,15 +43,18 @@ RECORD_FIELDS = (
 )
 
 
-def _write_json_atomic(path: Path, obj: Any) -> None:
-    """Write JSON through a temporary file and rename, so readers never see half a file."""
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` through a temporary file and rename, so readers never see half a file."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(obj, fh, indent=2, ensure_ascii=False, sort_keys=False)
-        fh.write("\n")
+    with open(tmp, "wb") as fh:
+        fh.write(data)
         fh.flush()
         os.fsync(fh.fileno())
     os.replace(tmp, path)
+
+
+def _write_json_atomic(path: Path, obj: Any) -> None:
+    write_atomic(path, (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
 
 
 def _read_json(path: Path) -> Any:
