@@ -15,9 +15,10 @@ from typing import Any, Optional, Sequence, Union
 
 from ..errors import BackendError, ConfigError, ParseError
 from ..model import Corpus, Statement
-from .parse import ParsedAnnotation, parsed_from_dict, to_statement
+from .parse import ParsedAnnotation, to_statement
 from .prompt import DEFAULT_VARIANT
-from .task import TASK, annotation_items, ensure_registered, input_order, structured_backend, text_items
+from .task import (TASK, annotation_items, ensure_registered, input_order, parsed_from_label, structured_backend,
+                   text_items)
 
 __all__ = ["annotate", "annotate_texts", "annotate_corpus", "statements_from_run", "DEFAULT_MAX_TOKENS"]
 
@@ -113,8 +114,7 @@ def statements_from_run(run, *, ids: Optional[Sequence[str]] = None, strict: boo
             continue
         label = rec.get("label")
         if isinstance(label, dict):
-            parsed = parsed_from_dict({k: v for k, v in label.items() if k != "issues"}, rec.get("rule") or "json",
-                                      tuple(label.get("issues") or ()))
+            parsed = parsed_from_label(label, rec.get("rule"))
         else:
             parsed = ParsedAnnotation(None, (), None, rec.get("rule") or "unparsed",
                                       (f"no annotation found in the answer {str(rec.get('response'))[:80]!r}",))

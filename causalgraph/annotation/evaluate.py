@@ -41,8 +41,9 @@ from ..extraction.evaluate import prf
 from ..extraction.spans import exact_key, pair_score
 from ..metrics.complexity import METRICS, complexity
 from ..model import Relation, Statement
-from .parse import ParsedAnnotation, parse_annotation, parsed_from_dict, to_statement
+from .parse import parse_annotation, to_statement
 from .reference import ReferenceRanges, normalised_complexity, resolve_reference
+from .task import input_order, parsed_from_label
 
 __all__ = ["AnnotationReport", "evaluate_statements", "evaluate_records", "evaluate_annotation", "distinct_pairs",
            "LABELS", "MATCH_THRESHOLD"]
@@ -266,12 +267,6 @@ def _spearman(a: list[float], b: list[float]) -> tuple[Optional[float], Optional
     return (None if math.isnan(rho) else rho), (None if math.isnan(p) else p)
 
 
-def _parsed_from_label(label: dict, rule: Optional[str]) -> ParsedAnnotation:
-    # Stored labels are already normalised; going through the same code path keeps hand-written ones honest.
-    return parsed_from_dict({k: v for k, v in label.items() if k != "issues"}, rule or "stored",
-                            tuple(label.get("issues") or ()))
-
-
 def evaluate_records(records: Iterable[dict], *, reference: Union[None, str, ReferenceRanges] = None,
                      threshold: float = MATCH_THRESHOLD, source: str = "run") -> AnnotationReport:
     """Evaluate the response records of an ``annotate`` run (each carries its gold annotation).
@@ -293,7 +288,7 @@ def evaluate_records(records: Iterable[dict], *, reference: Union[None, str, Ref
         if r.get("error") or not isinstance(label, dict):
             preds.append(None)
         else:
-            preds.append(to_statement(_parsed_from_label(label, r.get("rule")), text, id=str(gid)))
+            preds.append(to_statement(parsed_from_label(label, r.get("rule")), text, id=str(gid)))
         rules.append("error" if r.get("error") else r.get("rule"))
     return evaluate_statements(preds, golds, reference=reference, threshold=threshold, rules=rules)
 
@@ -329,7 +324,5 @@ def evaluate_annotation(run: Union[str, os.PathLike, Any], *, variant: Optional[
         variant = variants[0] if variants else None
     elif variant not in variants:
         raise ConfigError(f"{r.path} has no variant {variant!r}; it has {', '.join(variants)}")
-    from .task import input_order
-
     return evaluate_records(input_order(r.records(variant)), reference=reference, threshold=threshold,
                             source=str(r.path))

@@ -21,12 +21,12 @@ from ..errors import ConfigError
 from ..bench.registry import TaskSpec, get_task, register_task
 from ..llm.base import Backend, Completion, Request, canonical_json
 from ..model import Statement
-from .parse import parse_annotation, statement_to_answer
+from .parse import ParsedAnnotation, parse_annotation, parsed_from_dict, statement_to_answer
 from .prompt import DEFAULT_VARIANT, VARIANTS, render_messages, select_exemplars
 from .schema import ANNOTATION_SCHEMA, structured_output_params
 
-__all__ = ["TASK", "annotation_items", "text_items", "parse_for_run", "StructuredBackend", "structured_backend",
-           "ensure_registered", "input_order"]
+__all__ = ["TASK", "annotation_items", "text_items", "parse_for_run", "parsed_from_label", "StructuredBackend",
+           "structured_backend", "ensure_registered", "input_order"]
 
 TASK = "annotate"
 
@@ -102,6 +102,24 @@ def parse_for_run(text: str, variant: str) -> tuple[Optional[dict], str]:
         return None, p.rule
     return {"causal": p.causal, "abbreviations": p.abbreviations, "relations": list(p.relations),
             "issues": list(p.issues)}, p.rule
+
+
+def parsed_from_label(label: dict, rule: Optional[str] = None) -> ParsedAnnotation:
+    """Read back a record's ``label`` (what :func:`parse_for_run` stored) with its parse ``rule``.
+
+    A stored label is already normalised; it goes through the same
+    normalisation again so a hand-written or edited run is read by the same
+    rules.  The stored issues are kept.
+
+    Examples
+    --------
+    >>> label, rule = parse_for_run('{"relations": [{"cause_np": "warming", "effect_np": "ice loss"}]}', "few-shot")
+    >>> p = parsed_from_label(label, rule)
+    >>> p.causal, p.relations[0]["cause_np"], p.rule
+    (True, 'warming', 'json')
+    """
+    return parsed_from_dict({k: v for k, v in label.items() if k != "issues"}, rule or "json",
+                            tuple(label.get("issues") or ()))
 
 
 def _score(records: list[dict]) -> dict:

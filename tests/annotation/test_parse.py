@@ -136,3 +136,18 @@ def test_statement_to_answer_round_trips_every_climatecause_statement(climatecau
         # The parser collapses runs of whitespace (the corpus has a few double spaces in noun phrases).
         assert [_key(r, fields) for r in back.relations] == [_key(r, fields) for r in s.relations], s.id
         assert complexity(back) == complexity(s), s.id
+
+
+def test_parsed_from_label_reads_a_stored_label_back_with_its_rule_and_issues():
+    from causalgraph.annotation.task import parse_for_run, parsed_from_label
+
+    label, rule = parse_for_run("Answer: " + json.dumps({"causal": True, "relations": [REL]}), "few-shot")
+    label["issues"] = ["kept from the run"]
+    p = parsed_from_label(label, rule)
+    assert (p.causal, p.rule, p.issues) == (True, "embedded", ("kept from the run",))
+    r = p.relations[0]
+    assert (r["cause_no_quantifier"], r["effect_no_quantifier"], r["explicitness"]) == ("warming", "sea ice",
+                                                                                          "explicit")
+    # A hand-written label without a rule reads as plain JSON; its spelled-short labels are normalised.
+    hand = parsed_from_label({"relations": [{"cause_np": "a", "effect_np": "b", "explicitness": "I"}]})
+    assert (hand.rule, hand.causal, hand.relations[0]["explicitness"]) == ("json", True, "implicit")
