@@ -24,7 +24,7 @@ from typing import Any, Iterable, Mapping, Optional, Sequence
 from ..errors import ConfigError
 from .corrections import bonferroni
 from .kruskal import dunn, kruskal
-from .mcnemar import mcnemar
+from .mcnemar import _show, mcnemar
 
 __all__ = [
     "POSITION_LABELS", "MEMBERSHIP_LABELS", "collapse_position", "as_run", "pair_key", "variant_key",
@@ -251,8 +251,7 @@ def mcnemar_runs(run_a: Any, run_b: Any, *, alpha: float = 0.05, exact: bool = F
         if only_a or only_b:
             raise ConfigError(
                 f"variants {va} (run A) and {vb} (run B) do not cover the same items: "
-                f"only in A ({len(only_a)}): {', '.join(only_a[:20])}{' …' if len(only_a) > 20 else ''}; "
-                f"only in B ({len(only_b)}): {', '.join(only_b[:20])}{' …' if len(only_b) > 20 else ''}")
+                f"only in A ({len(only_a)}): {_show(only_a)}; only in B ({len(only_b)}): {_show(only_b)}")
         keys = [k for k in pa if pa[k] is not None and pb[k] is not None]
         excluded = len(pa) - len(keys)
         task_a = reca[0].get("task") if reca else ra.task
