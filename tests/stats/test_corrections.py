@@ -24,9 +24,11 @@ def test_bonferroni_by_hand():
     assert r.reject == (True, False, False)
 
 
-def test_bonferroni_matches_statsmodels():
-    rej, adj, _, _ = multipletests(PVALUES, alpha=0.05, method="bonferroni")
-    r = bonferroni(PVALUES, alpha=0.05)
+@pytest.mark.parametrize("correct", [bonferroni, holm])
+def test_correction_matches_statsmodels_with_ties(correct):
+    rej, adj, _, _ = multipletests(PVALUES, alpha=0.05, method=correct.__name__)
+    r = correct(PVALUES, alpha=0.05)
+    assert r.method == correct.__name__
     assert list(r.p_adjusted) == pytest.approx(list(adj))
     assert list(r.reject) == list(rej)
 
@@ -36,13 +38,6 @@ def test_holm_by_hand():
     r = holm([0.01, 0.04, 0.03], alpha=0.05)
     assert r.p_adjusted == pytest.approx((0.03, 0.06, 0.06))
     assert r.reject == (True, False, False)
-
-
-def test_holm_matches_statsmodels_with_ties():
-    rej, adj, _, _ = multipletests(PVALUES, alpha=0.05, method="holm")
-    r = holm(PVALUES, alpha=0.05)
-    assert list(r.p_adjusted) == pytest.approx(list(adj))
-    assert list(r.reject) == list(rej)
 
 
 def test_holm_rejects_at_least_what_bonferroni_rejects():
