@@ -13,7 +13,6 @@ from .catalog import (
     detection_items,
     extraction_items,
     get_strategy,
-    pubmedcausal_items,
     render_prompt,
     strategies,
 )
@@ -33,7 +32,6 @@ __all__ = [
     "render_prompt",
     "extraction_items",
     "detection_items",
-    "pubmedcausal_items",
     "ExtractedPair",
     "ParsedTuples",
     "DetectionAnswer",

@@ -36,7 +36,6 @@ __all__ = [
     "render_prompt",
     "extraction_items",
     "detection_items",
-    "pubmedcausal_items",
 ]
 
 EXTRACT_TASK = "pubmedcausal-extract"
@@ -230,17 +229,3 @@ def detection_items(corpus: Corpus | Iterable[Statement], strategy: str = "zero-
                  meta={"statement_id": st.id, "s/n": st.meta.get("s/n"), "n_pairs": len(st.relations)})
             for st in _rows(corpus, limit)]
 
-
-def pubmedcausal_items(corpus: Corpus | Iterable[Statement], task: str, strategy: str = "zero-shot", *,
-                       limit: Optional[int] = None) -> list[Item]:
-    """Items of either task (the signature a task registry calls).
-
-    Examples
-    --------
-    >>> from causalgraph.model import Statement
-    >>> len(pubmedcausal_items([Statement("pmc-2", "x.", False)], "detect"))
-    1
-    """
-    task = _check_task(task)
-    build = extraction_items if task == EXTRACT_TASK else detection_items
-    return build(corpus, strategy, limit=limit)

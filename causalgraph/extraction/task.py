@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from ..errors import ConfigError
-from .catalog import DETECT_TASK, EXTRACT_TASK, detection_items, extraction_items, get_strategy, strategies
+from .catalog import (DETECT_TASK, EXTRACT_TASK, _check_task, detection_items, extraction_items, get_strategy,
+                      strategies)
 from .parse import pair_from_dict, parse_detection, parse_tuples
 from .predictions import PREDICTIONS_FILE, PredictionSet, RowPrediction, write_predictions
 
@@ -158,9 +159,7 @@ def run_extraction(model: str, strategy: str | Sequence[str] = "zero-shot", *, t
     from ..bench.runner import run_benchmark
 
     register_tasks()
-    task = {"extract": EXTRACT_TASK, "detect": DETECT_TASK}.get(task, task)
-    if task not in (EXTRACT_TASK, DETECT_TASK):
-        raise ConfigError(f"task {task!r}: expected {EXTRACT_TASK} or {DETECT_TASK}")
+    task = _check_task(task)
     if split not in ("test", "train"):
         raise ConfigError(f"--split {split!r}: expected test or train")
     if isinstance(strategy, str):

@@ -76,6 +76,14 @@ def test_run_extraction_detection_scores_the_causal_class(tmp_path):
     assert (m["precision"], m["recall"], m["f1"]) == (1.0, 1.0, 1.0)
 
 
+def test_run_extraction_refuses_an_unknown_task_before_running(tmp_path):
+    from causalgraph.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="unknown PubMedCausal task 'summarise'"):
+        run_extraction("mock/constant", task="summarise", out=tmp_path / "x")
+    assert not (tmp_path / "x").exists()
+
+
 def test_run_extraction_several_strategies_write_one_predictions_file_each(tmp_path):
     out = tmp_path / "m"
     run_extraction("mock/constant", "zs,fs", limit=2, out=out, cache=False,
