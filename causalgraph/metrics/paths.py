@@ -99,21 +99,27 @@ def _scc_cyclic(order: list, succ: dict) -> set:
     return cyclic
 
 
-def _topological(order: list, succ: dict) -> Optional[list]:
-    """Kahn's topological order, or ``None`` when the graph has a cycle."""
-    indeg = dict.fromkeys(order, 0)
-    for vs in succ.values():
+def _sink_first(order: list, succ: dict) -> list:
+    """Nodes that cannot reach a directed cycle, each after all of its successors (reverse Kahn).
+
+    The nodes left out are exactly those that can reach a cycle; when none
+    is left out the graph is acyclic and this is a reverse topological order.
+    """
+    remaining = {n: len(succ.get(n, ())) for n in order}
+    pred: dict = {}
+    for u, vs in succ.items():
         for v in vs:
-            indeg[v] += 1
-    queue = [n for n in order if indeg[n] == 0]
-    i = 0
-    while i < len(queue):
-        for w in succ.get(queue[i], ()):
-            indeg[w] -= 1
-            if indeg[w] == 0:
-                queue.append(w)
-        i += 1
-    return queue if len(queue) == len(order) else None
+            pred.setdefault(v, []).append(u)
+    stack = [n for n in reversed(order) if remaining[n] == 0]
+    out: list = []
+    while stack:
+        v = stack.pop()
+        out.append(v)
+        for u in pred.get(v, ()):
+            remaining[u] -= 1
+            if remaining[u] == 0:
+                stack.append(u)
+    return out
 
 
 def _dp_step(v, nbrs, total: dict, short: dict, k: int) -> None:
@@ -133,18 +139,6 @@ def _dp_step(v, nbrs, total: dict, short: dict, k: int) -> None:
         for j in range(1, k):
             row[j] += sw[j - 1]
     short[v] = row
-
-
-def _count_acyclic(topo: list, succ: dict, min_nodes: int) -> int:
-    """The DP of the module docstring over a whole acyclic graph, in reverse topological order."""
-    k = min_nodes - 1
-    total: dict = {}
-    short: dict = {}
-    count = 0
-    for v in reversed(topo):
-        _dp_step(v, succ.get(v), total, short, k)
-        count += total[v] - sum(short[v])
-    return count
 
 
 def cyclic_nodes(edges: Iterable[tuple[Hashable, Hashable]], nodes: Optional[Sequence[Hashable]] = None) -> list:
@@ -210,51 +204,14 @@ def count_maximal_paths(
     order, succ = _adjacency(nodes, edges)
     if not succ:
         return 0 if min_nodes > 1 else len(order)
-    topo = _topological(order, succ)
-    if topo is not None:
-        return _count_acyclic(topo, succ, min_nodes)
-    cyc = _scc_cyclic(order, succ)
-
-    # Nodes that can reach a cycle: reverse search from the cyclic nodes.
-    reaches_cycle: set = set(cyc)
-    if cyc:
-        pred: dict = {}
-        for u, vs in succ.items():
-            for v in vs:
-                pred.setdefault(v, []).append(u)
-        frontier = [n for n in order if n in cyc]
-        while frontier:
-            v = frontier.pop()
-            for u in pred.get(v, ()):
-                if u not in reaches_cycle:
-                    reaches_cycle.add(u)
-                    frontier.append(u)
-
-    # DP on the acyclic part (closed under successors): total[v] = P(v),
-    # short[v][j] = A_{j+1}(v), the maximal paths from v with exactly j+1 nodes.
+    # DP on the part that cannot reach a cycle (closed under successors), sinks first:
+    # total[v] = P(v), short[v][j] = A_{j+1}(v), the maximal paths from v with exactly j+1 nodes.
     k = min_nodes - 1  # lengths 1..k are "too short"
     total: dict = {}
     short: dict = {}
-    acyclic = [n for n in order if n not in reaches_cycle]
-    # Reverse topological order by an explicit post-order walk.
-    done: set = set()
-    for root in acyclic:
-        if root in done:
-            continue
-        work = [(root, 0)]
-        while work:
-            v, i = work.pop()
-            nbrs = succ.get(v, ())
-            if i < len(nbrs):
-                work.append((v, i + 1))
-                w = nbrs[i]
-                if w not in done:
-                    work.append((w, 0))
-                continue
-            if v in done:
-                continue
-            done.add(v)
-            _dp_step(v, nbrs, total, short, k)
+    acyclic = _sink_first(order, succ)
+    for v in acyclic:
+        _dp_step(v, succ.get(v), total, short, k)
 
     def long_enough(v, prefix_nodes: int) -> int:
         """Maximal paths from v whose total length, with ``prefix_nodes`` before v, reaches min_nodes."""
@@ -265,6 +222,9 @@ def count_maximal_paths(
     count = 0
     for v in acyclic:
         count += long_enough(v, 0)
+    if len(acyclic) == len(order):
+        return count
+    reaches_cycle = set(order) - set(acyclic)
 
     enumerated = 0
     for start in order:
@@ -301,6 +261,7 @@ def count_maximal_paths(
                 on_path.add(w)
                 iters.append(0)
             if enumerated > cycle_limit:
+                cyc = _scc_cyclic(order, succ)
                 cyc_list = [n for n in order if n in cyc]
                 shown = ", ".join(repr(n) for n in cyc_list[:5]) + (" …" if len(cyc_list) > 5 else "")
                 raise CycleLimitExceeded(
