@@ -22,6 +22,7 @@ from functools import lru_cache
 from typing import Mapping, Optional, Sequence, Union
 
 from ..errors import ConfigError, DataNotFound
+from ..metrics.analysis import metric_ranges
 from ..metrics.complexity import METRICS, Complexity, complexity, complexity_table, normalise_weights
 from ..model import Corpus, Statement
 
@@ -73,7 +74,7 @@ def corpus_ranges(corpus: Union[Corpus, Sequence[Statement]], name: Optional[str
     table = complexity_table(corpus)
     if table.empty:
         raise ConfigError("cannot take complexity ranges from an empty corpus")
-    ranges = {m: (float(table[f"c_{m}"].min()), float(table[f"c_{m}"].max())) for m in METRICS}
+    ranges = {m: (float(lo), float(hi)) for m, (lo, hi) in metric_ranges(table).items()}
     return ReferenceRanges(name=name or getattr(corpus, "name", None) or "corpus", ranges=ranges,
                            n_statements=int(len(table)))
 
