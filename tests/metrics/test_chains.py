@@ -11,7 +11,7 @@ import pytest
 
 from causalgraph import compile_graph
 from causalgraph.errors import ConfigError, CycleLimitExceeded
-from causalgraph.metrics.chains import Position, chain_labels, chain_membership, chain_stats, chain_table
+from causalgraph.metrics.chains import ChainStats, Position, chain_labels, chain_membership, chain_stats, chain_table
 
 S, M, E, N = Position.START, Position.MIDDLE, Position.END, Position.NONE
 
@@ -165,7 +165,8 @@ def test_chain_stats_by_hand():
 
 
 def test_chain_stats_ignores_self_loops():
-    assert chain_stats([("a", "a"), ("a", "b")]) == chain_stats([("a", "b")])
+    # a→a adds nothing: one edge a→b is depth 1, breadth 1, two nodes, no chain, and no cycle.
+    assert chain_stats([("a", "a"), ("a", "b")]) == chain_stats([("a", "b")]) == ChainStats(1, 1, 2, 0, True)
 
 
 @pytest.mark.parametrize("seed", range(30))

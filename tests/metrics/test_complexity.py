@@ -206,6 +206,8 @@ def test_complexity_accepts_statement_graph_or_relations_alike():
     rels = (rel("a", "b", NEG), rel("b", "c", NEG))
     s = Statement("s1", "A lowers B, B lowers C.", True, rels)
     assert complexity(s) == complexity(compile_graph(s)) == complexity(rels)
+    # two negative edges plus the one negative path a-b-c of three nodes
+    assert complexity(s).corr == 3
 
 
 def test_complexity_rejects_np_graphs_and_other_types():
