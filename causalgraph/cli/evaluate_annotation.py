@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._common import emit_json, emit_table
+from ._common import add_format_option, emit_json, emit_table
 
 __all__ = ["register"]
 
@@ -21,7 +21,7 @@ def register(sub) -> None:
     p.add_argument("--threshold", type=float, default=0.5, metavar="TAU",
                    help="token pair score at which a matched pair counts as found (default: 0.5)")
     p.add_argument("--per-statement", action="store_true", help="print one row per statement instead")
-    p.add_argument("--format", choices=["table", "csv", "json"], default="table", help="output format (default: table)")
+    add_format_option(p)
     p.set_defaults(func=run)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._common import emit_table
+from ._common import add_format_option, add_rule_option, emit_table
 
 __all__ = ["register"]
 
@@ -22,8 +22,8 @@ def register(sub) -> None:
     p.add_argument("--threshold", type=float, default=None,
                    help="fuzzy threshold (default: 0.5 for token F1, 0.75 for cosine)")
     p.add_argument("--embedder", metavar="hf/DIR", default=None, help="encoder for cosine merging")
-    p.add_argument("--rule", choices=["path", "shortest-distance"], default="path", help="chain rule (default: path)")
-    p.add_argument("--format", choices=["table", "csv", "json"], default="table", help="output format")
+    add_rule_option(p, "chain rule (default: path)")
+    add_format_option(p)
     p.set_defaults(func=run)
 
 

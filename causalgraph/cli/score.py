@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import ConfigError, ParseError
-from ._common import emit_json, emit_table
+from ._common import add_format_option, emit_json, emit_table
 from .annotate import add_model_options, run_options
 
 __all__ = ["register"]
@@ -26,7 +26,7 @@ def register(sub) -> None:
                         "(the ranges printed in the paper), or another annotated corpus")
     p.add_argument("--weights", metavar="W1,…,W5", default=None, help="weights of eq. 7 (default: 1,1,1,1,1)")
     p.add_argument("--view", metavar="FILE.html", default=None, help="also write the graph page to this file")
-    p.add_argument("--format", choices=["table", "csv", "json"], default="table", help="output format (default: table)")
+    add_format_option(p)
     p.set_defaults(func=run)
 
 
