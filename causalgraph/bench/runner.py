@@ -23,10 +23,10 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from ..errors import BackendError, BackendUnavailable, CausalGraphError, ConfigError, TransientBackendError
-from ..llm.base import Backend, Completion, Request, is_secret_option
+from ..llm.base import Backend, Completion, Request, is_secret_option, redact
 from .item import Item
 from .registry import TaskSpec, get_task
 from .store import Run, RunStore
@@ -34,26 +34,6 @@ from .store import Run, RunStore
 __all__ = ["RunConfig", "RunResult", "PreparedRun", "run_benchmark", "arun_benchmark", "prepare_run",
            "default_run_dir", "redact", "backoff_delay", "build_request", "cache_key_for", "make_record", "open_cache",
            "finish_run"]
-
-
-
-def redact(text: str, secrets: Iterable[str] = ()) -> str:
-    """Remove credentials from a message: the given secrets and anything shaped like an API key.
-
-    Examples
-    --------
-    >>> redact("Incorrect API key provided: sk-abcdefghijklmnop1234", ["sk-abcdefghijklmnop1234"])
-    'Incorrect API key provided: [redacted]'
-    """
-    import re
-
-    out = str(text)
-    for s in secrets:
-        if s and len(s) >= 4:
-            out = out.replace(s, "[redacted]")
-    out = re.sub(r"\bsk-[A-Za-z0-9_\-*]{6,}", "[redacted]", out)
-    out = re.sub(r"(?i)(bearer\s+)[A-Za-z0-9_\-.]{8,}", r"\1[redacted]", out)
-    return out
 
 
 def _public_options(options: dict[str, Any]) -> dict[str, Any]:

@@ -12,9 +12,9 @@ import abc
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Iterable, Optional
 
-__all__ = ["Request", "Completion", "Backend", "canonical_json", "request_key", "is_secret_option"]
+__all__ = ["Request", "Completion", "Backend", "canonical_json", "request_key", "is_secret_option", "redact"]
 
 _SECRET_WORDS = ("key", "secret", "password", "authorization", "credential")
 
@@ -35,6 +35,25 @@ def is_secret_option(name: str) -> bool:
 
     low = name.lower()
     return any(w in low for w in _SECRET_WORDS) or re.search(r"(?<![a-z])token(?![a-z])", low.replace("_", " ")) is not None
+
+
+def redact(text: str, secrets: Iterable[str] = ()) -> str:
+    """Remove credentials from a message: the given secrets and anything shaped like an API key.
+
+    Examples
+    --------
+    >>> redact("Incorrect API key provided: sk-abcdefghijklmnop1234", ["sk-abcdefghijklmnop1234"])
+    'Incorrect API key provided: [redacted]'
+    """
+    import re
+
+    out = str(text)
+    for s in secrets:
+        if s and len(s) >= 4:
+            out = out.replace(s, "[redacted]")
+    out = re.sub(r"\bsk-[A-Za-z0-9_\-*]{6,}", "[redacted]", out)
+    out = re.sub(r"(?i)(bearer\s+)[A-Za-z0-9_\-.]{8,}", r"\1[redacted]", out)
+    return out
 
 
 def canonical_json(obj: Any) -> str:

@@ -19,7 +19,7 @@ import time
 from typing import Any, Optional
 
 from ..errors import BackendError, BackendUnavailable, ConfigError, TransientBackendError
-from .base import Backend, Completion, Request, is_secret_option
+from .base import Backend, Completion, Request, is_secret_option, redact
 
 __all__ = ["OpenAIBackend", "OPENAI_URL", "retry_after_seconds", "make_client", "completion_from_body"]
 
@@ -162,9 +162,7 @@ class OpenAIBackend(Backend):
         return body
 
     def _scrub(self, text: str) -> str:
-        for s in self.secrets():
-            text = text.replace(s, "[redacted]")
-        return text
+        return redact(text, self.secrets())
 
     async def complete(self, request: Request) -> Completion:
         import openai
