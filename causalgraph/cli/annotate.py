@@ -9,7 +9,7 @@ from pathlib import Path
 from ..errors import ConfigError
 from ._common import emit_json, emit_table
 
-__all__ = ["register", "add_model_options", "read_texts"]
+__all__ = ["register", "add_model_options", "read_text_file", "read_texts"]
 
 RELATION_COLUMNS = ["statement_id", "cause", "effect", "correlation", "polarity", "explicitness", "trigger",
                     "cause_belongs_to", "effect_belongs_to", "combined", "nested", "rule"]
@@ -51,17 +51,21 @@ def run_options(args) -> dict:
     return opts
 
 
+def read_text_file(f: str) -> str:
+    """The content of ``--file f``: a UTF-8 file, or stdin for ``-``."""
+    try:
+        return sys.stdin.read() if f == "-" else Path(f).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"--file {f}: no such file") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"--file {f}: not UTF-8 text (byte {exc.start})") from None
+
+
 def read_texts(args) -> list[str]:
     """The texts of ``--text`` (repeatable) and ``--file`` (split by ``--split``)."""
     texts = list(args.text or [])
     for f in args.file or []:
-        p = Path(f)
-        try:
-            content = sys.stdin.read() if f == "-" else p.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise ConfigError(f"--file {f}: no such file") from None
-        except UnicodeDecodeError as exc:
-            raise ConfigError(f"--file {f}: not UTF-8 text (byte {exc.start})") from None
+        content = read_text_file(f)
         if args.split == "lines":
             texts += [ln.strip() for ln in content.splitlines() if ln.strip()]
         elif args.split == "paragraphs":

@@ -6,7 +6,7 @@ import sys
 
 from ..errors import ConfigError, ParseError
 from ._common import add_format_option, emit_json, emit_table
-from .annotate import add_model_options, run_options
+from .annotate import add_model_options, read_text_file, run_options
 
 __all__ = ["register"]
 
@@ -36,13 +36,7 @@ def run(args) -> int:
 
     if (args.text is None) == (args.file is None):
         raise ConfigError("give the text to score either as an argument or with --file (one of them)")
-    if args.file is not None:
-        try:
-            text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
-        except FileNotFoundError:
-            raise ConfigError(f"--file {args.file}: no such file") from None
-    else:
-        text = args.text
+    text = read_text_file(args.file) if args.file is not None else args.text
     if not text.strip():
         raise ConfigError("the text to score is empty")
     try:

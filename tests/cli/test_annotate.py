@@ -117,6 +117,14 @@ def test_annotate_temperature_default_sends_none(capsys, tmp_path):
     assert exc.value.code == 2 and "expected a number or 'default'" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", ["score", "annotate"])
+def test_file_that_is_not_utf8_is_one_line_naming_the_byte(capsys, tmp_path, command):
+    f = tmp_path / "latin1.txt"
+    f.write_bytes("café warming".encode("latin-1"))
+    rc, _, err = run(capsys, command, "--file", str(f), "--model", "mock/constant")
+    assert rc == 2 and f"--file {f}: not UTF-8 text (byte 3)" in err and len(err.strip().splitlines()) == 1
+
+
 def test_score_says_where_to_find_an_unreadable_answer(capsys):
     rc, _, err = run(capsys, "score", "Warming reduces sea ice.", "--model", "mock/constant", "--model-option",
                      "text=I cannot help.", "--reference", "paper", "--no-cache")
