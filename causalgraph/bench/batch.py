@@ -436,10 +436,9 @@ def _collect_locked(store: RunStore, wait: bool, poll_interval: float, timeout: 
                                                    "pending_batches": result.pending})
     store.write_manifest(manifest)
     if result.pending == 0:
-        from ..llm import pricing
         from .score import compute_metrics
 
-        metrics = compute_metrics(store.load(), spec=spec, prices=prices or pricing.DEFAULT_PRICES)
+        metrics = compute_metrics(store.load(), spec=spec)
         metrics["requests_sent"] = 0
         metrics["cache_hits"] = 0
         metrics["batch_requests"] = sum(int(e.get("requests", 0)) for e in ledger["batches"])

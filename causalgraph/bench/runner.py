@@ -603,7 +603,7 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
             if cache is not None:
                 cache.close()
 
-        metrics = finish_run(prep, counters, prices)
+        metrics = finish_run(prep, counters)
         if stop:
             not_asked = len(todo) - counters["written"]
             raise BackendUnavailable(
@@ -628,7 +628,7 @@ def open_cache(config: RunConfig):
     return ResponseCache(config.cache_path)
 
 
-def finish_run(prep: PreparedRun, counters: dict[str, int], prices) -> dict[str, Any]:
+def finish_run(prep: PreparedRun, counters: dict[str, int]) -> dict[str, Any]:
     """Record the invocation in the manifest, score the run and write ``metrics.json``."""
     from .score import compute_metrics
 
@@ -637,7 +637,7 @@ def finish_run(prep: PreparedRun, counters: dict[str, int], prices) -> dict[str,
                             "written": counters.get("written", 0), "errors": counters.get("errors", 0)})
     prep.store.write_manifest(prep.manifest)
     run = prep.store.load()
-    metrics = compute_metrics(run, spec=prep.spec, prices=prices)
+    metrics = compute_metrics(run, spec=prep.spec)
     metrics["requests_sent"] = counters.get("requests_sent", 0)
     metrics["cache_hits"] = counters.get("cache_hits", 0)
     metrics["skipped"] = prep.skipped

@@ -310,7 +310,7 @@ def _metric_names(spec) -> list[str]:
     return []
 
 
-def compute_metrics(run, *, spec=None, prices=None, n_boot: int = 1000, seed: int = 0) -> dict[str, Any]:
+def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0) -> dict[str, Any]:
     """``metrics.json`` of a run: per-variant scores and counts, strategy means, tokens and cost.
 
     Examples
