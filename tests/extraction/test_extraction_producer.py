@@ -116,3 +116,31 @@ def test_chain_items_on_the_real_split_label_every_event_of_chain_rows(pubmed_te
     stats = corpus_from_extraction(pubmed_test, merge="normalized").report
     assert sum(i.gold == "yes" for i in items) == stats["chain_events"]
     assert len({i.meta["statement_id"] for i in items}) == stats["rows_with_chain"]
+
+
+def test_chain_items_with_exact_merging_match_membership_worked_out_from_the_pairs(pubmed_test):
+    from causalgraph.extraction.producer import chain_items
+
+    items = chain_items(pubmed_test, "ccr-member", "A_4", merge="exact")
+    # Independent of metrics.chains: from each row's pairs (self-loops dropped), an event is a member when it
+    # has a cause and an effect that differ, or is a source whose effect has an effect, or a sink whose cause
+    # has a cause; a row is kept when some event has a cause and an effect that differ.
+    expect = {}
+    for st in pubmed_test:
+        pairs = {(r.cause, r.effect) for r in st.relations if r.cause != r.effect}
+        succ, pred = {}, {}
+        for a, b in pairs:
+            succ.setdefault(a, set()).add(b)
+            pred.setdefault(b, set()).add(a)
+
+        def member(x):
+            s, p = succ.get(x, set()), pred.get(x, set())
+            if s and p:
+                return any(a != b for a in p for b in s)
+            return any(succ.get(u) for u in s) or any(pred.get(u) for u in p)
+
+        events = {x for pair in pairs for x in pair}
+        if any(x in succ and x in pred and member(x) for x in events):
+            expect.update({(st.id, x): "yes" if member(x) else "no" for x in events})
+    assert {(i.meta["statement_id"], i.meta["event"]): i.gold for i in items} == expect
+    assert len(expect) == 131 and sum(g == "yes" for g in expect.values()) == 99
