@@ -93,10 +93,9 @@ def get_backend(spec: str, **options: Any) -> Backend:
     try:
         return factory(model, **options)
     except ImportError as exc:  # the SDK is missing: say which extra installs it
-        extra = {"openai": "openai", "hf": "hf", "llamacpp": "llamacpp"}.get(provider, provider)
-        raise BackendError(
+        raise BackendError(  # each built-in provider has an extra of its own name
             f"provider {provider!r} needs a package that is not installed ({exc.name or exc}); "
-            f"install it with: pip install 'causalgraph[{extra}]'") from exc
+            f"install it with: pip install 'causalgraph[{provider}]'") from exc
 
 
 def _coerce(value: str, key: str = "") -> Any:
