@@ -375,9 +375,9 @@ def report_rows(metrics: Mapping[str, Any], *, run_name: str = "") -> list[dict[
         keys = ("precision", "recall", "f1") if binary else ("macro_precision", "macro_recall", "macro_f1")
         for out_key, k in zip(("precision", "recall", "f1"), keys):
             if k in agg:
-                row[out_key] = _pm(agg[k])
+                row[out_key] = format_mean_std(agg[k])
         if "authors.f1" in agg:
-            row["authors_f1"] = _pm(agg["authors.f1"])
+            row["authors_f1"] = format_mean_std(agg["authors.f1"])
         rows.append(row)
     return rows
 
@@ -396,10 +396,6 @@ def format_mean_std(agg: Mapping[str, Any]) -> str:
     >>> format_mean_std({"mean": 0.82041, "std": 0.12043})
     '0.8204 ± 0.1204'
     """
-    return _pm(agg)
-
-
-def _pm(agg: Mapping[str, Any]) -> str:
     std = agg.get("std")
     if std is None:
         return f"{agg['mean']:.4f}"
