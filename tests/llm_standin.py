@@ -41,7 +41,6 @@ class Standin:
         #: When True, POST /v1/batches answers 401 repeating the key (as OpenAI's message does).
         self.refuse_batches = False
         self.arrivals: dict[str, list[float]] = {}
-        self.answered: dict[str, int] = {}
         self.chat_calls = 0
         self.auth_headers: list[str] = []
         self.files: dict[str, dict] = {}
@@ -175,8 +174,6 @@ class _Handler(BaseHTTPRequestHandler):
                 return
             if action == "slow":
                 time.sleep(s.slow_seconds)
-            with s.lock:
-                s.answered[prompt] = s.answered.get(prompt, 0) + 1
             return self._json(200, s.chat_body(body))
         if self.path.endswith("/files"):
             ctype = self.headers.get("Content-Type", "")
@@ -243,6 +240,4 @@ class _Handler(BaseHTTPRequestHandler):
                     else:
                         b["status"] = "in_progress"
             return self._json(200, b)
-        if path.endswith("/models"):
-            return self._json(200, {"object": "list", "data": [{"id": "standin", "object": "model"}]})
         return self._json(404, {"error": {"message": f"no route {path}"}})
