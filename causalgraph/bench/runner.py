@@ -419,7 +419,7 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: TaskSpec, variant
     answered = store.answered()
     in_batch = _keys_in_open_batches(store)
     todo: list[Item] = []
-    skipped = 0
+    skipped = n_open = 0
     for v in variants:
         for it in by_variant[v]:
             key = (it.task, it.variant, it.id)
@@ -427,13 +427,12 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: TaskSpec, variant
                 skipped += 1
             elif key in in_batch:
                 skipped += 1
+                n_open += 1
             else:
                 todo.append(it)
-    if in_batch:
-        n_open = sum(1 for v in variants for it in by_variant[v] if (it.task, it.variant, it.id) in in_batch)
-        if n_open:
-            print(f"causalgraph: {n_open} items wait in an open Batch job; run `causalgraph bench batch collect "
-                  f"{out}` for them", file=sys.stderr)
+    if n_open:
+        print(f"causalgraph: {n_open} items wait in an open Batch job; run `causalgraph bench batch collect "
+              f"{out}` for them", file=sys.stderr)
 
     return PreparedRun(spec=spec, variants=variants, by_variant=by_variant, store=store, manifest=manifest,
                        invocation=invocation, todo=todo, skipped=skipped)
