@@ -35,7 +35,8 @@ from typing import Any, Iterator, Optional, Sequence
 from ..errors import BackendError, ConfigError
 from .item import Item
 from .registry import get_task
-from .runner import RunConfig, _now, build_request, cache_key_for, make_record, open_cache, prepare_run, redact
+from .runner import (RunConfig, _now, build_request, cache_key_for, make_record, open_cache, prepare_run, redact,
+                     request_cost)
 from .store import RunStore, record_key, write_atomic
 
 __all__ = ["submit_batch", "collect_batch", "batch_status", "BatchSubmission", "BatchCollection",
@@ -274,7 +275,6 @@ def _download(client, file_id: str, path: Path) -> None:
 
 def _ingest(store: RunStore, entry: dict[str, Any], spec, backend, prices, cache) -> tuple[int, int]:
     """Append the batch's results for items that have no answer and no line from this batch yet."""
-    from ..llm import pricing
     from ..llm.openai import completion_from_body
 
     items = _read_items(store, entry)
@@ -300,7 +300,6 @@ def _ingest(store: RunStore, entry: dict[str, Any], spec, backend, prices, cache
                     # An output line beats an error line for the same request.
                     if cid not in results or name == "output_path":
                         results[cid] = obj
-    billed = bool(getattr(backend, "billed", False))
     records, errors = [], 0
     for cid, info in items.items():
         it = Item(**info["item"])
@@ -322,9 +321,7 @@ def _ingest(store: RunStore, entry: dict[str, Any], spec, backend, prices, cache
                     error = str(exc)
         cost = 0.0
         if completion is not None:
-            if billed or prices is not None:
-                cost = pricing.cost_usd(backend.model, completion.prompt_tokens, completion.completion_tokens,
-                                        prices or pricing.DEFAULT_PRICES, batch=True)
+            cost = request_cost(backend, completion, prices, batch=True)
             if cache is not None:
                 cache.put(info["request_key"], completion, backend=backend.name)
         else:

@@ -33,7 +33,7 @@ from .store import Run, RunStore
 
 __all__ = ["RunConfig", "RunResult", "PreparedRun", "run_benchmark", "arun_benchmark", "prepare_run",
            "default_run_dir", "redact", "backoff_delay", "build_request", "cache_key_for", "make_record", "open_cache",
-           "finish_run"]
+           "finish_run", "request_cost"]
 
 
 def _public_options(options: dict[str, Any]) -> dict[str, Any]:
@@ -201,6 +201,17 @@ def cache_key_for(backend: Backend, request: Request, item: Item) -> str:
     if request.temperature is None or request.temperature > 0:
         extra["sample_of"] = item.id
     return request_key(backend.identity(), request, extra or None)
+
+
+def request_cost(backend: Backend, completion: Completion, prices: Optional[dict] = None, *,
+                 batch: bool = False) -> float:
+    """USD of one answered request: priced when the backend is billed (OpenAI) or a price table was given."""
+    from ..llm import pricing
+
+    if not getattr(backend, "billed", False) and prices is None:
+        return 0.0
+    return pricing.cost_usd(backend.model, completion.prompt_tokens, completion.completion_tokens,
+                            prices if prices is not None else pricing.DEFAULT_PRICES, batch=batch)
 
 
 def _now() -> str:
@@ -457,7 +468,6 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
     dataset
         Provenance to record when ``items`` are given (name, source, sha256).
     """
-    from ..llm import pricing
     from ..llm.registry import get_backend
 
     config.validate()
@@ -476,14 +486,6 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
         prep = prepare_run(config, backend, items=items, dataset=dataset)
         spec, store = prep.spec, prep.store
         todo, skipped, out = prep.todo, prep.skipped, prep.path
-        prices = config.prices if config.prices is not None else pricing.DEFAULT_PRICES
-        billed = bool(getattr(backend, "billed", False))
-
-        def cost_of(c: Completion, batch: bool = False) -> float:
-            if not billed and config.prices is None:
-                return 0.0
-            return pricing.cost_usd(backend.model, c.prompt_tokens, c.completion_tokens, prices, batch=batch)
-
         cache = open_cache(config)
         counters = {"requests_sent": 0, "cache_hits": 0, "written": 0, "errors": 0}
         bar = _Progress(len(todo), progress, f"{config.task} {config.model}")
@@ -570,7 +572,8 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                             recs.append(make_record(g_it, spec, completion=completion, key=key,
                                                     source="live" if n == 0 else "cache",
                                                     attempts=attempt if n == 0 else 0, error=None,
-                                                    cost=cost_of(completion) if n == 0 else 0.0))
+                                                    cost=request_cost(backend, completion, config.prices) if n == 0
+                                                    else 0.0))
                         counters["cache_hits"] += len(group) - 1
                     else:
                         counters["errors"] += len(group)

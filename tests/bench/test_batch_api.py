@@ -21,7 +21,7 @@ from causalgraph.bench.runner import RunConfig, run_benchmark
 from causalgraph.bench.store import load_run
 from causalgraph.errors import ConfigError
 
-from bench_helpers import YN_TASK, yn_items
+from bench_helpers import YN_TASK, prompt_of, yn_items
 
 pytestmark = [pytest.mark.network_local, pytest.mark.timeout(120)]
 
@@ -68,6 +68,19 @@ def test_submit_batch_records_the_batch_before_returning_and_collect_ingests_onc
     again = run_benchmark(YN_TASK, ["v_1", "v_2"], "openai/standin-model", items=items, out=tmp_path / "live",
                           temperature=None, model_options={"base_url": standin.url})
     assert again.requests_sent == 0 and again.cache_hits == 20
+
+
+def test_collect_batch_prices_tokens_at_the_batch_discount(standin, isolated_cache, tmp_path):
+    standin.batch_polls = 1
+    items = yn_items(4)
+    submit_batch(_config(standin, tmp_path / "run"), items=items)
+    collect_batch(tmp_path / "run", wait=True, poll_interval=0.01, timeout=10,
+                  prices={"standin-model": {"input": 1_000_000.0, "output": 2_000_000.0}})
+    run = load_run(tmp_path / "run")
+    # The stand-in counts words: the prompt's, and one for "<Answer>Yes</Answer>"; the Batch API bills half.
+    expected = {it.id: (len(prompt_of(it).split()) * 1.0 + 1 * 2.0) / 2 for it in items}
+    assert {r["item_id"]: r["cost_usd"] for r in run.responses} == pytest.approx(expected)
+    assert run.metrics["cost_usd"] == pytest.approx(sum(expected.values()))
 
 
 def test_collect_batch_records_failed_lines_and_a_live_run_fills_only_those(standin, isolated_cache, tmp_path):
