@@ -13,7 +13,7 @@ PubMedCausal extraction, an annotator) adds its own with
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from ..errors import ConfigError
@@ -79,7 +79,6 @@ class TaskSpec:
     canonical_variant: Optional[Callable[[str], str]] = None
     default_data: str = "climatecause"
     description: str = ""
-    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self):
         if self.kind not in ("binary", "multiclass", "custom"):
