@@ -5,25 +5,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-from pathlib import Path
 
 import pytest
 from scipy import stats as ss
 
 from causalgraph.cli import main
 
-
-def write_run(path: Path, task: str, rows: list[tuple]) -> Path:
-    """rows: (variant, key, statement_id, gold, label) in the runner's responses.jsonl format."""
-    path.mkdir(parents=True)
-    variants = list(dict.fromkeys(r[0] for r in rows))
-    (path / "manifest.json").write_text(json.dumps({"task": task, "variants": variants, "model": "mock/hand"}))
-    with open(path / "responses.jsonl", "w") as fh:
-        for variant, key, sid, gold, label in rows:
-            fh.write(json.dumps({"task": task, "variant": variant, "item_id": f"{task}/{variant}/{key}",
-                                 "gold": gold, "meta": {"statement_id": sid}, "response": label,
-                                 "label": label, "rule": "exact", "error": None}) + "\n")
-    return path
+from bench_helpers import write_run
 
 
 @pytest.fixture
