@@ -15,7 +15,7 @@ from causalgraph.datasets.fetch import sha256_file
 from causalgraph.errors import ConfigError
 from causalgraph.llm.base import Backend, Completion
 
-from bench_helpers import YN_TASK, yn_items
+from bench_helpers import YN_TASK, prompt_of, yn_items
 
 
 def test_run_benchmark_oracle_scores_one_on_real_corri_items(climatecause_path, isolated_cache, tmp_path):
@@ -123,12 +123,15 @@ def test_arun_benchmark_never_exceeds_the_concurrency_limit(isolated_cache, tmp_
 
 
 def test_run_benchmark_prices_tokens_from_an_overriding_table(isolated_cache, tmp_path):
-    res = run_benchmark(YN_TASK, ["v_1"], "mock/constant", items=yn_items(4, variants=("v_1",)),
+    items = yn_items(4, variants=("v_1",))
+    res = run_benchmark(YN_TASK, ["v_1"], "mock/constant", items=items,
                         out=tmp_path / "a", model_options={"text": "Yes"},
                         prices={"constant": {"input": 1_000_000.0, "output": 2_000_000.0}})
     run = load_run(res.path)
     tok_in = sum(r["usage"]["prompt_tokens"] for r in run.responses)
     tok_out = sum(r["usage"]["completion_tokens"] for r in run.responses)
+    # The mocks count words: the prompt's, and one for "Yes".
+    assert tok_in == sum(len(prompt_of(it).split()) for it in items)
     assert tok_out == 4 and run.metrics["tokens_in"] == tok_in
     assert run.metrics["cost_usd"] == pytest.approx(tok_in * 1.0 + tok_out * 2.0)
 
