@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..errors import ConfigError
+from .mcnemar import _show
 from .runs import (MEMBERSHIP_LABELS, POSITION_LABELS, _is_membership, _is_position, _prediction, _run_name,
                    as_run, collapse_position, pair_key, pair_variants)
 
@@ -120,7 +121,7 @@ def consistency(run: Any, member_run: Any = None, *, pairs=None) -> ConsistencyR
             if not sid:
                 raise ConfigError(f"{_run_name(r)} variant {variant}: item {x.get('item_id')!r} has no meta.statement_id")
             by_stmt.setdefault(sid, []).append(x)
-        mp = member_pred.get(variant) if member_run is not None else None
+        mp = member_pred.get(variant)
         if mp is not None:
             keys = [pair_key(x) for x in recs]
             key_set = set(keys)
@@ -128,7 +129,8 @@ def consistency(run: Any, member_run: Any = None, *, pairs=None) -> ConsistencyR
             extra = [k for k in mp if k not in key_set]
             if only or extra:
                 raise ConfigError(f"variant {variant}: position and membership runs do not cover the same items; "
-                                  f"only in the position run: {only[:20]!r}; only in the membership run: {extra[:20]!r}")
+                                  f"only in the position run ({len(only)}): {_show(only)}; "
+                                  f"only in the membership run ({len(extra)}): {_show(extra)}")
         for sid, items in by_stmt.items():
             preds = [_prediction(x) for x in items]
             members = sum(1 for p in preds if p is not None and _is_member(p))

@@ -63,6 +63,16 @@ def test_consistency_refuses_a_membership_run_as_the_position_run(eci_runs):
         consistency(pos, member_run=pos)
 
 
+def test_consistency_lists_items_missing_from_the_membership_run(make_run):
+    pos = make_run("p", "ccr-eci-position", [("0_4", "s1/e000", "s1", "start", "start"),
+                                             ("0_4", "s1/e001", "s1", "end", "end")])
+    mem = make_run("m", "ccr-eci-member", [("0_4", "s1/e000", "s1", "yes", "yes"),
+                                           ("0_4", "s1/e009", "s1", "no", "no")])
+    with pytest.raises(ConfigError, match=r"only in the position run \(1\): s1/e001; "
+                                          r"only in the membership run \(1\): s1/e009"):
+        consistency(pos, member_run=mem)
+
+
 def test_consistency_refuses_non_chain_runs(make_run):
     run = make_run("corri", "corri", [("0_1", "s1/r000", "s1", "positive", "negative")])
     with pytest.raises(ConfigError, match="neither chain membership"):
