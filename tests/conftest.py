@@ -109,3 +109,10 @@ def smollm2_gguf():
     if not path.is_file():
         pytest.skip("the SmolLM2 GGUF file is not installed")
     return path
+
+
+@pytest.fixture
+def isolated_cache(tmp_path, monkeypatch):
+    """A fresh user cache (response cache included) for one test."""
+    monkeypatch.setenv("CAUSALGRAPH_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"

@@ -11,18 +11,13 @@ import pytest
 from causalgraph.cli import main
 
 
-@pytest.fixture
-def cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("CAUSALGRAPH_CACHE", str(tmp_path / "cache"))
-
-
 def _run(args, capsys):
     rc = main(args)
     out = capsys.readouterr()
     return rc, out.out, out.err
 
 
-def test_bench_run_then_rerun_sends_nothing(climatecause_path, tmp_path, cache, capsys):
+def test_bench_run_then_rerun_sends_nothing(climatecause_path, tmp_path, isolated_cache, capsys):
     args = ["bench", "run", "--task", "ccr-position", "--variant", "A_4,SN_5", "--model", "mock/oracle",
             "--data", str(climatecause_path), "--limit", "20", "--out", str(tmp_path / "r"), "--format", "csv"]
     rc, out, err = _run(args, capsys)
@@ -35,7 +30,7 @@ def test_bench_run_then_rerun_sends_nothing(climatecause_path, tmp_path, cache, 
     assert metrics["requests_sent"] == 0 and metrics["items"] == 40
 
 
-def test_bench_report_table_shows_strategy_rows_and_authors_score(climatecause_path, tmp_path, cache, capsys):
+def test_bench_report_table_shows_strategy_rows_and_authors_score(climatecause_path, tmp_path, isolated_cache, capsys):
     main(["bench", "run", "--task", "ccr-position", "--variant", "A_4,A_5", "--model", "mock/constant",
           "--model-option", "text=<Answer>start</Answer>", "--data", str(climatecause_path), "--limit", "40",
           "--out", str(tmp_path / "r")])
@@ -56,7 +51,7 @@ def test_bench_report_table_shows_strategy_rows_and_authors_score(climatecause_p
     assert rows["[Avg]:start"]["recall"] == "1.0000 ± 0.0000" and rows["A_4:none"]["recall"] == "0.0"
 
 
-def test_bench_parse_reparses_offline(tmp_path, cache, capsys, climatecause_path):
+def test_bench_parse_reparses_offline(tmp_path, isolated_cache, capsys, climatecause_path):
     main(["bench", "run", "--task", "corri", "--variant", "0_2", "--model", "mock/oracle",
           "--model-option", "style=sentence", "--data", str(climatecause_path), "--limit", "5",
           "--out", str(tmp_path / "r")])
@@ -84,14 +79,14 @@ def test_bench_run_refuses_a_key_as_model_option(capsys):
     assert rc == 2 and "OPENAI_API_KEY" in err and "sk-abc" not in err
 
 
-def test_bench_run_counts_errors_in_the_exit_code(tmp_path, cache, capsys, climatecause_path):
+def test_bench_run_counts_errors_in_the_exit_code(tmp_path, isolated_cache, capsys, climatecause_path):
     rc, out, err = _run(["bench", "run", "--task", "corri", "--variant", "0_1", "--model", "mock/flaky",
                          "--model-option", "pattern=f", "--data", str(climatecause_path), "--limit", "3",
                          "--out", str(tmp_path / "r")], capsys)
     assert rc == 1 and "3 errors" in err
 
 
-def test_bench_batch_status_of_a_run_without_batches_is_empty(tmp_path, cache, capsys, climatecause_path):
+def test_bench_batch_status_of_a_run_without_batches_is_empty(tmp_path, isolated_cache, capsys, climatecause_path):
     main(["bench", "run", "--task", "corri", "--variant", "0_1", "--model", "mock/oracle",
           "--data", str(climatecause_path), "--limit", "1", "--out", str(tmp_path / "r")])
     capsys.readouterr()
@@ -112,14 +107,14 @@ def test_bench_plan_counts_requests_and_prices_them(capsys, climatecause_path):
     assert r["cost_usd_est"] == pytest.approx((r["input_tokens_est"] * 0.625 + 87_400 * 5.0) / 1e6)
 
 
-def test_bench_run_warns_when_answers_name_no_label(tmp_path, cache, capsys, climatecause_path):
+def test_bench_run_warns_when_answers_name_no_label(tmp_path, isolated_cache, capsys, climatecause_path):
     rc, _, err = _run(["bench", "run", "--task", "corri", "--variant", "0_1", "--model", "mock/constant",
                        "--model-option", "text=I am not sure.", "--data", str(climatecause_path), "--limit", "5",
                        "--out", str(tmp_path / "r")], capsys)
     assert rc == 0 and "warning: variant 0_1: 5 of 5 answers name no label" in err
 
 
-def test_bench_run_refuses_an_option_the_backend_cannot_honour_before_asking(tmp_path, cache, capsys,
+def test_bench_run_refuses_an_option_the_backend_cannot_honour_before_asking(tmp_path, isolated_cache, capsys,
                                                                             climatecause_path):
     rc, out, err = _run(["bench", "run", "--task", "corri", "--variant", "0_1", "--model", "mock/oracle",
                          "--model-option", "latncy=0.05", "--data", str(climatecause_path), "--limit", "2",
@@ -128,7 +123,7 @@ def test_bench_run_refuses_an_option_the_backend_cannot_honour_before_asking(tmp
     assert not (tmp_path / "r").exists()
 
 
-def test_bench_run_refuses_a_second_process_on_the_same_run_directory(tmp_path, cache, capsys, climatecause_path):
+def test_bench_run_refuses_a_second_process_on_the_same_run_directory(tmp_path, isolated_cache, capsys, climatecause_path):
     from causalgraph.bench.store import RunStore
 
     args = ["bench", "run", "--task", "corri", "--variant", "0_1", "--model", "mock/oracle", "--data",
