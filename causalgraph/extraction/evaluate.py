@@ -12,8 +12,15 @@ prediction is an empty prediction (its pairs are missed).  Measures:
   ``hungarian`` (§3.3): per row, the optimal one-to-one matching under cost
   1 − S; precision = Σ matched scores / predicted pairs, recall = Σ matched
   scores / gold pairs.
-* **exact**: a predicted pair whose normalised (cause, effect) equals a gold
-  pair of its row.
+* **exact**: pairs whose normalised (cause, effect) are equal, counted by
+  the mode's rule (:data:`EXACT_RULES`).  ``paper``: the hits are the
+  predicted pairs that equal a gold pair of their row, and precision and
+  recall both count these hits (hits / predicted pairs, hits / gold pairs),
+  which reproduces the paper's Table 5 (exact pair F1 0.2383 for
+  DeepSeek-R1-Distill-Qwen-32B few-shot).  ``hungarian``: a one-to-one
+  matching (a gold pair absorbs at most one equal prediction, per row
+  ``min(#predicted, #gold)`` for each distinct pair), the same count on both
+  sides.
 * **cosine** (optional): the same as token with embedding cosine similarity,
   plus the share of scores at or above the threshold (0.75).
 * **per label** (Table 7): over predicted pairs that equal a gold pair of
@@ -34,9 +41,23 @@ from .predictions import PredictionSet, RowPrediction, load_predictions, predict
 from .spans import exact_key, normalize_span, token_f1
 
 __all__ = ["ExtractionReport", "evaluate_extraction", "align", "prf", "error_buckets", "label_scores",
-           "MODES", "BUCKETS", "COSINE_THRESHOLD", "PARTIAL_THRESHOLD"]
+           "exact_hits", "MODES", "BUCKETS", "EXACT_RULES", "SOFT_RULES", "COSINE_THRESHOLD", "PARTIAL_THRESHOLD"]
 
 MODES = ("paper", "hungarian")
+#: How each mode scores token and cosine similarity (named in every such metrics row).
+SOFT_RULES = {
+    "paper": "each predicted pair scores its best gold pair of the row, each gold pair its best prediction; "
+             "precision = mean over predicted pairs, recall = mean over gold pairs",
+    "hungarian": "optimal one-to-one assignment per row (cost 1 - S); precision = matched scores / predicted "
+                 "pairs, recall = matched scores / gold pairs",
+}
+#: How each mode counts exact pair hits (named in every exact metrics row and in the JSON output).
+EXACT_RULES = {
+    "paper": "predicted pairs equal to a gold pair of their row; precision = hits / predicted pairs, "
+             "recall = the same hits / gold pairs (PubMedCausal Table 5)",
+    "hungarian": "one-to-one: each gold pair matches at most one equal predicted pair of its row; "
+                 "precision = matches / predicted pairs, recall = matches / gold pairs",
+}
 BUCKETS = ("exact", "partial", "cause-correct", "effect-correct", "switched", "spurious", "missed")
 COSINE_THRESHOLD = 0.75
 #: Token S at or above which a pair that is not exact counts as a partial match
@@ -139,26 +160,55 @@ class _Acc:
     def rows(self, measure: str, n_pred: int, n_gold: int, mode: str, thr: Optional[float]) -> list[dict]:
         out = []
         for part in ("cause", "effect", "pair"):
-            r = {"measure": measure, "part": part, **prf(self.sums[part][0], n_pred, self.sums[part][1], n_gold)}
+            r = {"measure": measure, "part": part, **prf(self.sums[part][0], n_pred, self.sums[part][1], n_gold),
+                 "rule": SOFT_RULES[mode]}
             if mode == "hungarian":
                 r["mean_matched"] = self.matched[part] / self.n_matched if self.n_matched else 0.0
             out.append(r)
         if thr is not None:
-            r = {"measure": f"{measure}>={thr:g}", "part": "pair", **prf(self.above[0], n_pred, self.above[1], n_gold)}
+            r = {"measure": f"{measure}>={thr:g}", "part": "pair", **prf(self.above[0], n_pred, self.above[1], n_gold),
+                 "rule": f"share of pairs whose {'best' if mode == 'paper' else 'matched'} score reaches {thr:g}; "
+                         + SOFT_RULES[mode]}
             if mode == "hungarian":
                 r["mean_matched"] = self.above[0] / self.n_matched if self.n_matched else 0.0
             out.append(r)
         return out
 
 
-def _exact(rows: list[_Row]) -> tuple[int, int]:
-    hit_p = hit_g = 0
+def exact_hits(rows: list[_Row], mode: str = "paper") -> dict[str, int]:
+    """Exact pair hits of aligned rows under a mode's rule (:data:`EXACT_RULES`).
+
+    Returns ``{"precision_hits", "recall_hits", "gold_pairs_found"}``:
+    the counts the mode divides by the predicted and the gold pairs, and, for
+    reference, how many gold pairs some prediction equals.
+
+    Examples
+    --------
+    >>> from causalgraph.extraction.parse import ExtractedPair
+    >>> row = _Row("1", None, [ExtractedPair("a", "b"), ExtractedPair("A", "b")], [ExtractedPair("a", "b")],
+    ...            True, False)
+    >>> exact_hits([row], "paper")
+    {'precision_hits': 2, 'recall_hits': 2, 'gold_pairs_found': 1}
+    >>> exact_hits([row], "hungarian")
+    {'precision_hits': 1, 'recall_hits': 1, 'gold_pairs_found': 1}
+    """
+    if mode not in MODES:
+        raise ConfigError(f"mode {mode!r}: expected one of {', '.join(MODES)}")
+    predicted_equal = one_to_one = gold_found = 0
     for row in rows:
-        gk = {exact_key(g.cause, g.effect) for g in row.gold}
-        pk = {exact_key(p.cause, p.effect) for p in row.pred}
-        hit_p += sum(1 for p in row.pred if exact_key(p.cause, p.effect) in gk)
-        hit_g += sum(1 for g in row.gold if exact_key(g.cause, g.effect) in pk)
-    return hit_p, hit_g
+        gold_keys: dict[tuple, int] = {}
+        for g in row.gold:
+            k = exact_key(g.cause, g.effect)
+            gold_keys[k] = gold_keys.get(k, 0) + 1
+        pred_keys: dict[tuple, int] = {}
+        for p in row.pred:
+            k = exact_key(p.cause, p.effect)
+            pred_keys[k] = pred_keys.get(k, 0) + 1
+        predicted_equal += sum(n for k, n in pred_keys.items() if k in gold_keys)
+        one_to_one += sum(min(n, gold_keys[k]) for k, n in pred_keys.items() if k in gold_keys)
+        gold_found += sum(n for k, n in gold_keys.items() if k in pred_keys)
+    hits = predicted_equal if mode == "paper" else one_to_one
+    return {"precision_hits": hits, "recall_hits": hits, "gold_pairs_found": gold_found}
 
 
 def _loose(s: str) -> str:
@@ -373,8 +423,10 @@ def evaluate_extraction(predictions, gold=None, *, mode: str = "paper", cosine: 
             (cos_acc.add_paper if mode == "paper" else cos_acc.add_hungarian)(cc, ce, n, m, threshold)
 
     metrics = tok.rows("token", n_pred, n_gold, mode, None)
-    hp, hg = _exact(rows)
-    metrics.append({"measure": "exact", "part": "pair", **prf(hp, n_pred, hg, n_gold)})
+    hits = exact_hits(rows, mode)
+    metrics.append({"measure": "exact", "part": "pair",
+                    **prf(hits["precision_hits"], n_pred, hits["recall_hits"], n_gold),
+                    "rule": EXACT_RULES[mode]})
     if cos_acc is not None:
         metrics.extend(cos_acc.rows("cosine", n_pred, n_gold, mode, threshold))
 
@@ -385,8 +437,10 @@ def evaluate_extraction(predictions, gold=None, *, mode: str = "paper", cosine: 
         "null_predictions": sum(1 for r in rows if r.null),
         "predicted_pairs": n_pred,
         "gold_pairs": n_gold,
-        "exact_hits_predicted": hp,
-        "exact_hits_gold": hg,
+        "exact_hits_predicted": hits["precision_hits"],
+        "exact_hits_gold": hits["recall_hits"],
+        "exact_gold_pairs_found": hits["gold_pairs_found"],
+        "exact_rule": EXACT_RULES[mode],
         "parse_rules": ps.rules(),
         "source": ps.source,
         "gold_source": gs.source,

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from causalgraph.errors import ConfigError, SchemaError
-from causalgraph.extraction.evaluate import evaluate_extraction
+from causalgraph.extraction.evaluate import SOFT_RULES, evaluate_extraction, prf
 
 
 def write_rows(path, rows, wrap=False):
@@ -87,6 +87,51 @@ def test_evaluate_extraction_hungarian_matches_one_to_one(tmp_path):
     assert paper["precision"] == pytest.approx((1 + 5 / 6) / 2) and paper["recall"] == 1.0
     # Hungarian: the gold pair is used once, by the exact prediction.
     assert hung["precision"] == pytest.approx(1 / 2) and hung["recall"] == 1.0 and hung["mean_matched"] == 1.0
+
+
+@pytest.fixture
+def duplicate_hit(tmp_path):
+    """Two predictions equal (after normalisation) to the same gold pair, and one stray prediction."""
+    gold = write_rows(tmp_path / "g.json", [{"s/n": 1, "sentence": "s",
+                                             "pairs": [pair("smoking", "cancer"), pair("heat", "drought")]}])
+    pred = write_rows(tmp_path / "p.json", [{"s/n": 1, "sentence": "s",
+                                             "pairs": [pair("smoking", "cancer"), pair("Smoking", "cancer."),
+                                                       pair("rain", "floods")]}], wrap=True)
+    return pred, gold
+
+
+def test_exact_pair_paper_rule_counts_the_predicted_hits_on_both_sides(duplicate_hit):
+    # Paper (Table 5): 2 predicted pairs equal a gold pair; precision 2/3, recall 2/2 (the same 2 hits),
+    # although only 1 of the 2 gold pairs was found.
+    rep = evaluate_extraction(*duplicate_hit, mode="paper")
+    exact = rep.metric("exact")
+    assert exact["precision"] == pytest.approx(2 / 3) and exact["recall"] == pytest.approx(1.0)
+    assert exact["f1"] == pytest.approx(2 * (2 / 3) * 1.0 / (2 / 3 + 1.0))
+    assert exact["rule"].startswith("predicted pairs equal to a gold pair of their row")
+    assert rep.summary["exact_hits_predicted"] == rep.summary["exact_hits_gold"] == 2
+    assert rep.summary["exact_gold_pairs_found"] == 1
+
+
+def test_exact_pair_hungarian_rule_matches_one_to_one(duplicate_hit):
+    # One-to-one: the gold pair smoking -> cancer absorbs one of the two equal predictions.
+    exact = evaluate_extraction(*duplicate_hit, mode="hungarian").metric("exact")
+    assert exact["precision"] == pytest.approx(1 / 3) and exact["recall"] == pytest.approx(1 / 2)
+    assert exact["rule"].startswith("one-to-one")
+
+
+def test_table5_exact_pair_f1_follows_from_the_paper_rule():
+    # The authors' DeepSeek-R1-Distill-Qwen-32B few-shot predictions: 3,625 predicted pairs, 3,199 gold,
+    # 813 predicted pairs equal a gold pair, 812 gold pairs are found by some prediction (issue #12).
+    assert round(prf(813, 3625, 813, 3199)["f1"], 4) == 0.2383      # Table 5
+    assert round(prf(813, 3625, 812, 3199)["f1"], 4) == 0.2381      # the rule we used before
+
+
+def test_every_metrics_row_names_the_rule_that_produced_it(files):
+    pred, gold = files
+    for mode in ("paper", "hungarian"):
+        rows = evaluate_extraction(pred, gold, mode=mode).to_dict()["metrics"]
+        assert rows and all(r["rule"] for r in rows)
+        assert {r["rule"] for r in rows if r["measure"] == "token"} == {SOFT_RULES[mode]}
 
 
 def test_evaluate_extraction_hungarian_prefers_the_optimal_assignment_over_greedy(tmp_path):
