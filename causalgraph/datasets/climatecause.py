@@ -105,29 +105,15 @@ def _match_columns(headers: list[str]) -> dict[str, int]:
 def read_rows(path: Path) -> tuple[list[str], Iterator[tuple[int, list]]]:
     """Headers and ``(spreadsheet row number, cells)`` of an xlsx or CSV file.
 
-    Row numbers are as a person sees them: the header is row 1.
+    Row numbers are as a person sees them: the header is row 1.  A workbook
+    that cannot be read (not a zip file, a damaged entry, malformed XML),
+    whether when it is opened or later while its rows are read, raises
+    :class:`~causalgraph.errors.SchemaError` naming the file and what could
+    not be read.
     """
     suffix = path.suffix.lower()
     if suffix in (".xlsx", ".xlsm"):
-        import openpyxl
-
-        try:
-            wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
-        except Exception as exc:  # openpyxl raises many types for a bad file
-            raise SchemaError(f"{path}: cannot read as an xlsx workbook ({exc})") from None
-        ws = wb.worksheets[0]
-        it = ws.iter_rows(values_only=True)
-        try:
-            headers = [("" if c is None else str(c)) for c in next(it)]
-        except StopIteration:
-            raise SchemaError(f"{path}: the file is empty (no header row)") from None
-
-        def gen():
-            for n, row in enumerate(it, start=2):
-                yield n, list(row)
-            wb.close()
-
-        return headers, gen()
+        return _read_xlsx(path)
     if suffix in (".csv", ".tsv", ".txt"):
         try:
             text = path.read_text(encoding="utf-8-sig")
@@ -138,6 +124,57 @@ def read_rows(path: Path) -> tuple[list[str], Iterator[tuple[int, list]]]:
             raise SchemaError(f"{path}: the file is empty (no header row)")
         return rows[0], ((n, r) for n, r in enumerate(rows[1:], start=2))
     raise SchemaError(f"{path}: unsupported file type {suffix!r}; expected .xlsx or .csv")
+
+
+def _damaged(path: Path, what: str, exc: BaseException) -> SchemaError:
+    # openpyxl passes on whatever its zip, zlib and XML layers raise for a damaged file
+    # (BadZipFile, zlib.error, ParseError, KeyError, ValueError, IndexError ...): one message for all.
+    detail = " ".join(str(exc).split()) or "no detail"
+    kind = type(exc).__name__
+    if kind == "error":  # zlib.error: the bare class name says nothing
+        kind = f"{type(exc).__module__}.error"
+    return SchemaError(f"{path}: cannot read as an xlsx workbook: {what} failed ({kind}: "
+                       f"{detail}); expected an intact .xlsx file (a truncated or damaged copy reads like this: "
+                       "copy or export it again)")
+
+
+def _read_xlsx(path: Path) -> tuple[list[str], Iterator[tuple[int, list]]]:
+    import openpyxl
+
+    try:
+        wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    except Exception as exc:
+        raise _damaged(path, "opening it", exc) from None
+    # Read-only mode streams the sheet: a damaged part of it only shows while its rows are read,
+    # so every read of a row is guarded, not only the opening.
+    try:
+        ws = wb.worksheets[0]
+        it = ws.iter_rows(values_only=True)
+        first = next(it, None)
+    except Exception as exc:
+        wb.close()
+        raise _damaged(path, "reading row 1 (the header)", exc) from None
+    if first is None:
+        wb.close()
+        raise SchemaError(f"{path}: the file is empty (no header row)")
+    headers = [("" if c is None else str(c)) for c in first]
+
+    def gen() -> Iterator[tuple[int, list]]:
+        n = 1
+        try:
+            while True:
+                n += 1
+                try:
+                    row = next(it)
+                except StopIteration:
+                    return
+                except Exception as exc:
+                    raise _damaged(path, f"reading row {n}", exc) from None
+                yield n, list(row)
+        finally:
+            wb.close()
+
+    return headers, gen()
 
 
 class _Collector:

@@ -60,3 +60,19 @@ def test_info_counts_blank_spreadsheet_rows_so_an_emptied_row_is_not_silent(clim
     assert info["blank_rows"] == 1 and info["relations"] == 873
     assert main(["info", "--data", str(tmp_path / "cc.xlsx")]) == 0
     assert "blank_rows         1" in capsys.readouterr().out
+
+
+def test_info_on_a_corrupted_workbook_is_one_line_on_stderr_with_exit_2(climatecause_path, tmp_path):
+    # The case of issue #13: 200 zero bytes at offset 5000 broke the sheet's XML, and the
+    # ParseError came out as a traceback with exit code 1.
+    data = bytearray(climatecause_path.read_bytes())
+    data[5000:5200] = bytes(200)
+    copy = tmp_path / "copy.xlsx"
+    copy.write_bytes(bytes(data))
+    r = subprocess.run([sys.executable, "-m", "causalgraph", "info", "--data", str(copy)], capture_output=True,
+                       text=True)
+    assert r.returncode == 2 and r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1, r.stderr
+    assert lines[0].startswith(f"causalgraph info: error: {copy}: cannot read as an xlsx workbook: reading row 11 "
+                               "failed (ParseError: not well-formed")

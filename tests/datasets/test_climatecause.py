@@ -206,6 +206,49 @@ def _col(ws, header):
     raise AssertionError(header)
 
 
+def _damaged_copy(src, dst, offset, length=200):
+    data = bytearray(src.read_bytes())
+    data[offset:offset + length] = bytes(length)
+    dst.write_bytes(bytes(data))
+    return dst
+
+
+# Offsets in the released file (sha256-pinned, so they stay put) where 200 zero bytes break a
+# different layer: the first zip header, a deflate stream, a CRC, the sheet XML in two places,
+# the cell references, and the end-of-archive record.
+@pytest.mark.parametrize("offset, cause", [
+    (0, "opening it failed (BadZipFile: Bad magic number"),
+    (500, "zlib.error: Error -3 while decompressing"),
+    (2500, "BadZipFile: Bad CRC-32"),
+    (5000, "reading row 11 failed (ParseError: not well-formed"),
+    (16500, "(IndexError: list index out of range)"),
+    (20500, "(ValueError: invalid literal for int()"),
+    (139900, "opening it failed (BadZipFile: File is not a zip file)"),
+])
+def test_corrupted_workbook_is_a_schema_error_naming_the_file(climatecause_path, tmp_path, offset, cause):
+    p = _damaged_copy(climatecause_path, tmp_path / "copy.xlsx", offset)
+    with pytest.raises(SchemaError) as info:
+        load_climatecause(p)
+    msg = str(info.value)
+    assert msg.startswith(f"{p}: cannot read as an xlsx workbook: ") and cause in msg, msg
+    assert "expected an intact .xlsx file" in msg and "\n" not in msg
+
+
+@pytest.mark.parametrize("size", [10, 30_000, 100_000])
+def test_truncated_workbook_is_a_schema_error_naming_the_file(climatecause_path, tmp_path, size):
+    p = tmp_path / "cut.xlsx"
+    p.write_bytes(climatecause_path.read_bytes()[:size])
+    with pytest.raises(SchemaError, match=r"cut\.xlsx: cannot read as an xlsx workbook: opening it failed "
+                                          r"\(BadZipFile: File is not a zip file\)"):
+        load_climatecause(p)
+
+
+def test_csv_text_named_xlsx_is_a_schema_error_naming_the_file(tmp_path):
+    p = _write_csv(tmp_path / "table.xlsx", HEADERS, [_row()])
+    with pytest.raises(SchemaError, match=r"table\.xlsx: cannot read as an xlsx workbook: opening it failed"):
+        load_climatecause(p)
+
+
 def test_real_copy_with_column_removed_names_the_column(climatecause_path, tmp_path):
     p = _real_copy(climatecause_path, tmp_path / "cc.xlsx", lambda ws: ws.delete_cols(_col(ws, "Cause_no_quantifier")))
     with pytest.raises(SchemaError, match=r"missing required column\(s\) 'Cause_no_quantifier'"):
