@@ -57,8 +57,14 @@ def read_text_file(f: str) -> str:
         return sys.stdin.read() if f == "-" else Path(f).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigError(f"--file {f}: no such file") from None
+    except IsADirectoryError:
+        raise ConfigError(f"--file {f}: a folder; expected a UTF-8 text file") from None
     except UnicodeDecodeError as exc:
         raise ConfigError(f"--file {f}: not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        # No permission, a folder on Windows (PermissionError there), a device that fails to read ...
+        raise ConfigError(f"--file {f}: cannot read it ({exc.strerror or exc}); expected a readable UTF-8 "
+                          "text file") from None
 
 
 def read_texts(args) -> list[str]:

@@ -129,3 +129,11 @@ def test_score_says_where_to_find_an_unreadable_answer(capsys):
     rc, _, err = run(capsys, "score", "Warming reduces sea ice.", "--model", "mock/constant", "--model-option",
                      "text=I cannot help.", "--reference", "paper", "--no-cache")
     assert rc == 2 and "rule unparsed" in err and "nothing to score" in err and "responses.jsonl" in err
+
+
+@pytest.mark.parametrize("command", ["score", "annotate"])
+def test_file_that_is_a_folder_is_one_line_naming_it(capsys, tmp_path, command):
+    # Was an IsADirectoryError traceback (issue #13).
+    rc, out, err = run(capsys, command, "--file", str(tmp_path), "--model", "mock/constant")
+    assert rc == 2 and out == ""
+    assert err.strip() == f"causalgraph {command}: error: --file {tmp_path}: a folder; expected a UTF-8 text file"
