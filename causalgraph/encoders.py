@@ -1,19 +1,31 @@
 """Text encodings of causal graphs for prompts, and decoders back to graphs.
 
-Encodings (``encode(graph, name)``; edges in data order):
+Encodings (``encode(graph, name, order=…)``):
 
 ``adjacency``
     every edge as ``(cause, effect)``, joined by single spaces.
 ``single-node``
     every edge as ``cause causes effect.``, joined by single spaces.
 ``graphml``
-    the output of networkx's GraphML writer for a ``DiGraph`` holding the
-    nodes and edges in data order (XML-escaped by the writer), without the
-    writer's final newline.  The writer lists edges grouped by cause.
+    a GraphML document, byte for byte what networkx's ElementTree writer
+    (``networkx.write_graphml_xml``) writes for a ``DiGraph`` holding the
+    nodes and edges (XML-escaped, indented by two spaces, ending with a
+    newline), written by causalgraph itself so that the bytes never depend on
+    whether lxml is installed and so that data order can be kept.
 ``json``
     ``{event: {"causes": [effects…]}}`` for every event, in node order.
 ``multinode``
     ``X causes A, B.`` per cause, joined by single spaces.
+
+Edge order
+    ``order="paper"`` (default) lists edges as the ClimateCause authors'
+    prompts did: the iteration order of a networkx ``DiGraph`` built by
+    calling ``add_edge(cause, effect)`` for every relation in data order,
+    i.e. node by node in order of first appearance (as cause or effect), and
+    for each node its effects in the order the pairs first appeared.
+    ``order="data"`` lists edges in order of first appearance of each pair.
+    Nodes are in order of first appearance under both.  The two orders differ
+    for 16 of the 63 causal ClimateCause statements (docs/reproduction.md).
 
 With ``signs=True`` every edge also carries its correlation
 (``positive``/``negative``; ``conflicting`` when the relations of a pair
@@ -33,21 +45,23 @@ the known events (``nodes=``) resolves such text exactly.
 
 from __future__ import annotations
 
-import io
 import json
+import re
 from dataclasses import replace
-from typing import Iterable, Optional, Sequence
+from typing import Callable, Iterable, Optional, Sequence
 
 from .errors import ConfigError, ParseError
 from .graph import CausalGraph, compile_graph
 from .model import Correlation, Relation
 
-__all__ = ["ENCODINGS", "DECODABLE", "encode", "decode"]
+__all__ = ["ENCODINGS", "DECODABLE", "ORDERS", "encode", "decode", "ordered_edges"]
 
-ENCODINGS = ("adjacency", "single-node", "graphml", "json", "multinode")
-DECODABLE = ("adjacency", "single-node", "graphml")
+#: Edge orders: the ClimateCause authors' (networkx adjacency iteration) and data order.
+ORDERS = ("paper", "data")
 
 _SIGN_WORDS = ("positive", "negative", "conflicting", "unknown")
+
+Edge = tuple[str, str, str]
 
 
 def _sign(edge) -> str:
@@ -56,7 +70,7 @@ def _sign(edge) -> str:
     return "conflicting" if edge.conflicting_correlation else "unknown"
 
 
-def _edges(graph) -> list[tuple[str, str, str]]:
+def _edges(graph) -> list[Edge]:
     """(cause, effect, sign) in data order, from a CausalGraph or (cause, effect) pairs."""
     if isinstance(graph, CausalGraph):
         return [(e.cause, e.effect, _sign(e)) for e in graph.edges]
@@ -77,7 +91,137 @@ def _nodes(graph, edges) -> list[str]:
     return list(seen)
 
 
-def encode(graph, encoding: str = "adjacency", *, signs: bool = False) -> str:
+def _check_order(order: str) -> None:
+    if order not in ORDERS:
+        raise ConfigError(f"unknown edge order {order!r}; expected one of {', '.join(ORDERS)}")
+
+
+def _in_order(edges: list[Edge], nodes: list[str], order: str) -> list[Edge]:
+    _check_order(order)
+    if order == "data":
+        return edges
+    # networkx keeps one adjacency dict per node in insertion order, so its edge
+    # iteration is a stable sort of the data-order edges by the cause's node position.
+    pos = {n: i for i, n in enumerate(nodes)}
+    return sorted(edges, key=lambda edge: pos[edge[0]])
+
+
+def ordered_edges(graph, order: str = "paper") -> list[tuple[str, str]]:
+    """The (cause, effect) pairs of a graph in the given edge order.
+
+    Parameters
+    ----------
+    graph
+        A :class:`~causalgraph.graph.CausalGraph`, or a sequence of
+        ``(cause, effect)`` tuples.
+    order
+        ``"paper"`` (node by node in order of first appearance, each node's
+        effects in data order: what the ClimateCause authors' prompts list) or
+        ``"data"`` (order of first appearance of each pair).
+
+    Examples
+    --------
+    >>> ordered_edges([("a", "b"), ("c", "a"), ("a", "d")])
+    [('a', 'b'), ('a', 'd'), ('c', 'a')]
+    >>> ordered_edges([("a", "b"), ("c", "a"), ("a", "d")], "data")
+    [('a', 'b'), ('c', 'a'), ('a', 'd')]
+    """
+    edges = _edges(graph)
+    return [(c, e) for c, e, _ in _in_order(edges, _nodes(graph, edges), order)]
+
+
+# -- the encoders: one function per encoding, registered in _ENCODERS ----------------------
+
+def _adjacency(nodes: list[str], edges: list[Edge], signs: bool) -> str:
+    if signs:
+        return " ".join(f"({c}, {e}, {s})" for c, e, s in edges)
+    return " ".join(f"({c}, {e})" for c, e, _ in edges)
+
+
+def _single_node(nodes: list[str], edges: list[Edge], signs: bool) -> str:
+    if signs:
+        return " ".join(f"{c} causes {e} ({s} correlation)." for c, e, s in edges)
+    return " ".join(f"{c} causes {e}." for c, e, _ in edges)
+
+
+def _multinode(nodes: list[str], edges: list[Edge], signs: bool) -> str:
+    grouped: dict[str, list[str]] = {}
+    for c, e, s in edges:
+        grouped.setdefault(c, []).append(f"{e} ({s} correlation)" if signs else e)
+    return " ".join(f"{c} causes {', '.join(effects)}." for c, effects in grouped.items())
+
+
+def _json(nodes: list[str], edges: list[Edge], signs: bool) -> str:
+    obj: dict[str, dict] = {n: {"causes": []} for n in nodes}
+    for c, e, s in edges:
+        obj[c]["causes"].append(e)
+        if signs:
+            obj[c].setdefault("correlations", []).append(s)
+    if signs:
+        for n in nodes:
+            obj[n].setdefault("correlations", [])
+    return json.dumps(obj, ensure_ascii=False)
+
+
+# Characters XML 1.0 can hold (https://www.w3.org/TR/xml/#charsets); anything else (most C0
+# controls, lone surrogates, U+FFFE/U+FFFF) makes a document no XML parser reads back.
+_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xml_attr(value: str) -> str:
+    bad = _NOT_XML.search(value)
+    if bad:
+        raise ConfigError(f"event {value!r} holds {bad.group()!r} (U+{ord(bad.group()):04X}), a character XML "
+                          f"cannot hold, so it has no GraphML encoding")
+    # ElementTree's attribute escaping, in its order, so the bytes equal networkx's writer
+    return (value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+            .replace("\r", "&#13;").replace("\n", "&#10;").replace("\t", "&#09;"))
+
+
+_GRAPHML_HEAD = (
+    "<?xml version='1.0' encoding='utf-8'?>\n"
+    '<graphml xmlns="http://graphml.graphdrawing.org/xmlns" '
+    'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+    'xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns '
+    'http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">\n')
+
+
+def _graphml(nodes: list[str], edges: list[Edge], signs: bool) -> str:
+    # Written here rather than through networkx: its writer always groups edges by cause (no
+    # data order) and writes lxml's slightly different bytes whenever lxml is installed.
+    out = [_GRAPHML_HEAD]
+    if signs and edges:
+        out.append('  <key id="d0" for="edge" attr.name="correlation" attr.type="string" />\n')
+    if not nodes:
+        out.append('  <graph edgedefault="directed" />\n</graphml>\n')
+        return "".join(out)
+    out.append('  <graph edgedefault="directed">\n')
+    for n in nodes:
+        out.append(f'    <node id="{_xml_attr(n)}" />\n')
+    for c, e, s in edges:
+        head = f'    <edge source="{_xml_attr(c)}" target="{_xml_attr(e)}"'
+        if signs:
+            out.append(f'{head}>\n      <data key="d0">{s}</data>\n    </edge>\n')
+        else:
+            out.append(f"{head} />\n")
+    out.append("  </graph>\n</graphml>\n")
+    return "".join(out)
+
+
+_ENCODERS: dict[str, Callable[[list[str], list[Edge], bool], str]] = {
+    "adjacency": _adjacency,
+    "single-node": _single_node,
+    "graphml": _graphml,
+    "json": _json,
+    "multinode": _multinode,
+}
+
+#: Names of the encodings, in registry order.
+ENCODINGS = tuple(_ENCODERS)
+DECODABLE = ("adjacency", "single-node", "graphml")
+
+
+def encode(graph, encoding: str = "adjacency", *, signs: bool = False, order: str = "paper") -> str:
     """Encode a causal graph as prompt text.
 
     Parameters
@@ -89,6 +233,9 @@ def encode(graph, encoding: str = "adjacency", *, signs: bool = False) -> str:
         One of :data:`ENCODINGS`.
     signs
         Add each edge's correlation label.
+    order
+        ``"paper"`` (default: the edge order of the ClimateCause authors'
+        prompts, see the module docstring) or ``"data"``.
 
     Examples
     --------
@@ -96,52 +243,19 @@ def encode(graph, encoding: str = "adjacency", *, signs: bool = False) -> str:
     '(a, b) (b, c)'
     >>> encode([("a", "b"), ("b", "c")], "single-node")
     'a causes b. b causes c.'
-    >>> encode([("a", "b"), ("a", "c")], "multinode")
-    'a causes b, c.'
+    >>> encode([("a", "b"), ("c", "a"), ("a", "d")], "multinode")
+    'a causes b, d. c causes a.'
+    >>> encode([("a", "b"), ("c", "a"), ("a", "d")], order="data")
+    '(a, b) (c, a) (a, d)'
     >>> encode([("a", "b", "negative")], "adjacency", signs=True)
     '(a, b, negative)'
     """
+    fn = _ENCODERS.get(encoding)
+    if fn is None:
+        raise ConfigError(f"unknown encoding {encoding!r}; expected one of {', '.join(ENCODINGS)}")
     edges = _edges(graph)
-    if encoding == "adjacency":
-        if signs:
-            return " ".join(f"({c}, {e}, {s})" for c, e, s in edges)
-        return " ".join(f"({c}, {e})" for c, e, _ in edges)
-    if encoding == "single-node":
-        if signs:
-            return " ".join(f"{c} causes {e} ({s} correlation)." for c, e, s in edges)
-        return " ".join(f"{c} causes {e}." for c, e, _ in edges)
-    if encoding == "multinode":
-        grouped: dict[str, list[str]] = {}
-        for c, e, s in edges:
-            grouped.setdefault(c, []).append(f"{e} ({s} correlation)" if signs else e)
-        return " ".join(f"{c} causes {', '.join(effects)}." for c, effects in grouped.items())
-    if encoding == "json":
-        nodes = _nodes(graph, edges)
-        obj: dict[str, dict] = {n: {"causes": []} for n in nodes}
-        for c, e, s in edges:
-            obj[c]["causes"].append(e)
-            if signs:
-                obj[c].setdefault("correlations", []).append(s)
-        if signs:
-            for n in nodes:
-                obj[n].setdefault("correlations", [])
-        return json.dumps(obj, ensure_ascii=False)
-    if encoding == "graphml":
-        import networkx as nx
-
-        g = nx.DiGraph()
-        g.add_nodes_from(_nodes(graph, edges))
-        for c, e, s in edges:
-            if signs:
-                g.add_edge(c, e, correlation=s)
-            else:
-                g.add_edge(c, e)
-        buf = io.BytesIO()
-        nx.write_graphml(g, buf, encoding="utf-8")
-        # The writer ends the document with a newline; drop it so that prompt
-        # text can continue right after the closing tag ("</graphml>. Based …").
-        return buf.getvalue().decode("utf-8").rstrip("\n")
-    raise ConfigError(f"unknown encoding {encoding!r}; expected one of {', '.join(ENCODINGS)}")
+    nodes = _nodes(graph, edges)
+    return fn(nodes, _in_order(edges, nodes, order), signs)
 
 
 # -- decoding ----------------------------------------------------------------
@@ -228,16 +342,45 @@ def _decode_text(text: str, fmt: str, signs: bool, nodes: Optional[Iterable[str]
     return out
 
 
-def _decode_graphml(text: str) -> list[tuple]:
-    import networkx as nx
+_GRAPHML_NS = "{http://graphml.graphdrawing.org/xmlns}"
+
+
+def _decode_graphml(text: str) -> tuple[list[str], list[Edge]]:
+    """Nodes and edges in document order (networkx's reader would regroup edges by cause)."""
+    import xml.etree.ElementTree as ET
 
     try:
-        g = nx.parse_graphml(text)
-    except Exception as exc:  # networkx raises several XML / networkx error types
+        root = ET.fromstring(text)
+    except ET.ParseError as exc:
         raise ParseError(f"not valid GraphML: {exc}") from None
-    if not g.is_directed():
-        raise ParseError("GraphML graph is undirected; expected edgedefault=\"directed\"")
-    return list(g.nodes), [(c, e, d.get("correlation", "unknown")) for c, e, d in g.edges(data=True)]
+    ns = _GRAPHML_NS if root.tag.startswith(_GRAPHML_NS) else ""
+    if root.tag != f"{ns}graphml":
+        raise ParseError(f"not valid GraphML: the root element is <{root.tag}>, expected <graphml>")
+    graph = root.find(f"{ns}graph")
+    if graph is None:
+        raise ParseError("not valid GraphML: no <graph> element")
+    if graph.get("edgedefault") != "directed":
+        raise ParseError(f"GraphML graph is undirected (edgedefault={graph.get('edgedefault')!r}); "
+                         f"expected edgedefault=\"directed\"")
+    corr_keys = {k.get("id") for k in root.iter(f"{ns}key")
+                 if k.get("attr.name") == "correlation" and k.get("for") in ("edge", "all")}
+    nodes: dict[str, None] = {}
+    for n in graph.findall(f"{ns}node"):
+        if n.get("id") is None:
+            raise ParseError("not valid GraphML: a <node> has no id")
+        nodes.setdefault(n.get("id"), None)
+    edges: list[Edge] = []
+    for e in graph.findall(f"{ns}edge"):
+        c, t = e.get("source"), e.get("target")
+        if c is None or t is None:
+            raise ParseError("not valid GraphML: an <edge> lacks its source or target")
+        if e.get("directed") == "false":
+            raise ParseError(f"GraphML edge ({c!r}, {t!r}) is undirected; a causal graph has directed edges")
+        sign = next(((d.text or "") for d in e.findall(f"{ns}data") if d.get("key") in corr_keys), "unknown")
+        nodes.setdefault(c, None)
+        nodes.setdefault(t, None)
+        edges.append((c, t, sign))
+    return list(nodes), edges
 
 
 def decode(text: str, encoding: str = "adjacency", *, signs: bool = False,

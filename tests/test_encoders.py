@@ -8,9 +8,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from causalgraph import compile_graph
-from causalgraph.encoders import decode, encode
+from causalgraph.encoders import decode, encode, ordered_edges
 from causalgraph.errors import ConfigError, ParseError
-from causalgraph.model import Correlation, Relation
+from causalgraph.model import Correlation, Relation, Statement
 
 P, N = Correlation.POSITIVE, Correlation.NEGATIVE
 NS = "{http://graphml.graphdrawing.org/xmlns}"
@@ -42,12 +42,71 @@ def hostile():
     return compile_graph(rels)
 
 
-def test_encode_adjacency_lists_edges_in_data_order(small):
-    assert encode(small, "adjacency") == "(a, b) (b, c) (a, c)"
+def test_encode_adjacency_lists_edges_node_by_node_by_default(small):
+    # paper order: a's effects (b, then c), then b's
+    assert encode(small, "adjacency") == "(a, b) (a, c) (b, c)"
+    assert encode(small, "adjacency", order="data") == "(a, b) (b, c) (a, c)"
 
 
 def test_encode_single_node_is_one_sentence_per_edge(small):
-    assert encode(small, "single-node") == "a causes b. b causes c. a causes c."
+    assert encode(small, "single-node") == "a causes b. a causes c. b causes c."
+    assert encode(small, "single-node", order="data") == "a causes b. b causes c. a causes c."
+
+
+@pytest.fixture
+def reordered():
+    """A statement whose edge orders differ: 'drought' is seen first as an effect, then as a cause,
+    and 'heat' gains a second effect after it."""
+    return compile_graph(Statement("t-9", "Heat causes drought, which lowers yields; fires follow heat; "
+                                          "drought also raises prices.", True,
+                                   (Relation("heat", "drought", correlation=P),
+                                    Relation("drought", "yields", correlation=N),
+                                    Relation("heat", "fires", correlation=P),
+                                    Relation("drought", "prices", correlation=P))))
+
+
+def test_encodings_list_edges_in_the_authors_networkx_order_by_default(reordered):
+    # Written by hand: networkx iterates heat's effects (drought, fires), then drought's (yields, prices).
+    assert encode(reordered, "adjacency") == "(heat, drought) (heat, fires) (drought, yields) (drought, prices)"
+    assert encode(reordered, "single-node") == (
+        "heat causes drought. heat causes fires. drought causes yields. drought causes prices.")
+    assert encode(reordered, "adjacency", signs=True) == (
+        "(heat, drought, positive) (heat, fires, positive) (drought, yields, negative) (drought, prices, positive)")
+    assert encode(reordered, "single-node", signs=True) == (
+        "heat causes drought (positive correlation). heat causes fires (positive correlation). "
+        "drought causes yields (negative correlation). drought causes prices (positive correlation).")
+    assert encode(reordered, "multinode") == "heat causes drought, fires. drought causes yields, prices."
+    assert encode(reordered, "json") == (
+        '{"heat": {"causes": ["drought", "fires"]}, "drought": {"causes": ["yields", "prices"]}, '
+        '"yields": {"causes": []}, "fires": {"causes": []}, "prices": {"causes": []}}')
+    edges = [(e.get("source"), e.get("target"))
+             for e in ET.fromstring(encode(reordered, "graphml")).iter(f"{NS}edge")]
+    assert edges == [("heat", "drought"), ("heat", "fires"), ("drought", "yields"), ("drought", "prices")]
+
+
+def test_data_order_keeps_the_order_pairs_first_appear(reordered):
+    assert encode(reordered, "adjacency", order="data") == (
+        "(heat, drought) (drought, yields) (heat, fires) (drought, prices)")
+    assert encode(reordered, "single-node", order="data") == (
+        "heat causes drought. drought causes yields. heat causes fires. drought causes prices.")
+    # multinode and json group by cause either way; data order groups causes as they first cause something
+    assert encode(reordered, "multinode", order="data") == "heat causes drought, fires. drought causes yields, prices."
+    edges = [(e.get("source"), e.get("target"))
+             for e in ET.fromstring(encode(reordered, "graphml", order="data")).iter(f"{NS}edge")]
+    assert edges == [("heat", "drought"), ("drought", "yields"), ("heat", "fires"), ("drought", "prices")]
+    assert ordered_edges(reordered, "data") == reordered.pairs
+
+
+def test_multinode_groups_differ_between_orders_when_a_cause_first_appears_as_an_effect():
+    pairs = [("a", "b"), ("c", "a"), ("b", "d")]
+    # node order a, b, c, d: paper lists b's group before c's; data order meets c -> a first
+    assert encode(pairs, "multinode") == "a causes b. b causes d. c causes a."
+    assert encode(pairs, "multinode", order="data") == "a causes b. c causes a. b causes d."
+
+
+def test_unknown_order_is_refused(small):
+    with pytest.raises(ConfigError, match="unknown edge order 'sorted'; expected one of paper, data"):
+        encode(small, order="sorted")
 
 
 def test_encode_multinode_groups_effects_per_cause(small):
@@ -61,9 +120,9 @@ def test_encode_json_lists_effects_of_every_event(small):
 
 
 def test_encode_with_signs(small):
-    assert encode(small, "adjacency", signs=True) == "(a, b, positive) (b, c, negative) (a, c, positive)"
+    assert encode(small, "adjacency", signs=True) == "(a, b, positive) (a, c, positive) (b, c, negative)"
     assert encode(small, "single-node", signs=True) == (
-        "a causes b (positive correlation). b causes c (negative correlation). a causes c (positive correlation).")
+        "a causes b (positive correlation). a causes c (positive correlation). b causes c (negative correlation).")
     assert encode(small, "multinode", signs=True) == (
         "a causes b (positive correlation), c (positive correlation). b causes c (negative correlation).")
     assert json.loads(encode(small, "json", signs=True))["a"] == {"causes": ["b", "c"],
@@ -90,7 +149,9 @@ def test_encode_graphml_escapes_xml(hostile):
 
 
 def test_encode_marks_conflicting_pairs(hostile):
-    assert encode(hostile, "adjacency", signs=True).endswith(f"({HOSTILE[0]}, {HOSTILE[6]}, conflicting)")
+    assert encode(hostile, "adjacency", signs=True, order="data").endswith(
+        f"({HOSTILE[0]}, {HOSTILE[6]}, conflicting)")
+    assert f"({HOSTILE[0]}, {HOSTILE[6]}, conflicting)" in encode(hostile, "adjacency", signs=True)
 
 
 def test_encode_unknown_encoding_raises(small):
@@ -100,23 +161,34 @@ def test_encode_unknown_encoding_raises(small):
 
 @pytest.mark.parametrize("encoding", ["adjacency", "single-node", "graphml"])
 @pytest.mark.parametrize("signs", [False, True])
-def test_decode_round_trip_simple(small, encoding, signs):
+def test_decode_keeps_the_text_edge_order_so_data_order_reencodes_the_text(small, encoding, signs):
     text = encode(small, encoding, signs=signs)
     back = decode(text, encoding, signs=signs)
-    assert sorted(back.pairs) == sorted(small.pairs)
-    assert encode(back, encoding, signs=signs) == text
+    assert back.pairs == [("a", "b"), ("a", "c"), ("b", "c")]
+    assert encode(back, encoding, signs=signs, order="data") == text
     if signs:
         assert [back.edge(c, e).correlation for c, e in small.pairs] == [P, N, P]
 
 
 @pytest.mark.parametrize("encoding", ["adjacency", "single-node", "graphml"])
 @pytest.mark.parametrize("signs", [False, True])
-def test_decode_round_trip_hostile_events_with_known_nodes(hostile, encoding, signs):
-    text = encode(hostile, encoding, signs=signs)
+def test_decode_of_data_order_text_rebuilds_the_same_graph(small, encoding, signs):
+    back = decode(encode(small, encoding, signs=signs, order="data"), encoding, signs=signs)
+    assert back.pairs == small.pairs and back.nodes == small.nodes
+    for order in ("paper", "data"):
+        assert encode(back, encoding, signs=signs, order=order) == encode(small, encoding, signs=signs, order=order)
+
+
+@pytest.mark.parametrize("encoding", ["adjacency", "single-node", "graphml"])
+@pytest.mark.parametrize("signs", [False, True])
+@pytest.mark.parametrize("order", ["paper", "data"])
+def test_decode_round_trip_hostile_events_with_known_nodes(hostile, encoding, signs, order):
+    text = encode(hostile, encoding, signs=signs, order=order)
     back = decode(text, encoding, signs=signs, nodes=hostile.nodes)
-    assert sorted(back.pairs) == sorted(hostile.pairs)
-    assert back.nodes == hostile.nodes
-    assert encode(back, encoding, signs=signs) == text
+    assert back.pairs == ordered_edges(hostile, order)
+    assert encode(back, encoding, signs=signs, order="data") == text
+    if order == "data":
+        assert back.nodes == hostile.nodes
     if signs:
         assert back.edge(HOSTILE[0], HOSTILE[6]).conflicting
 
@@ -169,7 +241,48 @@ def test_decode_round_trip_every_corpus_graph(climatecause):
             continue
         g = compile_graph(st)
         for encoding in ("adjacency", "single-node", "graphml"):
-            text = encode(g, encoding, signs=True)
-            back = decode(text, encoding, signs=True, nodes=g.nodes)
-            assert sorted(back.pairs) == sorted(g.pairs), (st.id, encoding)
-            assert encode(back, encoding, signs=True) == text, (st.id, encoding)
+            for order in ("paper", "data"):
+                text = encode(g, encoding, signs=True, order=order)
+                back = decode(text, encoding, signs=True, nodes=g.nodes)
+                assert back.pairs == ordered_edges(g, order), (st.id, encoding, order)
+                assert encode(back, encoding, signs=True, order="data") == text, (st.id, encoding, order)
+
+
+def _networkx_graphs_from_spreadsheet(path):
+    """Each causal statement's DiGraph as the ClimateCause authors built it, straight from the rows:
+    ``add_edge(Cause_no_quantifier, Effect_no_quantifier)`` for every row of the statement, in sheet order.
+    Read with pandas, not through causalgraph's loader or graph code."""
+    import networkx as nx
+    import pandas as pd
+
+    df = pd.read_excel(path)
+    df = df[df["Causal?"].astype(str).str.strip() == "Yes"]
+    graphs: dict[str, nx.DiGraph] = {}
+    for _, row in df.iterrows():
+        g = graphs.setdefault(row["ipccText"], nx.DiGraph())
+        g.add_edge(row["Cause_no_quantifier"], row["Effect_no_quantifier"])
+    return graphs
+
+
+def test_encodings_of_all_63_causal_statements_equal_networkx_built_from_the_spreadsheet(climatecause,
+                                                                                         climatecause_path):
+    import io
+
+    import networkx as nx
+
+    reference = _networkx_graphs_from_spreadsheet(climatecause_path)
+    causal = [st for st in climatecause.statements if st.causal and st.relations]
+    assert len(reference) == len(causal) == 63
+    differs_from_data_order = 0
+    for st, (text, g) in zip(causal, reference.items()):
+        assert st.text == text.strip()
+        ours = compile_graph(st)
+        assert encode(ours, "adjacency") == " ".join(f"({u}, {v})" for u, v in g.edges()), st.id
+        assert encode(ours, "single-node") == " ".join(f"{u} causes {v}." for u, v in g.edges()), st.id
+        buf = io.BytesIO()
+        nx.write_graphml_xml(g, buf)
+        assert encode(ours, "graphml") == buf.getvalue().decode("utf-8"), st.id
+        assert list(ours.nodes) == list(g.nodes()), st.id
+        differs_from_data_order += encode(ours, "adjacency", order="data") != encode(ours, "adjacency")
+    # the authors' order and data order disagree for 16 of the 63 statements (issue #12)
+    assert differs_from_data_order == 16

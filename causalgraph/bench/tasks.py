@@ -16,7 +16,9 @@ task                      one item per                        gold
 ========================  ==================================  ======================
 
 Events are the no-quantifier forms; graph events follow graph node order
-(first appearance in the data).  Item ids read
+(first appearance in the data).  Graphs embedded in prompts list their edges
+in the ClimateCause authors' order by default (``order="paper"``, see
+:mod:`causalgraph.encoders`); ``order="data"`` keeps data order.  Item ids read
 ``<task>/<variant>/<statement id>/r<relation index>`` (CorrI),
 ``…/e<event index>`` (CCR) and ``…/p<chain index>`` (multi-hop), indices
 0-based within the statement, so the same data always gives the same ids.
@@ -27,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
-from ..encoders import encode
+from ..encoders import ORDERS, encode
 from ..errors import ConfigError, SchemaError
 from ..graph import CausalGraph, compile_graph
 from ..metrics.chains import RULES, chain_labels, chain_stats
@@ -75,10 +77,10 @@ def _variant(task: str, variant) -> PromptVariant:
     return get_variant(task, str(variant))
 
 
-def _graph_text(g: CausalGraph, encoding: str) -> str:
-    # Continue with ". " after adjacency / GraphML; a single-node encoding
-    # already ends with a period, so only a space follows it.
-    text = encode(g, encoding)
+def _graph_text(g: CausalGraph, encoding: str, order: str) -> str:
+    # The authors' prompts continue with ". " after adjacency and GraphML text (GraphML keeps the
+    # writer's final newline, so "</graphml>\n. "); single-node text already ends with a period.
+    text = encode(g, encoding, order=order)
     return text if encoding == "single-node" else text + "."
 
 
@@ -106,7 +108,7 @@ def _corri_items(corpus, task: str, v: PromptVariant) -> list[Item]:
     return out
 
 
-def _ccr_items(corpus, task: str, v: PromptVariant, rule: str) -> list[Item]:
+def _ccr_items(corpus, task: str, v: PromptVariant, rule: str, order: str) -> list[Item]:
     member = task.endswith("member")
     out = []
     for st in _causal(corpus):
@@ -114,7 +116,7 @@ def _ccr_items(corpus, task: str, v: PromptVariant, rule: str) -> list[Item]:
         labels = chain_labels(g, rule)
         shared: dict[str, str] = {}
         if "graph" in v.placeholders:
-            shared["graph"] = _graph_text(g, v.encoding)
+            shared["graph"] = _graph_text(g, v.encoding, order)
         if "event_list" in v.placeholders:
             shared["event_list"] = "[" + ", ".join(g.nodes) + "]"
         if "s" in v.placeholders:
@@ -122,12 +124,15 @@ def _ccr_items(corpus, task: str, v: PromptVariant, rule: str) -> list[Item]:
         for i, event in enumerate(g.nodes):
             pos = labels[event]
             membership = "yes" if pos.member else "no"
+            meta = {"statement_id": st.id, "event": event, "event_index": i, "rule": rule,
+                    "membership": membership, "position": pos.value}
+            if "graph" in shared:
+                meta["edge_order"] = order
             out.append(Item(
                 id=f"{task}/{v.id}/{st.id}/e{i:03d}", task=task, variant=v.id,
                 prompt=v.render(e_i=event, **shared),
                 gold=membership if member else pos.value,
-                meta={"statement_id": st.id, "event": event, "event_index": i, "rule": rule,
-                      "membership": membership, "position": pos.value},
+                meta=meta,
             ))
     return out
 
@@ -203,7 +208,8 @@ def _multihop_items(corpus, task: str, v: PromptVariant, max_chains: int) -> lis
     return out
 
 
-def items(corpus, task: str, variant, *, rule: str = "path", max_chains: int = DEFAULT_MAX_CHAINS) -> list[Item]:
+def items(corpus, task: str, variant, *, rule: str = "path", max_chains: int = DEFAULT_MAX_CHAINS,
+          order: str = "paper") -> list[Item]:
     """Build the benchmark items of one task and prompt variant.
 
     Parameters
@@ -222,6 +228,9 @@ def items(corpus, task: str, variant, *, rule: str = "path", max_chains: int = D
         default) or ``"shortest-distance"``.
     max_chains
         Per-statement bound for ``corri-multihop``.
+    order
+        Edge order of graphs embedded in prompts: ``"paper"`` (default, the
+        authors' networkx order) or ``"data"`` (see :mod:`causalgraph.encoders`).
 
     Examples
     --------
@@ -235,9 +244,11 @@ def items(corpus, task: str, variant, *, rule: str = "path", max_chains: int = D
     """
     if rule not in RULES:
         raise ConfigError(f"unknown chain rule {rule!r}; expected one of {', '.join(RULES)}")
+    if order not in ORDERS:
+        raise ConfigError(f"unknown edge order {order!r}; expected one of {', '.join(ORDERS)}")
     v = _variant(task, variant)
     if task in ("corri", "corri-rc"):
         return _corri_items(corpus, task, v)
     if task == "corri-multihop":
         return _multihop_items(corpus, task, v, max_chains)
-    return _ccr_items(corpus, task, v, rule)
+    return _ccr_items(corpus, task, v, rule, order)

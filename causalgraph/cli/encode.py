@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..datasets import load_corpus
-from ..encoders import ENCODINGS, encode
+from ..encoders import ENCODINGS, ORDERS, encode
 from ..errors import ConfigError
 from ..graph import compile_graph
 from ._common import add_data_option, find_statement
@@ -20,6 +20,9 @@ def register(sub) -> None:
     p.add_argument("--encoding", choices=list(ENCODINGS), default="adjacency",
                    help="encoding (default: adjacency)")
     p.add_argument("--signs", action="store_true", help="add each edge's correlation label")
+    p.add_argument("--order", choices=list(ORDERS), default="paper",
+                   help="edge order: paper (default; the ClimateCause authors' networkx order, node by node) "
+                        "or data (first appearance of each pair)")
     p.add_argument("--node", choices=["no_quantifier", "np"], default="no_quantifier",
                    help="event form (default: no_quantifier, as in the benchmarks)")
     p.set_defaults(func=run)
@@ -29,6 +32,7 @@ def run(args) -> int:
     st = find_statement(load_corpus(args.data), args.statement)
     if not st.relations:
         raise ConfigError(f"statement {st.id} has no causal relations, so it has no causal graph to encode")
-    text = encode(compile_graph(st, node=args.node), args.encoding, signs=args.signs)
-    print(text)
+    text = encode(compile_graph(st, node=args.node), args.encoding, signs=args.signs, order=args.order)
+    # GraphML ends with its own newline; print no second one.
+    print(text, end="" if text.endswith("\n") else "\n")
     return 0

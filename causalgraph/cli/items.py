@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..bench.tasks import TASK_NAMES, items
 from ..datasets import load_corpus
+from ..encoders import ORDERS
 from ..errors import ConfigError
 from ._common import add_data_option, add_rule_option, emit_table
 
@@ -25,6 +26,9 @@ def register(sub) -> None:
                    help="variant id as in the paper (0_1, RC_F_2, A_5, SN_4, ML_6, CoT_5 …); "
                         "see docs/prompts.md")
     add_rule_option(p, help="chain rule for CCR golds (default: path)")
+    p.add_argument("--order", choices=list(ORDERS), default="paper",
+                   help="edge order of graphs in prompts: paper (default; as the ClimateCause authors sent "
+                        "them) or data")
     p.add_argument("--format", choices=["jsonl", "json", "table", "csv"], default="jsonl",
                    help="output format (default: jsonl)")
     p.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N items")
@@ -57,7 +61,7 @@ def write_openai_batch(its, path, model: str) -> int:
 def run(args) -> int:
     if args.limit is not None and args.limit < 0:
         raise ConfigError(f"--limit must be >= 0, got {args.limit}")
-    its = items(load_corpus(args.data), args.task, args.variant, rule=args.rule)
+    its = items(load_corpus(args.data), args.task, args.variant, rule=args.rule, order=args.order)
     if args.limit is not None:
         its = its[: args.limit]
     if args.openai_batch:

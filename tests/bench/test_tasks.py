@@ -76,9 +76,42 @@ def test_items_ccr_single_node_is_followed_by_a_space_only(toy):
     assert it.gold == "start"
 
 
-def test_items_ccr_graphml_is_followed_by_period(toy):
+def test_items_ccr_graphml_keeps_the_writers_newline_before_the_period(toy):
+    # The authors inserted networkx's whole GraphML document (ending in a newline) and then ". ".
     it = items(toy, "ccr-member", "ML_4")[0]
-    assert "</graphml>. Now answer using this causal graph only" in it.prompt
+    assert "</graph>\n</graphml>\n. Now answer using this causal graph only" in it.prompt
+
+
+@pytest.fixture
+def reordered():
+    """heat -> drought, drought -> yields, heat -> fires: the authors' order puts heat -> fires second."""
+    return [Statement("t-5", "Heat brings drought, which lowers yields, and fires.", True, (
+        Relation("heat", "drought", correlation=P), Relation("drought", "yields", correlation=N),
+        Relation("heat", "fires", correlation=P)))]
+
+
+def test_items_ccr_graphs_follow_the_authors_edge_order_by_default(reordered):
+    it = items(reordered, "ccr-member", "A_5")[0]
+    assert it.prompt.startswith("The causal relationships in a causal graph are- (heat, drought) (heat, fires) "
+                                "(drought, yields). Based on this graph")
+    assert it.meta["edge_order"] == "paper"
+    it = items(reordered, "ccr-position", "SN_5")[0]
+    assert it.prompt.startswith("The causal relationships in a causal graph are- heat causes drought. "
+                                "heat causes fires. drought causes yields. Based on this graph")
+
+
+def test_items_ccr_data_order_is_an_explicit_option(reordered):
+    paper = items(reordered, "ccr-member", "A_5")
+    data = items(reordered, "ccr-member", "A_5", order="data")
+    assert data[0].prompt.startswith("The causal relationships in a causal graph are- (heat, drought) "
+                                     "(drought, yields) (heat, fires). Based on this graph")
+    assert data[0].meta["edge_order"] == "data"
+    # same items, same golds: only the graph text differs
+    assert [(i.id, i.gold) for i in data] == [(i.id, i.gold) for i in paper]
+    with pytest.raises(ConfigError, match="unknown edge order 'random'"):
+        items(reordered, "ccr-member", "A_5", order="random")
+    # tasks without a graph in the prompt carry no edge order
+    assert "edge_order" not in items(reordered, "ccr-eci-member", "0_4")[0].meta
 
 
 def test_items_ccr_eci_event_list(toy):
@@ -185,3 +218,61 @@ def test_items_multihop_on_climatecause_golds_are_sign_products(climatecause):
         negatives = it.meta["edge_correlations"].count("negative")
         assert it.gold == ("negative" if negatives % 2 else "positive")
         assert len(it.meta["events"]) >= 3
+
+
+# -- the paper's prompts, rebuilt from the spreadsheet rows without causalgraph's loader or graph code --------
+
+def _spreadsheet_statements(path):
+    """(text, rows, DiGraph) of each causal statement in sheet order, as the authors' scripts built them:
+    ``add_edge(Cause_no_quantifier, Effect_no_quantifier)`` for every row of the statement."""
+    import networkx as nx
+    import pandas as pd
+
+    df = pd.read_excel(path)
+    df = df[df["Causal?"].astype(str).str.strip() == "Yes"]
+    out: dict[str, tuple[list, nx.DiGraph]] = {}
+    for _, row in df.iterrows():
+        rows, g = out.setdefault(row["ipccText"], ([], nx.DiGraph()))
+        rows.append(row)
+        g.add_edge(row["Cause_no_quantifier"], row["Effect_no_quantifier"])
+    return [(text.strip(), rows, g) for text, (rows, g) in out.items()]
+
+
+def _graph_texts(g):
+    import io
+
+    import networkx as nx
+
+    buf = io.BytesIO()
+    nx.write_graphml_xml(g, buf)
+    return {"adjacency": " ".join(f"({u}, {v})" for u, v in g.edges()) + ".",
+            "single-node": " ".join(f"{u} causes {v}." for u, v in g.edges()),
+            "graphml": buf.getvalue().decode("utf-8") + "."}
+
+
+@pytest.mark.parametrize("task", ["ccr-member", "ccr-position", "ccr-eci-member", "ccr-eci-position",
+                                  "corri", "corri-rc"])
+def test_every_paper_variant_renders_the_prompts_built_from_the_spreadsheet(task, climatecause, climatecause_path):
+    import string
+
+    statements = _spreadsheet_statements(climatecause_path)
+    variants = list_variants(task)
+    assert len(variants) == 9
+    for v in variants:
+        tpl = string.Template(v.template)
+        expected = []
+        for text, rows, g in statements:
+            if task.startswith("corri"):
+                for row in rows:
+                    values = {"e_i": row["Cause_no_quantifier"], "e_j": row["Effect_no_quantifier"], "s": text}
+                    expected.append(tpl.substitute({k: values[k] for k in v.placeholders}))
+                continue
+            values = {"s": text, "event_list": "[" + ", ".join(g.nodes()) + "]"}
+            if v.encoding:
+                values["graph"] = _graph_texts(g)[v.encoding]
+            for event in g.nodes():
+                values["e_i"] = event
+                expected.append(tpl.substitute({k: values[k] for k in v.placeholders}))
+        ours = [it.prompt for it in items(climatecause, task, v.id)]
+        assert len(ours) == (874 if task.startswith("corri") else 512), (task, v.id)
+        assert ours == expected, (task, v.id)

@@ -47,6 +47,24 @@ def test_encode_graphml_statement(capsys):
         "weather extreme events", "acute food insecurity", "climate extreme events", "water security"]
 
 
+def test_encode_lists_edges_in_the_authors_order_unless_data_order_is_asked(capsys):
+    # cc-007's rows give weather -> food, climate -> food, weather -> water, climate -> water
+    assert main(["encode", "--statement", "cc-007"]) == 0
+    assert capsys.readouterr().out == (
+        "(weather extreme events, acute food insecurity) (weather extreme events, water security) "
+        "(climate extreme events, acute food insecurity) (climate extreme events, water security)\n")
+    assert main(["encode", "--statement", "cc-007", "--order", "data"]) == 0
+    assert capsys.readouterr().out == (
+        "(weather extreme events, acute food insecurity) (climate extreme events, acute food insecurity) "
+        "(weather extreme events, water security) (climate extreme events, water security)\n")
+
+
+def test_encode_graphml_prints_the_document_once_with_its_newline(capsys):
+    assert main(["encode", "--statement", "cc-026", "--encoding", "graphml"]) == 0
+    out = capsys.readouterr().out
+    assert out.endswith("</graphml>\n") and not out.endswith("\n\n")
+
+
 def test_encode_unknown_statement_exit_2(capsys):
     assert main(["encode", "--statement", "cc-999"]) == 2
     err = capsys.readouterr().err
@@ -59,6 +77,24 @@ def test_items_jsonl(capsys):
     assert [x["id"] for x in lines] == ["ccr-position/SN_4/cc-001/e000", "ccr-position/SN_4/cc-001/e001",
                                        "ccr-position/SN_4/cc-001/e002"]
     assert set(lines[0]) == {"id", "task", "variant", "prompt", "gold", "meta", "system"}
+
+
+def test_items_ccr_member_a5_sends_the_authors_edge_order(capsys):
+    assert main(["items", "--task", "ccr-member", "--variant", "A_5", "--format", "jsonl"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert len(lines) == 512
+    cc026 = next(x for x in lines if x["meta"]["statement_id"] == "cc-026")
+    assert cc026["prompt"] == (
+        "The causal relationships in a causal graph are- "
+        "(implementation of packages of multiple city-scale mitigation strategies, effects across sectors) "
+        "(implementation of packages of multiple city-scale mitigation strategies, greenhouse gases emissions) "
+        "(effects across sectors, greenhouse gases emissions). Based on this graph, determine whether "
+        "implementation of packages of multiple city-scale mitigation strategies belongs to a causal chain. "
+        "A causal chain is a directed path of at least three nodes in a causal graph. Answer with {Yes, No} only.")
+    assert main(["items", "--task", "ccr-member", "--variant", "A_5", "--order", "data"]) == 0
+    data = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    changed = sum(a["prompt"] != b["prompt"] for a, b in zip(lines, data))
+    assert changed == 203 and [x["id"] for x in data] == [x["id"] for x in lines]
 
 
 def test_items_openai_batch_file(tmp_path, capsys):
