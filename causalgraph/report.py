@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Optional
 
 from .errors import ConfigError
+from .outputs import output_dir
 from .model import Corpus
 
 __all__ = ["Report", "write_report", "DEFAULT_MAX_GRAPHS", "PAPER_TABLE17", "PAPER_CHAIN_COUNTS"]
@@ -247,8 +248,8 @@ def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule:
         raise ConfigError(f"max_graphs must be >= 0 or None, got {max_graphs}")
     if len(corpus) == 0:
         raise ConfigError(f"corpus {corpus.name!r} has no statement; nothing to report")
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    # Checked before the tables are computed, so a bad -o fails at once.
+    out = output_dir(out_dir, "report folder")
     # The paper's figures describe the released spreadsheet only: show them for that exact file.
     paper = corpus.sha256 is not None and corpus.sha256 == DATASETS["climatecause"]["full"].sha256
 

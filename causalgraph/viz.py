@@ -39,6 +39,7 @@ from typing import Optional, Sequence
 from .errors import ConfigError
 from .graph import CausalEdge, CausalGraph, _event, compile_graph
 from .model import Statement
+from .outputs import output_file
 
 __all__ = [
     "MAX_VIEW_NODES",
@@ -548,7 +549,7 @@ def write_graph_html(obj: CausalGraph | Statement, path: str | os.PathLike, **kw
     p = Path(path)
     if p.suffix.lower() not in (".html", ".htm"):
         raise ConfigError(f"{p}: the viewer writes HTML; expected a file name ending in .html")
-    p.parent.mkdir(parents=True, exist_ok=True)
+    output_file(p, "graph page")
     p.write_text(graph_html(obj, **kwargs), encoding="utf-8")
     return p
 

@@ -12,6 +12,7 @@ from typing import Any, Optional, Union
 
 from ..errors import ConfigError
 from ..model import Statement
+from ..outputs import output_file
 from .reference import ReferenceRanges, normalised_complexity
 
 __all__ = ["TextScore", "score_statement", "score_text", "SCORE_COLUMNS"]
@@ -120,6 +121,9 @@ def score_text(text: str, model: str, *, reference: Union[None, str, ReferenceRa
 
     if view is not None and not str(view).lower().endswith((".html", ".htm")):
         raise ConfigError(f"--view {view}: the graph page is HTML; expected a file name ending in .html")
+    if view is not None:
+        # Before the model is asked: a page that cannot be written must not cost a (paid) request.
+        output_file(view, "--view page")
     statement = annotate(text, model, **annotate_options)
     result = score_statement(statement, reference=reference, weights=weights)
     if view is not None:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from ..errors import ConfigError, SchemaError
+from ..outputs import output_dir
 
 __all__ = ["RunStore", "Run", "load_run", "write_atomic", "MANIFEST", "RESPONSES", "METRICS", "LEDGER",
            "RECORD_FIELDS"]
@@ -178,7 +179,7 @@ class RunStore:
             import fcntl
         except ImportError:  # pragma: no cover - not on POSIX
             return
-        self.path.mkdir(parents=True, exist_ok=True)
+        output_dir(self.path, "run directory")
         fd = os.open(self.path / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -210,7 +211,7 @@ class RunStore:
         return _read_json(self.manifest_path)
 
     def write_manifest(self, manifest: dict[str, Any]) -> None:
-        self.path.mkdir(parents=True, exist_ok=True)
+        output_dir(self.path, "run directory")
         _write_json_atomic(self.manifest_path, manifest)
 
     # -- responses --------------------------------------------------------------------------
@@ -254,7 +255,7 @@ class RunStore:
         disk, which only a power cut needs, so the runner syncs periodically
         rather than after every line.
         """
-        self.path.mkdir(parents=True, exist_ok=True)
+        output_dir(self.path, "run directory")
         if not self._tail_checked:
             self._repair_tail()
             self._tail_checked = True
@@ -317,7 +318,7 @@ class RunStore:
         return _read_json(self.ledger_path)
 
     def write_ledger(self, ledger: dict[str, Any]) -> None:
-        self.path.mkdir(parents=True, exist_ok=True)
+        output_dir(self.path, "run directory")
         _write_json_atomic(self.ledger_path, ledger)
 
     def load(self) -> Run:

@@ -53,6 +53,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _os_error(exc: OSError) -> str:
+    """``<file>: <reason>`` of an OSError on one line (``str(exc)`` reads ``[Errno 28] …``)."""
+    reason = exc.strerror or type(exc).__name__
+    names = [str(f) for f in (exc.filename, exc.filename2) if f is not None]
+    msg = f"{' -> '.join(names)}: {reason}" if names else " ".join(str(exc).split()) or reason
+    return " ".join(msg.split())
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -70,6 +76,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:
+        # The library checks the paths it is given (causalgraph.outputs, the loaders); what still
+        # fails here is the file system itself (disk full, a permission changed mid-run, a path
+        # another process removed).  That is the user's to fix, so it is one line too, naming the file.
+        print(f"causalgraph {args.command}: error: {_os_error(exc)}", file=sys.stderr)
+        return 2
     return int(rc or 0)
 
 

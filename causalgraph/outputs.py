@@ -1,0 +1,102 @@
+"""Output locations: the folders and files a command writes, checked before anything is written.
+
+Every writer (run directories, the corpus report, graph pages) asks here
+first, so a path that cannot be used (a file where a folder is wanted, a
+folder where a file is wanted, a parent that cannot be created or written)
+is one :class:`~causalgraph.errors.ConfigError` naming the path, what was
+found and what is expected, instead of an ``OSError`` traceback from
+whichever write happened to come first.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .errors import ConfigError
+
+__all__ = ["output_dir", "output_file"]
+
+
+def _reason(exc: OSError) -> str:
+    where = f" at {exc.filename}" if exc.filename else ""
+    return f"{exc.strerror or type(exc).__name__}{where}"
+
+
+def output_dir(path: str | os.PathLike, what: str = "output folder") -> Path:
+    """Create the folder ``path`` (and its parents) for writing, or say why it cannot be.
+
+    Parameters
+    ----------
+    path
+        The folder; it may exist already (its content is left alone).
+    what
+        How messages name it (``run directory``, ``report folder`` …).
+
+    Returns
+    -------
+    Path
+        ``path``, now an existing folder this process can write into.
+
+    Raises
+    ------
+    ConfigError
+        When a file of that name exists, when a parent is a file or cannot
+        be created, or when the folder is not writable.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> output_dir(Path(tempfile.mkdtemp()) / "a" / "b").is_dir()
+    True
+    """
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise ConfigError(f"{what} {p}: a file of that name exists; expected a folder or a path that does not "
+                          "exist yet (choose another path, or move the file)")
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"{what} {p}: cannot be created ({_reason(exc)}); expected a path under a folder "
+                          "you can write to") from None
+    # mkdir succeeds on a folder that exists whatever its permissions: the first write would fail instead.
+    if not os.access(p, os.W_OK | os.X_OK):
+        raise ConfigError(f"{what} {p}: the folder is not writable; expected a folder you can write to")
+    return p
+
+
+def output_file(path: str | os.PathLike, what: str = "output file") -> Path:
+    """Make sure the file ``path`` can be written: not a folder, its folder created and writable.
+
+    The file itself is neither created nor truncated here, so a check made
+    before a long computation (or a paid model call) leaves nothing behind
+    when that computation fails.
+
+    Raises
+    ------
+    ConfigError
+        When a folder of that name exists, when the file exists and is not
+        writable, or when its folder cannot be created or written.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> output_file(Path(tempfile.mkdtemp()) / "sub" / "page.html").parent.is_dir()
+    True
+    """
+    p = Path(path)
+    if p.is_dir():
+        raise ConfigError(f"{what} {p}: a folder of that name exists; expected a file name")
+    parent = p.parent
+    if parent.exists() and not parent.is_dir():
+        raise ConfigError(f"{what} {p}: {parent} is a file, not a folder; expected a path under a folder")
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"{what} {p}: its folder cannot be created ({_reason(exc)}); expected a path under "
+                          "a folder you can write to") from None
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ConfigError(f"{what} {p}: the folder {parent} is not writable; expected a folder you can write to")
+    if p.exists() and not os.access(p, os.W_OK):
+        raise ConfigError(f"{what} {p}: the file exists and is not writable; expected a file you can write")
+    return p
