@@ -446,5 +446,7 @@ def _collect_locked(store: RunStore, wait: bool, poll_interval: float, timeout: 
 
 def batch_status(run_dir: str | os.PathLike) -> list[dict[str, Any]]:
     """The ledger's batches (local id, state, OpenAI status, request counts) without contacting the API."""
+    store = RunStore(run_dir)
+    store.read_manifest()  # a folder that is not a run (or lost its manifest) is an error, not an empty table
     return [{k: e.get(k) for k in ("local_id", "batch_id", "state", "status", "requests", "created", "collected")}
-            for e in RunStore(run_dir).read_ledger()["batches"]]
+            for e in store.read_ledger()["batches"]]

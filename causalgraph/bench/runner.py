@@ -375,6 +375,8 @@ def prepare_run(config: RunConfig, backend: Backend, *, items: Optional[Sequence
 
     out = Path(config.out) if config.out else default_run_dir(config.task, config.model, variants)
     store = RunStore(out)
+    # Before the lock: a refused folder must be left exactly as it was found.
+    store.check_resumable()
     store.acquire(f"{mode} {config.task} {config.model}")
     try:
         return _prepare_locked(config, backend, spec, variants, by_variant, ds, out, store, mode)

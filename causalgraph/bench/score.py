@@ -24,6 +24,8 @@ from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
 
+from ..errors import SchemaError
+
 __all__ = [
     "binary_scores",
     "multiclass_scores",
@@ -80,7 +82,7 @@ def _confusion(gold: Sequence[Any], pred: Sequence[Any], labels: Sequence[str]) 
     m = np.zeros((k, k + 1), dtype=np.int64)
     for g, p in zip(gold, pred):
         if g not in idx:
-            raise ValueError(f"gold label {g!r} is not one of {list(labels)}")
+            raise SchemaError(f"gold label {g!r} is not one of {list(labels)}")
         m[idx[g], idx.get(p, k)] += 1
     return m
 
@@ -185,7 +187,7 @@ def bootstrap_interval(records: Sequence[Mapping[str, Any]], metric: str, *, kin
         for i in members:
             r = records[i]
             if r.get("gold") not in idx:
-                raise ValueError(f"item {r.get('item_id')!r}: gold label {r.get('gold')!r} is not one of {list(labels)}")
+                raise SchemaError(f"item {r.get('item_id')!r}: gold label {r.get('gold')!r} is not one of {list(labels)}")
             per[s, idx[r.get("gold")], idx.get(r.get("label"), k)] += 1
     rng = np.random.default_rng(seed)
     weights = rng.multinomial(len(groups), np.full(len(groups), 1.0 / len(groups)), size=n_boot)

@@ -205,9 +205,41 @@ class RunStore:
     def exists(self) -> bool:
         return self.manifest_path.is_file()
 
+    def orphans(self) -> list[str]:
+        """Names of run files in the folder when ``manifest.json`` is missing (``[]`` when it is there).
+
+        Without the manifest nothing says which task, model, data and
+        generation parameters those files belong to, so they can be neither
+        scored nor resumed: a run writing into the folder would put its lines
+        beside another task's.
+        """
+        if self.manifest_path.is_file() or not self.path.is_dir():
+            return []
+        return [name for name in (RESPONSES, METRICS, LEDGER) if (self.path / name).exists()]
+
+    def _missing_manifest(self, action: str) -> ConfigError:
+        found = self.orphans()
+        if not found:
+            return ConfigError(f"{self.path} is not a run directory (no {MANIFEST}); expected a folder written by "
+                               "causalgraph bench run, annotate or extract")
+        return ConfigError(
+            f"{self.path} is not a complete run directory: it holds {', '.join(found)} but no {MANIFEST}, so "
+            f"nothing says which task, model and data its lines belong to; {action}. To recover, put the "
+            f"run's {MANIFEST} back (from a backup or the copy it came from), or move the folder away and choose "
+            "another --out to start a new run")
+
+    def check_resumable(self) -> None:
+        """Raise ConfigError when the folder holds a run's files without its manifest.
+
+        Called before the folder is locked or written, so a refused folder is
+        left exactly as it was (no lock file, no new line, no manifest).
+        """
+        if self.orphans():
+            raise self._missing_manifest("nothing in it was changed")
+
     def read_manifest(self) -> dict[str, Any]:
         if not self.manifest_path.is_file():
-            raise ConfigError(f"{self.path} is not a run directory (no {MANIFEST})")
+            raise self._missing_manifest("it cannot be read as a run")
         return _read_json(self.manifest_path)
 
     def write_manifest(self, manifest: dict[str, Any]) -> None:
@@ -326,7 +358,15 @@ class RunStore:
         lines = self.iter_lines()
         latest: dict[tuple, dict] = {}
         order: list[tuple] = []
+        task = manifest.get("task")
         for rec in lines:
+            if task is not None and rec.get("task") != task:
+                # Lines of another task (a folder reused after its manifest was lost) would be scored
+                # against this task's labels and fail deep inside the scorer.
+                raise SchemaError(
+                    f"{self.responses_path}: the line of item {rec.get('item_id')!r} belongs to task {rec.get('task')!r}; "
+                    f"expected {task!r}, the task in {self.manifest_path.name}. The folder mixes two runs: move the "
+                    "other task's lines to a run directory of their own")
             key = record_key(rec)
             if key not in latest:
                 order.append(key)

@@ -115,3 +115,22 @@ def test_a_run_directory_held_by_another_process_is_refused_until_that_process_d
     # SIGKILL freed the lock: the same command now resumes and asks only the new item.
     res = run_benchmark(YN_TASK, ["v_1"], "mock/oracle", items=yn_items(4, variants=("v_1",)), out=out)
     assert (res.skipped, res.written) == (3, 1)
+
+
+def test_check_resumable_refuses_run_files_without_a_manifest(tmp_path):
+    store = RunStore(tmp_path)
+    store.check_resumable()  # an empty folder is a fresh run
+    store.append([_rec("a")])
+    assert store.orphans() == ["responses.jsonl"]
+    with pytest.raises(ConfigError, match=r"holds responses\.jsonl but no manifest\.json.*nothing in it was changed"):
+        store.check_resumable()
+    store.write_manifest({"task": "t", "model": "m", "variants": ["v"]})
+    assert store.orphans() == [] and store.check_resumable() is None
+
+
+def test_load_run_refuses_a_line_of_another_task(tmp_path):
+    store = RunStore(tmp_path)
+    store.write_manifest({"task": "t", "model": "m", "variants": ["v"]})
+    store.append([_rec("a"), {**_rec("b"), "task": "other"}])
+    with pytest.raises(SchemaError, match=r"the line of item 'b' belongs to task 'other'; expected 't'"):
+        load_run(tmp_path)

@@ -138,3 +138,61 @@ def test_bench_run_refuses_a_second_process_on_the_same_run_directory(tmp_path, 
         other.release()
     rc, _, err = _run(args, capsys)
     assert rc == 0 and "0 written, 2 already answered" in err
+
+
+def _snapshot(folder):
+    """Every entry of a folder with its bytes and modification time (ns)."""
+    return {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(folder.iterdir())}
+
+
+def test_bench_run_refuses_a_folder_with_responses_but_no_manifest_and_changes_nothing(
+        tmp_path, isolated_cache, capsys, climatecause_path):
+    # Issue #13: the folder was accepted, corri lines were appended beside ccr-member ones, and scoring
+    # crashed with "gold label 'no' is not one of ['positive', 'negative']".
+    first = tmp_path / "first"
+    assert main(["bench", "run", "--task", "ccr-member", "--variant", "A_4", "--model", "mock/oracle",
+                 "--data", str(climatecause_path), "--limit", "3", "--out", str(first)]) == 0
+    orphan = tmp_path / "orphan"
+    orphan.mkdir()
+    (orphan / "responses.jsonl").write_bytes((first / "responses.jsonl").read_bytes())
+    (orphan / "metrics.json").write_bytes((first / "metrics.json").read_bytes())
+    before = _snapshot(orphan)
+    capsys.readouterr()
+    for argv in (["bench", "run", "--task", "corri", "--variant", "0_1", "--model", "mock/oracle", "--data",
+                  str(climatecause_path), "--limit", "3", "--out", str(orphan)],
+                 ["bench", "batch", "submit", "--task", "corri", "--variant", "0_1", "--model", "openai/x",
+                  "--base-url", "http://127.0.0.1:9/v1", "--data", str(climatecause_path), "--limit", "1",
+                  "--out", str(orphan)]):
+        rc, out, err = _run(argv, capsys)
+        assert rc == 2 and out == "" and err.count("\n") == 1, err
+        assert err.startswith(f"causalgraph bench: error: {orphan} is not a complete run directory: it holds "
+                              "responses.jsonl, metrics.json but no manifest.json")
+        assert "nothing in it was changed" in err and "put the run's manifest.json back" in err
+        assert _snapshot(orphan) == before  # same files (no lock file either), same bytes, same times
+
+
+@pytest.mark.parametrize("command", [["bench", "report"], ["bench", "parse"], ["bench", "batch", "status"],
+                                     ["bench", "batch", "collect"]])
+def test_reading_a_folder_with_responses_but_no_manifest_says_what_is_missing(tmp_path, capsys, command):
+    (tmp_path / "responses.jsonl").write_text('{"task": "ccr-member", "item_id": "x", "gold": "no"}\n')
+    rc, out, err = _run(command + [str(tmp_path)], capsys)
+    assert rc == 2 and out == "" and err.count("\n") == 1
+    assert (f"{tmp_path} is not a complete run directory: it holds responses.jsonl but no manifest.json" in err
+            and "it cannot be read as a run" in err)
+
+
+def test_bench_report_of_a_folder_mixing_two_tasks_names_the_stray_line(tmp_path, isolated_cache, capsys,
+                                                                         climatecause_path):
+    # A folder the old behaviour left behind: a corri manifest over ccr-member lines.
+    run = tmp_path / "mixed"
+    assert main(["bench", "run", "--task", "corri", "--variant", "0_1", "--model", "mock/oracle",
+                 "--data", str(climatecause_path), "--limit", "2", "--out", str(run)]) == 0
+    stray = {"task": "ccr-member", "variant": "A_4", "item_id": "ccr-member/A_4/cc-001/e000", "gold": "no",
+             "label": "no", "error": None}
+    with open(run / "responses.jsonl", "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(stray) + "\n")
+    capsys.readouterr()
+    rc, out, err = _run(["bench", "report", str(run)], capsys)
+    assert rc == 2 and out == "" and err.count("\n") == 1
+    assert ("the line of item 'ccr-member/A_4/cc-001/e000' belongs to task 'ccr-member'; expected 'corri', the task "
+            "in manifest.json") in err
