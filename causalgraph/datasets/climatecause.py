@@ -9,8 +9,10 @@ column is not a statement key: one text carries several links).
 from __future__ import annotations
 
 import csv
+import io
 import re
 from collections import OrderedDict
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Optional
 
@@ -105,25 +107,92 @@ def _match_columns(headers: list[str]) -> dict[str, int]:
 def read_rows(path: Path) -> tuple[list[str], Iterator[tuple[int, list]]]:
     """Headers and ``(spreadsheet row number, cells)`` of an xlsx or CSV file.
 
-    Row numbers are as a person sees them: the header is row 1.  A workbook
-    that cannot be read (not a zip file, a damaged entry, malformed XML),
-    whether when it is opened or later while its rows are read, raises
+    Row numbers are as a person sees them: the header is row 1.  In a CSV
+    file a record is one row even when a quoted field in it spans several
+    lines of the file, as a spreadsheet program shows it.  A workbook that
+    cannot be read (not a zip file, a damaged entry, malformed XML), whether
+    when it is opened or later while its rows are read, raises
     :class:`~causalgraph.errors.SchemaError` naming the file and what could
     not be read.
     """
+    table = _read_table(path)
+    return table.headers, table.rows
+
+
+@dataclass
+class _Table:
+    """What the loader needs of a file: its header, its rows and, for CSV, where each row lies."""
+
+    headers: list[str]
+    rows: Iterator[tuple[int, list]]
+    #: True for CSV, where every record is written with one field per header column (a shorter
+    #: record was cut short); an xlsx row simply ends at its last filled cell.
+    fixed_width: bool = False
+    #: CSV rows that span several lines of the file: row → (first line, last line).
+    lines: dict[int, tuple[int, int]] = field(default_factory=dict)
+    #: The CSV row, if any, in which a quoted field opens and the file ends before it closes.
+    unclosed: Optional[int] = None
+
+
+def _read_table(path: Path) -> _Table:
     suffix = path.suffix.lower()
     if suffix in (".xlsx", ".xlsm"):
-        return _read_xlsx(path)
+        headers, rows = _read_xlsx(path)
+        return _Table(headers, rows)
     if suffix in (".csv", ".tsv", ".txt"):
-        try:
-            text = path.read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise SchemaError(f"{path}: cannot read as UTF-8 text ({exc})") from None
-        rows = list(csv.reader(text.splitlines(True), delimiter="\t" if suffix == ".tsv" else ","))
-        if not rows:
-            raise SchemaError(f"{path}: the file is empty (no header row)")
-        return rows[0], ((n, r) for n, r in enumerate(rows[1:], start=2))
+        return _read_csv(path, "\t" if suffix == ".tsv" else ",")
     raise SchemaError(f"{path}: unsupported file type {suffix!r}; expected .xlsx or .csv")
+
+
+def _read_csv(path: Path, delimiter: str) -> _Table:
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SchemaError(f"{path}: cannot read as UTF-8 text ({exc})") from None
+    # CSV ends a record only at \n, \r or \r\n outside quotes.  str.splitlines also breaks at
+    # \x0b, \x0c, \x1c-\x1e, \x85, \u2028 and \u2029, which csv.writer leaves unquoted inside a
+    # field; a StringIO with newline="" yields lines at the CSV line ends only, untranslated.
+    source = _Lines(io.StringIO(text, newline=""))
+    reader = csv.reader(source, delimiter=delimiter)
+    records: list[tuple[int, list, int, int]] = []
+    first_line = 1
+    try:
+        for row, cells in enumerate(reader, start=1):
+            records.append((row, cells, first_line, reader.line_num))
+            first_line = reader.line_num + 1
+    except csv.Error as exc:
+        raise SchemaError(f"{path}: line {reader.line_num}: cannot read as CSV ({exc})") from None
+    if not records:
+        raise SchemaError(f"{path}: the file is empty (no header row)")
+    table = _Table(headers=records[0][1], rows=iter(()), fixed_width=True)
+    table.lines = {row: (a, b) for row, _, a, b in records if a != row or b != row}
+    row, _, a, b = records[-1]
+    # The lenient reader runs a quoted field on to the end of the file when its closing quote is
+    # missing (a file cut off inside it); the strict reader says so, on that record's lines alone.
+    try:
+        list(csv.reader(io.StringIO("".join(source.seen[a - 1:b]), newline=""), delimiter=delimiter,
+                        strict=True))
+    except csv.Error as exc:
+        if "unexpected end of data" in str(exc):
+            table.unclosed = row
+    table.rows = iter([(n, cells) for n, cells, _, _ in records[1:]])
+    return table
+
+
+class _Lines:
+    """Iterates over lines and keeps them, so a record can be read again by its line numbers."""
+
+    def __init__(self, lines: Iterator[str]):
+        self._it = iter(lines)
+        self.seen: list[str] = []
+
+    def __iter__(self) -> "_Lines":
+        return self
+
+    def __next__(self) -> str:
+        line = next(self._it)
+        self.seen.append(line)
+        return line
 
 
 def _damaged(path: Path, what: str, exc: BaseException) -> SchemaError:
@@ -178,15 +247,22 @@ def _read_xlsx(path: Path) -> tuple[list[str], Iterator[tuple[int, list]]]:
 
 
 class _Collector:
-    def __init__(self, file: str):
+    def __init__(self, file: str, lines: Optional[dict[int, tuple[int, int]]] = None):
         self.file = file
         self.problems: list[Problem] = []
+        self.lines = lines or {}
+
+    def where(self, row) -> str:
+        """``row 5`` or, for a CSV record spanning lines 5-7 of the file, ``row 5 (lines 5-7 of the file)``."""
+        if row not in self.lines:
+            return f"row {row}"
+        a, b = self.lines[row]
+        return f"row {row} ({f'line {a}' if a == b else f'lines {a}-{b}'} of the file)"
 
     def add(self, row, column, value, expected, what=None):
-        where = f"row {row}, " if row is not None else ""
-        col = f"column {column!r}: " if column else ""
+        place = ", ".join(([self.where(row)] if row is not None else []) + ([f"column {column!r}"] if column else []))
         found = f"found {value!r}" if what is None else what
-        msg = f"{self.file}: {where}{col}{found}; expected {expected}"
+        msg = f"{self.file}: {place + ': ' if place else ''}{found}; expected {expected}"
         self.problems.append(Problem(self.file, row, column, value, expected, msg))
 
 
@@ -223,9 +299,13 @@ def load_climatecause(path: Optional[str | Path] = None, *, strict: bool = True,
     if not p.is_file():
         raise SchemaError(f"{p}: no such file")
     fname = str(p)
-    headers, rows = read_rows(p)
+    table = _read_table(p)
+    headers, rows = table.headers, table.rows
+    if table.unclosed == 1:
+        raise SchemaError(f"{fname}: row 1 (the header): a quoted field opens and the file ends before it closes; "
+                          'expected a closing " (the file may be cut off)')
     cols = _match_columns(headers)
-    col = _Collector(fname)
+    col = _Collector(fname, table.lines)
 
     missing_essential = [f for f in _ESSENTIAL if f not in cols]
     if missing_essential:
@@ -254,6 +334,18 @@ def load_climatecause(path: Optional[str | Path] = None, *, strict: bool = True,
             blank_rows += 1
             continue
         n_rows += 1
+        if rownum == table.unclosed:
+            # Everything from the open quote to the end of the file landed in one field.
+            col.add(rownum, None, None, 'a closing " (was the file cut off inside this row?)',
+                    what="a quoted field opens here and the file ends before it closes")
+            continue
+        if table.fixed_width and len(row) < len(headers):
+            # A CSV writer writes every field of every record: a shorter one was cut short (a file
+            # cut off mid-row, a line break typed into an unquoted field), so its last value is suspect too.
+            col.add(rownum, None, len(row), "one field per header column (was the file cut off mid-row?)",
+                    what=f"found {len(row)} of {len(headers)} fields: the row ends before column "
+                         f"{headers[len(row)]!r}")
+            continue
         # A value under no header (a shifted row, a stray note) would otherwise vanish unread.
         for i in range(len(row)):
             if (i >= len(headers) or L.is_empty(headers[i])) and not L.is_empty(row[i]):

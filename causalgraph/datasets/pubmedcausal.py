@@ -40,9 +40,10 @@ def _read_json(p: Path) -> list:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        # JSON Lines: one object per line.
+        # JSON Lines: one object per line, and lines end at \n only; str.splitlines would also
+        # break inside a string holding a raw \u2028, \u2029 or \x85, which JSON allows.
         data = []
-        for n, line in enumerate(text.splitlines(), start=1):
+        for n, line in enumerate(text.split("\n"), start=1):
             if not line.strip():
                 continue
             try:

@@ -272,3 +272,73 @@ def test_real_copy_with_row_emptied_lists_it_in_lenient_mode(climatecause_path, 
     corpus, problems = load_climatecause(p, strict=False)
     assert len(problems) == 1 and problems[0].row == 100
     assert len(corpus.relations) == 873
+
+
+# --- CSV read with CSV semantics (issue #13) ----------------------------------------
+
+# Characters str.splitlines breaks at and csv.writer leaves unquoted inside a field.
+NOT_CSV_LINE_ENDS = ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
+
+
+@pytest.mark.parametrize("char", NOT_CSV_LINE_ENDS, ids=[f"U+{ord(c):04X}" for c in NOT_CSV_LINE_ENDS])
+def test_csv_field_holding_a_character_that_is_no_csv_line_end_stays_in_its_row(tmp_path, char):
+    p = _write_csv(tmp_path / "cc.csv", HEADERS, [
+        _row(text=f"A raises{char}B.", cause=f"a{char}x", trigger=f"rai{char}ses"),
+        _row(text="C lowers D.", cause="c", effect="d", corr="Positiv"),
+    ])
+    assert char in p.read_text(encoding="utf-8") and f'"A raises{char}B."' not in p.read_text(encoding="utf-8")
+    # The second row's bad label is reported where it is: row 3, its own column (not a shifted one).
+    with pytest.raises(SchemaError, match=r"cc\.csv: row 3, column 'Correlation \(positive/negative or "
+                                          r"increase-increase/increase-decrease\)': found 'Positiv'"):
+        load_climatecause(p)
+    corpus, problems = load_climatecause(p, strict=False)
+    assert [(q.row, q.value) for q in problems] == [(3, "Positiv")]
+    # Lenient mode keeps both relations, the first with its character inside the fields.
+    assert [(r.cause, r.trigger, r.source_row) for r in corpus.relations] == [
+        (f"a{char}x", f"rai{char}ses", 2), ("c", "raises", 3)]
+    assert corpus["cc-001"].text == f"A raises{char}B."
+
+
+def test_csv_record_spanning_lines_is_one_row_and_messages_name_its_lines(tmp_path):
+    p = _write_csv(tmp_path / "cc.csv", HEADERS, [
+        _row(text="A raises B.\nIt also\nraises C.", corr="sideways"),
+        _row(text="C lowers D.", cause="c", effect="d", pol="maybe"),
+    ])
+    corpus, problems = load_climatecause(p, strict=False)
+    # A spreadsheet shows the quoted multi-line field as one row: row 2; the next record is row 3,
+    # though it sits on line 5 of the file.
+    assert [(q.row, q.column.split(" ")[0]) for q in problems] == [(2, "Correlation"), (3, "Causation:")]
+    assert problems[0].message.startswith(f"{p}: row 2 (lines 2-4 of the file), column 'Correlation")
+    assert problems[1].message.startswith(f"{p}: row 3 (line 5 of the file), column \"Causation:")
+    assert [r.source_row for r in corpus.relations] == [2, 3]
+    assert corpus["cc-001"].text == "A raises B.\nIt also\nraises C."
+
+
+def test_csv_row_cut_short_is_an_error_naming_the_row(tmp_path):
+    p = _write_csv(tmp_path / "cc.csv", HEADERS, [_row(), _row(cause="c")])
+    text = p.read_text(encoding="utf-8")
+    # Cut off in the middle of the last row's correlation: 'Positive_correlation' became 'Positive'.
+    p.write_text(text[: text.rindex("Positive_correlation") + len("Positive")], encoding="utf-8")
+    with pytest.raises(SchemaError, match=r"cc\.csv: row 3: found 7 of 16 fields: the row ends before column "
+                                          r"'Cause--NP'; expected one field per header column"):
+        load_climatecause(p)
+    corpus, problems = load_climatecause(p, strict=False)
+    assert [(q.row, q.column, q.value) for q in problems] == [(3, None, 7)]
+    assert [r.source_row for r in corpus.relations] == [2]  # the cut row is listed and left out
+
+
+def test_csv_file_cut_off_inside_a_quoted_field_is_an_error_naming_the_row(tmp_path):
+    p = _write_csv(tmp_path / "cc.csv", HEADERS, [_row(), _row(text="C lowers D.\nThen E.", cause="c")])
+    text = p.read_text(encoding="utf-8")
+    p.write_text(text[: text.index("hen E.")], encoding="utf-8")
+    with pytest.raises(SchemaError, match=r"cc\.csv: row 3 \(lines 3-4 of the file\): a quoted field opens here "
+                                          r"and the file ends before it closes; expected a closing \""):
+        load_climatecause(p)
+    corpus, problems = load_climatecause(p, strict=False)
+    assert [q.row for q in problems] == [3] and len(corpus.relations) == 1
+
+
+def test_csv_blank_line_is_a_blank_row_and_keeps_the_numbering(tmp_path):
+    p = _write_csv(tmp_path / "cc.csv", HEADERS, [_row(), [], _row(cause="c", corr="Positiv")])
+    with pytest.raises(SchemaError, match=r"cc\.csv: row 4, column 'Correlation"):
+        load_climatecause(p)

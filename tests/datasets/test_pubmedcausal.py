@@ -92,3 +92,17 @@ def test_load_pubmedcausal_not_json_is_an_error(tmp_path):
 def test_load_pubmedcausal_unknown_split_is_an_error():
     with pytest.raises(SchemaError, match="unknown PubMedCausal split 'dev'"):
         load_pubmedcausal(split="dev")
+
+
+@pytest.mark.parametrize("char", ["\u2028", "\u2029", "\x85"])
+def test_load_pubmedcausal_json_lines_record_holding_a_unicode_line_separator_stays_whole(tmp_path, char):
+    # JSON allows these raw inside a string (json.dumps(ensure_ascii=False) writes them so);
+    # str.splitlines broke the record there and the file read as neither JSON nor JSON Lines.
+    rows = [{"Sentence": f"Smoking causes{char}cancer.", "Cause 1": f"Smok{char}ing", "Effect 1": "cancer"},
+            {"Sentence": "Heat raises demand.", "Cause 1": "heat", "Effect 1": "demand"}]
+    p = tmp_path / "rows.jsonl"
+    p.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n", encoding="utf-8")
+    assert char in p.read_text(encoding="utf-8")
+    c = load_pubmedcausal(p)
+    assert [s.text for s in c] == [f"Smoking causes{char}cancer.", "Heat raises demand."]
+    assert [(r.cause, r.effect) for r in c.relations] == [(f"Smok{char}ing", "cancer"), ("heat", "demand")]
