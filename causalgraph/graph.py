@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Literal, Optional, Sequence
 
-from .errors import ConfigError
-from .model import Correlation, Polarity, Relation, Statement
+from .errors import ConfigError, SchemaError
+from .model import Correlation, Polarity, Relation, Statement, is_blank
 
 __all__ = ["CausalEdge", "BelongsEdge", "CausalGraph", "compile_graph", "NODE_FORMS"]
 
@@ -215,8 +215,39 @@ class CausalGraph:
 
 def _event(r: Relation, role: str, node: str) -> Optional[str]:
     if node == "np":
-        return (r.cause_np or r.cause) if role == "cause" else (r.effect_np or r.effect)
+        np_ = r.cause_np if role == "cause" else r.effect_np
+        # A blank noun phrase is a missing one: fall back to the no-quantifier form, as for None.
+        if np_ is not None and not is_blank(np_):
+            return np_
     return r.cause if role == "cause" else r.effect
+
+
+def _check_events(relations: Sequence[Relation], sid: Optional[str], node: str) -> None:
+    """Raise SchemaError for a relation whose cause, effect or belongs-to event is blank.
+
+    A blank event would become a node that prints as nothing: encoders write
+    it as an empty name, and decoding that text gives a different graph
+    without a word.
+    """
+    for i, r in enumerate(relations, start=1):
+        values = [("cause", _event(r, "cause", node)), ("effect", _event(r, "effect", node)),
+                  ("cause_belongs_to", r.cause_belongs_to), ("effect_belongs_to", r.effect_belongs_to)]
+        for role, value in values:
+            optional = role.endswith("belongs_to")
+            if optional and value is None:
+                continue
+            if isinstance(value, str) and not is_blank(value):
+                continue
+            where = f"statement {sid}, " if sid is not None else ""
+            src = ""
+            if r.source_file is not None:
+                src = f" from {r.source_file}" + (f" row {r.source_row}" if r.source_row is not None else "")
+            found = (f"found {value!r}" if value is None or isinstance(value, str)
+                     else f"found a {type(value).__name__} ({value!r})")
+            expected = ("an event name (text that shows something) or None" if optional
+                        else "an event name (text that shows something)")
+            raise SchemaError(f"{where}relation {i} ({r.cause!r} -> {r.effect!r}{src}), {role}: {found}; "
+                              f"expected {expected}")
 
 
 def compile_graph(statement: Statement | Sequence[Relation], node: NodeForm = "no_quantifier") -> CausalGraph:
@@ -226,7 +257,9 @@ def compile_graph(statement: Statement | Sequence[Relation], node: NodeForm = "n
     ----------
     statement
         A :class:`~causalgraph.model.Statement`, or a plain sequence of
-        relations.
+        relations.  Every cause and effect (in the chosen node form) must be
+        a string that shows something, and so must a belongs-to event that
+        is not ``None``.
     node
         ``"no_quantifier"`` (default, the events of the metrics and
         benchmarks) or ``"np"`` (the noun-phrase forms).
@@ -239,6 +272,14 @@ def compile_graph(statement: Statement | Sequence[Relation], node: NodeForm = "n
     >>> g = compile_graph(s)
     >>> g.nodes, g.pairs
     (('a', 'b', 'c'), [('a', 'b'), ('b', 'c')])
+
+    A blank event is refused (a :class:`~causalgraph.errors.SchemaError`,
+    which is a ``ValueError``):
+
+    >>> compile_graph([Relation("a", " ")])
+    Traceback (most recent call last):
+    ...
+    causalgraph.errors.SchemaError: relation 1 ('a' -> ' '), effect: found ' '; expected an event name (text that shows something)
     """
     if node not in NODE_FORMS:
         raise ConfigError(f"unknown node form {node!r}; expected one of {', '.join(NODE_FORMS)}")
@@ -247,6 +288,8 @@ def compile_graph(statement: Statement | Sequence[Relation], node: NodeForm = "n
     else:
         sid, text, relations = None, None, tuple(statement)
 
+    relations = tuple(relations)
+    _check_events(relations, sid, node)
     nodes: dict[str, None] = {}
     edge_rels: dict[tuple[str, str], list[Relation]] = {}
     common: dict[tuple[str, str, str], list[Relation]] = {}

@@ -9,6 +9,7 @@ sententiality.
 from __future__ import annotations
 
 import enum
+import unicodedata
 from dataclasses import dataclass, field, fields
 from typing import Iterator, Optional
 
@@ -22,7 +23,26 @@ __all__ = [
     "Corpus",
     "Problem",
     "as_statements",
+    "is_blank",
 ]
+
+
+def is_blank(text: object) -> bool:
+    """True when ``text`` shows nothing: empty, or only whitespace and invisible characters.
+
+    Invisible means a control or format character (zero-width space, BOM,
+    word joiner …): a cell holding only those looks empty to a person, so
+    it must not become an event that prints as nothing.  Anything that is
+    not a string is not blank (callers check types themselves).
+
+    Examples
+    --------
+    >>> [is_blank(t) for t in ("", "  ", "\u200b\ufeff", "\xa0\t", "a", " a ")]
+    [True, True, True, True, False, False]
+    """
+    if not isinstance(text, str):
+        return False
+    return all(ch.isspace() or unicodedata.category(ch) in ("Cc", "Cf") for ch in text)
 
 
 class _Label(str, enum.Enum):

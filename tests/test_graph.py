@@ -106,3 +106,38 @@ def test_compile_graph_output_independent_of_hash_seed(climatecause_path):
         outs.add(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                                 check=True).stdout)
     assert len(outs) == 1
+
+
+# --- blank events (issue #13) ---------------------------------------------------------
+
+BLANKS = ["", " ", "\t\n", "\u200b", "\ufeff \u2060"]
+
+
+@pytest.mark.parametrize("blank", BLANKS, ids=["empty", "space", "tab-newline", "zero-width-space", "bom-joiner"])
+@pytest.mark.parametrize("role", ["cause", "effect"])
+def test_compile_graph_rejects_a_blank_event_naming_the_relation(blank, role):
+    from causalgraph import SchemaError
+
+    bad = rel("a", blank, source_file="cc.csv", source_row=7) if role == "effect" else rel(blank, "b")
+    s = Statement("s9", "t", True, (rel("a", "b"), bad))
+    with pytest.raises(SchemaError) as info:
+        compile_graph(s)
+    assert isinstance(info.value, ValueError)
+    src = " from cc.csv row 7" if role == "effect" else ""
+    assert str(info.value) == (f"statement s9, relation 2 ({bad.cause!r} -> {bad.effect!r}{src}), {role}: found "
+                               f"{blank!r}; expected an event name (text that shows something)")
+
+
+def test_compile_graph_rejects_a_missing_event_and_a_blank_belongs_to():
+    from causalgraph import SchemaError
+
+    with pytest.raises(SchemaError, match=r"relation 1 \(None -> 'b'\), cause: found None; expected an event name"):
+        compile_graph([rel(None, "b")])
+    with pytest.raises(SchemaError, match=r"relation 1 \('a' -> 'b'\), effect_belongs_to: found ' '; expected an "
+                                          r"event name \(text that shows something\) or None"):
+        compile_graph([rel("a", "b", combined=True, effect_belongs_to=" ")])
+
+
+def test_compile_graph_np_form_falls_back_to_the_event_for_a_blank_noun_phrase():
+    g = compile_graph([rel("warming", "ice loss", cause_np=" ", effect_np="the ice loss")], node="np")
+    assert g.pairs == [("warming", "the ice loss")]

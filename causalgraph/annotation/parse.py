@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
 from ..errors import ParseError
-from ..model import Correlation, Explicitness, Polarity, Relation, Statement
+from ..model import Correlation, Explicitness, Polarity, Relation, Statement, is_blank
 from .schema import RELATION_FIELDS
 
 __all__ = ["RULES", "ParsedAnnotation", "parse_annotation", "parsed_from_dict", "to_relations", "to_statement", "relation_to_answer",
@@ -223,7 +223,8 @@ def _text(v: Any) -> Optional[str]:
     if isinstance(v, (list, tuple)):
         v = "; ".join(str(x) for x in v if x is not None)
     s = " ".join(str(v).split())
-    return None if s.lower() in _NULLS else s
+    # Invisible characters only (a zero-width space) read as no value, like an empty string.
+    return None if s.lower() in _NULLS or is_blank(s) else s
 
 
 def _label(value: Any, table: dict[str, Any], field_name: str, n: int, issues: list[str]) -> Any:

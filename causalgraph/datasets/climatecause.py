@@ -409,13 +409,15 @@ def _relation(row, rownum, fname, cell, disp, col: _Collector, present) -> Optio
     cause = L.clean(cell(row, "cause"))
     effect = L.clean(cell(row, "effect"))
     ok = True
-    if cause is None:
-        col.add(rownum, disp["cause"], cell(row, "cause"), "a cause (the row is causal)", what="found an empty cell")
-        ok = False
-    if effect is None:
-        col.add(rownum, disp["effect"], cell(row, "effect"), "an effect (the row is causal)",
-                what="found an empty cell")
-        ok = False
+    for fld, value, expected in (("cause", cause, "a cause (the row is causal)"),
+                                 ("effect", effect, "an effect (the row is causal)")):
+        if value is None:
+            raw = cell(row, fld)
+            # A cell of spaces or invisible characters looks empty, and would print as an empty event.
+            what = ("found an empty cell" if not isinstance(raw, str) or not raw.strip()
+                    else f"found {raw!r}, which shows nothing")
+            col.add(rownum, disp[fld], raw, expected, what=what)
+            ok = False
     parsed = {}
     for fld, parser, acc in (("explicitness", L.parse_explicitness, "explicitness"),
                              ("polarity", L.parse_polarity, "polarity"),

@@ -11,7 +11,7 @@ import math
 import re
 from typing import Optional
 
-from ..model import Correlation, Explicitness, Polarity, Sententiality
+from ..model import Correlation, Explicitness, Polarity, Sententiality, is_blank
 
 __all__ = [
     "is_empty",
@@ -26,12 +26,12 @@ __all__ = [
 
 
 def is_empty(value: object) -> bool:
-    """True for None, NaN and strings that are blank after trimming."""
+    """True for None, NaN and strings that show nothing (whitespace and invisible characters only)."""
     if value is None:
         return True
     if isinstance(value, float) and math.isnan(value):
         return True
-    return isinstance(value, str) and not value.strip()
+    return is_blank(value)
 
 
 def clean(value: object) -> Optional[str]:

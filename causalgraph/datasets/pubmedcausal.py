@@ -194,10 +194,17 @@ def load_pubmedcausal(path: Optional[str | Path] = None, split: str = "test") ->
         seen_ids[sid] = recno
         rels = []
         for j, c, e, sent, caus, prefix in pairs:
-            if L.is_empty(c) or L.is_empty(e):
-                which = "cause" if L.is_empty(c) else "effect"
-                raise SchemaError(f"{fname}: record {recno}, field '{prefix}{which}' (pair {j}): found an empty "
-                                  f"{which}; expected both cause and effect")
+            for which, value in (("cause", c), ("effect", e)):
+                field_name = f"{prefix}{which}" if prefix else f"{which.capitalize()} {j}"
+                if isinstance(value, (list, dict, bool)):
+                    raise SchemaError(f"{fname}: record {recno}, field '{field_name}' (pair {j}): found a "
+                                      f"{type(value).__name__} ({value!r}); expected the {which} as text")
+                if L.is_empty(value):
+                    # Spaces or invisible characters only would make an event that prints as nothing.
+                    found = (f"an empty {which}" if not isinstance(value, str) or not value.strip()
+                             else f"{value!r}, which shows nothing")
+                    raise SchemaError(f"{fname}: record {recno}, field '{field_name}' (pair {j}): found {found}; "
+                                      "expected both cause and effect")
             col_s = f"{prefix}sententiality" if prefix else f"Sententiality {j}"
             col_c = f"{prefix}causality" if prefix else f"Causality {j}"
             rels.append(Relation(

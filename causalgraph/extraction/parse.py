@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..datasets.labels import parse_explicitness, parse_sententiality
-from ..model import Explicitness, Sententiality
+from ..model import Explicitness, Sententiality, is_blank
 
 __all__ = [
     "ExtractedPair",
@@ -145,6 +145,8 @@ def _make(cause, effect, causality, sententiality, issues: list[str], n: int,
     tidy = _clean if clean else str.strip
     c = tidy(str(cause)) if cause is not None else ""
     e = tidy(str(effect)) if effect is not None else ""
+    # A span of invisible characters (a zero-width space) is as empty as no span: it would be a blank node.
+    c, e = ("" if is_blank(c) else c), ("" if is_blank(e) else e)
     if not c or not e:
         missing = " and ".join(w for w, v in (("cause", c), ("effect", e)) if not v)
         issues.append(f"tuple {n}: no {missing}; skipped")

@@ -115,7 +115,7 @@ def _rows_from_list(data: list, fname: str, kind: str) -> dict[str, RowPredictio
                                   f"(or a [cause, effect] list), found {pr!r}")
             p = pair_from_dict(pr, issues, j, clean=False)
             if p is None:
-                raise SchemaError(f"{where}, field 'pairs[{j}]': {issues[-1].split(': ', 1)[1]}; "
+                raise SchemaError(f"{where}, field 'pairs[{j}]': {issues[-1].split(': ', 1)[1].removesuffix('; skipped')}; "
                                   "expected both cause and effect")
             pairs.append(p)
         rows[sn] = RowPrediction(sn, rec.get("sentence"), tuple(pairs), bool(rec.get("null", False)),

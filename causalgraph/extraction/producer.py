@@ -24,9 +24,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ..errors import ConfigError
+from ..errors import ConfigError, SchemaError
 from ..graph import compile_graph
-from ..model import Corpus, Relation, Statement
+from ..model import Corpus, Relation, Statement, is_blank
 from .predictions import PredictionSet, load_predictions, predictions_from_corpus
 from .spans import normalize_span, token_f1
 
@@ -160,7 +160,13 @@ def corpus_from_extraction(source, *, merge: str = "exact", similarity: str = "t
     for sn, row in ps.rows.items():
         merger.reset()
         rels = []
-        for p in row.pairs:
+        for j, p in enumerate(row.pairs, start=1):
+            for which, span in (("cause", p.cause), ("effect", p.effect)):
+                # Parsed and loaded pairs never hold a blank span; a PredictionSet or Corpus built by hand
+                # can, and its blank node would print as nothing in every encoding.
+                if not isinstance(span, str) or is_blank(span):
+                    raise SchemaError(f"{ps.source}: row s/n {sn}, pair {j} ({p.cause!r} -> {p.effect!r}): "
+                                      f"found {span!r} as the {which}; expected a span that shows something")
             c, e = merger.node(p.cause), merger.node(p.effect)
             merged += (c != p.cause.strip()) + (e != p.effect.strip())
             self_loops += c == e

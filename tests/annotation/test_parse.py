@@ -151,3 +151,10 @@ def test_parsed_from_label_reads_a_stored_label_back_with_its_rule_and_issues():
     # A hand-written label without a rule reads as plain JSON; its spelled-short labels are normalised.
     hand = parsed_from_label({"relations": [{"cause_np": "a", "effect_np": "b", "explicitness": "I"}]})
     assert (hand.rule, hand.causal, hand.relations[0]["explicitness"]) == ("json", True, "implicit")
+
+
+def test_parse_annotation_leaves_out_a_relation_whose_event_shows_nothing_and_says_so():
+    blank = {**REL, "effect_np": "\u200b", "effect_no_quantifier": "\u200b \ufeff"}
+    p = parse_annotation(json.dumps({**ANSWER, "relations": [REL, blank]}))
+    assert [r["effect_no_quantifier"] for r in p.relations] == ["sea ice"]
+    assert "relation 2: no effect; left out" in p.issues

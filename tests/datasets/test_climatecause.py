@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 
 import openpyxl
 import pytest
@@ -342,3 +343,16 @@ def test_csv_blank_line_is_a_blank_row_and_keeps_the_numbering(tmp_path):
     p = _write_csv(tmp_path / "cc.csv", HEADERS, [_row(), [], _row(cause="c", corr="Positiv")])
     with pytest.raises(SchemaError, match=r"cc\.csv: row 4, column 'Correlation"):
         load_climatecause(p)
+
+
+@pytest.mark.parametrize("blank, found", [(" \t", "found an empty cell"),
+                                          ("\u200b", "found '\\u200b', which shows nothing"),
+                                          ("\ufeff\u2060", "found '\\ufeff\\u2060', which shows nothing")])
+def test_load_climatecause_blank_event_is_a_row_precise_error_and_listed_when_lenient(tmp_path, blank, found):
+    p = _write_csv(tmp_path / "cc.csv", HEADERS, [_row(), _row(effect=blank)])
+    with pytest.raises(SchemaError, match=rf"cc\.csv: row 3, column 'Effect_no_quantifier': {re.escape(found)}; "
+                                          r"expected an effect \(the row is causal\)"):
+        load_climatecause(p)
+    corpus, problems = load_climatecause(p, strict=False)
+    assert [(q.row, q.column, q.value) for q in problems] == [(3, "Effect_no_quantifier", blank)]
+    assert [(r.cause, r.effect) for r in corpus.relations] == [("a", "b")]  # the blank one is left out, and listed

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -106,3 +107,23 @@ def test_load_pubmedcausal_json_lines_record_holding_a_unicode_line_separator_st
     c = load_pubmedcausal(p)
     assert [s.text for s in c] == [f"Smoking causes{char}cancer.", "Heat raises demand."]
     assert [(r.cause, r.effect) for r in c.relations] == [(f"Smok{char}ing", "cancer"), ("heat", "demand")]
+
+
+@pytest.mark.parametrize("span, found", [("\u200b", "found '\\u200b', which shows nothing"),
+                                         ("\t", "found an empty cause"),
+                                         (["x"], "found a list (['x']); expected the cause as text")])
+def test_load_pubmedcausal_blank_or_non_text_cause_names_record_and_field(tmp_path, span, found):
+    p = tmp_path / "x.json"
+    p.write_text(json.dumps([{"s/n": 1, "sentence": "s", "pairs": [{"cause": "a", "effect": "b"}]},
+                             {"s/n": 2, "sentence": "t", "pairs": [{"cause": span, "effect": "b"}]}]))
+    with pytest.raises(SchemaError, match=rf"x\.json: record 2, field 'pairs\[1\]\.cause' \(pair 1\): "
+                                          rf"{re.escape(found)}"):
+        load_pubmedcausal(p)
+
+
+def test_load_pubmedcausal_raw_format_blank_effect_names_the_raw_field(tmp_path):
+    p = tmp_path / "30k_test.json"
+    p.write_text(json.dumps([{"Sentence": "s", "Cause 1": "a", "Effect 1": "b", "Cause 2": "c", "Effect 2": "\u200b"}]))
+    with pytest.raises(SchemaError, match=r"record 1, field 'Effect 2' \(pair 2\): found '\\u200b', which shows "
+                                          r"nothing; expected both cause and effect"):
+        load_pubmedcausal(p)

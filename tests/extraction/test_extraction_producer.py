@@ -144,3 +144,23 @@ def test_chain_items_with_exact_merging_match_membership_worked_out_from_the_pai
             expect.update({(st.id, x): "yes" if member(x) else "no" for x in events})
     assert {(i.meta["statement_id"], i.meta["event"]): i.gold for i in items} == expect
     assert len(expect) == 131 and sum(g == "yes" for g in expect.values()) == 99
+
+
+def test_corpus_from_extraction_rejects_a_blank_span_naming_row_and_pair():
+    from causalgraph.errors import SchemaError
+
+    rows = Corpus("pubmedcausal", [Statement("pmc-4", "t", True, (Relation("a", "b"), Relation("b", "\u200b")),
+                                             meta={"s/n": 4})], source="hand-built")
+    with pytest.raises(SchemaError, match=r"hand-built: row s/n 4, pair 2 \('b' -> '\\u200b'\): found '\\u200b' as "
+                                          r"the effect; expected a span that shows something"):
+        corpus_from_extraction(rows)
+
+
+def test_corpus_from_extraction_reading_a_blank_span_from_a_file_names_record_and_pair(tmp_path):
+    from causalgraph.errors import SchemaError
+
+    p = tmp_path / "pred.json"
+    p.write_text(json.dumps({"predictions": [{"s/n": 1, "sentence": "s", "pairs": [{"cause": "\u200b",
+                                                                                     "effect": "b"}]}]}))
+    with pytest.raises(SchemaError, match=r"pred\.json: record 1, field 'pairs\[1\]': no cause; expected both"):
+        corpus_from_extraction(p)
