@@ -40,7 +40,9 @@ ambiguous when events contain the separators (``", "``, ``" causes "``,
 ``") ("``, ``". "``); the decoder parses by dynamic programming over the
 separator positions, keeps the parse with the most edges and raises
 :class:`~causalgraph.errors.ParseError` if several parses remain.  Passing
-the known events (``nodes=``) resolves such text exactly.  Decoding takes
+the known events (``nodes=``) resolves such text exactly: every reading
+between them counts, whatever its number of edges, and the text is decoded
+only when it has one (else ``ParseError``; GraphML keeps any events apart).  Decoding takes
 O(n log n) steps for a text of n characters (whatever the events hold), on
 counts of at most n bits; with ``nodes=`` it looks only a few event lengths
 ahead of each position (see :func:`decode`).
@@ -382,7 +384,10 @@ def _edge_at(text: str, fmt: str, i: int, first: int, m: int, info: dict) -> tup
 def _best_with_nodes(text: str, fmt: str, signs: bool, known: set) -> dict:
     """best[i] for every edge start i when only the given events may be read.
 
-    A cause read from s ends at a separator at most ``L`` characters later
+    Here every reading counts, whatever its number of edges: the events are
+    known, so an event holding ``") ("`` is as likely as two edges, and the
+    text's own reading (always one of them when the events are the graph's)
+    is returned only when it is the only one.  A cause read from s ends at a separator at most ``L`` characters later
     (L = the longest event) and an effect ends within L plus a sign tail, so
     each start looks at separators and ends inside that window only, and
     the effects after each separator are found once: O(n · w · L) steps for
@@ -424,11 +429,10 @@ def _best_with_nodes(text: str, fmt: str, signs: bool, known: set) -> dict:
                 tail = best.get(nxt)
                 if tail is None:
                     continue
-                score = tail[0] + 1
-                if cand is None or score > cand[0]:
-                    cand = (score, tail[1], ((cause, effect, sign), nxt))
-                elif score == cand[0]:
-                    cand = (score, cand[1] + tail[1], cand[2])
+                if cand is None:
+                    cand = (tail[0] + 1, tail[1], ((cause, effect, sign), nxt))
+                else:
+                    cand = (max(cand[0], tail[0] + 1), cand[1] + tail[1], cand[2])
         if cand is not None:
             best[i] = cand
     return best
@@ -459,9 +463,13 @@ def _decode_text(text: str, fmt: str, signs: bool, nodes: Optional[Iterable[str]
         expected = "'(cause, effect)' groups" if fmt == "adjacency" else "'cause causes effect.' sentences"
         raise ParseError(f"cannot read {fmt} text as edges{where}: found {shown!r}, expected {expected} "
                          f"separated by single spaces")
-    if best[0][1] > 1:
+    if best[0][1] > 1 and nodes is None:
         raise ParseError(f"{fmt} text can be read in {_how_many(best[0][1])} ways (events contain separators); "
                          f"pass nodes= with the known events to decode it exactly")
+    if best[0][1] > 1:
+        raise ParseError(f"{fmt} text can be read in {_how_many(best[0][1])} ways between the given nodes "
+                         f"(their events contain separators); encode such graphs as GraphML, which keeps "
+                         f"every event apart")
     # One reading in all: every start along it has exactly one reading too.
     out, i = [], 0
     while i < n:
@@ -529,7 +537,9 @@ def decode(text: str, encoding: str = "adjacency", *, signs: bool = False,
         GraphML signs are read from the ``correlation`` edge attribute whenever present.
     nodes
         Known events; makes adjacency and single-node text with separators
-        inside events decodable.
+        inside events decodable.  Every reading between them counts, not
+        only those with the most edges, so the text is returned as written
+        or refused, never read as a different graph.
     statement_id
         Stored on the returned graph.
 

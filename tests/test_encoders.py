@@ -286,3 +286,16 @@ def test_encodings_of_all_63_causal_statements_equal_networkx_built_from_the_spr
         differs_from_data_order += encode(ours, "adjacency", order="data") != encode(ours, "adjacency")
     # the authors' order and data order disagree for 16 of the 63 statements (issue #12)
     assert differs_from_data_order == 16
+
+
+def test_decode_with_nodes_refuses_a_text_with_a_second_reading_of_more_edges():
+    # The event "a) (b, c" makes "(p, a) (b, c)" one edge; read as two edges between the same
+    # nodes it gives a four-edge graph, which the decoder once returned because it had more edges.
+    g = compile_graph([Relation("p", "a) (b, c"), Relation("a", "c"), Relation("b", "p")])
+    text = encode(g, "adjacency", order="data")
+    assert text == "(p, a) (b, c) (a, c) (b, p)"
+    with pytest.raises(ParseError, match=r"can be read in 2 ways between the given nodes .* GraphML"):
+        decode(text, "adjacency", nodes=g.nodes)
+    # without the event that holds the separators the text has one reading between the nodes
+    assert decode(text, "adjacency", nodes=["p", "a", "b", "c"]).pairs == [
+        ("p", "a"), ("b", "c"), ("a", "c"), ("b", "p")]
