@@ -82,10 +82,22 @@ def _openai_backend(model: str, options: dict[str, Any]):
     return OpenAIBackend(name, **options)
 
 
-def _client(backend):
-    from ..llm.openai import make_client
+def _login_url(stored: str) -> str:
+    """The server URL to collect from: ``$OPENAI_BASE_URL`` when it is the stored URL plus a login.
 
-    return make_client({**backend.options, "base_url": backend.base_url}, sync=True)
+    The manifest keeps the URL without user info; a server that needs the
+    login it carried gets it back from the environment, never from a file.
+    """
+    from ..llm.base import public_url
+
+    env = os.environ.get("OPENAI_BASE_URL")
+    if env and public_url(env).rstrip("/") == stored.rstrip("/"):
+        return env
+    return stored
+
+
+def _client(backend):
+    return backend.new_client(sync=True)
 
 
 @contextmanager
@@ -376,6 +388,8 @@ def _collect_locked(store: RunStore, wait: bool, poll_interval: float, timeout: 
     if not ledger["batches"]:
         raise ConfigError(f"{store.path}: the run has no Batch job (no {store.ledger_path.name})")
     options = dict((manifest.get("parameters") or {}).get("model_options") or {})
+    if options.get("base_url"):
+        options["base_url"] = _login_url(options["base_url"])
     backend = _openai_backend(manifest["model"], options)
     spec = get_task(manifest["task"])
     client = _client(backend)

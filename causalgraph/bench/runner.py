@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from ..errors import BackendError, BackendUnavailable, CausalGraphError, ConfigError, TransientBackendError
-from ..llm.base import Backend, Completion, Request, is_secret_option, redact
+from ..llm.base import Backend, Completion, Request, is_secret_option, public_url, redact
 from .item import Item
 from .registry import TaskSpec, get_task
 from .store import Run, RunStore
@@ -37,8 +37,10 @@ __all__ = ["RunConfig", "RunResult", "PreparedRun", "run_benchmark", "arun_bench
 
 
 def _public_options(options: dict[str, Any]) -> dict[str, Any]:
-    """Backend options safe to write down (anything named like a credential is dropped)."""
-    return {k: v for k, v in sorted(options.items()) if not is_secret_option(k)}
+    """Backend options safe to write down: anything named like a credential is dropped, and a URL
+    (``base_url``) loses its user info (``http://user:KEY@host`` carries a login)."""
+    return {k: (public_url(v) if isinstance(v, str) and "://" in v else v) for k, v in sorted(options.items())
+            if not is_secret_option(k)}
 
 
 @dataclass

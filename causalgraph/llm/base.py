@@ -14,7 +14,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional
 
-__all__ = ["Request", "Completion", "Backend", "canonical_json", "request_key", "is_secret_option", "redact"]
+__all__ = ["Request", "Completion", "Backend", "canonical_json", "request_key", "is_secret_option", "redact",
+           "public_url", "url_secrets"]
 
 _SECRET_WORDS = ("key", "secret", "password", "authorization", "credential")
 
@@ -37,13 +38,21 @@ def is_secret_option(name: str) -> bool:
     return any(w in low for w in _SECRET_WORDS) or re.search(r"(?<![a-z])token(?![a-z])", low.replace("_", " ")) is not None
 
 
+# user:password@ in a URL, and the value of a query parameter named like a credential.
+_URL_USERINFO = r"(?i)\b([a-z][a-z0-9+.\-]*://)[^\s/?#@]+@"
+_URL_SECRET_PARAM = r"(?i)([?&][^=&#\s]*(?:key|token|secret|password|passwd|signature|sig)[^=&#\s]*=)[^&#\s]+"
+
+
 def redact(text: str, secrets: Iterable[str] = ()) -> str:
-    """Remove credentials from a message: the given secrets and anything shaped like an API key.
+    """Remove credentials from a message: the given secrets, anything shaped like an API key, and
+    the user info (``user:password@``) and credential-named query values of any URL in it.
 
     Examples
     --------
     >>> redact("Incorrect API key provided: sk-abcdefghijklmnop1234", ["sk-abcdefghijklmnop1234"])
     'Incorrect API key provided: [redacted]'
+    >>> redact("cannot reach http://user:KEY@127.0.0.1:8765/v1?api_key=abc")
+    'cannot reach http://[redacted]@127.0.0.1:8765/v1?api_key=[redacted]'
     """
     import re
 
@@ -53,7 +62,55 @@ def redact(text: str, secrets: Iterable[str] = ()) -> str:
             out = out.replace(s, "[redacted]")
     out = re.sub(r"\bsk-[A-Za-z0-9_\-*]{6,}", "[redacted]", out)
     out = re.sub(r"(?i)(bearer\s+)[A-Za-z0-9_\-.]{8,}", r"\1[redacted]", out)
+    out = re.sub(_URL_USERINFO, r"\1[redacted]@", out)
+    out = re.sub(_URL_SECRET_PARAM, r"\1[redacted]", out)
     return out
+
+
+def public_url(url: str) -> str:
+    """``url`` as it may be stored and shown: without user info, credential-named query values redacted.
+
+    A base URL may carry a login (``http://user:KEY@host/v1``, which the HTTP
+    client sends as Basic auth) or a key in its query; manifests, cache keys,
+    messages and logs get this form, and only the client gets the URL as given.
+
+    Examples
+    --------
+    >>> public_url("http://user:KEY@127.0.0.1:8765/v1")
+    'http://127.0.0.1:8765/v1'
+    >>> public_url("https://example.org/v1?api-key=abc&x=1")
+    'https://example.org/v1?api-key=[redacted]&x=1'
+    """
+    import re
+
+    out = re.sub(_URL_USERINFO, r"\1", str(url))
+    return re.sub(_URL_SECRET_PARAM, r"\1[redacted]", out)
+
+
+def url_secrets(url: "str | None") -> list[str]:
+    """The credentials inside a URL (password, user info, credential-named query values), for :func:`redact`.
+
+    Examples
+    --------
+    >>> url_secrets("http://user:KEY123@h:1/v1")
+    ['user:KEY123', 'KEY123']
+    """
+    from urllib.parse import parse_qsl, urlsplit
+
+    if not url:
+        return []
+    try:
+        parts = urlsplit(str(url))
+    except ValueError:
+        return []
+    out = []
+    if "@" in parts.netloc:
+        info = parts.netloc.rsplit("@", 1)[0]
+        out.append(info)
+        if parts.password:
+            out.append(parts.password)
+    out += [v for k, v in parse_qsl(parts.query) if v and is_secret_option(k)]
+    return [s for s in out if s]
 
 
 def canonical_json(obj: Any) -> str:

@@ -19,7 +19,7 @@ import time
 from typing import Any, Optional
 
 from ..errors import BackendError, BackendUnavailable, ConfigError, TransientBackendError
-from .base import Backend, Completion, Request, is_secret_option, redact
+from .base import Backend, Completion, Request, is_secret_option, public_url, redact, url_secrets
 
 __all__ = ["OpenAIBackend", "OPENAI_URL", "retry_after_seconds", "make_client", "completion_from_body"]
 
@@ -89,7 +89,10 @@ class OpenAIBackend(Backend):
     Options
     -------
     base_url
-        Server URL (default ``OPENAI_BASE_URL`` or OpenAI's).
+        Server URL (default ``OPENAI_BASE_URL`` or OpenAI's).  A login in it
+        (``http://user:KEY@host/v1``) is sent to that server only:
+        :attr:`base_url`, the identity, manifests and messages hold the URL
+        without it (:func:`~causalgraph.llm.base.public_url`).
     api_key
         Overrides ``OPENAI_API_KEY`` (prefer the variable: options are typed
         into shells and histories).
@@ -114,7 +117,10 @@ class OpenAIBackend(Backend):
     def __init__(self, model: str, **options: Any):
         super().__init__(model, **options)
         base_url = options.get("base_url") or os.environ.get("OPENAI_BASE_URL") or None
-        self.base_url = (base_url or OPENAI_URL).rstrip("/")
+        # The URL as given reaches the HTTP client only; everything that is stored or shown
+        # (identity, cache key, manifest, messages) gets it without user info.
+        self._url = (base_url or OPENAI_URL).rstrip("/")
+        self.base_url = public_url(self._url)
         self._key = _api_key(options, base_url)
         self.billed = self.base_url == OPENAI_URL
         self.max_tokens_param = options.get("max_tokens_param") or (
@@ -135,15 +141,20 @@ class OpenAIBackend(Backend):
                 "params": self.extra_params}
 
     def secrets(self) -> list[str]:
-        """Strings an error message must never show."""
-        return [self._key] if self._key and self._key != "not-needed" else []
+        """Strings an error message must never show: the key and any credential inside the URL."""
+        key = [self._key] if self._key and self._key != "not-needed" else []
+        return key + url_secrets(self._url)
+
+    def new_client(self, *, sync: bool = False):
+        """A new (Async)OpenAI client for this backend's server, with the URL as given (login included)."""
+        return make_client({**self.options, "base_url": self._url}, sync=sync)
 
     def default_concurrency(self) -> int:
         return 16 if self.billed else 4
 
     def _get_client(self):
         if self._client is None:
-            self._client = make_client({**self.options, "base_url": self.base_url})
+            self._client = self.new_client()
         return self._client
 
     def body(self, request: Request) -> dict[str, Any]:

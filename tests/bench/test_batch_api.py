@@ -160,3 +160,21 @@ def test_submit_batch_error_echoing_the_key_is_redacted_and_the_same_call_resume
     for p in list(out.rglob("*")) + list(isolated_cache.rglob("*")):
         if p.is_file():
             assert b"BatchNoLeak" not in p.read_bytes(), p
+
+
+def test_batch_run_stores_the_base_url_without_login_and_collects_with_the_login_from_the_environment(
+        standin, isolated_cache, tmp_path, monkeypatch):
+    secret = "KEY-BatchLogin-55"
+    login_url = standin.url.replace("http://", f"http://user:{secret}@")
+    standin.batch_polls = 1
+    cfg = RunConfig(task=YN_TASK, variants=["v_1"], model="openai/standin-model", out=str(tmp_path / "run"),
+                    temperature=None, model_options={"base_url": login_url})
+    submit_batch(cfg, items=yn_items(3, variants=("v_1",)))
+    monkeypatch.setenv("OPENAI_BASE_URL", login_url)  # the login comes back from the environment only
+    res = collect_batch(tmp_path / "run")
+    assert res.pending == 0 and res.ingested == 3
+    assert all(h.startswith("Basic ") for h in standin.auth_headers)
+    assert load_run(tmp_path / "run").manifest["parameters"]["model_options"]["base_url"] == standin.url
+    for p in (tmp_path / "run").rglob("*"):
+        if p.is_file():
+            assert secret.encode() not in p.read_bytes(), p

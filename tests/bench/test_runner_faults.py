@@ -161,3 +161,27 @@ def test_manifest_records_token_parameters_but_no_credential(standin, isolated_c
     for p in (tmp_path / "r").rglob("*"):
         if p.is_file():
             assert b"OptionNoLeak" not in p.read_bytes() and b"hf_secret_value" not in p.read_bytes(), p
+
+
+def test_a_login_inside_the_base_url_reaches_the_server_and_no_written_file(standin, isolated_cache, tmp_path):
+    # Issue #13: http://user:KEY@host/v1 was written verbatim into manifest.json.
+    secret = "KEY-DoNotStore-77"
+    login_url = standin.url.replace("http://", f"http://user:{secret}@")
+    items = yn_items(4)
+    standin.faults = lambda prompt, attempt: "500" if prompt == prompt_of(items[0]) else "ok"
+    res = run_benchmark(YN_TASK, ["v_1", "v_2"], "openai/standin-model", items=items, out=tmp_path / "run",
+                        model_options={"base_url": login_url}, retry_base=0.001, retry_cap=0.01, max_attempts=2)
+    assert res.errors == 1 and res.written == len(items)
+    assert standin.auth_headers and all(h.startswith("Basic ") for h in standin.auth_headers)
+    run = load_run(tmp_path / "run")
+    assert run.manifest["parameters"]["model_options"]["base_url"] == standin.url
+    assert run.manifest["parameters"]["backend_identity"]["base_url"] == standin.url
+    written = [p for p in list((tmp_path / "run").rglob("*")) + list(isolated_cache.rglob("*")) if p.is_file()]
+    assert any(p.name == "responses.sqlite" for p in written)
+    for p in written:
+        assert secret.encode() not in p.read_bytes(), p
+    # The same command with the login resumes the run: the stored URL is the same.
+    standin.faults = lambda prompt, attempt: "ok"
+    again = run_benchmark(YN_TASK, ["v_1", "v_2"], "openai/standin-model", items=items, out=tmp_path / "run",
+                          model_options={"base_url": login_url}, retry_base=0.001)
+    assert again.requests_sent == 1 and again.skipped == len(items) - 1

@@ -83,3 +83,25 @@ def test_retry_after_seconds_reads_an_http_date():
     when = email.utils.formatdate(time.time() + 30, usegmt=True)
     assert 25 <= retry_after_seconds({"retry-after": when}) <= 31
     assert retry_after_seconds({"retry-after": "soon"}) is None
+
+
+def test_openai_backend_keeps_a_login_in_the_base_url_for_the_server_only(standin, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    login_url = standin.url.replace("http://", "http://user:KEY-in-url-42@")
+    b = get_backend("openai/standin-model", base_url=login_url)
+    # Stored and shown: no user info.  Sent: the login (the HTTP client turns it into Basic auth).
+    assert b.base_url == standin.url and b.identity()["base_url"] == standin.url
+    assert "KEY-in-url-42" in b.secrets()
+    assert _complete(b, _req()).text == "<Answer>Yes</Answer>"
+    assert standin.auth_headers[-1].startswith("Basic ")
+
+
+def test_redact_and_public_url_remove_url_credentials():
+    from causalgraph.llm.base import public_url, redact, url_secrets
+
+    url = "http://user:KEY@127.0.0.1:8765/v1?api_key=abc123&x=1"
+    assert public_url(url) == "http://127.0.0.1:8765/v1?api_key=[redacted]&x=1"
+    assert redact(f"connection to {url} failed") == \
+        "connection to http://[redacted]@127.0.0.1:8765/v1?api_key=[redacted]&x=1 failed"
+    assert url_secrets(url) == ["user:KEY", "KEY", "abc123"]
+    assert public_url("https://api.openai.com/v1") == "https://api.openai.com/v1"
