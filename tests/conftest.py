@@ -13,8 +13,17 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# Property tests (tests/**/test_*_properties.py) set max_examples per test.  The "ci" profile, the
+# default, draws the same examples on every run and machine (derandomize) and keeps no example
+# database, so a red CI run fails again on the same input; HYPOTHESIS_PROFILE=dev draws fresh examples
+# each run and remembers failing ones in .hypothesis/ (for looking for new defects locally).
+settings.register_profile("ci", derandomize=True, database=None, deadline=None, print_blob=True)
+settings.register_profile("dev", deadline=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # Test helper modules (llm_standin, bench_helpers, browser/) live in tests/.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
