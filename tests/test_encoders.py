@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -299,3 +300,17 @@ def test_decode_with_nodes_refuses_a_text_with_a_second_reading_of_more_edges():
     # without the event that holds the separators the text has one reading between the nodes
     assert decode(text, "adjacency", nodes=["p", "a", "b", "c"]).pairs == [
         ("p", "a"), ("b", "c"), ("a", "c"), ("b", "p")]
+
+
+def test_decode_gives_the_order_of_magnitude_of_a_count_python_cannot_print():
+    # each "(a, b, c, d)" reads three ways, so 1,400 of them read 3**1400 (668 digits) ways; with
+    # Python's limit lowered to 640 digits printing the count raised ValueError before
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(640)
+    try:
+        with pytest.raises(ParseError, match=r"can be read in about 9\.33e667 ways .* pass nodes="):
+            decode(" ".join(["(a, b, c, d)"] * 1400), "adjacency")
+    finally:
+        sys.set_int_max_str_digits(limit)
+    with pytest.raises(ParseError, match=r"can be read in 19683 ways"):
+        decode(" ".join(["(a, b, c, d)"] * 9), "adjacency")
