@@ -19,6 +19,7 @@ from .describe import describe
 from .errors import (
     BackendError,
     BackendUnavailable,
+    BackendUnreachable,
     CausalGraphError,
     ChecksumError,
     ConfigError,
@@ -105,6 +106,7 @@ __all__ = [
     "ParseError",
     "ConfigError",
     "TransientBackendError",
+    "BackendUnreachable",
     "BackendUnavailable",
     # LLM benchmarks (backends, cached resumable runner, answer parsing, scoring)
     "get_backend",

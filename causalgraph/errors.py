@@ -15,6 +15,7 @@ __all__ = [
     "CycleLimitExceeded",
     "BackendError",
     "TransientBackendError",
+    "BackendUnreachable",
     "BackendUnavailable",
     "ParseError",
     "ConfigError",
@@ -61,6 +62,21 @@ class TransientBackendError(BackendError):
         super().__init__(message)
         self.retry_after = retry_after
         self.status = status
+
+
+class BackendUnreachable(TransientBackendError):
+    """The backend's server could not be reached at all: connection refused or reset, no route, DNS failure.
+
+    Retried like any transient failure, and counted apart: the runner stops a
+    run after a number of such failures in a row (``max_connection_failures``),
+    since a server that is gone would otherwise have every remaining item
+    retried to exhaustion.  ``endpoint`` is ``host:port`` (never a credential).
+    """
+
+    def __init__(self, message: str, *, endpoint: "str | None" = None, retry_after: "float | None" = None,
+                 status: "int | None" = None):
+        super().__init__(message, retry_after=retry_after, status=status)
+        self.endpoint = endpoint
 
 
 class BackendUnavailable(BackendError):

@@ -241,3 +241,44 @@ class _Handler(BaseHTTPRequestHandler):
                         b["status"] = "in_progress"
             return self._json(200, b)
         return self._json(404, {"error": {"message": f"no route {path}"}})
+
+
+def main(argv=None) -> None:
+    """Serve the stand-in in a process of its own: ``python llm_standin.py [--port P] [--die-after N]``.
+
+    Prints its URL on the first line of stdout.  ``--die-after N`` kills the
+    process (SIGKILL, no goodbye) when the N-th chat request arrives, before
+    answering it: a server that dies mid-run, for the runner's tests.
+    """
+    import argparse
+    import os
+    import signal
+    import sys
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("--die-after", type=int, default=0)
+    args = ap.parse_args(argv)
+    standin = Standin()
+
+    def faults(prompt: str, attempt: int) -> str:
+        if args.die_after and standin.chat_calls >= args.die_after:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return "ok"
+
+    standin.faults = faults
+    state = standin
+
+    class Handler(_Handler):
+        standin = state
+
+    server = _Server(("127.0.0.1", args.port), Handler)
+    server.daemon_threads = True
+    standin.server = server
+    print(standin.url, flush=True)
+    sys.stdout.close()
+    server.serve_forever(poll_interval=0.05)
+
+
+if __name__ == "__main__":
+    main()

@@ -153,6 +153,7 @@ class StructuredBackend(Backend):
         self.model = inner.model
         self.options = inner.options
         self.base_url = inner.base_url
+        self.endpoint = getattr(inner, "endpoint", None)
         self.billed = getattr(inner, "billed", False)
         self.params = params
         self._schema_sha = hashlib.sha256(canonical_json(ANNOTATION_SCHEMA).encode("utf-8")).hexdigest()[:16]

@@ -8,7 +8,10 @@ most ``concurrency`` requests in flight, and appends one line per item to
 and 5xx, timeouts, dropped connections) are retried with exponential
 backoff and full jitter, honouring ``Retry-After``, up to ``max_attempts``
 attempts; what still fails is recorded on the item's line and the run goes
-on.  At the end it scores the run into ``metrics.json``.
+on.  When the server cannot be reached ``max_connection_failures`` times in
+a row, the run stops instead, naming the endpoint, and the items it did not
+finish stay pending for the next invocation.  At the end it scores the run
+into ``metrics.json``.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
-from ..errors import BackendError, BackendUnavailable, CausalGraphError, ConfigError, TransientBackendError
+from ..errors import (BackendError, BackendUnavailable, BackendUnreachable, CausalGraphError, ConfigError,
+                      TransientBackendError)
 from ..llm.base import Backend, Completion, Request, is_secret_option, public_url, redact
 from .item import Item
 from .registry import TaskSpec, get_task
@@ -33,7 +37,11 @@ from .store import Run, RunStore
 
 __all__ = ["RunConfig", "RunResult", "PreparedRun", "run_benchmark", "arun_benchmark", "prepare_run",
            "default_run_dir", "redact", "backoff_delay", "build_request", "cache_key_for", "make_record", "open_cache",
-           "finish_run", "request_cost"]
+           "finish_run", "request_cost", "DEFAULT_MAX_CONNECTION_FAILURES"]
+
+
+#: Connection failures in a row after which a run stops (``RunConfig.max_connection_failures``).
+DEFAULT_MAX_CONNECTION_FAILURES = 5
 
 
 def _public_options(options: dict[str, Any]) -> dict[str, Any]:
@@ -71,6 +79,12 @@ class RunConfig:
         Backoff: attempt *n* waits ``uniform(0, min(cap, base·2^(n-1)))``.
     request_timeout
         Seconds before an attempt counts as timed out (``None``: no limit here).
+    max_connection_failures
+        Stop the run after this many attempts in a row, over all items, could
+        not reach the server (connection refused or reset): it is gone, and
+        retrying every remaining item to exhaustion would only take time.
+        Any answer from the server (an HTTP error included) resets the count;
+        a timeout leaves it as it is.  ``0`` never stops.  Default 5.
     cache
         Use the response cache; ``cache_path`` overrides its file.
     prices
@@ -92,6 +106,7 @@ class RunConfig:
     retry_base: float = 1.0
     retry_cap: float = 60.0
     request_timeout: Optional[float] = 600.0
+    max_connection_failures: int = DEFAULT_MAX_CONNECTION_FAILURES
     cache: bool = True
     cache_path: Optional[str] = None
     prices: Optional[dict[str, dict[str, float]]] = None
@@ -107,6 +122,9 @@ class RunConfig:
             raise ConfigError(f"--temperature {self.temperature}: expected a number in [0, 2] or 'default'")
         if self.max_attempts < 1:
             raise ConfigError(f"max_attempts {self.max_attempts}: expected an integer >= 1")
+        if self.max_connection_failures < 0:
+            raise ConfigError(f"--max-connection-failures {self.max_connection_failures}: expected an integer >= 0 "
+                              "(0: never stop)")
         if not self.variants:
             raise ConfigError("no variant given; pass --variant V[,V…] or --variant all")
 
@@ -401,7 +419,8 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: TaskSpec, variant
             "temperature": config.temperature, "max_tokens": config.max_tokens, "seed": config.seed,
             "limit": config.limit, "concurrency": config.concurrency, "max_attempts": config.max_attempts,
             "retry_base": config.retry_base, "retry_cap": config.retry_cap,
-            "request_timeout": config.request_timeout, "cache": config.cache,
+            "request_timeout": config.request_timeout, "max_connection_failures": config.max_connection_failures,
+            "cache": config.cache,
             "model_options": _public_options(config.model_options),
             "backend_identity": backend.identity(),
         },
@@ -527,17 +546,30 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
             last_sync = [time.monotonic()]
 
             stop: list[str] = []  # set when the backend refuses everything: ask nothing more
+            # Connection failures in a row, over all items; at the limit `down` is set and every item
+            # still in progress leaves off without a line, so it stays pending for the next invocation.
+            unreachable = {"count": 0, "endpoint": None, "last": ""}
+            down = asyncio.Event()
+
+            async def pause(delay: float) -> None:
+                # A backoff that ends early when the run stops, so a stopped run does not wait out retries.
+                try:
+                    await asyncio.wait_for(down.wait(), delay)
+                except asyncio.TimeoutError:
+                    pass
 
             async def one(group: list[tuple[Item, Request, str]]) -> None:
                 # Items with the same cache key share one request (single flight).
                 it, req, key = group[0]
                 async with sem:
-                    if stop:
+                    if stop or down.is_set():
                         return
                     completion: Optional[Completion] = None
                     error: Optional[str] = None
                     attempt = 0
                     while attempt < config.max_attempts:
+                        if down.is_set():
+                            return  # the server is gone: no line, the item stays pending
                         attempt += 1
                         counters["requests_sent"] += 1
                         try:
@@ -545,20 +577,38 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                                 completion = await asyncio.wait_for(backend.complete(req), config.request_timeout)
                             else:
                                 completion = await backend.complete(req)
+                            unreachable["count"] = 0
                             break
+                        except BackendUnreachable as exc:
+                            if down.is_set():
+                                return
+                            unreachable["count"] += 1
+                            unreachable["endpoint"] = exc.endpoint or unreachable["endpoint"]
+                            unreachable["last"] = redact(str(exc), secrets)
+                            if config.max_connection_failures and \
+                                    unreachable["count"] >= config.max_connection_failures:
+                                down.set()
+                                return
+                            error = f"{type(exc).__name__}: {exc} (attempt {attempt} of {config.max_attempts})"
+                            if attempt < config.max_attempts:
+                                await pause(backoff_delay(attempt, config.retry_base, config.retry_cap,
+                                                          exc.retry_after, rng))
                         except (TransientBackendError, asyncio.TimeoutError) as exc:
+                            if getattr(exc, "status", None) is not None:
+                                unreachable["count"] = 0  # an HTTP status: the server is there
                             retry_after = getattr(exc, "retry_after", None)
                             msg = str(exc) or f"timed out after {config.request_timeout} s"
                             error = f"{type(exc).__name__}: {msg} (attempt {attempt} of {config.max_attempts})"
                             if attempt < config.max_attempts:
-                                await asyncio.sleep(backoff_delay(attempt, config.retry_base, config.retry_cap,
-                                                                  retry_after, rng))
+                                await pause(backoff_delay(attempt, config.retry_base, config.retry_cap,
+                                                          retry_after, rng))
                         except BackendUnavailable as exc:
                             error = f"{type(exc).__name__}: {exc}"
                             if not stop:
                                 stop.append(redact(str(exc), secrets))
                             break
                         except BackendError as exc:
+                            unreachable["count"] = 0  # the server answered, with an error
                             error = f"{type(exc).__name__}: {exc}"
                             break
                         except (asyncio.CancelledError, ConfigError):
@@ -610,6 +660,14 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                 cache.close()
 
         metrics = finish_run(prep, counters)
+        if down.is_set():
+            pending = len(todo) - counters["written"]
+            where = unreachable["endpoint"] or config.model
+            raise BackendUnreachable(
+                f"{config.model}: {unreachable['count']} connection failures in a row to {where} "
+                f"(last: {unreachable['last']}); the run stopped with {pending} items not answered, left pending. "
+                f"Start the server (or fix --base-url) and run the same command again: {out} resumes them",
+                endpoint=unreachable["endpoint"])
         if stop:
             not_asked = len(todo) - counters["written"]
             raise BackendUnavailable(

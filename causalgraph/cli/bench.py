@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..bench.runner import DEFAULT_MAX_CONNECTION_FAILURES
 from ..errors import ConfigError
 from ._common import add_data_option, add_format_option, emit_json, emit_table
 
@@ -45,6 +46,10 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--retry-base", type=float, default=1.0, metavar="S", help="first backoff in seconds (default 1)")
     p.add_argument("--retry-cap", type=float, default=60.0, metavar="S", help="longest backoff in seconds (default 60)")
     p.add_argument("--timeout", type=float, default=600.0, metavar="S", help="seconds per attempt (default 600)")
+    p.add_argument("--max-connection-failures", type=int, default=DEFAULT_MAX_CONNECTION_FAILURES, metavar="N",
+                   help="stop the run after N attempts in a row could not reach the server (it is gone); the "
+                        f"items left stay pending and the same command resumes them (default "
+                        f"{DEFAULT_MAX_CONNECTION_FAILURES}; 0: never stop)")
     p.add_argument("--no-cache", action="store_true", help="neither read nor write the response cache")
     p.add_argument("--prices", metavar="FILE", help="JSON price table overriding the built-in one")
 
@@ -65,7 +70,8 @@ def _config(args):
                      concurrency=args.concurrency, limit=args.limit, temperature=args.temperature,
                      max_tokens=args.max_tokens, seed=args.seed, model_options=options,
                      max_attempts=args.max_attempts, retry_base=args.retry_base, retry_cap=args.retry_cap,
-                     request_timeout=args.timeout, cache=not args.no_cache,
+                     request_timeout=args.timeout, max_connection_failures=args.max_connection_failures,
+                     cache=not args.no_cache,
                      prices=load_prices(args.prices) if args.prices else None)
 
 

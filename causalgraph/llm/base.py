@@ -268,6 +268,8 @@ class Backend(abc.ABC):
         self.model = model
         self.options = dict(options)
         self.base_url: Optional[str] = None
+        #: ``host:port`` of the server a remote backend talks to (``None`` for a local model).
+        self.endpoint: Optional[str] = None
 
     @property
     def name(self) -> str:

@@ -18,7 +18,7 @@ import os
 import time
 from typing import Any, Optional
 
-from ..errors import BackendError, BackendUnavailable, ConfigError, TransientBackendError
+from ..errors import BackendError, BackendUnavailable, BackendUnreachable, ConfigError, TransientBackendError
 from .base import Backend, Completion, Request, is_secret_option, public_url, redact, url_secrets
 
 __all__ = ["OpenAIBackend", "OPENAI_URL", "retry_after_seconds", "make_client", "completion_from_body"]
@@ -72,6 +72,27 @@ def _api_key(options: dict[str, Any], base_url: Optional[str]) -> str:
                       "OpenAI-compatible server that needs none)")
 
 
+def _endpoint(url: str) -> str:
+    """``host:port`` of a (public) URL, the port filled in from the scheme when the URL has none.
+
+    Examples
+    --------
+    >>> _endpoint("http://127.0.0.1:8765/v1"), _endpoint("https://api.openai.com/v1")
+    ('127.0.0.1:8765', 'api.openai.com:443')
+    """
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:  # an unparsable port: name the URL's host part as written
+        return url.split("//", 1)[-1].split("/", 1)[0]
+    host = parts.hostname or url
+    if port is None:
+        port = 443 if parts.scheme == "https" else 80
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 def make_client(options: dict[str, Any], *, sync: bool = False):
     """An (Async)OpenAI client from backend options (``base_url``, ``api_key``, ``timeout``)."""
     import openai
@@ -121,6 +142,7 @@ class OpenAIBackend(Backend):
         # (identity, cache key, manifest, messages) gets it without user info.
         self._url = (base_url or OPENAI_URL).rstrip("/")
         self.base_url = public_url(self._url)
+        self.endpoint = _endpoint(self.base_url)
         self._key = _api_key(options, base_url)
         self.billed = self.base_url == OPENAI_URL
         self.max_tokens_param = options.get("max_tokens_param") or (
@@ -186,7 +208,10 @@ class OpenAIBackend(Backend):
         except openai.APITimeoutError as exc:
             raise TransientBackendError(self._scrub(f"request timed out: {exc}")) from None
         except openai.APIConnectionError as exc:
-            raise TransientBackendError(self._scrub(f"connection failed: {exc}")) from None
+            # Refused, reset, no route: nothing answered.  (APITimeoutError, a subclass, is caught above:
+            # a slow server is there.)  Counted apart so that a run stops when the server is gone.
+            raise BackendUnreachable(self._scrub(f"connection to {self.endpoint} failed: {exc}"),
+                                     endpoint=self.endpoint) from None
         except openai.APIStatusError as exc:
             status = exc.status_code
             msg = self._scrub(f"HTTP {status}: {exc.message}")
