@@ -1,8 +1,12 @@
 """Benchmark: causal complexity scoring on synthetic corpora and adversarial graphs.
 
-Two measurements, each reported as ratios measured in this same process
+Three measurements, each reported as ratios measured in this same process
 (absolute seconds depend on the machine):
 
+0. Negative rings of 1,000 and 4,000 nodes, the shape where the bounded walk
+   does the most work per path (n walks of n nodes): the time to finish or
+   to ``CycleLimitExceeded`` with the default ``cycle_limit``, against the
+   DP on the same ring cut open;
 1. ``complexity_table`` on synthetic corpora of growing size (default 1k, 10k
    and 100k statements, about 12 relations each): time per statement and the
    growth factor against the smallest size (linear scaling reads 10x per 10x).
@@ -25,6 +29,7 @@ import random
 import sys
 import time
 
+from causalgraph.errors import CycleLimitExceeded
 from causalgraph.metrics.complexity import complexity, complexity_table
 from causalgraph.metrics.paths import count_maximal_paths
 from causalgraph.model import Correlation, Polarity, Relation, Statement
@@ -178,6 +183,32 @@ def bench_adversarial(width, depths, budget):
     print()
 
 
+def bench_rings(sizes):
+    """Negative rings: the one shape that walks, against the DP on the same ring cut open (a path)."""
+    print("## negative rings (n negative edges closing a cycle) with the default cycle_limit")
+    print("(path: the same edges without the closing one, counted by the DP; ratio = ring / path)")
+    print(f"{'nodes':>6} {'path ms':>9} {'ring ms':>9} {'ring/path':>10}  outcome")
+    for n in sizes:
+        path = tuple(Relation(f"e{i}", f"e{i + 1}", correlation=Correlation.NEGATIVE) for i in range(n - 1))
+        ring = path + (Relation(f"e{n - 1}", "e0", correlation=Correlation.NEGATIVE),)
+        p_secs, p = _time(lambda: complexity(path))
+        assert p.corr == (n - 1) + (n - 2)  # edges + one maximal walk from every node but the last two
+        try:
+            r_secs, r = _time(lambda: complexity(ring), repeat=1)
+            assert r.corr == 2 * n  # n edges + one walk around the ring from every node
+            outcome = f"C^corr = {r.corr:,}"
+        except CycleLimitExceeded as exc:
+            r_secs = None
+            t0 = time.perf_counter()
+            try:
+                complexity(ring)
+            except CycleLimitExceeded:
+                r_secs = time.perf_counter() - t0
+            outcome = f"CycleLimitExceeded ({str(exc).split(' (starting')[0].split('passed ')[1]})"
+        print(f"{n:>6,} {1e3 * p_secs:>9.2f} {1e3 * r_secs:>9.1f} {r_secs / p_secs:>10,.0f}  {outcome}")
+    print()
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="1000,10000,100000", help="corpus sizes (comma-separated)")
@@ -185,8 +216,10 @@ def main(argv=None) -> int:
     ap.add_argument("--depths", default="8,12,16,20,40,200", help="layer counts of the adversarial DAG")
     ap.add_argument("--baseline-budget", type=int, default=2**20,
                     help="run the naive baseline only up to this many source paths")
+    ap.add_argument("--rings", default="1000,4000", help="sizes of the negative rings")
     args = ap.parse_args(argv)
     print(f"python {sys.version.split()[0]}")
+    bench_rings([int(x) for x in args.rings.split(",") if x])
     bench_corpora([int(x) for x in args.sizes.split(",") if x])
     bench_adversarial(args.width, [int(x) for x in args.depths.split(",") if x], args.baseline_budget)
     return 0

@@ -278,7 +278,9 @@ def complexity(
     conflicts
         Rule for pairs annotated with both signs (see :func:`signed_complexity`).
     cycle_limit
-        Most maximal simple paths enumerated when negative edges form a cycle.
+        Most search steps (edges looked at) of the walk that counts negative
+        paths where negative edges form a cycle; past it
+        :class:`~causalgraph.errors.CycleLimitExceeded` is raised.
 
     Returns
     -------

@@ -16,8 +16,9 @@ with the depth, so they are counted by dynamic programming:
   as the walk enters a node that cannot reach a cycle, the rest is read
   from the DP table (nothing downstream of such a node can lie on the
   current path, or it would close a cycle), so only the cyclic part is
-  enumerated, and at most ``cycle_limit`` maximal paths are enumerated
-  before :class:`~causalgraph.errors.CycleLimitExceeded` is raised.
+  enumerated, and after ``cycle_limit`` search steps (one step per edge
+  the walk looks at, so the limit bounds the work, not the number of
+  paths) :class:`~causalgraph.errors.CycleLimitExceeded` is raised.
 
 Self-loops never extend a simple path and are ignored.  Nothing here
 recurses, so long chains cannot overflow the Python stack.
@@ -31,7 +32,7 @@ from ..errors import ConfigError, CycleLimitExceeded
 
 __all__ = ["DEFAULT_CYCLE_LIMIT", "count_maximal_paths", "cyclic_nodes"]
 
-#: Default number of maximal simple paths that may be enumerated through a cycle.
+#: Default number of search steps (edges looked at) of the walk through cyclic parts of a graph.
 DEFAULT_CYCLE_LIMIT = 1_000_000
 
 
@@ -177,7 +178,9 @@ def count_maximal_paths(
     min_nodes
         Shortest walk that counts (3 = two or more consecutive edges, the paper's rule).
     cycle_limit
-        Most maximal simple paths enumerated through cyclic parts of the graph.
+        Most search steps of the walk through the part of the graph that
+        reaches a cycle; a step is one edge looked at, so the work is
+        O(cycle_limit) whatever the shape of the cycle.
 
     Returns
     -------
@@ -187,8 +190,9 @@ def count_maximal_paths(
     Raises
     ------
     CycleLimitExceeded
-        When the edges contain a cycle and more than ``cycle_limit`` maximal
-        simple paths would have to be enumerated.
+        When the edges contain a cycle and counting through it takes more
+        than ``cycle_limit`` search steps (a ring of n nodes takes about
+        n * n: 1,000 nodes fit the default, 4,000 do not).
 
     Examples
     --------
@@ -226,47 +230,54 @@ def count_maximal_paths(
         return count
     reaches_cycle = set(order) - set(acyclic)
 
-    enumerated = 0
+    cyc_list: list = []
+    steps = 0
     for start in order:
         if start not in reaches_cycle:
             continue
+        # One frame per node on the walk: the next successor to look at, and whether any successor
+        # extended the walk (if none did, every successor is on the walk and the walk is maximal).
         path = [start]
         on_path = {start}
         iters = [0]
+        extended = [False]
         while path:
             u = path[-1]
             nbrs = succ.get(u, ())
             i = iters[-1]
-            if i == 0 and not any(w not in on_path for w in nbrs):
-                # u ends a maximal simple path
-                enumerated += 1
-                if len(path) >= min_nodes:
-                    count += 1
-            # advance to the next successor not on the path
-            while i < len(nbrs) and nbrs[i] in on_path:
-                i += 1
             if i >= len(nbrs):
+                if not extended[-1] and len(path) >= min_nodes:
+                    count += 1
                 path.pop()
                 on_path.discard(u)
                 iters.pop()
+                extended.pop()
                 continue
             iters[-1] = i + 1
+            # Every successor looked at is one step, so the limit bounds the work itself: a ring of
+            # n nodes has only n maximal walks but takes n * n steps to walk them.
+            steps += 1
+            if steps > cycle_limit:
+                if not cyc_list:
+                    cyc = _scc_cyclic(order, succ)
+                    cyc_list = [n for n in order if n in cyc]
+                shown = ", ".join(repr(n) for n in cyc_list[:5]) + (" …" if len(cyc_list) > 5 else "")
+                raise CycleLimitExceeded(
+                    f"counting maximal simple paths through a cycle of negative edges ({len(cyc_list):,} nodes "
+                    f"on cycles: {shown}) passed the limit of {cycle_limit:,} search steps (starting from "
+                    f"{start!r}); raise cycle_limit (complexity(..., cycle_limit=N), --cycle-limit N on the "
+                    f"command line) to count further: the work grows with the number of simple walks"
+                )
             w = nbrs[i]
+            if w in on_path:
+                continue
+            extended[-1] = True
             if w not in reaches_cycle:
                 # the rest is acyclic and disjoint from the path: read it from the DP table
-                enumerated += 1
                 count += long_enough(w, len(path))
             else:
                 path.append(w)
                 on_path.add(w)
                 iters.append(0)
-            if enumerated > cycle_limit:
-                cyc = _scc_cyclic(order, succ)
-                cyc_list = [n for n in order if n in cyc]
-                shown = ", ".join(repr(n) for n in cyc_list[:5]) + (" …" if len(cyc_list) > 5 else "")
-                raise CycleLimitExceeded(
-                    f"counting maximal simple paths through a cycle of negative edges (nodes {shown}) "
-                    f"passed the limit of {cycle_limit:,} paths enumerated (starting from {start!r}); "
-                    "raise cycle_limit to count further"
-                )
+                extended.append(False)
     return count

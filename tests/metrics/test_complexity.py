@@ -186,7 +186,7 @@ def test_complexity_corr_on_a_negative_cycle_is_worked_by_hand():
 def test_complexity_corr_cycle_limit_raises_and_names_the_statement():
     nodes = [f"n{i}" for i in range(7)]
     rels = tuple(rel(u, v, NEG) for u in nodes for v in nodes if u != v)
-    with pytest.raises(CycleLimitExceeded, match="limit of 100 paths"):
+    with pytest.raises(CycleLimitExceeded, match="limit of 100 search steps"):
         complexity(rels, cycle_limit=100)
     with pytest.raises(CycleLimitExceeded, match="statement k7"):
         complexity_table([Statement("k7", "All change all.", True, rels)], cycle_limit=100)

@@ -121,9 +121,25 @@ def test_count_maximal_paths_cycle_feeding_a_large_dag_reads_the_dag_from_the_ta
 def test_count_maximal_paths_raises_past_the_cycle_limit():
     nodes = list(range(7))
     edges = [(u, v) for u in nodes for v in nodes if u != v]  # 7! = 5040 walks
-    with pytest.raises(CycleLimitExceeded, match=r"limit of 1,000 paths"):
-        count_maximal_paths(edges, cycle_limit=1000)
-    assert count_maximal_paths(edges, cycle_limit=5040) == 5040
+    # The walk visits every simple path once (7!/(7-k)! with k nodes, 13,699 in all) and looks at
+    # the 6 successors of each: 82,194 steps.
+    frames = sum(math.factorial(7) // math.factorial(7 - k) for k in range(1, 8))
+    assert frames == 13_699
+    with pytest.raises(CycleLimitExceeded, match=r"limit of 82,193 search steps .*raise cycle_limit"):
+        count_maximal_paths(edges, cycle_limit=6 * frames - 1)
+    assert count_maximal_paths(edges, cycle_limit=6 * frames) == 5040
+
+
+def test_count_maximal_paths_limit_bounds_the_steps_around_a_ring_not_its_walks():
+    # A ring of n nodes has n maximal walks, each of n nodes, and the walk from each start looks at
+    # one edge per node: n * n steps.  Bounding the walks (n) let a 4,000-node ring run 16 million steps.
+    n = 100
+    ring = [(i, (i + 1) % n) for i in range(n)]
+    assert count_maximal_paths(ring, cycle_limit=n * n) == n
+    # the last of the n * n steps is taken from the last start, 99
+    with pytest.raises(CycleLimitExceeded, match=r"\(100 nodes on cycles: 0, 1, 2, 3, 4 …\) passed the limit "
+                                                 r"of 9,999 search steps \(starting from 99\)"):
+        count_maximal_paths(ring, cycle_limit=n * n - 1)
 
 
 @pytest.mark.parametrize("bad", [0, -1, 1.5, True])
