@@ -14,7 +14,7 @@ from typing import Optional, Sequence
 
 from ..errors import CausalGraphError
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "build_parser", "Parser"]
 
 # Subcommand modules, in the order `causalgraph --help` lists them.
 COMMAND_MODULES = [
@@ -37,10 +37,40 @@ COMMAND_MODULES = [
 ]
 
 
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose option errors are one line on stderr (exit code 2), like library errors.
+
+    argparse prints its usage block (4 to 6 lines) before the message; the
+    usage stays under ``--help``.  ``add_subparsers`` builds subcommand
+    parsers of the parser's own class, so every subcommand, nested ones
+    included, inherits this.
+    """
+
+    def error(self, message: str, prog: Optional[str] = None):
+        prog = prog or self.prog
+        msg = " ".join(message.split())
+        self.exit(2, f"{prog}: error: {msg} (see {prog} --help)\n")
+
+    def parse_known_args(self, args=None, namespace=None):
+        ns, extras = super().parse_known_args(args, namespace)
+        # Arguments left over are reported by the top parser; remember which (sub)command met them
+        # first, so that the message names `causalgraph info`, not `causalgraph`.
+        if extras and getattr(ns, "_unrecognized_by", None) is None:
+            ns._unrecognized_by = self.prog
+        return ns, extras
+
+    def parse_args(self, args=None, namespace=None):
+        ns, extras = self.parse_known_args(args, namespace)
+        prog = vars(ns).pop("_unrecognized_by", None)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}", prog)
+        return ns
+
+
 def build_parser() -> argparse.ArgumentParser:
     from .. import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="causalgraph",
         description="Causal-graph analysis of text: ClimateCause and PubMedCausal corpora, causal complexity, "
                     "causal chains, graph encodings and LLM benchmarks.",
