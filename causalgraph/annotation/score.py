@@ -13,6 +13,7 @@ from typing import Any, Optional, Union
 from ..errors import ConfigError
 from ..model import Statement
 from ..outputs import output_file
+from ..metrics.complexity import normalise_weights
 from .reference import ReferenceRanges, normalised_complexity
 
 __all__ = ["TextScore", "score_statement", "score_text", "SCORE_COLUMNS"]
@@ -124,6 +125,7 @@ def score_text(text: str, model: str, *, reference: Union[None, str, ReferenceRa
     if view is not None:
         # Before the model is asked: a page that cannot be written must not cost a (paid) request.
         output_file(view, "--view page")
+    normalise_weights(weights)  # likewise for weights that cannot be used
     statement = annotate(text, model, **annotate_options)
     result = score_statement(statement, reference=reference, weights=weights)
     if view is not None:

@@ -325,6 +325,8 @@ def normalise_weights(weights: Union[None, Sequence[float], Mapping[str, float],
 
     Accepts ``None`` (all 1), a sequence of five numbers, a mapping from
     metric name to weight (missing metrics weigh 1) or a string ``"1,1,1,1,1"``.
+    Every weight must be a finite number >= 0 (0 leaves a metric out); a
+    negative weight raises :class:`~causalgraph.errors.ConfigError`.
 
     Examples
     --------
@@ -364,6 +366,10 @@ def normalise_weights(weights: Union[None, Sequence[float], Mapping[str, float],
             raise ConfigError(f"weight for {m} is {v!r}; expected a number") from None
         if not math.isfinite(f):
             raise ConfigError(f"weight for {m} is {v!r}; expected a finite number")
+        if f < 0:
+            # C(s) is a weighted sum of min-max scaled metrics in [0, 1]: a negative weight would make
+            # a statement *less* complex the more of that structure it holds.
+            raise ConfigError(f"weight for {m} is {v!r}; expected a number >= 0 (0 leaves the metric out)")
         out.append(f)
     return tuple(out)
 

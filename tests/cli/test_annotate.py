@@ -137,3 +137,13 @@ def test_file_that_is_a_folder_is_one_line_naming_it(capsys, tmp_path, command):
     rc, out, err = run(capsys, command, "--file", str(tmp_path), "--model", "mock/constant")
     assert rc == 2 and out == ""
     assert err.strip() == f"causalgraph {command}: error: --file {tmp_path}: a folder; expected a UTF-8 text file"
+
+
+def test_score_refuses_a_negative_weight_before_asking_the_model(capsys, tmp_path):
+    # A model nothing listens for: asked first, it would fail with a connection error instead.
+    rc, out, err = run(capsys, "score", "Warming reduces sea ice.", "--model", "openai/none", "--model-option",
+                       "base_url=http://127.0.0.1:9/v1", "--reference", "paper", "--no-cache", "--weights",
+                       "1,1,1,1,-0.5", "--view", str(tmp_path / "page.html"))
+    assert rc == 2 and out == ""
+    assert err == "causalgraph score: error: weight for pol is -0.5; expected a number >= 0 (0 leaves the metric out)\n"
+    assert not (tmp_path / "page.html").exists()

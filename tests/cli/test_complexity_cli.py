@@ -41,3 +41,11 @@ def test_complexity_cli_bad_weights_exit_2_with_one_line(capsys):
     assert main(["complexity", "--weights", "1,1,1"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "expected 5 weights" in err
+
+
+def test_complexity_cli_negative_weight_exit_2_with_one_line(capsys):
+    # Issue #13: accepted before, and made C(s) fall as the structure it weighs grew.
+    assert main(["complexity", "--data", "sample", "--weights", "1,1,-1,1,1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == ("causalgraph complexity: error: weight for nest is -1.0; expected a number >= 0 "
+                                 "(0 leaves the metric out)\n")

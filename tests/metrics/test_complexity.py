@@ -245,6 +245,9 @@ def test_normalise_weights_accepts_sequences_mappings_and_strings():
     ("1,1,x,1,1", r"weight 3 \(nest\) is 'x'"),
     ({"density": 1}, "unknown metric"),
     ([1, 1, float("nan"), 1, 1], "finite"),
+    ("1,1,-1,1,1", r"^weight for nest is -1\.0; expected a number >= 0 \(0 leaves the metric out\)$"),
+    ({"pol": -0.5}, r"^weight for pol is -0\.5; expected a number >= 0"),
+    ([1, 1, 1, -1e-9, 1], r"^weight for corr is -1e-09; expected a number >= 0"),
 ])
 def test_normalise_weights_rejects_bad_values(bad, message):
     with pytest.raises(ConfigError, match=message):
