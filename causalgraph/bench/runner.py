@@ -666,7 +666,7 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
             raise BackendUnreachable(
                 f"{config.model}: {unreachable['count']} connection failures in a row to {where} "
                 f"(last: {unreachable['last']}); the run stopped with {pending} items not answered, left pending. "
-                f"Start the server (or fix --base-url) and run the same command again: {out} resumes them",
+                f"Start the server (or fix the base URL) and run the same command again: {out} resumes them",
                 endpoint=unreachable["endpoint"])
         if stop:
             not_asked = len(todo) - counters["written"]
