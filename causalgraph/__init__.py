@@ -12,7 +12,7 @@ Examples
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 from .datasets import load_climatecause, load_corpus, load_pubmedcausal
 from .describe import describe

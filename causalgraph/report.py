@@ -232,7 +232,7 @@ def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule:
     """
     import pandas as pd
 
-    from . import __version__
+    from ._version import __version__
     from .describe import describe
     from .graph import compile_graph
     from .metrics.analysis import complexity_summary

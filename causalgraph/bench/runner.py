@@ -78,7 +78,7 @@ class RunConfig:
     retry_base, retry_cap
         Backoff: attempt *n* waits ``uniform(0, min(cap, base·2^(n-1)))``.
     request_timeout
-        Seconds before an attempt counts as timed out (``None``: no limit here).
+        Seconds before an attempt counts as timed out (``None`` or 0: no limit here).
     max_connection_failures
         Stop the run after this many attempts in a row, over all items, could
         not reach the server (connection refused or reset): it is gone, and
@@ -122,6 +122,11 @@ class RunConfig:
             raise ConfigError(f"--temperature {self.temperature}: expected a number in [0, 2] or 'default'")
         if self.max_attempts < 1:
             raise ConfigError(f"max_attempts {self.max_attempts}: expected an integer >= 1")
+        if self.request_timeout is not None and not self.request_timeout >= 0:
+            raise ConfigError(f"--timeout {self.request_timeout}: expected a number of seconds > 0 (0: no limit)")
+        for name, value in (("--retry-base", self.retry_base), ("--retry-cap", self.retry_cap)):
+            if not value >= 0:
+                raise ConfigError(f"{name} {value}: expected a number of seconds >= 0")
         if self.max_connection_failures < 0:
             raise ConfigError(f"--max-connection-failures {self.max_connection_failures}: expected an integer >= 0 "
                               "(0: never stop)")
@@ -409,7 +414,7 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: TaskSpec, variant
                     by_variant: dict[str, list[Item]], ds: dict[str, Any], out: Path, store: RunStore,
                     mode: str) -> PreparedRun:
     """The part of :func:`prepare_run` that runs while this process holds the run directory."""
-    from .. import __version__
+    from .._version import __version__
 
     manifest = {
         "task": config.task,
