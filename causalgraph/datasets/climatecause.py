@@ -146,7 +146,10 @@ def _read_table(path: Path) -> _Table:
 
 def _read_csv(path: Path, delimiter: str) -> _Table:
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        # newline="": Path.read_text's universal newlines would turn a \r or \r\n inside a quoted
+        # field into \n; the csv module wants the file's own line ends.
+        with open(path, encoding="utf-8-sig", newline="") as fh:
+            text = fh.read()
     except (OSError, UnicodeDecodeError) as exc:
         raise SchemaError(f"{path}: cannot read as UTF-8 text ({exc})") from None
     # CSV ends a record only at \n, \r or \r\n outside quotes.  str.splitlines also breaks at
@@ -297,7 +300,7 @@ def load_climatecause(path: Optional[str | Path] = None, *, strict: bool = True,
             raise SchemaError(f"{p}: folder holds no .xlsx or .csv file")
         p = candidates[0]
     if not p.is_file():
-        raise SchemaError(f"{p}: no such file")
+        raise SchemaError(f"{p}: not a regular file" if p.exists() else f"{p}: no such file")
     fname = str(p)
     table = _read_table(p)
     headers, rows = table.headers, table.rows

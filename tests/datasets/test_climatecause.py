@@ -356,3 +356,15 @@ def test_load_climatecause_blank_event_is_a_row_precise_error_and_listed_when_le
     corpus, problems = load_climatecause(p, strict=False)
     assert [(q.row, q.column, q.value) for q in problems] == [(3, "Effect_no_quantifier", blank)]
     assert [(r.cause, r.effect) for r in corpus.relations] == [("a", "b")]  # the blank one is left out, and listed
+
+
+def test_csv_quoted_field_keeps_its_carriage_returns(tmp_path):
+    # Path.read_text's universal newlines turned "\r" and "\r\n" inside a quoted field into "\n".
+    p = _write_csv(tmp_path / "cc.csv", HEADERS, [_row(text="A\rraises B.", cause="a\r\nx", trigger="rai\rses"),
+                                                  _row(cause="c", corr="Positiv")])
+    corpus, problems = load_climatecause(p, strict=False)
+    assert corpus["cc-001"].text == "A\rraises B."
+    assert [(r.cause, r.trigger) for r in corpus.relations] == [("a\r\nx", "rai\rses"), ("c", "raises")]
+    # The second record is row 3, on line 7 of the file: the first record's two \r and two \r\n
+    # (its cause is written twice, as NP and as event) each end a line of the file.
+    assert [q.row for q in problems] == [3] and problems[0].message.startswith(f"{p}: row 3 (line 7 of the file)")
