@@ -138,7 +138,7 @@ def load_pubmedcausal(path: Optional[str | Path] = None, split: str = "test") ->
                 raise SchemaError(f"{p}: folder holds none of {', '.join(c.name for c in cand)}")
             p = hit
         if not p.is_file():
-            raise SchemaError(f"{p}: no such file")
+            raise SchemaError(f"{p}: not a regular file" if p.exists() else f"{p}: no such file")
     fname = str(p)
     data = _read_json(p)
     if not data:

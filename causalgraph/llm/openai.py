@@ -72,6 +72,20 @@ def _api_key(options: dict[str, Any], base_url: Optional[str]) -> str:
                       "OpenAI-compatible server that needs none)")
 
 
+def _check_url(url: str) -> None:
+    """Refuse a server URL no request could use, before a run writes anything (``url`` is public)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018  (raises ValueError for a port that is not a number in 0-65535)
+    except ValueError as exc:
+        raise ConfigError(f"base URL {url}: {exc}; expected http(s)://HOST[:PORT]/PATH, e.g. "
+                          "http://127.0.0.1:8000/v1") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigError(f"base URL {url}: expected http(s)://HOST[:PORT]/PATH, e.g. http://127.0.0.1:8000/v1")
+
+
 def _endpoint(url: str) -> str:
     """``host:port`` of a (public) URL, the port filled in from the scheme when the URL has none.
 
@@ -142,6 +156,7 @@ class OpenAIBackend(Backend):
         # (identity, cache key, manifest, messages) gets it without user info.
         self._url = (base_url or OPENAI_URL).rstrip("/")
         self.base_url = public_url(self._url)
+        _check_url(self.base_url)
         self.endpoint = _endpoint(self.base_url)
         self._key = _api_key(options, base_url)
         self.billed = self.base_url == OPENAI_URL

@@ -259,3 +259,17 @@ def test_arun_benchmark_stops_when_the_backend_refuses_everything_and_resumes_la
     assert res.requests_sent == 40 and res.errors == 0
     answered = Counter(r["item_id"] for r in load_run(tmp_path / "a").attempts if not r["error"])
     assert len(answered) == 40 and set(answered.values()) == {1}
+
+
+@pytest.mark.parametrize("option, value, message", [
+    ("request_timeout", -1.0, r"--timeout -1\.0: expected a number of seconds > 0 \(0: no limit\)"),
+    ("retry_base", -0.5, r"--retry-base -0\.5: expected a number of seconds >= 0"),
+    ("retry_cap", float("nan"), r"--retry-cap nan: expected a number of seconds >= 0"),
+    ("max_connection_failures", -1, r"--max-connection-failures -1: expected an integer >= 0 \(0: never stop\)"),
+])
+def test_run_config_refuses_negative_times_and_counts(option, value, message):
+    from causalgraph.bench.runner import RunConfig
+    from causalgraph.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=message):
+        RunConfig(task="t", variants=["v"], model="mock/oracle", **{option: value}).validate()

@@ -127,3 +127,18 @@ def test_load_pubmedcausal_raw_format_blank_effect_names_the_raw_field(tmp_path)
     with pytest.raises(SchemaError, match=r"record 1, field 'Effect 2' \(pair 2\): found '\\u200b', which shows "
                                           r"nothing; expected both cause and effect"):
         load_pubmedcausal(p)
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="needs os.mkfifo")
+def test_loaders_call_a_path_that_is_no_regular_file_so(tmp_path):
+    import os
+
+    from causalgraph import load_climatecause
+
+    for name, load in (("x.json", load_pubmedcausal), ("x.csv", load_climatecause)):
+        fifo = tmp_path / name
+        os.mkfifo(fifo)
+        with pytest.raises(SchemaError, match=rf"^{re.escape(str(fifo))}: not a regular file$"):
+            load(fifo)
+    with pytest.raises(SchemaError, match=r"missing\.json: no such file$"):
+        load_pubmedcausal(tmp_path / "missing.json")

@@ -64,10 +64,14 @@ def test_openai_backend_maps_retryable_statuses_to_transient_errors(standin, fau
     assert info.value.status == status and info.value.retry_after == retry_after
 
 
-def test_openai_backend_maps_a_dropped_connection_to_a_transient_error(standin):
+def test_openai_backend_maps_a_dropped_connection_to_a_transient_error_naming_the_endpoint(standin):
+    from causalgraph.errors import BackendUnreachable
+
     standin.faults = lambda prompt, attempt: "drop"
-    with pytest.raises(TransientBackendError, match="connection failed"):
+    endpoint = standin.url.split("//")[1].split("/")[0]
+    with pytest.raises(BackendUnreachable, match=rf"^connection to {endpoint} failed") as info:
         _complete(get_backend("openai/m", base_url=standin.url), _req())
+    assert isinstance(info.value, TransientBackendError) and info.value.endpoint == endpoint
 
 
 def test_openai_backend_401_is_permanent_and_hides_the_key(standin, monkeypatch):
@@ -105,3 +109,15 @@ def test_redact_and_public_url_remove_url_credentials():
         "connection to http://[redacted]@127.0.0.1:8765/v1?api_key=[redacted]&x=1 failed"
     assert url_secrets(url) == ["user:KEY", "KEY", "abc123"]
     assert public_url("https://api.openai.com/v1") == "https://api.openai.com/v1"
+
+
+@pytest.mark.parametrize("url, reason", [
+    ("notaurl", "expected http(s)://HOST"),
+    ("ftp://user:KEY-ftp@host/v1", "expected http(s)://HOST"),
+    ("http://[::1", "Invalid IPv6 URL"),
+    ("http://127.0.0.1:99999/v1", "Port out of range"),
+])
+def test_openai_backend_refuses_a_base_url_no_request_could_use(url, reason):
+    with pytest.raises(ConfigError, match=r"^base URL .*expected http\(s\)://HOST\[:PORT\]/PATH") as info:
+        get_backend("openai/m", base_url=url)
+    assert reason in str(info.value) and "KEY-ftp" not in str(info.value)
