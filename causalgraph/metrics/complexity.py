@@ -167,18 +167,19 @@ def belongs_complexity(edges: Sequence[BelongsEdge]) -> int:
 def nesting_complexity(nesting: Mapping[Optional[str], Sequence[Relation]]) -> float:
     """Σ over nesting events of T + T·ln T, T = distinct nested relations (eq. 3).
 
+    The sum is correctly rounded (``math.fsum``), so the order of the nesting
+    events does not change the result.
+
     Examples
     --------
     >>> import math
     >>> nesting_complexity({"CO2-LULUCF": ("r1", "r2", "r3")}) == 3 + 3 * math.log(3)
     True
     """
-    total = 0.0
-    for rels in nesting.values():
-        t = len(rels)
-        if t:
-            total += t + t * math.log(t)
-    return total
+    # math.fsum rounds the exact sum once, so the result does not depend on the order in which the
+    # statement lists its nesting events (a running float sum did: groups of 2, 2 and 9 relations
+    # gave 35.547609918265756 or 35.54760991826576).
+    return math.fsum(t + t * math.log(t) for t in map(len, nesting.values()) if t)
 
 
 # The ClimateCause columns behind each edge label (their headers start so).
