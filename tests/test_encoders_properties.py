@@ -30,9 +30,14 @@ MARKS = ["(", ")", ", ", ",", " ", ".", ". ", " causes ", "causes", ") (", ", po
          " (negative correlation)", " (conflicting correlation)"]
 LETTERS = ["a", "b", "x y"]
 
+# What XML escapes or normalises (attribute line ends and tabs, markup), and what it cannot hold at
+# all (C0 controls, lone surrogates, U+FFFE).
+XML_TRICKY = ["\r", "\n", "\r\n", "\t", "&", "<", ">", '"', "'", "&amp;", "\x00", "\x07", "\x1f", "\ud800",
+              "\ufffe", "\x85", "\u2028"]
+
 # Any character, surrogates and controls included, or a mark; events are never blank (blank events
 # are refused when a graph is compiled).
-events = st.lists(st.one_of(st.sampled_from(MARKS + LETTERS), st.characters(exclude_categories=())),
+events = st.lists(st.one_of(st.sampled_from(MARKS + LETTERS + XML_TRICKY), st.characters(exclude_categories=())),
                   min_size=1, max_size=6).map("".join).filter(lambda s: not is_blank(s))
 correlations = st.sampled_from([None, Correlation.POSITIVE, Correlation.NEGATIVE])
 
