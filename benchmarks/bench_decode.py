@@ -142,11 +142,17 @@ def _time(fn, repeat: int):
     return best, out
 
 
-def bench_paths(sizes: list[int], baseline_max: int) -> None:
+def _label(fmt: str, signs: bool) -> str:
+    return fmt + ("+signs" if signs else "")
+
+
+def bench_paths(sizes: list[int], baseline_max: int, forms: list[tuple[str, bool]]) -> None:
+    if not sizes or not forms:
+        return
     print("## path graphs, decoded without nodes=")
     print(f"{'form':>22} {'edges':>7} {'chars':>9} {'old s':>9} {'new s':>9} {'old/new':>9} "
           f"{'decode() s':>11} {'new us/edge':>11}")
-    for fmt, signs in FORMS:
+    for fmt, signs in forms:
         for n in sizes:
             pairs = path_pairs(n)
             text = encode(pairs, fmt, signs=signs)
@@ -161,14 +167,15 @@ def bench_paths(sizes: list[int], baseline_max: int) -> None:
                 old_col = f"{old_s:>9.3f} {new_s:>9.4f} {old_s / new_s:>9,.0f}"
             else:
                 old_col = f"{'-':>9} {new_s:>9.4f} {'-':>9}"
-            label = fmt + (" +signs" if signs else "")
-            print(f"{label:>22} {n:>7,} {len(text):>9,} {old_col} {full_s:>11.4f} {1e6 * new_s / n:>11.1f}",
+            print(f"{_label(fmt, signs):>22} {n:>7,} {len(text):>9,} {old_col} {full_s:>11.4f} {1e6 * new_s / n:>11.1f}",
                   flush=True)
     print()
 
 
 def bench_hostile(sizes: list[int], baseline_max: int) -> None:
     """Events holding the adjacency separator: ambiguous without nodes=, exact with them."""
+    if not sizes:
+        return
     print("## events holding ', ' (adjacency): time to the ambiguity error, and exact decoding with nodes=")
     print(f"{'case':>22} {'edges':>7} {'chars':>9} {'old s':>9} {'new s':>9} {'old/new':>9}  outcome")
     for n in sizes:
@@ -195,10 +202,14 @@ def main(argv=None) -> int:
     ap.add_argument("--sizes", default="200,400,800,10000", help="path lengths in edges (comma-separated)")
     ap.add_argument("--baseline-max", type=int, default=800,
                     help="run the old decoder only up to this many edges")
-    ap.add_argument("--hostile-sizes", default="200,10000", help="path lengths for the hostile-event rows")
+    ap.add_argument("--hostile-sizes", default="200,10000",
+                    help="path lengths for the hostile-event rows (empty: none)")
+    ap.add_argument("--forms", default=",".join(_label(f, s) for f, s in FORMS),
+                    help="text forms to measure (comma-separated, e.g. single-node,adjacency+signs)")
     args = ap.parse_args(argv)
+    forms = [(f, s) for f, s in FORMS if _label(f, s) in args.forms.split(",")]
     print(f"python {sys.version.split()[0]}")
-    bench_paths([int(x) for x in args.sizes.split(",") if x], args.baseline_max)
+    bench_paths([int(x) for x in args.sizes.split(",") if x], args.baseline_max, forms)
     bench_hostile([int(x) for x in args.hostile_sizes.split(",") if x], args.baseline_max)
     return 0
 
