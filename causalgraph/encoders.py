@@ -305,7 +305,7 @@ def _edge_ends(text: str, fmt: str, signs: bool) -> list[tuple[int, int, str, in
         after = m + len(close)
         if after != n and text[after] != " ":
             continue
-        # The tails differ in their last characters, so at most one of them ends at m.
+        # No tail is a suffix of another, so at most one of them ends at m.
         found = next(((w, t) for w, t in tails if text.endswith(t, 0, m)), None)
         if found is not None:
             out.append((m, len(found[1]), found[0], after + 1 if after < n else n))
@@ -387,8 +387,9 @@ def _best_with_nodes(text: str, fmt: str, signs: bool, known: set) -> dict:
     Here every reading counts, whatever its number of edges: the events are
     known, so an event holding ``") ("`` is as likely as two edges, and the
     text's own reading (always one of them when the events are the graph's)
-    is returned only when it is the only one.  A cause read from s ends at a separator at most ``L`` characters later
-    (L = the longest event) and an effect ends within L plus a sign tail, so
+    is returned only when it is the only one.  A cause read from s ends at a
+    separator at most ``L`` characters later (L = the longest event) and an
+    effect ends within L plus a sign tail, so
     each start looks at separators and ends inside that window only, and
     the effects after each separator are found once: O(n · w · L) steps for
     a text of n characters with at most w separators or closing marks in a
