@@ -54,13 +54,12 @@ import bisect
 import heapq
 import json
 import math
-import re
 from dataclasses import replace
 from typing import Callable, Iterable, Optional, Sequence
 
 from .errors import ConfigError, ParseError
 from .graph import CausalGraph, compile_graph
-from .model import Correlation, Relation
+from .model import Correlation, Relation, unprintable_char
 
 __all__ = ["ENCODINGS", "DECODABLE", "ORDERS", "encode", "decode", "ordered_edges"]
 
@@ -171,15 +170,10 @@ def _json(nodes: list[str], edges: list[Edge], signs: bool) -> str:
     return json.dumps(obj, ensure_ascii=False)
 
 
-# Characters XML 1.0 can hold (https://www.w3.org/TR/xml/#charsets); anything else (most C0
-# controls, lone surrogates, U+FFFE/U+FFFF) makes a document no XML parser reads back.
-_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
 def _xml_attr(value: str) -> str:
-    bad = _NOT_XML.search(value)
+    bad = unprintable_char(value)
     if bad:
-        raise ConfigError(f"event {value!r} holds {bad.group()!r} (U+{ord(bad.group()):04X}), a character XML "
+        raise ConfigError(f"event {value!r} holds {bad!r} (U+{ord(bad):04X}), a character XML "
                           f"cannot hold, so it has no GraphML encoding")
     # ElementTree's attribute escaping, in its order, so the bytes equal networkx's writer
     return (value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")

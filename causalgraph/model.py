@@ -9,6 +9,7 @@ sententiality.
 from __future__ import annotations
 
 import enum
+import re
 import unicodedata
 from dataclasses import dataclass, field, fields
 from typing import Iterator, Optional
@@ -24,6 +25,7 @@ __all__ = [
     "Problem",
     "as_statements",
     "is_blank",
+    "unprintable_char",
 ]
 
 
@@ -43,6 +45,28 @@ def is_blank(text: object) -> bool:
     if not isinstance(text, str):
         return False
     return all(ch.isspace() or unicodedata.category(ch) in ("Cc", "Cf") for ch in text)
+
+
+# Characters XML 1.0 can hold (https://www.w3.org/TR/xml/#charsets): tab, line feed, carriage
+# return and everything from U+0020 except lone surrogates and U+FFFE/U+FFFF.
+_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def unprintable_char(text: str) -> Optional[str]:
+    r"""The first character of ``text`` that XML 1.0 cannot hold (a C0 control other than tab and line
+    ends, a lone surrogate, U+FFFE, U+FFFF), or ``None``.
+
+    Such a character cannot be written in a GraphML document at all (not even as a character
+    reference), so an event holding one has no GraphML encoding: loaders refuse it row by row and
+    the GraphML encoder names it.
+
+    Examples
+    --------
+    >>> unprintable_char("CO2\x07 rise"), unprintable_char("tab\tand newline\n are fine")
+    ('\x07', None)
+    """
+    m = _NOT_XML.search(text)
+    return m.group() if m else None
 
 
 class _Label(str, enum.Enum):

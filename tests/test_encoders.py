@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 import xml.etree.ElementTree as ET
 
@@ -314,3 +315,12 @@ def test_decode_gives_the_order_of_magnitude_of_a_count_python_cannot_print():
         sys.set_int_max_str_digits(limit)
     with pytest.raises(ParseError, match=r"can be read in 19683 ways"):
         decode(" ".join(["(a, b, c, d)"] * 9), "adjacency")
+
+
+@pytest.mark.parametrize("char", ["\x00", "\x08", "\ud800", "\ufffe"])
+def test_graphml_refuses_an_event_xml_cannot_hold_naming_it(char):
+    with pytest.raises(ConfigError, match=rf"event 'a{re.escape(repr(char)[1:-1])}b' holds .* \(U\+{ord(char):04X}\), "
+                                          r"a character XML cannot hold, so it has no GraphML encoding"):
+        encode([(f"a{char}b", "c")], "graphml")
+    # the text encodings have no such limit
+    assert encode([(f"a{char}b", "c")]) == f"(a{char}b, c)"

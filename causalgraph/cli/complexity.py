@@ -27,7 +27,7 @@ def register(sub) -> None:
     p.add_argument("--conflicts", choices=list(CONFLICT_RULES), default="both",
                    help="how to read a pair annotated with both signs (default: both; see docs/metrics.md)")
     p.add_argument("--cycle-limit", type=int, default=DEFAULT_CYCLE_LIMIT, metavar="N",
-                   help=f"most maximal simple paths enumerated through a cycle of negative edges "
+                   help=f"most search steps (edges looked at) when counting paths through a cycle of negative edges "
                         f"(default: {DEFAULT_CYCLE_LIMIT:,})")
     p.add_argument("--summary", action="store_true",
                    help="print the corpus figures of the paper (ranges, share complex, max C(s), "

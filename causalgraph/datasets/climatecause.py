@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Iterator, Optional
 
 from ..errors import SchemaError
-from ..model import Corpus, Problem, Relation, Statement
+from ..model import Corpus, Problem, Relation, Statement, unprintable_char
 from . import labels as L
 from .fetch import resolve_file, sha256_file
 
@@ -420,6 +420,12 @@ def _relation(row, rownum, fname, cell, disp, col: _Collector, present) -> Optio
             what = ("found an empty cell" if not isinstance(raw, str) or not raw.strip()
                     else f"found {raw!r}, which shows nothing")
             col.add(rownum, disp[fld], raw, expected, what=what)
+            ok = False
+        elif unprintable_char(value):
+            # XML cannot hold it even as a reference: the event would have no GraphML encoding.
+            bad = unprintable_char(value)
+            col.add(rownum, disp[fld], value, "text without control characters (tab and line breaks are fine)",
+                    what=f"found {value!r}, which holds the control character {bad!r} (U+{ord(bad):04X})")
             ok = False
     parsed = {}
     for fld, parser, acc in (("explicitness", L.parse_explicitness, "explicitness"),

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Optional
 
 from ..errors import SchemaError
-from ..model import Corpus, Problem, Relation, Statement
+from ..model import Corpus, Problem, Relation, Statement, unprintable_char
 from . import labels as L
 from .fetch import resolve_file, sha256_file
 
@@ -205,6 +205,12 @@ def load_pubmedcausal(path: Optional[str | Path] = None, split: str = "test") ->
                              else f"{value!r}, which shows nothing")
                     raise SchemaError(f"{fname}: record {recno}, field '{field_name}' (pair {j}): found {found}; "
                                       "expected both cause and effect")
+                bad = unprintable_char(str(value))
+                if bad:
+                    # XML cannot hold it even as a reference: the event would have no GraphML encoding.
+                    raise SchemaError(f"{fname}: record {recno}, field '{field_name}' (pair {j}): found {value!r}, "
+                                      f"which holds the control character {bad!r} (U+{ord(bad):04X}); expected "
+                                      f"text without control characters (tab and line breaks are fine)")
             col_s = f"{prefix}sententiality" if prefix else f"Sententiality {j}"
             col_c = f"{prefix}causality" if prefix else f"Causality {j}"
             rels.append(Relation(

@@ -121,6 +121,16 @@ def test_load_pubmedcausal_blank_or_non_text_cause_names_record_and_field(tmp_pa
         load_pubmedcausal(p)
 
 
+@pytest.mark.parametrize("char", ["\x00", "\x07", "\ud800", "\uffff"])
+def test_load_pubmedcausal_span_with_a_character_xml_cannot_hold_names_record_and_field(tmp_path, char):
+    # JSON can carry a NUL or a lone surrogate (as \u escapes); such an event has no GraphML encoding.
+    p = tmp_path / "x.json"
+    p.write_text(json.dumps([{"s/n": 1, "sentence": "s", "pairs": [{"cause": "a", "effect": f"b{char}c"}]}]))
+    with pytest.raises(SchemaError, match=rf"x\.json: record 1, field 'pairs\[1\]\.effect' \(pair 1\): found "
+                                          rf".*which holds the control character .* \(U\+{ord(char):04X}\)"):
+        load_pubmedcausal(p)
+
+
 def test_load_pubmedcausal_raw_format_blank_effect_names_the_raw_field(tmp_path):
     p = tmp_path / "30k_test.json"
     p.write_text(json.dumps([{"Sentence": "s", "Cause 1": "a", "Effect 1": "b", "Cause 2": "c", "Effect 2": "\u200b"}]))
