@@ -262,7 +262,8 @@ def make_record(item: Item, spec: TaskSpec, *, completion: Optional[Completion],
         usage = {"prompt_tokens": completion.prompt_tokens, "completion_tokens": completion.completion_tokens}
     else:
         label, rule, usage = None, None, {"prompt_tokens": None, "completion_tokens": None}
-    return {
+    # The keys and their order are store.RECORD_FIELDS (tests/bench/test_run_store.py checks it).
+    rec = {
         "task": item.task,
         "variant": item.variant,
         "item_id": item.id,
@@ -282,6 +283,7 @@ def make_record(item: Item, spec: TaskSpec, *, completion: Optional[Completion],
         "error": error,
         "time": _now(),
     }
+    return rec
 
 
 def _dataset_info(corpus) -> dict[str, Any]:

@@ -40,7 +40,7 @@ LOCK = ".lock"
 #: The keys of every line of ``responses.jsonl``, in the order they are written.
 RECORD_FIELDS = (
     "task", "variant", "item_id", "gold", "meta", "prompt_sha256", "request_key", "response", "label",
-    "rule", "usage", "latency_s", "finish_reason", "source", "attempts", "error", "time",
+    "rule", "usage", "cost_usd", "latency_s", "finish_reason", "source", "attempts", "error", "time",
 )
 
 

@@ -62,6 +62,27 @@ def test_run_to_frame_lifts_statement_id(tmp_path):
     assert df.loc[0, "statement_id"] == "cc-001" and df.loc[0, "prompt_tokens"] == 5
 
 
+def test_the_runner_writes_exactly_the_record_fields_and_to_frame_keeps_the_cost(tmp_path):
+    import json
+
+    from causalgraph.bench import Item
+    from causalgraph.bench.runner import run_benchmark
+    from causalgraph.bench.store import RECORD_FIELDS
+    from causalgraph.llm.mock import make_mock
+
+    class Billed(type(make_mock("oracle"))):
+        billed = True  # priced from the table below, like a hosted API
+
+    items = [Item("q1", "ccr-member", "A_5", "Is a in a chain?", "yes", meta={"statement_id": "s1"})]
+    run_benchmark("ccr-member", ["A_5"], "mock/oracle", items=items, backend=Billed("oracle"), out=str(tmp_path / "r"),
+                  cache=False, prices={"oracle": {"input": 1_000_000.0, "output": 0.0}})
+    line = json.loads((tmp_path / "r" / "responses.jsonl").read_text().splitlines()[0])
+    assert tuple(line) == RECORD_FIELDS
+    df = load_run(tmp_path / "r").to_frame()
+    # 5 prompt words ("Is a in a chain?") at 1 USD a token: the column Run.to_frame used to drop
+    assert df.loc[0, "cost_usd"] == line["cost_usd"] == 5.0
+
+
 def test_metrics_do_not_depend_on_the_order_lines_were_written(tmp_path):
     import random
 
