@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..errors import ConfigError
-from .mcnemar import _show
-from .runs import (MEMBERSHIP_LABELS, POSITION_LABELS, _is_membership, _is_position, _prediction, _run_name,
-                   as_run, collapse_position, pair_key, pair_variants)
+from .pairing import as_run, pair_key, prediction as _prediction, run_name as _run_name, show_keys as _show
+from .runs import (MEMBERSHIP_LABELS, POSITION_LABELS, _is_membership, _is_position, collapse_position,
+                   pair_variants)
 
 __all__ = ["ConsistencyReport", "consistency", "STATEMENT_COLUMNS", "VARIANT_COLUMNS"]
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Hashable, Optional, Sequence
 
 from ..errors import ConfigError
+from .pairing import as_run, pair_key, prediction as _prediction, show_keys as _show
 
 __all__ = ["McNemarResult", "mcnemar", "paired_labels"]
 
@@ -80,7 +81,6 @@ def _is_run(x: Any) -> bool:
 
 def _run_predictions(run: Any) -> dict:
     """``pair key -> parsed label`` of a run with one prompt variant."""
-    from .runs import _prediction, as_run, pair_key
 
     r = as_run(run)
     variants = r.variants
@@ -126,13 +126,6 @@ def _is_keyed(x: Any) -> bool:
 def _keyed(x: Any) -> dict:
     d = x.to_dict() if hasattr(x, "to_dict") and not isinstance(x, Mapping) else dict(x)
     return d
-
-
-def _show(keys: Sequence[Any], limit: int = 20) -> str:
-    if not keys:
-        return "none"
-    shown = ", ".join(str(k) for k in keys[:limit])
-    return shown + (f", … ({len(keys) - limit} more)" if len(keys) > limit else "")
 
 
 def _categories(la: list, lb: list, labels: Optional[Sequence[Hashable]]) -> tuple[Any, Any]:

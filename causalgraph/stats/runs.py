@@ -16,7 +16,6 @@ for :func:`kruskal_runs`, one number per statement).
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Optional, Sequence
@@ -24,7 +23,8 @@ from typing import Any, Iterable, Mapping, Optional, Sequence
 from ..errors import ConfigError
 from .corrections import bonferroni
 from .kruskal import dunn, kruskal
-from .mcnemar import _show, mcnemar
+from .mcnemar import mcnemar
+from .pairing import as_run, pair_key, prediction as _prediction, run_name as _run_name, show_keys as _show
 
 __all__ = [
     "POSITION_LABELS", "MEMBERSHIP_LABELS", "collapse_position", "as_run", "pair_key", "variant_key",
@@ -63,39 +63,6 @@ def collapse_position(label: Optional[str]) -> Optional[str]:
         return label
     raise ConfigError(f"collapse_position: label {label!r} is neither a position "
                       f"({', '.join(POSITION_LABELS)}) nor a membership label (yes, no)")
-
-
-def as_run(run: Any):
-    """Return a loaded run: a :class:`~causalgraph.bench.store.Run` passes through, a path is read."""
-    if hasattr(run, "responses") and hasattr(run, "manifest"):
-        return run
-    if isinstance(run, (str, os.PathLike)):
-        from ..bench.store import load_run
-
-        return load_run(run)
-    raise ConfigError(f"expected a run directory or a loaded Run, got {type(run).__name__}")
-
-
-def _run_name(run) -> str:
-    return str(getattr(run, "path", "") or run.manifest.get("task", "run"))
-
-
-def pair_key(record: Mapping[str, Any]) -> str:
-    """The part of an item id that is the same across tasks and variants.
-
-    Item ids read ``task/variant/rest`` (``corri/0_1/cc-007/r0012``); the
-    ``rest`` names the relation or event, so ``corri/0_1/…`` and
-    ``corri-rc/RC_0_1/…`` of the same relation pair up.  Ids of another
-    shape are used whole.
-
-    Examples
-    --------
-    >>> pair_key({"task": "corri-rc", "variant": "RC_0_1", "item_id": "corri-rc/RC_0_1/cc-007/r0012"})
-    'cc-007/r0012'
-    """
-    iid = str(record.get("item_id"))
-    prefix = f"{record.get('task')}/{record.get('variant')}/"
-    return iid[len(prefix):] if iid.startswith(prefix) else iid
 
 
 def variant_key(variant: str) -> str:
@@ -168,13 +135,6 @@ def _is_position(records) -> bool:
 def _is_membership(records) -> bool:
     labs = _labels_of(records) - {None}
     return bool(labs) and labs <= set(MEMBERSHIP_LABELS)
-
-
-def _prediction(rec: Mapping[str, Any]) -> Optional[str]:
-    """The parsed label, or ``None`` for an unparsed answer or a failed request."""
-    if rec.get("error"):
-        return None
-    return rec.get("label")
 
 
 def _keyed(records, collapse: bool, where: str) -> dict[str, Optional[str]]:
