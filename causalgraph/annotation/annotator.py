@@ -17,8 +17,8 @@ from ..errors import BackendError, ConfigError, ParseError
 from ..model import Corpus, Statement
 from .parse import ParsedAnnotation, to_statement
 from .prompt import DEFAULT_VARIANT
-from .task import (TASK, annotation_items, ensure_registered, input_order, parsed_from_label, structured_backend,
-                   text_items)
+from .records import input_order, parsed_from_label
+from .task import TASK, annotation_items, ensure_registered, structured_backend, text_items
 
 __all__ = ["annotate", "annotate_texts", "annotate_corpus", "statements_from_run", "DEFAULT_MAX_TOKENS"]
 

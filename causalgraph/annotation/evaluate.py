@@ -43,7 +43,7 @@ from ..metrics.complexity import METRICS, complexity
 from ..model import Relation, Statement
 from .parse import parse_annotation, to_statement
 from .reference import ReferenceRanges, normalised_complexity, resolve_reference
-from .task import input_order, parsed_from_label
+from .records import input_order, parsed_from_label
 
 __all__ = ["AnnotationReport", "evaluate_statements", "evaluate_records", "evaluate_annotation", "distinct_pairs",
            "LABELS", "MATCH_THRESHOLD"]

@@ -21,7 +21,8 @@ from ..errors import ConfigError
 from ..bench.registry import TaskSpec, get_task, register_task
 from ..llm.base import Backend, Completion, Request, canonical_json
 from ..model import Statement
-from .parse import ParsedAnnotation, parse_annotation, parsed_from_dict, statement_to_answer
+from .parse import statement_to_answer
+from .records import input_order, parse_for_run, parsed_from_label
 from .prompt import DEFAULT_VARIANT, VARIANTS, render_messages, select_exemplars
 from .schema import ANNOTATION_SCHEMA, structured_output_params
 
@@ -78,48 +79,6 @@ def text_items(texts: Sequence[str], variant: str = DEFAULT_VARIANT, *, ids: Opt
     """Items for free texts (no gold); ids ``text-1``, ``text-2`` … unless given."""
     ids = list(ids) if ids is not None else [f"text-{i}" for i in range(1, len(texts) + 1)]
     return annotation_items([Statement(i, t, False) for i, t in zip(ids, texts)], variant, gold=False, shots=shots)
-
-
-def input_order(records: Iterable[dict]) -> list[dict]:
-    """Run records in input order: by the item's ``index``, then its id (records without one last).
-
-    Examples
-    --------
-    >>> [r["item_id"] for r in input_order([{"item_id": "b", "meta": {"index": 1}}, {"item_id": "a", "meta": {"index": 0}}])]
-    ['a', 'b']
-    """
-    def key(r):
-        idx = (r.get("meta") or {}).get("index")
-        return (0, idx, str(r.get("item_id"))) if isinstance(idx, int) else (1, 0, str(r.get("item_id")))
-
-    return sorted(records, key=key)
-
-
-def parse_for_run(text: str, variant: str) -> tuple[Optional[dict], str]:
-    """The task's parser: ``(parsed answer dict | None, rule)``."""
-    p = parse_annotation(text)
-    if p.failed:
-        return None, p.rule
-    return {"causal": p.causal, "abbreviations": p.abbreviations, "relations": list(p.relations),
-            "issues": list(p.issues)}, p.rule
-
-
-def parsed_from_label(label: dict, rule: Optional[str] = None) -> ParsedAnnotation:
-    """Read back a record's ``label`` (what :func:`parse_for_run` stored) with its parse ``rule``.
-
-    A stored label is already normalised; it goes through the same
-    normalisation again so a hand-written or edited run is read by the same
-    rules.  The stored issues are kept.
-
-    Examples
-    --------
-    >>> label, rule = parse_for_run('{"relations": [{"cause_np": "warming", "effect_np": "ice loss"}]}', "few-shot")
-    >>> p = parsed_from_label(label, rule)
-    >>> p.causal, p.relations[0]["cause_np"], p.rule
-    (True, 'warming', 'json')
-    """
-    return parsed_from_dict({k: v for k, v in label.items() if k != "issues"}, rule or "json",
-                            tuple(label.get("issues") or ()))
 
 
 def _score(records: list[dict]) -> dict:
