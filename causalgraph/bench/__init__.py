@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .batch import collect_batch, submit_batch
 from .item import Item
-from .parse import parse
+from .reparse import parse
 from .registry import TaskSpec, get_task, list_tasks, register_task
 from .runner import RunConfig, RunResult, run_benchmark
 from .store import Run, RunStore, load_run

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from ..errors import ConfigError
+from .parse import parse_labels
 
 __all__ = ["TaskSpec", "register_task", "get_task", "list_tasks", "CLIMATECAUSE_TASKS"]
 
@@ -113,8 +114,6 @@ class TaskSpec:
         """Parse a model answer into a canonical label and the rule that matched."""
         if self.parse is not None:
             return self.parse(text, variant)
-        from .parse import parse_labels
-
         return parse_labels(text, self.words(variant))
 
 

@@ -106,7 +106,7 @@ def _cmd_run(args) -> int:
 
 
 def _cmd_parse(args) -> int:
-    from ..bench.parse import reparse_run
+    from ..bench.reparse import reparse_run
 
     rows = reparse_run(args.run, dry_run=args.dry_run)
     emit_table(rows, args.format, columns=["variant", "lines", "changed", "parse_failures_before",

@@ -11,7 +11,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from causalgraph.bench.parse import RULES, parse, parse_labels
+from causalgraph.bench.parse import RULES, parse_labels
+from causalgraph.bench.reparse import parse
 from causalgraph.bench.registry import get_task, list_tasks
 
 # Every ClimateCause task and variant: each has its own answer words.

@@ -111,7 +111,7 @@ def test_a_run_directory_held_by_another_process_is_refused_until_that_process_d
     import subprocess
     import sys
 
-    from causalgraph.bench.parse import reparse_run
+    from causalgraph.bench.reparse import reparse_run
     from causalgraph.bench.runner import run_benchmark
 
     from bench_helpers import YN_TASK, yn_items

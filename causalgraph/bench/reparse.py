@@ -1,0 +1,100 @@
+"""Parsing the answers of a task: one answer (:func:`parse`), or every stored answer of a run again
+(:func:`reparse_run`, ``causalgraph bench parse``).
+
+The rules themselves are in :mod:`causalgraph.bench.parse` (``parse_labels``); this module looks the
+task up, which that one must not do (the registry uses the rules).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Optional
+
+from .registry import get_task
+from .score import compute_metrics
+from .store import RunStore, write_atomic
+
+__all__ = ["parse", "reparse_run"]
+
+
+def parse(text: Optional[str], task: str, variant: str) -> tuple[Any, str]:
+    """Parse a model answer for a registered task and variant.
+
+    Parameters
+    ----------
+    text
+        The model's answer.
+    task
+        Task name (``corri``, ``ccr-position`` …, or any registered task).
+    variant
+        Prompt variant id; it decides the answer words
+        (``same``/``opposite``, ``increase``/``decrease`` …).
+
+    Returns
+    -------
+    (label, rule)
+        Canonical label or ``None``, and the rule that matched.
+
+    Examples
+    --------
+    >>> parse("Answer: increase", "corri", "0_3")   # doctest: +SKIP
+    ('positive', 'answer_colon')
+    """
+    return get_task(task).parse_answer(text, variant)
+
+
+def reparse_run(path, *, dry_run: bool = False) -> list[dict[str, Any]]:
+    """Parse the stored answers of a run again (after a parser change) and rescore it.
+
+    Every line of ``responses.jsonl`` keeps its answer; ``label`` and ``rule``
+    are recomputed.  The file is replaced atomically (do not run this while
+    the run itself is running) and ``metrics.json`` is rewritten.
+
+    Returns
+    -------
+    list of dict
+        Per variant: lines, labels changed, parse failures before and after.
+
+    Examples
+    --------
+    >>> reparse_run("runs/corri__mock-oracle__0_1")   # doctest: +SKIP
+    [{'variant': '0_1', 'lines': 874, 'changed': 0, 'parse_failures_before': 0, 'parse_failures_after': 0}]
+    """
+    store = RunStore(path)
+    manifest = store.read_manifest()
+    spec = get_task(manifest["task"])
+    if not dry_run:  # rewriting the file while a run appends to it would lose the appended lines
+        store.acquire("bench parse")
+    try:
+        return _reparse_locked(store, spec, dry_run)
+    finally:
+        store.release()
+
+
+def _reparse_locked(store, spec, dry_run: bool) -> list[dict[str, Any]]:
+    lines = store.iter_lines()
+    summary: dict[str, dict[str, Any]] = {}
+    for rec in lines:
+        v = rec.get("variant")
+        row = summary.setdefault(v, {"variant": v, "lines": 0, "changed": 0, "parse_failures_before": 0,
+                                     "parse_failures_after": 0})
+        row["lines"] += 1
+        if rec.get("error"):
+            continue
+        before = rec.get("label")
+        label, rule = spec.parse_answer(rec.get("response") or "", v)
+        row["parse_failures_before"] += before is None
+        row["parse_failures_after"] += label is None
+        if label != before or rule != rec.get("rule"):
+            row["changed"] += label != before
+            rec["label"], rec["rule"] = label, rule
+    if not dry_run:
+        text = "".join(json.dumps(rec, ensure_ascii=False, allow_nan=False) + "\n" for rec in lines)
+        write_atomic(store.responses_path, text.encode("utf-8"))
+        old = store.read_metrics()
+        metrics = compute_metrics(store.load(), spec=spec)
+        for k in ("requests_sent", "cache_hits", "skipped", "batch_requests"):
+            if k in old:
+                metrics[k] = old[k]
+        store.write_metrics(metrics)
+    return [summary[v] for v in summary]
