@@ -145,6 +145,8 @@ class RunResult:
     skipped: int
     written: int
     errors: int
+    #: Items left alone because an uncollected Batch job holds them (counted in ``skipped``).
+    waiting_in_batch: int = 0
 
     def load(self) -> Run:
         from .store import load_run
@@ -354,6 +356,8 @@ class PreparedRun:
     invocation: dict[str, Any]
     todo: list[Item]
     skipped: int
+    #: Items left alone because an uncollected Batch job holds them (counted in ``skipped``).
+    waiting_in_batch: int = 0
 
     @property
     def path(self) -> Path:
@@ -471,12 +475,8 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: TaskSpec, variant
                 n_open += 1
             else:
                 todo.append(it)
-    if n_open:
-        print(f"causalgraph: {n_open} items wait in an open Batch job; run `causalgraph bench batch collect "
-              f"{out}` for them", file=sys.stderr)
-
     return PreparedRun(spec=spec, variants=variants, by_variant=by_variant, store=store, manifest=manifest,
-                       invocation=invocation, todo=todo, skipped=skipped)
+                       invocation=invocation, todo=todo, skipped=skipped, waiting_in_batch=n_open)
 
 
 async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] = None,
@@ -682,7 +682,7 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                 f"asked. Fix the cause and run the same command again: {out} resumes")
         return RunResult(path=out, metrics=metrics, requests_sent=counters["requests_sent"],
                          cache_hits=counters["cache_hits"], skipped=skipped, written=counters["written"],
-                         errors=counters["errors"])
+                         errors=counters["errors"], waiting_in_batch=prep.waiting_in_batch)
     finally:
         if prep is not None:
             prep.store.release()

@@ -95,6 +95,9 @@ def _cmd_run(args) -> int:
     print(f"run {result.path}: {result.written} written, {result.skipped} already answered, "
           f"{result.requests_sent} requests sent, {result.cache_hits} cache hits, {result.errors} errors; "
           f"tokens in {m['tokens_in']:,} out {m['tokens_out']:,}, cost ${m['cost_usd']:.4f}", file=sys.stderr)
+    if result.waiting_in_batch:
+        print(f"causalgraph bench: {result.waiting_in_batch} items wait in an open Batch job; run `causalgraph bench "
+              f"batch collect {result.path}` for them", file=sys.stderr)
     for v, s in m.get("variants", {}).items():
         # A high share of unreadable answers usually means a prompt/parser mismatch, not a bad model.
         if s.get("answered") and s.get("parse_failure_rate", 0) >= 0.2:

@@ -50,6 +50,7 @@ def test_submit_batch_records_the_batch_before_returning_and_collect_ingests_onc
     live = run_benchmark(YN_TASK, ["v_1", "v_2"], "openai/standin-model", items=items, out=tmp_path / "run",
                          temperature=None, model_options={"base_url": standin.url})
     assert live.requests_sent == 0 and standin.chat_calls == 0
+    assert live.waiting_in_batch == live.skipped == 20  # counted for the caller, not printed by the library
 
     c2 = collect_batch(tmp_path / "run")
     assert c2.pending == 0 and c2.ingested == 20 and c2.errors == 0
