@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional, Sequence, Union
 
 from ..errors import ConfigError, CycleLimitExceeded, SchemaError
-from ..extraction.evaluate import prf
+from ..scores import prf
 from ..extraction.spans import exact_key, pair_score
 from ..metrics.complexity import METRICS, complexity
 from ..model import Relation, Statement

@@ -25,6 +25,7 @@ from typing import Any, Mapping, Optional, Sequence
 import numpy as np
 
 from ..errors import SchemaError
+from ..scores import prf_counts
 
 __all__ = [
     "binary_scores",
@@ -39,13 +40,6 @@ __all__ = [
 ]
 
 UNPARSED = "unparsed"
-
-
-def _prf(tp: float, fp: float, fn: float) -> tuple[float, float, float]:
-    p = tp / (tp + fp) if tp + fp else 0.0
-    r = tp / (tp + fn) if tp + fn else 0.0
-    f = 2 * p * r / (p + r) if p + r else 0.0
-    return p, r, f
 
 
 def binary_scores(gold: Sequence[Any], pred: Sequence[Any], positive: Any) -> dict[str, Any]:
@@ -70,7 +64,7 @@ def binary_scores(gold: Sequence[Any], pred: Sequence[Any], positive: Any) -> di
             fn += 1
         else:
             tn += 1
-    precision, recall, f1 = _prf(tp, fp, fn)
+    precision, recall, f1 = prf_counts(tp, fp, fn)
     correct = sum(1 for g, p in zip(gold, pred) if p is not None and g == p)
     return {"precision": precision, "recall": recall, "f1": f1, "accuracy": correct / len(gold) if gold else 0.0,
             "tp": tp, "fp": fp, "fn": fn, "tn": tn}
@@ -95,7 +89,7 @@ def _multi_from_confusion(m: np.ndarray, labels: Sequence[str]) -> dict[str, Any
         tp = int(m[i, i])
         fp = int(m[:, i].sum() - tp)
         fn = int(m[i, :].sum() - tp)
-        p, r, f = _prf(tp, fp, fn)
+        p, r, f = prf_counts(tp, fp, fn)
         per[lab] = {"precision": p, "recall": r, "f1": f, "support": int(m[i, :].sum())}
         ps.append(p)
         rs.append(r)
@@ -200,7 +194,7 @@ def bootstrap_interval(records: Sequence[Mapping[str, Any]], metric: str, *, kin
             tp = m[pi, pi]
             fp = m[:, pi].sum() - tp
             fn = m[pi, :].sum() - tp
-            values[b] = dict(zip(("precision", "recall", "f1"), _prf(tp, fp, fn)))[metric] if metric != "accuracy" \
+            values[b] = dict(zip(("precision", "recall", "f1"), prf_counts(tp, fp, fn)))[metric] if metric != "accuracy" \
                 else np.trace(m[:, :k]) / m.sum()
         else:
             res = _multi_from_confusion(m, labels)

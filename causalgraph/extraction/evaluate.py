@@ -36,6 +36,7 @@ from typing import Any, Optional
 
 from ..errors import ConfigError, SchemaError
 from ..model import Corpus, Explicitness, Sententiality
+from ..scores import prf
 from .parse import ExtractedPair
 from .predictions import PredictionSet, RowPrediction, load_predictions, predictions_from_corpus
 from .spans import exact_key, normalize_span, token_f1
@@ -63,20 +64,6 @@ COSINE_THRESHOLD = 0.75
 #: Token S at or above which a pair that is not exact counts as a partial match
 #: (App. G.2 gives no number; see docs/pubmedcausal.md).
 PARTIAL_THRESHOLD = 0.5
-
-
-def prf(p_sum: float, n_pred: int, r_sum: float, n_gold: int) -> dict[str, float]:
-    """Precision, recall and F1 from summed scores.
-
-    Examples
-    --------
-    >>> prf(1.5, 2, 1.5, 3)
-    {'precision': 0.75, 'recall': 0.5, 'f1': 0.6}
-    """
-    p = p_sum / n_pred if n_pred else 0.0
-    r = r_sum / n_gold if n_gold else 0.0
-    f = 2 * p * r / (p + r) if p + r > 0 else 0.0
-    return {"precision": p, "recall": r, "f1": f}
 
 
 @dataclass

@@ -1,0 +1,37 @@
+"""Precision, recall and F1: the one implementation every scorer uses (benchmark labels, extracted spans,
+annotations).
+
+Divisions by zero give 0, as scikit-learn's ``zero_division=0``.
+"""
+
+from __future__ import annotations
+
+__all__ = ["prf", "prf_counts"]
+
+
+def prf(p_sum: float, n_pred: int, r_sum: float, n_gold: int) -> dict[str, float]:
+    """Precision, recall and F1 from summed scores: ``p_sum / n_pred``, ``r_sum / n_gold``, their harmonic mean.
+
+    The sums are hit counts for exact measures, or summed similarity scores for soft ones.
+
+    Examples
+    --------
+    >>> prf(1.5, 2, 1.5, 3)
+    {'precision': 0.75, 'recall': 0.5, 'f1': 0.6}
+    """
+    p = p_sum / n_pred if n_pred else 0.0
+    r = r_sum / n_gold if n_gold else 0.0
+    f = 2 * p * r / (p + r) if p + r > 0 else 0.0
+    return {"precision": p, "recall": r, "f1": f}
+
+
+def prf_counts(tp: float, fp: float, fn: float) -> tuple[float, float, float]:
+    """``(precision, recall, f1)`` of a class from its true positives, false positives and false negatives.
+
+    Examples
+    --------
+    >>> prf_counts(1, 1, 3)
+    (0.5, 0.25, 0.3333333333333333)
+    """
+    s = prf(tp, tp + fp, tp, tp + fn)
+    return s["precision"], s["recall"], s["f1"]
