@@ -59,7 +59,7 @@ from typing import Callable, Iterable, Optional, Sequence
 
 from .errors import ConfigError, ParseError
 from .graph import CausalGraph, compile_graph
-from .model import Correlation, Relation, unprintable_char
+from .model import Correlation, Relation, is_blank, unprintable_char
 
 __all__ = ["ENCODINGS", "DECODABLE", "ORDERS", "encode", "decode", "ordered_edges"]
 
@@ -82,8 +82,13 @@ def _edges(graph) -> list[Edge]:
     if isinstance(graph, CausalGraph):
         return [(e.cause, e.effect, _sign(e)) for e in graph.edges]
     out = []
-    for pair in graph:
+    for i, pair in enumerate(graph, start=1):
         c, e = pair[0], pair[1]
+        for role, value in (("cause", c), ("effect", e)):
+            # compile_graph refuses blank events; pairs given directly must not slip past it
+            if not isinstance(value, str) or is_blank(value):
+                raise ConfigError(f"edge {i} ({c!r}, {e!r}), {role}: found {value!r}; expected an event name "
+                                  f"(text that shows something)")
         out.append((c, e, pair[2] if len(pair) > 2 else "unknown"))
     return out
 

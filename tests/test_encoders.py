@@ -324,3 +324,10 @@ def test_graphml_refuses_an_event_xml_cannot_hold_naming_it(char):
         encode([(f"a{char}b", "c")], "graphml")
     # the text encodings have no such limit
     assert encode([(f"a{char}b", "c")]) == f"(a{char}b, c)"
+
+
+@pytest.mark.parametrize("pair", [("a", " "), ("", "b"), ("a", "\u200b"), ("a", None)])
+def test_encode_refuses_a_blank_event_given_as_a_pair(pair):
+    # a CausalGraph cannot hold one (compile_graph refuses it); plain pairs are checked the same way
+    with pytest.raises(ConfigError, match=r"edge 1 .*: found .*; expected an event name"):
+        encode([pair])
