@@ -61,7 +61,7 @@ from .errors import ConfigError, ParseError
 from .graph import CausalGraph, compile_graph
 from .model import Correlation, Relation, is_blank, unprintable_char
 
-__all__ = ["ENCODINGS", "DECODABLE", "ORDERS", "encode", "decode", "ordered_edges"]
+__all__ = ["ENCODINGS", "DECODABLE", "ORDERS", "encode", "decode", "ordered_edges", "check_order"]
 
 #: Edge orders: the ClimateCause authors' (networkx adjacency iteration) and data order.
 ORDERS = ("paper", "data")
@@ -103,13 +103,14 @@ def _nodes(graph, edges) -> list[str]:
     return list(seen)
 
 
-def _check_order(order: str) -> None:
+def check_order(order: str) -> None:
+    """Raise :class:`~causalgraph.errors.ConfigError` unless ``order`` is one of :data:`ORDERS`."""
     if order not in ORDERS:
         raise ConfigError(f"unknown edge order {order!r}; expected one of {', '.join(ORDERS)}")
 
 
 def _in_order(edges: list[Edge], nodes: list[str], order: str) -> list[Edge]:
-    _check_order(order)
+    check_order(order)
     if order == "data":
         return edges
     # networkx keeps one adjacency dict per node in insertion order, so its edge

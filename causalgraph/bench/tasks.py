@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
-from ..encoders import ORDERS, encode
+from ..encoders import check_order, encode
 from ..errors import ConfigError, SchemaError
 from ..graph import CausalGraph, compile_graph
 from ..metrics.chains import RULES, chain_labels, chain_stats
@@ -244,8 +244,7 @@ def items(corpus, task: str, variant, *, rule: str = "path", max_chains: int = D
     """
     if rule not in RULES:
         raise ConfigError(f"unknown chain rule {rule!r}; expected one of {', '.join(RULES)}")
-    if order not in ORDERS:
-        raise ConfigError(f"unknown edge order {order!r}; expected one of {', '.join(ORDERS)}")
+    check_order(order)
     v = _variant(task, variant)
     if task in ("corri", "corri-rc"):
         return _corri_items(corpus, task, v)
