@@ -28,7 +28,7 @@ import time
 
 import causalgraph as cg
 from causalgraph.annotation.evaluate import evaluate_statements
-from causalgraph.annotation.parse import parse_annotation, statement_to_answer, to_statement
+from causalgraph.annotation.answer import parse_annotation, statement_to_answer, to_statement
 from causalgraph.metrics.complexity import complexity
 
 

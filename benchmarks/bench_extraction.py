@@ -28,7 +28,7 @@ from collections import Counter
 from causalgraph import compile_graph, load_pubmedcausal
 from causalgraph.extraction import (chain_statistics, corpus_from_extraction, evaluate_extraction, parse_tuples,
                                     predictions_from_corpus)
-from causalgraph.extraction.parse import ExtractedPair
+from causalgraph.extraction.tuples import ExtractedPair
 from causalgraph.extraction.predictions import PredictionSet, RowPrediction
 from causalgraph.extraction.spans import span_tokens
 

@@ -30,11 +30,11 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from causalgraph.bench import Item
-from causalgraph.bench.registry import TaskSpec, register_task
+from causalgraph.tasks import Task, register_task
 from causalgraph.bench.runner import run_benchmark
 
 TASK = "bench-yn"
-register_task(TaskSpec(name=TASK, labels=("yes", "no"), positive="yes", build_items=lambda c, v: [],
+register_task(Task(name=TASK, labels=("yes", "no"), positive="yes", build_items=lambda c, v: [],
                        list_variants=lambda: ["v"], answer_words=lambda v: {"yes": "Yes", "no": "No"}), replace=True)
 
 

@@ -69,7 +69,7 @@ def main(argv=None) -> None:
 
     from causalgraph.bench.store import load_run
     from causalgraph.stats import dunn, kruskal_runs, mcnemar_runs
-    from causalgraph.stats.runs import collapse_position
+    from causalgraph.tasks.climatecause import collapse_position
 
     rng = random.Random(args.seed)
     variants = [f"V_{i}" for i in range(args.variants)]

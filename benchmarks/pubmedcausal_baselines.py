@@ -25,7 +25,7 @@ import re
 import sys
 
 from causalgraph.extraction.evaluate import evaluate_extraction
-from causalgraph.extraction.parse import ExtractedPair
+from causalgraph.extraction.tuples import ExtractedPair
 from causalgraph.extraction.predictions import PredictionSet, RowPrediction, predictions_from_corpus
 from causalgraph.datasets import load_pubmedcausal
 

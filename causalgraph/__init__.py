@@ -43,7 +43,7 @@ from .annotation import annotate, evaluate_annotation, score_statement, score_te
 from . import viz
 from .report import write_report
 from .bench import load_run, parse as parse_answer, run_benchmark
-from .bench.score import compute_metrics
+from .bench.scoring import compute_metrics
 from .llm import get_backend
 
 __all__ = [

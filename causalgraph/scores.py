@@ -6,7 +6,9 @@ Divisions by zero give 0, as scikit-learn's ``zero_division=0``.
 
 from __future__ import annotations
 
-__all__ = ["prf", "prf_counts"]
+from typing import Any, Sequence
+
+__all__ = ["prf", "prf_counts", "binary_scores"]
 
 
 def prf(p_sum: float, n_pred: int, r_sum: float, n_gold: int) -> dict[str, float]:
@@ -35,3 +37,31 @@ def prf_counts(tp: float, fp: float, fn: float) -> tuple[float, float, float]:
     """
     s = prf(tp, tp + fp, tp, tp + fn)
     return s["precision"], s["recall"], s["f1"]
+
+
+def binary_scores(gold: Sequence[Any], pred: Sequence[Any], positive: Any) -> dict[str, Any]:
+    """Precision, recall and F1 of the ``positive`` class.
+
+    Examples
+    --------
+    >>> s = binary_scores(["yes", "yes", "no", "no"], ["yes", None, "yes", "no"], "yes")
+    >>> s["tp"], s["fp"], s["fn"], s["tn"], round(s["f1"], 4)
+    (1, 1, 1, 1, 0.5)
+    """
+    if len(gold) != len(pred):
+        raise ValueError(f"gold has {len(gold)} labels, pred {len(pred)}")
+    tp = fp = fn = tn = 0
+    for g, p in zip(gold, pred):
+        if p == positive:
+            if g == positive:
+                tp += 1
+            else:
+                fp += 1
+        elif g == positive:
+            fn += 1
+        else:
+            tn += 1
+    precision, recall, f1 = prf_counts(tp, fp, fn)
+    correct = sum(1 for g, p in zip(gold, pred) if p is not None and g == p)
+    return {"precision": precision, "recall": recall, "f1": f1, "accuracy": correct / len(gold) if gold else 0.0,
+            "tp": tp, "fp": fp, "fn": fn, "tn": tn}

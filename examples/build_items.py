@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 import causalgraph as cg
-from causalgraph.bench import items
+from causalgraph.tasks.climatecause import items
 from causalgraph.cli.items import write_openai_batch
 from causalgraph.prompts import get_variant, list_tasks, list_variants
 

@@ -7,8 +7,8 @@ Run:  CAUSALGRAPH_DATA=../shared/data python examples/multihop_items.py
 import collections
 
 import causalgraph as cg
-from causalgraph.bench import items
-from causalgraph.bench.tasks import multihop_chains
+from causalgraph.tasks.climatecause import items
+from causalgraph.tasks.climatecause import multihop_chains
 
 corpus = cg.load_climatecause()
 graph = cg.compile_graph(corpus["cc-003"])

@@ -13,7 +13,7 @@ import sys
 import tempfile
 
 import causalgraph as cg
-from causalgraph.bench.score import report_rows
+from causalgraph.bench.scoring import report_rows
 from causalgraph.cli._common import emit_table
 
 out = sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp(prefix="cg-bench-")

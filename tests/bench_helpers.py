@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Optional
 
 from causalgraph.bench import Item
-from causalgraph.bench.registry import TaskSpec, register_task
+from causalgraph.tasks import Task, register_task
 
 YN_TASK = "yn-test"
 
@@ -26,7 +26,7 @@ def prompt_of(item: Item) -> str:
     return " ".join(m["content"] for m in item.messages())
 
 
-register_task(TaskSpec(name=YN_TASK, labels=("yes", "no"), positive="yes",
+register_task(Task(name=YN_TASK, labels=("yes", "no"), positive="yes",
                        build_items=lambda corpus, variant: [it for it in yn_items() if it.variant == variant],
                        list_variants=lambda: ["v_1", "v_2"],
                        answer_words=lambda v: {"yes": "Yes", "no": "No"},

@@ -15,15 +15,11 @@ from __future__ import annotations
 
 from .annotator import DEFAULT_MAX_TOKENS, annotate, annotate_corpus, annotate_texts, statements_from_run
 from .evaluate import AnnotationReport, evaluate_annotation, evaluate_records, evaluate_statements
-from .parse import ParsedAnnotation, parse_annotation, statement_to_answer, to_statement
+from .answer import ParsedAnnotation, parse_annotation, statement_to_answer, to_statement
 from .prompt import VARIANTS, render_messages, select_exemplars
 from .reference import PAPER_RANGES, ReferenceRanges, climatecause_ranges, corpus_ranges, normalised_complexity
 from .schema import ANNOTATION_SCHEMA, annotation_schema
-from .score import TextScore, score_statement, score_text
-from .task import ensure_registered
-
-# The runner finds tasks in its registry: make `annotate` known to `causalgraph bench` and load_run readers.
-ensure_registered()
+from .text_scores import TextScore, score_statement, score_text
 
 __all__ = [
     "annotate", "annotate_texts", "annotate_corpus", "statements_from_run", "DEFAULT_MAX_TOKENS",

@@ -15,10 +15,13 @@ from typing import Any, Optional, Sequence, Union
 
 from ..errors import BackendError, ConfigError, ParseError
 from ..model import Corpus, Statement
-from .parse import ParsedAnnotation, to_statement
+from .answer import ParsedAnnotation, to_statement
 from .prompt import DEFAULT_VARIANT
 from .records import input_order, parsed_from_label
-from .task import TASK, annotation_items, ensure_registered, structured_backend, text_items
+from ..llm.structured import structured_backend
+from ..tasks.annotation import annotation_items, text_items
+from .records import TASK
+from .schema import ANNOTATION_SCHEMA, SCHEMA_NAME
 
 __all__ = ["annotate", "annotate_texts", "annotate_corpus", "statements_from_run", "DEFAULT_MAX_TOKENS"]
 
@@ -32,11 +35,10 @@ def _run(items, model: str, *, out: Union[str, Path], variant: str, model_option
          **run_options: Any):
     from ..bench.runner import run_benchmark
 
-    ensure_registered()
     run_options.setdefault("max_tokens", DEFAULT_MAX_TOKENS)
     own = backend is None
     if own:
-        backend = structured_backend(model, model_options, structured=structured)
+        backend = structured_backend(model, model_options, ANNOTATION_SCHEMA, SCHEMA_NAME, structured=structured)
     try:
         return run_benchmark(TASK, [variant], model, items=items, backend=backend, progress=progress,
                              dataset=dataset, out=str(out), model_options=dict(model_options or {}), **run_options)

@@ -41,9 +41,9 @@ from ..scores import prf
 from ..extraction.spans import exact_key, pair_score
 from ..metrics.complexity import METRICS, complexity
 from ..model import Relation, Statement
-from .parse import parse_annotation, to_statement
+from .answer import parse_annotation, to_statement
 from .reference import ReferenceRanges, normalised_complexity, resolve_reference
-from .records import input_order, parsed_from_label
+from .records import TASK, input_order, parsed_from_label
 
 __all__ = ["AnnotationReport", "evaluate_statements", "evaluate_records", "evaluate_annotation", "distinct_pairs",
            "LABELS", "MATCH_THRESHOLD"]
@@ -315,7 +315,7 @@ def evaluate_annotation(run: Union[str, os.PathLike, Any], *, variant: Optional[
     from ..bench.store import load_run
 
     r = load_run(run) if isinstance(run, (str, os.PathLike)) else run
-    if r.task != "annotate":
+    if r.task != TASK:
         raise ConfigError(f"{r.path}: a run of task {r.task!r}; evaluate-annotation reads runs of task 'annotate'")
     variants = r.variants
     if variant is None:

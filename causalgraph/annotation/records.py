@@ -1,6 +1,6 @@
 """The annotator's run records: the label a run stores for an answer, read back, and the records' input order.
 
-The task (:mod:`causalgraph.annotation.task`) writes labels with :func:`parse_for_run`; the
+The task (:mod:`causalgraph.tasks.annotation`) writes labels with :func:`parse_for_run`; the
 annotator and the evaluation read them with :func:`parsed_from_label`, so nothing parses the raw
 answer a second time.
 """
@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from .parse import ParsedAnnotation, parse_annotation, parsed_from_dict
+from .answer import ParsedAnnotation, parse_annotation, parsed_from_dict
 
-__all__ = ["input_order", "parse_for_run", "parsed_from_label"]
+__all__ = ["TASK", "input_order", "parse_for_run", "parsed_from_label"]
+
+#: The annotator's task name on the benchmark runner.
+TASK = "annotate"
 
 
 def input_order(records: Iterable[dict]) -> list[dict]:

@@ -19,7 +19,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-__all__ = ["RELATION_FIELDS", "STRING_FIELDS", "ANNOTATION_SCHEMA", "annotation_schema", "structured_output_params"]
+__all__ = ["RELATION_FIELDS", "STRING_FIELDS", "ANNOTATION_SCHEMA", "annotation_schema", "SCHEMA_NAME"]
+
+#: The schema's name in structured-output requests.
+SCHEMA_NAME = "climatecause_annotation"
 
 #: Keys of one relation object, in the order prompts and exemplars write them.
 RELATION_FIELDS = (
@@ -83,29 +86,3 @@ def annotation_schema() -> dict[str, Any]:
     ['causal', 'abbreviations', 'relations']
     """
     return copy.deepcopy(ANNOTATION_SCHEMA)
-
-
-def structured_output_params(provider: str) -> dict[str, Any]:
-    """Request parameters that ask ``provider`` for output that follows the schema.
-
-    OpenAI (and OpenAI-compatible servers through ``openai/…`` with a
-    ``base_url``) take a strict ``json_schema`` response format, sent as
-    request parameters.  ``llamacpp`` takes the same parameter and turns the
-    schema into a grammar that constrains decoding.  ``hf`` and ``mock``
-    have no structured-output mode: the tolerant parser reads their free
-    text, and no parameter is sent.
-
-    Examples
-    --------
-    >>> structured_output_params("openai")["response_format"]["type"]
-    'json_schema'
-    >>> structured_output_params("llamacpp") == structured_output_params("openai")
-    True
-    >>> structured_output_params("hf")
-    {}
-    """
-    if provider in ("openai", "llamacpp"):
-        return {"response_format": {"type": "json_schema",
-                                    "json_schema": {"name": "climatecause_annotation", "strict": True,
-                                                    "schema": annotation_schema()}}}
-    return {}

@@ -34,7 +34,7 @@ from typing import Any, Iterator, Optional, Sequence
 
 from ..errors import BackendError, ConfigError
 from .item import Item
-from .registry import get_task
+from ..tasks import get_task
 from .runner import (RunConfig, _now, build_request, cache_key_for, make_record, open_cache, prepare_run, redact,
                      request_cost)
 from .store import RunStore, record_key, write_atomic
@@ -212,6 +212,7 @@ def _submit_locked(prep, config: RunConfig, backend, max_lines: int, max_bytes: 
             lines: list[dict[str, Any]] = []
             hits = []
             try:
+                backend.prepare(prep.todo, spec)
                 for it in prep.todo:
                     req = build_request(it, spec, config)
                     key = cache_key_for(backend, req, it)
@@ -447,7 +448,7 @@ def _collect_locked(store: RunStore, wait: bool, poll_interval: float, timeout: 
                                                    "pending_batches": result.pending})
     store.write_manifest(manifest)
     if result.pending == 0:
-        from .score import compute_metrics
+        from .scoring import compute_metrics
 
         metrics = compute_metrics(store.load(), spec=spec)
         metrics["requests_sent"] = 0

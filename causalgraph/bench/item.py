@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-__all__ = ["Item"]
+__all__ = ["Item", "item_id", "item_key"]
 
 
 @dataclass(frozen=True)
@@ -53,3 +53,34 @@ class Item:
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "task": self.task, "variant": self.variant, "prompt": self.prompt,
                 "gold": self.gold, "meta": self.meta, "system": self.system}
+
+
+def item_id(task: str, variant: str, *parts: object) -> str:
+    """The id of an item: ``task/variant/part/part…`` (the one place ids are built).
+
+    The parts after the variant (statement id, relation or event) are the
+    item's *key*, the same across tasks and variants, which is how paired
+    statistics match the items of two runs (:func:`item_key`).
+
+    Examples
+    --------
+    >>> item_id("corri", "0_1", "cc-007", "r012")
+    'corri/0_1/cc-007/r012'
+    """
+    return "/".join([str(task), str(variant), *(str(p) for p in parts)])
+
+
+def item_key(item_id_: str, task: str, variant: str) -> str:
+    """The key of an id built by :func:`item_id` (the id whole when it has another shape).
+
+    Examples
+    --------
+    >>> item_key("corri-rc/RC_0_1/cc-007/r012", "corri-rc", "RC_0_1")
+    'cc-007/r012'
+    >>> item_key("q1", "demo", "v1")
+    'q1'
+    """
+    prefix = f"{task}/{variant}/"
+    s = str(item_id_)
+    return s[len(prefix):] if s.startswith(prefix) else s
+

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Callable, Optional, Sequence
 
-from .registry import get_task
+from ..tasks import get_task
 
 __all__ = ["plan_run", "PAPER_OUTPUT_TOKENS_PER_REQUEST", "CHARS_PER_TOKEN"]
 

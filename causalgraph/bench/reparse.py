@@ -1,7 +1,7 @@
 """Parsing the answers of a task: one answer (:func:`parse`), or every stored answer of a run again
 (:func:`reparse_run`, ``causalgraph bench parse``).
 
-The rules themselves are in :mod:`causalgraph.bench.parse` (``parse_labels``); this module looks the
+The rules themselves are in :mod:`causalgraph.bench.labels` (``parse_labels``); this module looks the
 task up, which that one must not do (the registry uses the rules).
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any, Optional
 
-from .registry import get_task
-from .score import compute_metrics
+from ..tasks import get_task
+from .scoring import compute_metrics
 from .store import RunStore, write_atomic
 
 __all__ = ["parse", "reparse_run"]

@@ -32,7 +32,7 @@ from ..errors import (BackendError, BackendUnavailable, BackendUnreachable, Caus
                       TransientBackendError)
 from ..llm.base import Backend, Completion, Request, is_secret_option, public_url, redact
 from .item import Item
-from .registry import TaskSpec, get_task
+from ..tasks import Task, get_task
 from .store import Run, RunStore
 
 __all__ = ["RunConfig", "RunResult", "PreparedRun", "run_benchmark", "arun_benchmark", "prepare_run",
@@ -147,6 +147,9 @@ class RunResult:
     errors: int
     #: Items left alone because an uncollected Batch job holds them (counted in ``skipped``).
     waiting_in_batch: int = 0
+    #: Variant → the ids of its items in the order the task built them (records are written in
+    #: completion order; this is the order to report them in).
+    item_ids: dict[str, list[str]] = field(default_factory=dict)
 
     def load(self) -> Run:
         from .store import load_run
@@ -197,17 +200,14 @@ def backoff_delay(attempt: int, base: float, cap: float, retry_after: Optional[f
     return delay
 
 
-def build_request(item: Item, spec: TaskSpec, config: RunConfig) -> Request:
-    """The :class:`Request` for one item (the gold label travels in ``meta`` for the mocks only)."""
-    words = spec.words(item.variant) if item.gold is not None else {}
-    answer_word = words.get(item.gold) if item.gold is not None else None
+def build_request(item: Item, spec: Task, config: RunConfig) -> Request:
+    """The :class:`Request` for one item (``meta`` names the item; it is never sent, and holds no gold)."""
     return Request(
         messages=tuple(item.messages()),
         temperature=None if config.temperature is None else float(config.temperature),
         max_tokens=config.max_tokens,
         seed=config.seed,
-        meta={"item_id": item.id, "task": item.task, "variant": item.variant, "gold": item.gold,
-              "answer_word": answer_word},
+        meta={"item_id": item.id, "task": item.task, "variant": item.variant},
     )
 
 
@@ -235,7 +235,7 @@ def request_cost(backend: Backend, completion: Completion, prices: Optional[dict
     """USD of one answered request: priced when the backend is billed (OpenAI) or a price table was given."""
     from ..llm import pricing
 
-    if not getattr(backend, "billed", False) and prices is None:
+    if not backend.billed and prices is None:
         return 0.0
     return pricing.cost_usd(backend.model, completion.prompt_tokens, completion.completion_tokens,
                             prices if prices is not None else pricing.DEFAULT_PRICES, batch=batch)
@@ -251,7 +251,7 @@ def _prompt_sha(item: Item) -> str:
     return hashlib.sha256(canonical_json(item.messages()).encode("utf-8")).hexdigest()
 
 
-def make_record(item: Item, spec: TaskSpec, *, completion: Optional[Completion], key: str, source: str,
+def make_record(item: Item, spec: Task, *, completion: Optional[Completion], key: str, source: str,
                 attempts: int, error: Optional[str], cost: float = 0.0) -> dict[str, Any]:
     """One line of ``responses.jsonl``."""
     if completion is not None:
@@ -333,7 +333,7 @@ class _Progress:
             self.bar.close()
 
 
-def _load_items(spec: TaskSpec, config: RunConfig, variants: list[str]):
+def _load_items(spec: Task, config: RunConfig, variants: list[str]):
     from ..datasets import load_corpus
 
     corpus = load_corpus(config.data if config.data is not None else spec.default_data)
@@ -348,7 +348,7 @@ def _load_items(spec: TaskSpec, config: RunConfig, variants: list[str]):
 class PreparedRun:
     """A run directory ready for answers: its items, what is left to do, the manifest written."""
 
-    spec: TaskSpec
+    spec: Task
     variants: list[str]
     by_variant: dict[str, list[Item]]
     store: RunStore
@@ -416,7 +416,7 @@ def prepare_run(config: RunConfig, backend: Backend, *, items: Optional[Sequence
         raise
 
 
-def _prepare_locked(config: RunConfig, backend: Backend, spec: TaskSpec, variants: list[str],
+def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: list[str],
                     by_variant: dict[str, list[Item]], ds: dict[str, Any], out: Path, store: RunStore,
                     mode: str) -> PreparedRun:
     """The part of :func:`prepare_run` that runs while this process holds the run directory."""
@@ -505,8 +505,8 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
     if backend is None:
         backend = get_backend(config.model, **config.model_options)
     secrets = [str(v) for k, v in config.model_options.items() if is_secret_option(k) and v]
-    secrets += [s for s in (getattr(backend, "secrets", lambda: [])()) if s]
-    if getattr(backend, "greedy_only", False) and config.temperature not in (None, 0, 0.0):
+    secrets += [s for s in backend.secrets() if s]
+    if backend.greedy_only and config.temperature not in (None, 0, 0.0):
         if own_backend:
             await backend.aclose()
         raise ConfigError(f"{config.model} decodes greedily; --temperature {config.temperature} cannot be honoured "
@@ -516,6 +516,7 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
         prep = prepare_run(config, backend, items=items, dataset=dataset)
         spec, store = prep.spec, prep.store
         todo, skipped, out = prep.todo, prep.skipped, prep.path
+        backend.prepare(todo, spec)
         cache = open_cache(config)
         counters = {"requests_sent": 0, "cache_hits": 0, "written": 0, "errors": 0}
         bar = _Progress(len(todo), progress, f"{config.task} {config.model}")
@@ -682,7 +683,8 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                 f"asked. Fix the cause and run the same command again: {out} resumes")
         return RunResult(path=out, metrics=metrics, requests_sent=counters["requests_sent"],
                          cache_hits=counters["cache_hits"], skipped=skipped, written=counters["written"],
-                         errors=counters["errors"], waiting_in_batch=prep.waiting_in_batch)
+                         errors=counters["errors"], waiting_in_batch=prep.waiting_in_batch,
+                         item_ids={v: [it.id for it in its] for v, its in prep.by_variant.items()})
     finally:
         if prep is not None:
             prep.store.release()
@@ -701,7 +703,7 @@ def open_cache(config: RunConfig):
 
 def finish_run(prep: PreparedRun, counters: dict[str, int]) -> dict[str, Any]:
     """Record the invocation in the manifest, score the run and write ``metrics.json``."""
-    from .score import compute_metrics
+    from .scoring import compute_metrics
 
     prep.invocation.update({"finished": _now(), "requests_sent": counters.get("requests_sent", 0),
                             "cache_hits": counters.get("cache_hits", 0), "skipped": prep.skipped,

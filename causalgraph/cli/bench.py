@@ -76,7 +76,7 @@ def _config(args):
 
 
 def _summary_rows(metrics, path):
-    from ..bench.score import report_rows
+    from ..bench.scoring import report_rows
 
     return [r for r in report_rows(metrics, run_name=str(path)) if not str(r["row"]).startswith("[")]
 
@@ -118,7 +118,7 @@ def _cmd_parse(args) -> int:
 
 
 def _cmd_report(args) -> int:
-    from ..bench.score import compute_metrics, report_rows
+    from ..bench.scoring import compute_metrics, report_rows
     from ..bench.store import load_run
 
     allm = []
@@ -129,7 +129,7 @@ def _cmd_report(args) -> int:
         allm.append({"run": str(path), "metrics": m})
         rows += report_rows(m, run_name=str(path))
         if args.per_class:
-            from ..bench.score import format_mean_std as _pm
+            from ..bench.scoring import format_mean_std as _pm
 
             for v, s in m["variants"].items():
                 for lab, pc in (s.get("per_class") or {}).items():
@@ -197,10 +197,10 @@ def _cmd_batch_status(args) -> int:
 
 def _cmd_plan(args) -> int:
     from ..bench.plan import PAPER_OUTPUT_TOKENS_PER_REQUEST, plan_run
-    from ..bench.registry import CLIMATECAUSE_TASKS
+    from ..tasks.climatecause import PAPER_TASKS
     from ..llm.pricing import load_prices
 
-    tasks = list(CLIMATECAUSE_TASKS) if args.task == "all" else [t.strip() for t in args.task.split(",") if t.strip()]
+    tasks = list(PAPER_TASKS) if args.task == "all" else [t.strip() for t in args.task.split(",") if t.strip()]
     variants = None if args.variant in (None, "all") else [v.strip() for v in args.variant.split(",") if v.strip()]
     rows = plan_run(tasks, args.model, variants=variants, data=args.data, batch=args.batch,
                     output_tokens=args.output_tokens if args.output_tokens is not None
@@ -215,7 +215,7 @@ def _cmd_plan(args) -> int:
 
 
 def _cmd_tasks(args) -> int:
-    from ..bench.registry import get_task, list_tasks
+    from ..tasks import get_task, list_tasks
 
     rows = []
     for name in list_tasks():

@@ -41,7 +41,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..extraction.task import run_extraction
+    from ..extraction.run import run_extraction
     from ..llm.registry import parse_model_options
 
     task = "pubmedcausal-extract" if args.task == "extract" else "pubmedcausal-detect"

@@ -6,11 +6,12 @@ import json
 import sys
 from pathlib import Path
 
-from ..bench.tasks import TASK_NAMES, items
 from ..datasets import load_corpus
 from ..encoders import ORDERS
 from ..errors import ConfigError
-from ._common import add_data_option, add_rule_option, emit_table
+from ..metrics.chains import RULES
+from ..tasks import get_task
+from ._common import add_data_option, emit_table
 
 __all__ = ["register", "write_openai_batch"]
 
@@ -21,14 +22,16 @@ def register(sub) -> None:
         description="Build the benchmark items of one task and prompt variant: JSON lines by default, or an "
                     "OpenAI Batch API input file with --openai-batch.")
     add_data_option(p)
-    p.add_argument("--task", required=True, choices=list(TASK_NAMES))
+    p.add_argument("--task", required=True, metavar="TASK",
+                   help="any task of `causalgraph bench tasks` (corri, ccr-member, pubmedcausal-extract …)")
     p.add_argument("--variant", required=True, metavar="ID",
                    help="variant id as in the paper (0_1, RC_F_2, A_5, SN_4, ML_6, CoT_5 …); "
                         "see docs/prompts.md")
-    add_rule_option(p, help="chain rule for CCR golds (default: path)")
-    p.add_argument("--order", choices=list(ORDERS), default="paper",
+    p.add_argument("--rule", choices=list(RULES), default=None,
+                   help="chain rule for CCR golds (default: path; CCR tasks only)")
+    p.add_argument("--order", choices=list(ORDERS), default=None,
                    help="edge order of graphs in prompts: paper (default; as the ClimateCause authors sent "
-                        "them) or data")
+                        "them) or data (tasks whose prompts hold a graph)")
     p.add_argument("--format", choices=["jsonl", "json", "table", "csv"], default="jsonl",
                    help="output format (default: jsonl)")
     p.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N items")
@@ -61,7 +64,9 @@ def write_openai_batch(its, path, model: str) -> int:
 def run(args) -> int:
     if args.limit is not None and args.limit < 0:
         raise ConfigError(f"--limit must be >= 0, got {args.limit}")
-    its = items(load_corpus(args.data), args.task, args.variant, rule=args.rule, order=args.order)
+    task = get_task(args.task)
+    its = task.items(load_corpus(args.data if args.data is not None else task.default_data), args.variant,
+                     rule=args.rule, order=args.order)
     if args.limit is not None:
         its = its[: args.limit]
     if args.openai_batch:

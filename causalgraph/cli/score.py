@@ -31,7 +31,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..annotation.score import score_text
+    from ..annotation.text_scores import score_text
     from ..llm.registry import parse_model_options
 
     if (args.text is None) == (args.file is None):

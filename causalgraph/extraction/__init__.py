@@ -1,7 +1,6 @@
 """PubMedCausal extraction: prompts, tuple parsing, span metrics, graph producer.
 
-Importing this package registers the ``pubmedcausal-extract`` and
-``pubmedcausal-detect`` tasks with the benchmark runner.
+The benchmark tasks built on it are declared in :mod:`causalgraph.tasks.pubmedcausal`.
 """
 
 from __future__ import annotations
@@ -17,11 +16,11 @@ from .catalog import (
     strategies,
 )
 from .evaluate import ExtractionReport, error_buckets, evaluate_extraction, label_scores
-from .parse import DetectionAnswer, ExtractedPair, ParsedTuples, parse_detection, parse_tuples
+from .tuples import DetectionAnswer, ExtractedPair, ParsedTuples, parse_detection, parse_tuples
 from .predictions import PredictionSet, RowPrediction, load_predictions, predictions_from_corpus, write_predictions
 from .producer import MERGE_RULES, SpanMerger, chain_statistics, corpus_from_extraction
 from .spans import normalize_span, pair_score, span_tokens, token_f1
-from .task import register_tasks, run_extraction
+from .run import run_extraction
 
 __all__ = [
     "EXTRACT_TASK",
@@ -54,8 +53,5 @@ __all__ = [
     "SpanMerger",
     "corpus_from_extraction",
     "chain_statistics",
-    "register_tasks",
     "run_extraction",
 ]
-
-register_tasks()

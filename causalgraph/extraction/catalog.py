@@ -22,7 +22,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Iterable, Optional
 
-from ..bench.item import Item
+from ..bench.item import Item, item_id
 from ..errors import ConfigError, SchemaError
 from ..model import Corpus, Statement
 
@@ -203,7 +203,7 @@ def extraction_items(corpus: Corpus | Iterable[Statement], strategy: str = "zero
     ('pubmedcausal-extract/few-shot/pmc-1', 'Smoking')
     """
     s = get_strategy(EXTRACT_TASK, strategy)
-    return [Item(id=f"{EXTRACT_TASK}/{s.id}/{st.id}", task=EXTRACT_TASK, variant=s.id, prompt=s.render(st.text),
+    return [Item(id=item_id(EXTRACT_TASK, s.id, st.id), task=EXTRACT_TASK, variant=s.id, prompt=s.render(st.text),
                  gold=None, system=s.system,
                  meta={"statement_id": st.id, "s/n": st.meta.get("s/n"), "sentence": st.text,
                        "pairs": _gold_pairs(st)})
@@ -224,7 +224,7 @@ def detection_items(corpus: Corpus | Iterable[Statement], strategy: str = "zero-
     '0'
     """
     s = get_strategy(DETECT_TASK, strategy)
-    return [Item(id=f"{DETECT_TASK}/{s.id}/{st.id}", task=DETECT_TASK, variant=s.id, prompt=s.render(st.text),
+    return [Item(id=item_id(DETECT_TASK, s.id, st.id), task=DETECT_TASK, variant=s.id, prompt=s.render(st.text),
                  gold="1" if st.causal else "0", system=s.system,
                  meta={"statement_id": st.id, "s/n": st.meta.get("s/n"), "n_pairs": len(st.relations)})
             for st in _rows(corpus, limit)]

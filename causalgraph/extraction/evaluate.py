@@ -37,7 +37,7 @@ from typing import Any, Optional
 from ..errors import ConfigError, SchemaError
 from ..model import Corpus, Explicitness, Sententiality
 from ..scores import prf
-from .parse import ExtractedPair
+from .tuples import ExtractedPair
 from .predictions import PredictionSet, RowPrediction, load_predictions, predictions_from_corpus
 from .spans import exact_key, normalize_span, token_f1
 
@@ -171,7 +171,7 @@ def exact_hits(rows: list[_Row], mode: str = "paper") -> dict[str, int]:
 
     Examples
     --------
-    >>> from causalgraph.extraction.parse import ExtractedPair
+    >>> from causalgraph.extraction.tuples import ExtractedPair
     >>> row = _Row("1", None, [ExtractedPair("a", "b"), ExtractedPair("A", "b")], [ExtractedPair("a", "b")],
     ...            True, False)
     >>> exact_hits([row], "paper")

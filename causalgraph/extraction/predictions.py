@@ -4,7 +4,7 @@ Three sources give the same :class:`PredictionSet` (rows keyed by s/n):
 
 * a run directory of ours (``causalgraph extract``): its
   ``predictions.json`` when present, else its ``responses.jsonl`` parsed
-  with :func:`~causalgraph.extraction.parse.parse_tuples`;
+  with :func:`~causalgraph.extraction.tuples.parse_tuples`;
 * a predictions file as the authors' code writes it: a JSON object whose
   ``predictions`` list holds ``{"s/n", "sentence", "pairs"}``;
 * a prepared PubMedCausal file (a JSON list of the same rows), which is how
@@ -17,13 +17,14 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from ..errors import SchemaError
 from ..model import Corpus
-from .parse import ExtractedPair, pair_from_dict, parse_tuples
+from .tuples import ExtractedPair, pair_from_dict, parse_tuples
 
 __all__ = ["RowPrediction", "PredictionSet", "load_predictions", "predictions_from_corpus", "write_predictions",
+           "records_to_predictions",
            "PREDICTIONS_FILE"]
 
 PREDICTIONS_FILE = "predictions.json"
@@ -225,3 +226,32 @@ def write_predictions(ps: PredictionSet, path: str | Path, **meta: Any) -> Path:
     tmp.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     tmp.replace(p)
     return p
+
+
+def records_to_predictions(records: Sequence[dict], source: str = "run",
+                           order: Optional[Sequence[str]] = None) -> tuple[PredictionSet, PredictionSet]:
+    """(predictions, gold) of answered extraction records, from their labels and ``meta``.
+
+    Records that failed (``error``) are left out of both: they were never
+    answered.  Rows follow ``order`` (s/n values, e.g. the corpus order) when
+    given, else the order of the records; concurrent runs write records in
+    completion order, so pass ``order`` for a file that does not depend on it.
+    """
+    if order is not None:
+        rank = {str(sn): i for i, sn in enumerate(order)}
+        records = sorted(records, key=lambda r: rank.get(str((r.get("meta") or {}).get("s/n")), len(rank)))
+    preds: dict[str, RowPrediction] = {}
+    gold: dict[str, RowPrediction] = {}
+    for n, rec in enumerate(records, start=1):
+        if rec.get("error"):
+            continue
+        meta = rec.get("meta") or {}
+        sn = str(meta.get("s/n", meta.get("statement_id", n)))
+        label = rec.get("label")
+        pairs = tuple(p for j, d in enumerate(label or [], start=1)
+                      if (p := pair_from_dict(d, [], j, clean=False)) is not None)
+        preds[sn] = RowPrediction(sn, meta.get("sentence"), pairs, label is None, rec.get("rule"))
+        gold[sn] = RowPrediction(sn, meta.get("sentence"), tuple(
+            p for j, g in enumerate(meta.get("pairs") or [], start=1)
+            if (p := pair_from_dict(g, [], j, clean=False)) is not None))
+    return PredictionSet(preds, source, "run"), PredictionSet(gold, source, "rows")

@@ -240,7 +240,7 @@ def chain_items(source, task: str = "ccr-position", variant: str = "A_4", *, mer
 
     The items are the ClimateCause CCR tasks' (``ccr-member``,
     ``ccr-position``, ``ccr-eci-member``, ``ccr-eci-position``) with their
-    prompt variants, built by :func:`causalgraph.bench.items` over the
+    prompt variants, built by :func:`causalgraph.tasks.climatecause.items` over the
     corpus of :func:`corpus_from_extraction`; ``only_chain_rows`` keeps the
     rows that hold a chain (most PubMedCausal rows hold a single pair).
 
@@ -250,7 +250,7 @@ def chain_items(source, task: str = "ccr-position", variant: str = "A_4", *, mer
     >>> sum(i.gold == "yes" for i in its), len(its)                  # doctest: +SKIP
     (117, 149)
     """
-    from ..bench.tasks import items
+    from ..tasks.climatecause import items
 
     corpus = source if isinstance(source, Corpus) and merge == "exact" and not merge_options \
         else corpus_from_extraction(source, merge=merge, **merge_options)

@@ -9,10 +9,13 @@ live in the runner, not in the backends, so they behave the same for all.
 from __future__ import annotations
 
 import abc
+import copy
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Optional, Sequence
+
+from ..errors import ConfigError
 
 __all__ = ["Request", "Completion", "Backend", "canonical_json", "request_key", "is_secret_option", "redact",
            "public_url", "url_secrets"]
@@ -264,6 +267,20 @@ class Backend(abc.ABC):
     #: Cost is computed from the price table when True (hosted APIs).
     billed: bool = False
 
+    # What the backend can do, declared once, read by the runner, the annotator and the CLI.
+    #: ``--model-option`` names it accepts (``None``: any; checked by :func:`~causalgraph.llm.get_backend`).
+    accepted_options: Optional[tuple[str, ...]] = None
+    #: Options taken as written (free text such as a mock's answer), never read as numbers or JSON.
+    text_options: tuple[str, ...] = ()
+    #: Options whose values are credentials: never logged, cached, recorded or shown.
+    secret_options: tuple[str, ...] = ()
+    #: It can constrain its answer to a JSON schema (see :meth:`structured_params`).
+    structured_output: bool = False
+    #: It decodes greedily only: a temperature above 0 is refused before anything is sent.
+    greedy_only: bool = False
+    #: ``"module:Class"`` of its Batch client (:class:`~causalgraph.llm.batch.BatchClient`), or ``None``.
+    batch_client: Optional[str] = None
+
     def __init__(self, model: str, **options: Any):
         self.model = model
         self.options = dict(options)
@@ -300,6 +317,30 @@ class Backend(abc.ABC):
     def default_concurrency(self) -> int:
         """A sensible number of requests in flight for this backend."""
         return 8
+
+    def secrets(self) -> list[str]:
+        """The credential values this backend holds (to scrub from messages): its secret options' values."""
+        return [str(v) for k, v in self.options.items() if k in self.secret_options and v]
+
+    def structured_params(self, schema: dict[str, Any], name: str) -> dict[str, Any]:
+        """Request parameters that make the answer follow ``schema`` (only when :attr:`structured_output`).
+
+        The default is OpenAI's strict ``json_schema`` response format, which
+        OpenAI-compatible servers and llama.cpp also read.
+        """
+        if not self.structured_output:
+            raise ConfigError(f"{self.name} has no structured-output mode")
+        # A copy: the request must not share (and a caller must not mutate) the task's schema object.
+        return {"response_format": {"type": "json_schema",
+                                    "json_schema": {"name": name, "strict": True, "schema": copy.deepcopy(schema)}}}
+
+    def prepare(self, items: Sequence[Any], task: Any) -> None:
+        """Called by the runner with the items it is about to ask and their task, before any request.
+
+        Real models ignore it; the mocks look up each item's gold here (by
+        ``Request.meta["item_id"]``), so gold never travels in a request.
+        """
+        return None
 
     @abc.abstractmethod
     async def complete(self, request: Request) -> Completion:

@@ -136,6 +136,8 @@ class LlamaCppBackend(Backend):
     """
 
     provider = "llamacpp"
+    # llama.cpp turns the json_schema response format into a grammar that constrains decoding.
+    structured_output = True
     identity_options = ("chat_format", "n_ctx")
 
     def __init__(self, model: str, **options: Any):

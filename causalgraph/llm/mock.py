@@ -24,7 +24,7 @@ from __future__ import annotations
 import abc
 import asyncio
 import time
-from typing import Any
+from typing import Any, Sequence
 
 from ..errors import BackendError, BackendUnavailable, ConfigError, TransientBackendError
 from .base import Backend, Completion, Request, request_key
@@ -73,23 +73,43 @@ class MockBackend(Backend):
 
 
 class OracleBackend(MockBackend):
-    """Answers the gold label in the wording the variant asks for."""
+    """Answers the gold label in the wording the variant asks for.
+
+    The runner hands it the items before asking (:meth:`prepare`); it keeps
+    each item's gold and answer word by item id and finds them again by the
+    request's ``meta["item_id"]``, so no request carries gold.
+    """
 
     def __init__(self, model: str = "oracle", *, style: str = "tag", **options: Any):
         if style not in ("tag", "plain", "sentence"):
             raise ConfigError(f"mock/oracle option style={style!r}: expected tag, plain or sentence")
         super().__init__(model, style=style, **options)
         self.style = style
+        self._gold: dict[str, tuple[Any, Any]] = {}
+
+    def prepare(self, items: Sequence[Any], task: Any) -> None:
+        words_of: dict[str, dict] = {}
+        for it in items:
+            word = None
+            if it.gold is not None and task is not None:
+                if it.variant not in words_of:
+                    words_of[it.variant] = task.words(it.variant)
+                word = words_of[it.variant].get(it.gold)
+            self._gold[it.id] = (it.gold, word)
+
+    def _lookup(self, request: Request) -> tuple[Any, Any]:
+        return self._gold.get(str(request.meta.get("item_id")), (None, None))
 
     def request_identity(self, request: Request) -> dict[str, Any]:
         # The oracle answers from the gold label, which the messages do not show: two
         # items with the same prompt and different gold must not share a cache entry.
-        return {"answer_word": request.meta.get("answer_word"), "gold": request.meta.get("gold")}
+        gold, word = self._lookup(request)
+        return {"answer_word": word, "gold": gold}
 
     def answer(self, request: Request) -> str:
-        word = request.meta.get("answer_word")
+        gold, word = self._lookup(request)
         if word is None:
-            word = request.meta.get("gold")
+            word = gold
         if word is None:
             return ""
         word = str(word)

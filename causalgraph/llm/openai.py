@@ -147,6 +147,10 @@ class OpenAIBackend(Backend):
     """
 
     provider = "openai"
+    secret_options = ("api_key",)
+    # A strict json_schema response format (OpenAI, and OpenAI-compatible servers that read it).
+    structured_output = True
+    batch_client = "causalgraph.llm.openai_batch:OpenAIBatchClient"
     _CLIENT_OPTIONS = ("base_url", "api_key", "timeout", "max_tokens_param")
 
     def __init__(self, model: str, **options: Any):

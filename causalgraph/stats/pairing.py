@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from typing import Any, Mapping, Optional, Sequence
 
+from ..bench.item import item_key
 from ..errors import ConfigError
 
 __all__ = ["as_run", "run_name", "pair_key", "prediction", "show_keys"]
@@ -43,9 +44,7 @@ def pair_key(record: Mapping[str, Any]) -> str:
     >>> pair_key({"task": "corri-rc", "variant": "RC_0_1", "item_id": "corri-rc/RC_0_1/cc-007/r0012"})
     'cc-007/r0012'
     """
-    iid = str(record.get("item_id"))
-    prefix = f"{record.get('task')}/{record.get('variant')}/"
-    return iid[len(prefix):] if iid.startswith(prefix) else iid
+    return item_key(str(record.get("item_id")), str(record.get("task")), str(record.get("variant")))
 
 
 def prediction(rec: Mapping[str, Any]) -> Optional[str]:

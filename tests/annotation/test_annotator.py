@@ -8,10 +8,11 @@ import json
 
 import pytest
 
+from causalgraph.annotation.schema import ANNOTATION_SCHEMA
 from causalgraph.annotation.annotator import annotate, annotate_corpus, annotate_texts, statements_from_run
 from causalgraph.annotation.evaluate import evaluate_annotation
-from causalgraph.annotation.score import score_text
-from causalgraph.annotation.task import StructuredBackend, structured_backend
+from causalgraph.annotation.text_scores import score_text
+from causalgraph.llm.structured import StructuredBackend, structured_backend
 from causalgraph.errors import BackendError, ConfigError, ParseError
 from causalgraph.llm.base import Request, request_key
 from causalgraph.llm.mock import ConstantBackend
@@ -109,12 +110,14 @@ def test_structured_backend_adds_the_schema_and_changes_the_cache_identity():
 
     inner = Capture("constant", text="{}")
     wrapped = StructuredBackend(inner, {"response_format": {"type": "json_schema"}})
+    assert wrapped.identity()["structured_output"] != StructuredBackend(inner, {"response_format": {}}).identity()[
+        "structured_output"]
     req = Request(messages=({"role": "user", "content": "x"},))
     asyncio.run(wrapped.complete(req))
     assert seen == [{"response_format": {"type": "json_schema"}}]
     assert request_key(wrapped.identity(), req) != request_key(inner.identity(), req)
     # mock has no structured-output mode: the backend is returned as it is.
-    assert not isinstance(structured_backend("mock/constant", {"text": "x"}), StructuredBackend)
+    assert not isinstance(structured_backend("mock/constant", {"text": "x"}, ANNOTATION_SCHEMA, "a"), StructuredBackend)
 
 
 def test_score_text_writes_the_graph_page_and_refuses_other_file_names(tmp_path):

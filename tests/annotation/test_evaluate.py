@@ -7,7 +7,7 @@ import json
 import pytest
 
 from causalgraph.annotation.evaluate import distinct_pairs, evaluate_records, evaluate_statements
-from causalgraph.annotation.parse import statement_to_answer
+from causalgraph.annotation.answer import statement_to_answer
 from causalgraph.annotation.reference import ReferenceRanges
 from causalgraph.errors import ConfigError, SchemaError
 from causalgraph.model import Correlation as C

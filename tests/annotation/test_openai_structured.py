@@ -77,7 +77,7 @@ def test_structured_backend_lets_the_inner_backend_judge_the_request_with_its_sc
     """The runner's pre-flight check must see the parameters the wrapper adds (here a mock refuses them)."""
     import pytest
 
-    from causalgraph.annotation.task import StructuredBackend
+    from causalgraph.llm.structured import StructuredBackend
     from causalgraph.errors import ConfigError
     from causalgraph.llm.base import Request
     from causalgraph.llm.registry import get_backend

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from causalgraph.annotation.parse import (
+from causalgraph.annotation.answer import (
     RULES,
     parse_annotation,
     statement_to_answer,
@@ -139,7 +139,7 @@ def test_statement_to_answer_round_trips_every_climatecause_statement(climatecau
 
 
 def test_parsed_from_label_reads_a_stored_label_back_with_its_rule_and_issues():
-    from causalgraph.annotation.task import parse_for_run, parsed_from_label
+    from causalgraph.annotation.records import parse_for_run, parsed_from_label
 
     label, rule = parse_for_run("Answer: " + json.dumps({"causal": True, "relations": [REL]}), "few-shot")
     label["issues"] = ["kept from the run"]

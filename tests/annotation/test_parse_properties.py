@@ -7,7 +7,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from causalgraph.annotation.parse import RULES, parse_annotation, to_relations
+from causalgraph.annotation.answer import RULES, parse_annotation, to_relations
 from causalgraph.annotation.schema import RELATION_FIELDS
 from causalgraph.model import is_blank
 

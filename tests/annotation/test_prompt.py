@@ -7,7 +7,7 @@ import json
 import pytest
 
 from causalgraph.annotation.prompt import exemplars, is_same_statement, render_messages, select_exemplars
-from causalgraph.annotation.schema import ANNOTATION_SCHEMA, RELATION_FIELDS, structured_output_params
+from causalgraph.annotation.schema import ANNOTATION_SCHEMA, RELATION_FIELDS, SCHEMA_NAME
 from causalgraph.errors import ConfigError
 from causalgraph.extraction.spans import exact_key
 
@@ -101,19 +101,32 @@ def test_instructions_show_every_relation_field_in_schema_order():
     _check(shown, ANNOTATION_SCHEMA, "instructions")
 
 
-def test_structured_output_params_only_for_providers_that_pass_them_on():
-    p = structured_output_params("openai")["response_format"]
-    assert p["type"] == "json_schema" and p["json_schema"]["strict"] is True
+def _structured_params(provider_class):
+    import importlib
+
+    module, _, name = provider_class.partition(":")
+    cls = getattr(importlib.import_module(module), name)
+    backend = cls.__new__(cls)  # the parameters need no model: skip loading one
+    backend.provider, backend.model = cls.provider, "m"
+    return cls.structured_output, (backend.structured_params(ANNOTATION_SCHEMA, SCHEMA_NAME)
+                                   if cls.structured_output else None)
+
+
+def test_structured_output_is_declared_by_the_backends_that_pass_it_on():
+    ok, params = _structured_params("causalgraph.llm.openai:OpenAIBackend")
+    p = params["response_format"]
+    assert ok and p["type"] == "json_schema" and p["json_schema"]["strict"] is True
+    assert p["json_schema"]["name"] == "climatecause_annotation"
     assert p["json_schema"]["schema"] == ANNOTATION_SCHEMA and p["json_schema"]["schema"] is not ANNOTATION_SCHEMA
     # llama.cpp compiles the same schema into a decoding grammar.
-    assert structured_output_params("llamacpp") == structured_output_params("openai")
-    for provider in ("hf", "mock"):
-        assert structured_output_params(provider) == {}
+    assert _structured_params("causalgraph.llm.llamacpp:LlamaCppBackend") == (True, params)
+    for cls in ("causalgraph.llm.hf:HFBackend", "causalgraph.llm.mock:ConstantBackend"):
+        assert _structured_params(cls) == (False, None)
 
 
 def test_the_annotation_schema_compiles_to_a_llama_cpp_grammar():
     pytest.importorskip("llama_cpp")
     from causalgraph.llm.llamacpp import llama_response_format
 
-    rf = llama_response_format(structured_output_params("llamacpp")["response_format"])
+    rf = llama_response_format(_structured_params("causalgraph.llm.llamacpp:LlamaCppBackend")[1]["response_format"])
     assert rf["type"] == "json_object" and rf["schema"] == ANNOTATION_SCHEMA

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from causalgraph.annotation.reference import PAPER_RANGES, ReferenceRanges, climatecause_ranges, normalised_complexity
-from causalgraph.annotation.score import score_statement
+from causalgraph.annotation.text_scores import score_statement
 from causalgraph.metrics.complexity import METRICS, Complexity, complexity, complexity_table
 from causalgraph.model import Correlation, Relation, Statement
 

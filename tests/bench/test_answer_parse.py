@@ -7,7 +7,7 @@ import json
 import pytest
 
 from causalgraph.bench import parse
-from causalgraph.bench.parse import parse_labels
+from causalgraph.bench.labels import parse_labels
 from causalgraph.bench.reparse import reparse_run
 from causalgraph.bench.runner import run_benchmark
 from causalgraph.bench.store import load_run

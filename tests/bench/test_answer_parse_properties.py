@@ -11,9 +11,9 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from causalgraph.bench.parse import RULES, parse_labels
+from causalgraph.bench.labels import RULES, parse_labels
 from causalgraph.bench.reparse import parse
-from causalgraph.bench.registry import get_task, list_tasks
+from causalgraph.tasks import get_task, list_tasks
 
 # Every ClimateCause task and variant: each has its own answer words.
 CLIMATECAUSE = [(t, v) for t in list_tasks() if get_task(t).kind in ("binary", "multiclass")

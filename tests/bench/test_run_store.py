@@ -87,7 +87,7 @@ def test_metrics_do_not_depend_on_the_order_lines_were_written(tmp_path):
     import random
 
     import bench_helpers  # noqa: F401  (registers the yn-test task)
-    from causalgraph.bench.score import compute_metrics
+    from causalgraph.bench.scoring import compute_metrics
 
     rng = random.Random(5)
     recs = [{"task": "yn-test", "variant": v, "item_id": f"q{i:02d}", "gold": rng.choice(["yes", "no"]),

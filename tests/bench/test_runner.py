@@ -165,7 +165,7 @@ def test_default_run_dir_is_the_same_for_the_same_command():
 def test_run_benchmark_shares_answers_of_identical_prompts_only_at_temperature_zero(climatecause_path,
                                                                                    isolated_cache, tmp_path):
     from causalgraph import load_climatecause
-    from causalgraph.bench import items as build_items
+    from causalgraph.tasks.climatecause import items as build_items
 
     its = build_items(load_climatecause(climatecause_path), "corri", "0_1")
     distinct = len({it.prompt for it in its})
@@ -183,13 +183,13 @@ def test_run_benchmark_shares_answers_of_identical_prompts_only_at_temperature_z
 
 
 def test_run_benchmark_keeps_answers_a_parser_rejects_as_parse_failures(isolated_cache, tmp_path):
-    from causalgraph.bench.registry import TaskSpec, register_task
+    from causalgraph.tasks import Task, register_task
     from causalgraph.errors import ParseError
 
     def strict(text, variant):
         raise ParseError(f"cannot read {text!r}")
 
-    register_task(TaskSpec(name="strict-test", labels=("yes", "no"), positive="yes", parse=strict,
+    register_task(Task(name="strict-test", labels=("yes", "no"), positive="yes", parse=strict,
                            build_items=lambda c, v: [], list_variants=lambda: ["v_1"]), replace=True)
     its = [it.__class__(**{**it.to_dict(), "task": "strict-test"}) for it in yn_items(3, variants=("v_1",))]
     res = run_benchmark("strict-test", ["v_1"], "mock/constant", items=its, out=tmp_path / "a",

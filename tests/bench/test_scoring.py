@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from causalgraph.bench.registry import variant_strategy
-from causalgraph.bench.score import (aggregate_strategies, authors_position_score, binary_scores,
-                                     bootstrap_interval, multiclass_scores)
+from causalgraph.bench.scoring import aggregate_strategies, bootstrap_interval, multiclass_scores
+from causalgraph.scores import binary_scores
+from causalgraph.tasks.climatecause import authors_position_score, variant_strategy
 
 sklearn_metrics = pytest.importorskip("sklearn.metrics")
 

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from causalgraph import compile_graph
-from causalgraph.bench import items
-from causalgraph.bench.tasks import multihop_chains
+from causalgraph.tasks.climatecause import items
+from causalgraph.tasks.climatecause import multihop_chains
 from causalgraph.cli.items import write_openai_batch
 from causalgraph.errors import ConfigError, SchemaError
 from causalgraph.metrics.chains import chain_stats

@@ -63,7 +63,7 @@ def test_stats_mcnemar_bad_pair_option_is_refused(corri_runs, capsys):
 @pytest.fixture
 def oracle_eci(climatecause, tmp_path):
     """CCR+ECI+RC runs whose answers are a deterministic mix of gold and 'no'/'none'."""
-    from causalgraph.bench import items
+    from causalgraph.tasks.climatecause import items
 
     def build(task, flip):
         rows = []

@@ -1,6 +1,6 @@
 """Reading tuples and verdicts from the answers models write."""
 
-from causalgraph.extraction.parse import parse_detection, parse_tuples
+from causalgraph.extraction.tuples import parse_detection, parse_tuples
 from causalgraph.model import Explicitness, Sententiality
 
 

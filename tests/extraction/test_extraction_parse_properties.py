@@ -7,7 +7,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from causalgraph.extraction.parse import parse_detection, parse_tuples
+from causalgraph.extraction.tuples import parse_detection, parse_tuples
 from causalgraph.model import Explicitness, Sententiality, is_blank
 
 PIECES = ["Tuple 1:", "Tuple 2:", "{", "}", "[", "]", "(", ")", "Cause:", "Effect:", "Causality_Type:",

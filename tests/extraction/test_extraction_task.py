@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from causalgraph.bench.registry import get_task
+from causalgraph.tasks import get_task
 from causalgraph.extraction import evaluate_extraction, load_predictions, parse_tuples, run_extraction
 from causalgraph.extraction.catalog import DETECT_TASK, EXTRACT_TASK
 from causalgraph.llm.base import Backend, Completion
@@ -116,7 +116,7 @@ def test_run_extraction_end_to_end_with_smollm2(tmp_path, pubmed_test, smollm2_g
 
 
 def test_records_to_predictions_follows_the_given_row_order_not_completion_order():
-    from causalgraph.extraction.task import records_to_predictions
+    from causalgraph.extraction.predictions import records_to_predictions
 
     recs = [{"meta": {"s/n": sn, "pairs": [{"cause": "a", "effect": "b"}]}, "label": [], "rule": "none-stated",
              "error": None} for sn in ("3", "1", "2")]

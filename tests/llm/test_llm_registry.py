@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from causalgraph.bench import Item
 from causalgraph.errors import BackendError, ConfigError, TransientBackendError
 from causalgraph.llm import Request, get_backend, list_providers, parse_model_options, register_provider
 from causalgraph.llm.base import request_key
@@ -63,23 +64,42 @@ def test_request_key_changes_with_model_base_url_parameters_and_messages_only():
     assert len({base, *others}) == len(others) + 1
 
 
+class _SameOpposite:
+    """A task whose variant asks for same/opposite (what the oracle reads words from)."""
+
+    @staticmethod
+    def words(variant):
+        return {"positive": "same", "negative": "opposite"}
+
+
+def _prepared(backend, gold="positive", item="corri/0_1/cc-1/r000"):
+    from causalgraph.bench import Item
+
+    backend.prepare([Item(item, "corri", "0_1", "Hi", gold)], _SameOpposite())
+    return backend
+
+
 def test_mock_oracle_answers_the_gold_word_in_each_style():
-    req = _req(meta={"gold": "positive", "answer_word": "same"})
-    assert asyncio.run(make_mock("oracle").complete(req)).text == "<Answer>same</Answer>"
-    assert asyncio.run(make_mock("oracle", style="plain").complete(req)).text == "same"
-    assert asyncio.run(make_mock("oracle", style="sentence").complete(req)).text == "The answer is: same."
+    req = _req(meta={"item_id": "corri/0_1/cc-1/r000"})
+    assert asyncio.run(_prepared(make_mock("oracle")).complete(req)).text == "<Answer>same</Answer>"
+    assert asyncio.run(_prepared(make_mock("oracle", style="plain")).complete(req)).text == "same"
+    assert asyncio.run(_prepared(make_mock("oracle", style="sentence")).complete(req)).text == "The answer is: same."
+    # The gold comes from the oracle's own lookup: a request never carries it, and an unknown item gets nothing.
+    assert asyncio.run(_prepared(make_mock("oracle")).complete(_req(meta={"item_id": "other"}))).text == ""
+    assert asyncio.run(make_mock("oracle").complete(_req(meta={"gold": "positive"}))).text == ""
     with pytest.raises(ConfigError, match="style='xml'"):
         make_mock("oracle", style="xml")
 
 
 def test_mock_flaky_follows_its_pattern_per_item():
     b = make_mock("flaky", pattern="xs.", retry_after=0.5)
+    b.prepare([Item("i", "t", "v", "Hi", "yes")], type("T", (), {"words": staticmethod(lambda v: {"yes": "Yes"})})())
 
     async def attempts(text):
         out = []
         for _ in range(4):
             try:
-                out.append((await b.complete(_req(text, meta={"answer_word": "Yes"}))).text)
+                out.append((await b.complete(_req(text, meta={"item_id": "i"}))).text)
             except TransientBackendError as exc:
                 out.append((exc.status, exc.retry_after))
         return out

@@ -80,7 +80,7 @@ def test_consistency_refuses_non_chain_runs(make_run):
 
 
 def test_oracle_runs_on_climatecause_are_coherent_and_find_the_papers_45_chainless_statements(climatecause, make_run):
-    from causalgraph.bench import items
+    from causalgraph.tasks.climatecause import items
 
     def oracle(task):
         rows = [(it.variant, it.id.split("/", 2)[2], it.meta["statement_id"], it.gold, it.gold)

@@ -8,7 +8,7 @@ from scipy import stats as ss
 
 from causalgraph.errors import ConfigError
 from causalgraph.stats import kruskal_runs, mcnemar_runs, pair_key, pair_variants, variant_key
-from causalgraph.stats.runs import collapse_position
+from causalgraph.tasks.climatecause import collapse_position
 
 POS, NEG = "positive", "negative"
 

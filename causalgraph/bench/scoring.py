@@ -4,9 +4,9 @@
   recall and F1 of the positive class (paper App. G.3, Eq. 8–10).
 * Position: per-class P/R/F1, macro-F1 over ``start, middle, end, none``,
   accuracy and the confusion matrix (rows gold, columns predicted, plus an
-  ``unparsed`` column).  Also ``authors``: our reconstruction of the score
-  the authors' released code reports for position (see
-  :func:`authors_position_score` and docs/reproduction.md).
+  ``unparsed`` column), plus whatever the task adds (``Task.extra_scores``;
+  ClimateCause position adds the authors' score, see
+  :func:`causalgraph.tasks.climatecause.authors_position_score`).
 * Per strategy: mean ± standard deviation (``ddof=1``) over its variants, the
   layout of the paper's Table 4; ``Avg`` over all variants.
 * 95 % bootstrap intervals that resample *statements* (all items of a drawn
@@ -25,12 +25,11 @@ from typing import Any, Mapping, Optional, Sequence
 import numpy as np
 
 from ..errors import SchemaError
-from ..scores import prf_counts
+from ..scores import binary_scores, prf_counts
 
 __all__ = [
     "binary_scores",
     "multiclass_scores",
-    "authors_position_score",
     "bootstrap_interval",
     "aggregate_strategies",
     "score_records",
@@ -40,34 +39,6 @@ __all__ = [
 ]
 
 UNPARSED = "unparsed"
-
-
-def binary_scores(gold: Sequence[Any], pred: Sequence[Any], positive: Any) -> dict[str, Any]:
-    """Precision, recall and F1 of the ``positive`` class.
-
-    Examples
-    --------
-    >>> s = binary_scores(["yes", "yes", "no", "no"], ["yes", None, "yes", "no"], "yes")
-    >>> s["tp"], s["fp"], s["fn"], s["tn"], round(s["f1"], 4)
-    (1, 1, 1, 1, 0.5)
-    """
-    if len(gold) != len(pred):
-        raise ValueError(f"gold has {len(gold)} labels, pred {len(pred)}")
-    tp = fp = fn = tn = 0
-    for g, p in zip(gold, pred):
-        if p == positive:
-            if g == positive:
-                tp += 1
-            else:
-                fp += 1
-        elif g == positive:
-            fn += 1
-        else:
-            tn += 1
-    precision, recall, f1 = prf_counts(tp, fp, fn)
-    correct = sum(1 for g, p in zip(gold, pred) if p is not None and g == p)
-    return {"precision": precision, "recall": recall, "f1": f1, "accuracy": correct / len(gold) if gold else 0.0,
-            "tp": tp, "fp": fp, "fn": fn, "tn": tn}
 
 
 def _confusion(gold: Sequence[Any], pred: Sequence[Any], labels: Sequence[str]) -> np.ndarray:
@@ -111,27 +82,6 @@ def multiclass_scores(gold: Sequence[Any], pred: Sequence[Any], labels: Sequence
     (0.5, [0, 0, 0, 1, 1])
     """
     return _multi_from_confusion(_confusion(gold, pred, labels), labels)
-
-
-def authors_position_score(gold: Sequence[Any], pred: Sequence[Any], *, positive: str = "start",
-                           negative: str = "none") -> dict[str, Any]:
-    """The position score as we reconstruct the authors' released scorer: ``start`` against ``none`` only.
-
-    Only items whose gold label *and* prediction are ``start`` or ``none``
-    are kept; on them, P/R/F1 of ``start``.  Items involving ``middle`` or
-    ``end`` (and unparsed answers) are ignored, which is why this figure is
-    not a position score in the usual sense; see docs/reproduction.md.
-
-    Examples
-    --------
-    >>> s = authors_position_score(["start", "start", "none", "middle"], ["start", "middle", "start", "middle"])
-    >>> s["n"], round(s["precision"], 2), s["recall"]
-    (2, 0.5, 1.0)
-    """
-    keep = [(g, p) for g, p in zip(gold, pred) if g in (positive, negative) and p in (positive, negative)]
-    s = binary_scores([g for g, _ in keep], [p for _, p in keep], positive)
-    s["n"] = len(keep)
-    return s
 
 
 def _groups(records: Sequence[Mapping[str, Any]]) -> list[list[int]]:
@@ -241,8 +191,8 @@ def score_records(records: Sequence[Mapping[str, Any]], spec, *, n_boot: int = 1
         out.update(multiclass_scores(gold, pred, spec.labels))
         out["macro_f1_ci95"] = _ci_list(bootstrap_interval(records, "macro_f1", kind="multiclass",
                                                            labels=spec.labels, n_boot=n_boot, seed=seed))
-        if "start" in spec.labels and "none" in spec.labels:
-            out["authors"] = authors_position_score(gold, pred)
+    if spec.extra_scores is not None:
+        out.update(spec.extra_scores(gold, pred))
     return out
 
 
@@ -296,11 +246,9 @@ def aggregate_strategies(per_variant: Mapping[str, Mapping[str, Any]], strategy_
 
 def _metric_names(spec) -> list[str]:
     if spec.kind == "binary":
-        return ["precision", "recall", "f1"]
+        return ["precision", "recall", "f1", *spec.extra_metrics]
     if spec.kind == "multiclass":
-        names = ["macro_precision", "macro_recall", "macro_f1", "accuracy"]
-        if "start" in spec.labels and "none" in spec.labels:
-            names += ["authors.precision", "authors.recall", "authors.f1"]
+        names = ["macro_precision", "macro_recall", "macro_f1", "accuracy", *spec.extra_metrics]
         names += [f"per_class.{lab}.{m}" for lab in spec.labels for m in ("precision", "recall", "f1")]
         return names
     return []
@@ -316,7 +264,7 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0) -> dic
     >>> m["variants"]["0_1"]["f1"]                                       # doctest: +SKIP
     1.0
     """
-    from .registry import get_task
+    from ..tasks import get_task
 
     spec = spec or get_task(run.task)
     per_variant: dict[str, Any] = {}

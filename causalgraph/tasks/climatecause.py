@@ -1,7 +1,8 @@
-"""Benchmark item builders for the ClimateCause tasks (paper §6) and multi-hop CorrI.
+"""The ClimateCause tasks (paper §6) and multi-hop CorrI: items, labels, strategies, scoring extras.
 
 ``items(corpus, task, variant)`` turns a corpus into :class:`~causalgraph.bench.item.Item`
-records: a rendered prompt, the canonical gold label and provenance.
+records: a rendered prompt, the canonical gold label and provenance; ``tasks()``
+declares one :class:`~causalgraph.tasks.Task` per task of the prompt catalog.
 
 ========================  ==================================  ======================
 task                      one item per                        gold
@@ -26,21 +27,33 @@ in the ClimateCause authors' order by default (``order="paper"``, see
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from typing import Iterator, Optional
+from typing import Any, Iterator, Optional, Sequence
 
 from ..encoders import check_order, encode
 from ..errors import ConfigError, SchemaError
 from ..graph import CausalGraph, compile_graph
 from ..metrics.chains import RULES, chain_labels, chain_stats
 from ..model import Statement, as_statements
+from ..bench.item import Item, item_id
 from ..prompts import PromptVariant, get_variant
-from .item import Item
+from ..scores import binary_scores
+from .base import Task
 
-__all__ = ["TASK_NAMES", "items", "multihop_chains", "MultihopChain", "DEFAULT_MAX_CHAINS"]
+__all__ = ["TASK_NAMES", "PAPER_TASKS", "items", "multihop_chains", "MultihopChain", "DEFAULT_MAX_CHAINS", "tasks",
+           "variant_strategy", "collapse_position", "authors_position_score", "POSITION_LABELS", "MEMBERSHIP_LABELS"]
 
 TASK_NAMES = ("corri", "corri-rc", "ccr-member", "ccr-position", "ccr-eci-member", "ccr-eci-position",
               "corri-multihop")
+
+#: The ClimateCause benchmark tasks of the paper (§6.1, Table 4), what ``bench plan --task all`` runs.
+PAPER_TASKS = ("corri", "corri-rc", "ccr-member", "ccr-position", "ccr-eci-member", "ccr-eci-position")
+
+#: Chain-position labels; ``none`` means "not in a chain".
+POSITION_LABELS = ("start", "middle", "end", "none")
+#: Chain-membership labels.
+MEMBERSHIP_LABELS = ("yes", "no")
 
 #: Per-statement bound on the chains the multi-hop task enumerates.
 DEFAULT_MAX_CHAINS = 10_000
@@ -100,7 +113,7 @@ def _corri_items(corpus, task: str, v: PromptVariant) -> list[Item]:
             if "s" in v.placeholders:
                 values["s"] = st.text
             out.append(Item(
-                id=f"{task}/{v.id}/{st.id}/r{i:03d}", task=task, variant=v.id, prompt=v.render(**values),
+                id=item_id(task, v.id, st.id, f"r{i:03d}"), task=task, variant=v.id, prompt=v.render(**values),
                 gold=r.correlation.value,
                 meta={"statement_id": st.id, "relation_index": i, "source_row": r.source_row,
                       "cause": r.cause, "effect": r.effect},
@@ -129,7 +142,7 @@ def _ccr_items(corpus, task: str, v: PromptVariant, rule: str, order: str) -> li
             if "graph" in shared:
                 meta["edge_order"] = order
             out.append(Item(
-                id=f"{task}/{v.id}/{st.id}/e{i:03d}", task=task, variant=v.id,
+                id=item_id(task, v.id, st.id, f"e{i:03d}"), task=task, variant=v.id,
                 prompt=v.render(e_i=event, **shared),
                 gold=membership if member else pos.value,
                 meta=meta,
@@ -198,7 +211,7 @@ def _multihop_items(corpus, task: str, v: PromptVariant, max_chains: int) -> lis
         for ch in multihop_chains(g, max_chains):
             facts = " ".join(v.render_fact(a, b, c) for a, b, c in zip(ch.events, ch.events[1:], ch.correlations))
             out.append(Item(
-                id=f"{task}/{v.id}/{st.id}/p{ch.index:04d}", task=task, variant=v.id,
+                id=item_id(task, v.id, st.id, f"p{ch.index:04d}"), task=task, variant=v.id,
                 prompt=v.render(chain=facts, e_i=ch.events[0], e_j=ch.events[-1]),
                 gold=ch.composed,
                 meta={"statement_id": st.id, "chain_index": ch.index, "events": list(ch.events),
@@ -235,7 +248,7 @@ def items(corpus, task: str, variant, *, rule: str = "path", max_chains: int = D
     Examples
     --------
     >>> import causalgraph as cg
-    >>> from causalgraph.bench import items
+    >>> from causalgraph.tasks.climatecause import items
     >>> corpus = cg.load_climatecause()                       # doctest: +SKIP
     >>> len(items(corpus, "corri", "0_1"))                    # doctest: +SKIP
     874
@@ -251,3 +264,119 @@ def items(corpus, task: str, variant, *, rule: str = "path", max_chains: int = D
     if task == "corri-multihop":
         return _multihop_items(corpus, task, v, max_chains)
     return _ccr_items(corpus, task, v, rule, order)
+def authors_position_score(gold: Sequence[Any], pred: Sequence[Any], *, positive: str = "start",
+                           negative: str = "none") -> dict[str, Any]:
+    """The position score as we reconstruct the authors' released scorer: ``start`` against ``none`` only.
+
+    Only items whose gold label *and* prediction are ``start`` or ``none``
+    are kept; on them, P/R/F1 of ``start``.  Items involving ``middle`` or
+    ``end`` (and unparsed answers) are ignored, which is why this figure is
+    not a position score in the usual sense; see docs/reproduction.md.
+
+    Examples
+    --------
+    >>> s = authors_position_score(["start", "start", "none", "middle"], ["start", "middle", "start", "middle"])
+    >>> s["n"], round(s["precision"], 2), s["recall"]
+    (2, 0.5, 1.0)
+    """
+    keep = [(g, p) for g, p in zip(gold, pred) if g in (positive, negative) and p in (positive, negative)]
+    s = binary_scores([g for g, _ in keep], [p for _, p in keep], positive)
+    s["n"] = len(keep)
+    return s
+
+
+def collapse_position(label: Optional[str]) -> Optional[str]:
+    """Map a chain-position label to chain membership (the paper's Table 21 b, c).
+
+    ``start``/``middle``/``end`` → ``yes``, ``none`` → ``no``; ``None`` (an
+    unparsed answer) stays ``None``; membership labels pass through.
+
+    Examples
+    --------
+    >>> [collapse_position(x) for x in ("start", "none", "yes", None)]
+    ['yes', 'no', 'yes', None]
+    """
+    if label is None:
+        return None
+    if label in ("start", "middle", "end"):
+        return "yes"
+    if label == "none":
+        return "no"
+    if label in MEMBERSHIP_LABELS:
+        return label
+    raise ConfigError(f"collapse_position: label {label!r} is neither a position "
+                      f"({', '.join(POSITION_LABELS)}) nor a membership label (yes, no)")
+
+
+_STRATEGY_NAMES = {"0": "0-shot", "F": "F-shot", "CoT": "CoT", "A": "Adjacency", "SN": "Single N.", "ML": "GraphML"}
+
+
+def variant_strategy(variant: str) -> str:
+    """Strategy of a variant id by the paper's naming (``F_2`` → ``F-shot``, ``SN_5`` → ``Single N.``).
+
+    Examples
+    --------
+    >>> variant_strategy("RC_CoT_3"), variant_strategy("A_4"), variant_strategy("0_1")
+    ('CoT', 'Adjacency', '0-shot')
+    """
+    parts = [p for p in re.split(r"[_\-\s]+", variant) if p]
+    # The last part is the variation number; the strategy comes just before it.
+    if len(parts) >= 2 and parts[-1].isdigit():
+        key = parts[-2]
+    else:
+        key = parts[-1] if parts else variant
+    return _STRATEGY_NAMES.get(key, _STRATEGY_NAMES.get(key.upper(), key))
+
+
+def _authors_extra(gold: list, pred: list) -> dict[str, Any]:
+    return {"authors": authors_position_score(gold, pred)}
+
+
+# What each task's items depend on besides corpus and variant: the CCR golds on the chain rule and
+# their graphs on the edge order; CorrI prompts hold no graph; multi-hop has its chain bound.
+_ITEM_OPTIONS = {"corri": (), "corri-rc": (), "corri-multihop": ("max_chains",)}
+
+
+def _task(name: str) -> Task:
+    """The :class:`Task` of one task of the prompt catalog."""
+    from .. import prompts
+
+    variants = prompts.list_variants(name)
+    labels = tuple(variants[0].answer_labels)
+    if len(labels) == 2:
+        positive = "positive" if "positive" in labels else ("yes" if "yes" in labels else labels[0])
+        kind = "binary"
+    else:
+        positive, kind = None, "multiclass"
+    position = set(labels) == set(POSITION_LABELS)
+
+    def build(corpus, variant, _name=name, **options):
+        return list(items(corpus, _name, variant, **options))
+
+    def words(variant, _name=name):
+        return dict(prompts.get_variant(_name, variant).answer_labels)
+
+    def strategy(variant, _name=name):
+        return prompts.get_variant(_name, variant).strategy or variant_strategy(variant)
+
+    def canonical(variant, _name=name):
+        return prompts.get_variant(_name, variant).id
+
+    return Task(name=name, build_items=build, list_variants=lambda _n=name: [v.id for v in prompts.list_variants(_n)],
+                labels=labels, kind=kind, positive=positive, answer_words=words, strategy=strategy,
+                canonical_variant=canonical, default_data="climatecause",
+                item_options=_ITEM_OPTIONS.get(name, ("rule", "order")),
+                description=f"ClimateCause {name} ({len(variants)} prompt variants, labels {', '.join(labels)})",
+                # The authors' released scorer of chain position, reported beside ours (docs/reproduction.md).
+                extra_scores=_authors_extra if position else None,
+                extra_metrics=("authors.precision", "authors.recall", "authors.f1") if position else (),
+                # Position answers compare with membership answers once collapsed (Table 21 b, c).
+                coarsen=collapse_position if position else None,
+                coarse_labels=MEMBERSHIP_LABELS if position else ())
+
+
+def tasks() -> list[Task]:
+    """One :class:`~causalgraph.tasks.Task` per ClimateCause task of the prompt catalog."""
+    from .. import prompts
+
+    return [_task(name) for name in prompts.list_tasks()]

@@ -1,0 +1,109 @@
+"""The ``annotate`` task (statement → ClimateCause-style relations): items, parser, scorer.
+
+Annotating runs on :mod:`causalgraph.bench.runner` like every benchmark, so
+it gets the runner's response cache, resume, retries and progress bar.  An
+item asks for the annotation of one statement; its ``gold`` is the gold
+annotation in the answer format (a JSON string) when the corpus is
+annotated, and ``None`` for free text.  The parsed answer is the record's
+``label`` (a dict; ``None`` when no rule could read the answer, which the
+runner counts as a parse failure) and the parse rule its ``rule``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Iterable, Optional, Sequence
+
+from ..annotation.evaluate import evaluate_records
+from ..annotation.answer import statement_to_answer
+from ..annotation.prompt import DEFAULT_VARIANT, VARIANTS, render_messages, select_exemplars
+from ..annotation.records import TASK, parse_for_run
+from ..annotation.reference import PAPER_RANGES, climatecause_ranges
+from ..bench.item import Item, item_id
+from ..errors import DataNotFound
+from ..model import Statement
+from .base import Task
+
+__all__ = ["TASK", "annotation_items", "text_items", "tasks"]
+
+
+def _item(st_id: str, text: str, variant: str, gold: Optional[str], shots: Optional[int], index: int) -> Item:
+    msgs = render_messages(text, variant, shots)
+    system = next((m["content"] for m in msgs if m["role"] == "system"), None)
+    user = msgs[-1]["content"]
+    # ``index``: the statement's position in its input, so readers restore input order whatever order
+    # concurrent requests finished in.
+    meta = {"statement_id": st_id, "index": index, "text": text,
+            "exemplars": [e.id for e in select_exemplars(text, variant, shots)]}
+    return Item(id=item_id(TASK, variant, st_id), task=TASK, variant=variant, prompt=user, gold=gold, meta=meta,
+                system=system)
+
+
+def annotation_items(statements: Iterable[Statement], variant: str = DEFAULT_VARIANT, *, gold: bool = True,
+                     shots: Optional[int] = None) -> list[Item]:
+    """One item per statement, in corpus order.
+
+    Parameters
+    ----------
+    statements
+        A corpus or statements.
+    variant
+        ``few-shot`` or ``zero-shot``.
+    gold
+        Put the statement's annotation (answer format, JSON) in ``gold``;
+        False for texts without annotation.
+    shots
+        At most this many worked examples.
+
+    Examples
+    --------
+    >>> from causalgraph.model import Statement
+    >>> it = annotation_items([Statement("d1", "Warming melts glaciers.", False)], "zero-shot", gold=False)[0]
+    >>> it.id, it.gold, it.meta["statement_id"]
+    ('annotate/zero-shot/d1', None, 'd1')
+    """
+    out = []
+    for i, s in enumerate(statements):
+        g = json.dumps(statement_to_answer(s), ensure_ascii=False) if gold else None
+        out.append(_item(s.id, s.text, variant, g, shots, i))
+    return out
+
+
+def text_items(texts: Sequence[str], variant: str = DEFAULT_VARIANT, *, ids: Optional[Sequence[str]] = None,
+               shots: Optional[int] = None) -> list[Item]:
+    """Items for free texts (no gold); ids ``text-1``, ``text-2`` … unless given."""
+    ids = list(ids) if ids is not None else [f"text-{i}" for i in range(1, len(texts) + 1)]
+    return annotation_items([Statement(i, t, False) for i, t in zip(ids, texts)], variant, gold=False, shots=shots)
+
+
+def _score(records: list[dict]) -> dict:
+    if not any(r.get("gold") for r in records):
+        return {"evaluated": False}
+    try:
+        ref = climatecause_ranges()
+    except DataNotFound:
+        # A run must not fail at its last step because the reference corpus is missing:
+        # the ranges printed in the paper are the same (tests/annotation/test_reference.py).
+        ref = PAPER_RANGES
+    return {"evaluated": True, **evaluate_records(records, reference=ref).summary()}
+
+
+def tasks() -> list[Task]:
+    """The ``annotate`` task.
+
+    Examples
+    --------
+    >>> tasks()[0].name, tasks()[0].list_variants()
+    ('annotate', ['few-shot', 'zero-shot'])
+    """
+    return [Task(
+        name=TASK,
+        build_items=lambda corpus, variant: annotation_items(corpus, variant, gold=True),
+        list_variants=lambda: list(VARIANTS),
+        labels=(),
+        kind="custom",
+        parse=parse_for_run,
+        score=_score,
+        strategy=lambda v: v,
+        description="annotate statements into ClimateCause-style relations (issue 9)",
+    )]

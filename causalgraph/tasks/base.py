@@ -1,0 +1,143 @@
+"""The one task interface: a :class:`Task` says how to build, parse and score a benchmark task.
+
+The runner, the store, the scorer, the statistics and the viewer know tasks
+only through this record; the task families (:mod:`causalgraph.tasks.climatecause`,
+:mod:`~causalgraph.tasks.pubmedcausal`, :mod:`~causalgraph.tasks.annotation`)
+declare theirs with it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+from ..errors import ConfigError
+
+__all__ = ["Task"]
+
+
+@dataclass(frozen=True)
+class Task:
+    """Everything the runner, the parser and the scorer need to know about a task.
+
+    Attributes
+    ----------
+    name
+        Task name used on the command line (``--task``).
+    build_items
+        ``build_items(corpus, variant, **options) -> list[Item]``.
+    item_options
+        Names of the keyword options ``build_items`` takes beyond the corpus
+        and the variant (ClimateCause: ``rule``, ``order``); see :meth:`items`.
+    list_variants
+        ``list_variants() -> list[str]``: the variant ids, in the paper's order.
+    labels
+        Canonical gold labels (``("positive", "negative")``…); empty for
+        tasks scored otherwise.
+    kind
+        ``"binary"`` (P/R/F1 of ``positive``), ``"multiclass"`` (per-class
+        and macro scores) or ``"custom"`` (``score`` is required).
+    positive
+        The positive class of a binary task.
+    answer_words
+        ``answer_words(variant) -> {canonical label: word the prompt asks for}``
+        (e.g. ``{"positive": "same", "negative": "opposite"}``).
+    strategy
+        ``strategy(variant) -> str``: the prompting strategy a variant belongs
+        to (rows of the paper's Table 4); the variant id itself when not given.
+    parse
+        Optional ``parse(text, variant) -> (label | None, rule)``; by default
+        :func:`causalgraph.bench.labels.parse_labels` with ``answer_words``.
+    extra_scores
+        Optional ``extra_scores(gold, pred) -> dict`` merged into a binary or
+        multiclass variant's scores (e.g. the authors' position score).
+    extra_metrics
+        Dotted names of those extra scores that strategy means aggregate
+        (``authors.f1``).
+    coarsen
+        Optional map from this task's labels to a coarser task's labels, so
+        that paired statistics can compare the two (chain position →
+        membership); ``coarse_labels`` are the labels it maps to.
+    score
+        Optional ``score(records) -> dict`` for ``kind="custom"`` tasks;
+        ``records`` are the run's response dicts of one variant.
+    canonical_variant
+        Optional ``canonical_variant(variant) -> id``: accepts other names for
+        a variant (the paper's ``CorrI_RC_F_1``) and raises
+        :class:`~causalgraph.errors.ConfigError` for unknown ones.
+    default_data
+        Dataset read when ``--data`` is not given.
+    description
+        One line for ``causalgraph bench tasks``.
+    """
+
+    name: str
+    build_items: Callable[..., list]
+    list_variants: Callable[[], list[str]]
+    labels: tuple[str, ...] = ()
+    kind: str = "binary"
+    positive: Optional[str] = None
+    answer_words: Optional[Callable[[str], dict[str, str]]] = None
+    strategy: Optional[Callable[[str], str]] = None
+    parse: Optional[Callable[[str, str], tuple[Any, str]]] = None
+    score: Optional[Callable[[list[dict]], dict]] = None
+    canonical_variant: Optional[Callable[[str], str]] = None
+    default_data: str = "climatecause"
+    description: str = ""
+    extra_scores: Optional[Callable[[list, list], dict]] = None
+    extra_metrics: tuple[str, ...] = ()
+    coarsen: Optional[Callable[[Any], Any]] = None
+    coarse_labels: tuple[str, ...] = ()
+    item_options: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        if self.kind not in ("binary", "multiclass", "custom"):
+            raise ConfigError(f"task {self.name!r}: kind {self.kind!r}, expected binary, multiclass or custom")
+        if self.kind == "binary" and (len(self.labels) != 2 or self.positive not in self.labels):
+            raise ConfigError(f"task {self.name!r}: a binary task needs two labels and a positive one among them; "
+                              f"found labels={self.labels!r} positive={self.positive!r}")
+        if self.kind == "custom" and self.score is None:
+            raise ConfigError(f"task {self.name!r}: a custom task needs a score function")
+
+    def items(self, corpus, variant: str, **options: Any) -> list:
+        """The items of one variant; ``options`` (``None`` values are left out) must be :attr:`item_options`.
+
+        Raises
+        ------
+        ConfigError
+            For an option this task does not take.
+        """
+        given = {k: v for k, v in options.items() if v is not None}
+        unknown = sorted(set(given) - set(self.item_options))
+        if unknown:
+            takes = ", ".join(self.item_options) or "none"
+            raise ConfigError(f"task {self.name!r} takes no item option {', '.join(unknown)} (it takes: {takes})")
+        return list(self.build_items(corpus, variant, **given))
+
+    def variant_id(self, variant: str) -> str:
+        """The canonical id of ``variant`` (checked against the task's variants when it can be)."""
+        if self.canonical_variant is not None:
+            return self.canonical_variant(variant)
+        return variant
+
+    def words(self, variant: str) -> dict[str, str]:
+        """Canonical label → the word this variant asks for (identity when unknown)."""
+        if self.answer_words is not None:
+            words = self.answer_words(variant)
+            if words:
+                return dict(words)
+        return {lab: lab for lab in self.labels}
+
+    def strategy_of(self, variant: str) -> str:
+        """The prompting strategy of ``variant``."""
+        if self.strategy is not None:
+            return self.strategy(variant)
+        return variant
+
+    def parse_answer(self, text: str, variant: str) -> tuple[Any, str]:
+        """Parse a model answer into a canonical label and the rule that matched."""
+        if self.parse is not None:
+            return self.parse(text, variant)
+        from ..bench.labels import parse_labels
+
+        return parse_labels(text, self.words(variant))

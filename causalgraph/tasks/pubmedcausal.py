@@ -1,0 +1,75 @@
+"""The PubMedCausal tasks (App. E): extraction and detection, declared for the benchmark runner.
+
+Two tasks (see :mod:`causalgraph.tasks`):
+
+* ``pubmedcausal-extract`` (custom scoring): a response is parsed by
+  :func:`~causalgraph.extraction.tuples.parse_tuples`; its label is the list
+  of pairs (``None`` for a null prediction, which the runner counts as a
+  parse failure) and the rule says how it was read.  ``metrics.json`` holds,
+  per strategy, the paper-mode token and exact scores over the answered rows.
+* ``pubmedcausal-detect`` (binary, positive class ``"1"``): a response is
+  parsed by :func:`~causalgraph.extraction.tuples.parse_detection`.
+
+The variants of both tasks are the six strategy ids of App. E.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..extraction.catalog import DETECT_TASK, EXTRACT_TASK, detection_items, extraction_items, get_strategy, strategies
+from ..extraction.evaluate import evaluate_extraction
+from ..extraction.tuples import parse_detection, parse_tuples
+from ..extraction.predictions import records_to_predictions
+from .base import Task
+
+__all__ = ["tasks", "score_extraction_records"]
+
+
+def _parse_extraction(text: str, variant: str) -> tuple[Any, str]:
+    parsed = parse_tuples(text)
+    return (None if parsed.null else [p.to_dict() for p in parsed.pairs]), parsed.rule
+
+
+def _parse_detection(text: str, variant: str) -> tuple[Any, str]:
+    ans = parse_detection(text)
+    return ans.label, ans.rule
+
+
+def score_extraction_records(records: list[dict]) -> dict[str, Any]:
+    """Paper-mode token and exact scores of one strategy's records (the task's ``score``)."""
+    preds, gold = records_to_predictions(records)
+    if not gold.rows:
+        return {"rows": 0}
+    rep = evaluate_extraction(preds, gold, mode="paper")
+    out: dict[str, Any] = {"rows": rep.summary["gold_rows"], "predicted_pairs": rep.summary["predicted_pairs"],
+                           "gold_pairs": rep.summary["gold_pairs"], "null_predictions": rep.summary["null_predictions"]}
+    for m in rep.metrics:
+        for k in ("precision", "recall", "f1"):
+            out[f"{m['measure']}_{m['part']}_{k}"] = m[k]
+    # The headline (what `bench report` shows): paper-mode token pair scores (Table 5's "Token Overlap P-F1").
+    head = rep.metric("token", "pair")
+    out.update({"precision": head["precision"], "recall": head["recall"], "f1": head["f1"]})
+    return out
+
+
+def tasks() -> list[Task]:
+    """The two PubMedCausal tasks.
+
+    Examples
+    --------
+    >>> [t.name for t in tasks()], tasks()[1].positive
+    (['pubmedcausal-extract', 'pubmedcausal-detect'], '1')
+    """
+    ids = lambda: [s.id for s in strategies(EXTRACT_TASK)]  # noqa: E731
+    strategy_of = lambda v: get_strategy(EXTRACT_TASK, v).paper  # noqa: E731
+    return [
+        Task(name=EXTRACT_TASK, build_items=lambda corpus, variant: extraction_items(corpus, variant),
+             list_variants=ids, kind="custom", parse=_parse_extraction, score=score_extraction_records,
+             strategy=strategy_of, default_data="pubmedcausal:test",
+             description="PubMedCausal span-level cause-effect pair extraction (App. E.1, six strategies)"),
+        Task(name=DETECT_TASK, build_items=lambda corpus, variant: detection_items(corpus, variant),
+             list_variants=ids, labels=("1", "0"), positive="1", kind="binary", parse=_parse_detection,
+             answer_words=lambda v: {"1": "1", "0": "0"}, strategy=strategy_of, default_data="pubmedcausal:test",
+             description="PubMedCausal causal detection, 1 = causal (App. E.2, six strategies)"),
+    ]
