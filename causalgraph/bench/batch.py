@@ -180,8 +180,8 @@ def submit_batch(config: RunConfig, *, items: Optional[Sequence[Item]] = None,
     Examples
     --------
     >>> from causalgraph.bench.runner import RunConfig
-    >>> cfg = RunConfig(task="corri", variants=["all"], model="openai/gpt-5.1-2025-11-13",
-    ...                 temperature=None, out="runs/gpt51-corri")
+    >>> cfg = RunConfig(task="demo-yesno", variants=["all"], model="openai/gpt-5.1-2025-11-13",
+    ...                 temperature=None, out="runs/gpt51-demo")
     >>> submit_batch(cfg).batch_ids   # doctest: +SKIP
     ['batch_…']
     """
@@ -369,7 +369,7 @@ def collect_batch(run_dir: str | os.PathLike, *, wait: bool = False, poll_interv
 
     Examples
     --------
-    >>> collect_batch("runs/gpt51-corri", wait=True).pending   # doctest: +SKIP
+    >>> collect_batch("runs/gpt51-demo", wait=True).pending   # doctest: +SKIP
     0
     """
     store = RunStore(run_dir)

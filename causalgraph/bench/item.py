@@ -16,10 +16,10 @@ class Item:
     ----------
     id
         Stable identifier, unique within a task and variant
-        (e.g. ``corri/0_1/cc-007/r0012``); the same data always gives the
+        (``task/variant/statement/…``, see :func:`item_id`); the same data always gives the
         same ids.
     task
-        Task name (``corri``, ``corri-rc``, ``ccr-member`` …).
+        Task name (see :mod:`causalgraph.tasks`).
     variant
         Prompt variant id as in the paper (``0_1``, ``RC_F_2``, ``A_5`` …).
     prompt
@@ -64,8 +64,8 @@ def item_id(task: str, variant: str, *parts: object) -> str:
 
     Examples
     --------
-    >>> item_id("corri", "0_1", "cc-007", "r012")
-    'corri/0_1/cc-007/r012'
+    >>> item_id("demo-yesno", "v1", "st-7", "r012")
+    'demo-yesno/v1/st-7/r012'
     """
     return "/".join([str(task), str(variant), *(str(p) for p in parts)])
 
@@ -75,8 +75,8 @@ def item_key(item_id_: str, task: str, variant: str) -> str:
 
     Examples
     --------
-    >>> item_key("corri-rc/RC_0_1/cc-007/r012", "corri-rc", "RC_0_1")
-    'cc-007/r012'
+    >>> item_key("demo-yesno/v2/st-7/r012", "demo-yesno", "v2")
+    'st-7/r012'
     >>> item_key("q1", "demo", "v1")
     'q1'
     """

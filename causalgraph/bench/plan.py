@@ -26,7 +26,7 @@ def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[st
 
     Examples
     --------
-    >>> rows = plan_run(["corri"], "openai/gpt-5.1-2025-11-13", variants=["0_1"])   # doctest: +SKIP
+    >>> rows = plan_run(["demo-yesno"], "openai/gpt-5.1-2025-11-13", variants=["v1"])   # doctest: +SKIP
     >>> rows[0]["requests"]                                                           # doctest: +SKIP
     874
     """

@@ -25,7 +25,7 @@ def parse(text: Optional[str], task: str, variant: str) -> tuple[Any, str]:
     text
         The model's answer.
     task
-        Task name (``corri``, ``ccr-position`` …, or any registered task).
+        A task of :func:`causalgraph.tasks.list_tasks`.
     variant
         Prompt variant id; it decides the answer words
         (``same``/``opposite``, ``increase``/``decrease`` …).
@@ -37,7 +37,7 @@ def parse(text: Optional[str], task: str, variant: str) -> tuple[Any, str]:
 
     Examples
     --------
-    >>> parse("Answer: increase", "corri", "0_3")   # doctest: +SKIP
+    >>> parse("Answer: yes", "demo-yesno", "v1")   # doctest: +SKIP
     ('positive', 'answer_colon')
     """
     return get_task(task).parse_answer(text, variant)
@@ -57,7 +57,7 @@ def reparse_run(path, *, dry_run: bool = False) -> list[dict[str, Any]]:
 
     Examples
     --------
-    >>> reparse_run("runs/corri__mock-oracle__0_1")   # doctest: +SKIP
+    >>> reparse_run("runs/demo-yesno__mock-oracle__v1")   # doctest: +SKIP
     [{'variant': '0_1', 'lines': 874, 'changed': 0, 'parse_failures_before': 0, 'parse_failures_after': 0}]
     """
     store = RunStore(path)

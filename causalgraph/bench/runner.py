@@ -168,8 +168,8 @@ def default_run_dir(task: str, model: str, variants: Sequence[str]) -> Path:
 
     Examples
     --------
-    >>> default_run_dir("corri", "mock/oracle", ["0_1", "F_2"]).as_posix()
-    'runs/corri__mock-oracle__0_1-F_2'
+    >>> default_run_dir("demo-yesno", "mock/oracle", ["v1", "v2"]).as_posix()
+    'runs/demo-yesno__mock-oracle__v1-v2'
     """
     v = "-".join(variants)
     if len(v) > 40:
@@ -215,8 +215,8 @@ def cache_key_for(backend: Backend, request: Request, item: Item) -> str:
     """The response-cache key of an item's request.
 
     At temperature 0 the answer is taken to be a function of the request, so
-    items with the same prompt (CorrI asks about the same event pair in
-    several statements: 874 items, 652 distinct prompts) share one entry and
+    items with the same prompt (a question asked of the same events in
+    several statements) share one entry and
     one request.  When the model samples (temperature above 0, or the
     provider's default, as in the paper's GPT-5.1 run), every item gets its
     own entry, so duplicates are asked independently, as they were in the
@@ -745,7 +745,7 @@ def run_benchmark(task: str, variants: Sequence[str] | str, model: str, *, items
     Parameters
     ----------
     task
-        A registered task (``corri``, ``ccr-position`` …).
+        A task of :func:`causalgraph.tasks.list_tasks`.
     variants
         Variant ids (a list or ``"0_1,F_2"``; ``"all"`` for every variant).
     model

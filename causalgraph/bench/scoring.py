@@ -1,12 +1,11 @@
 """Scoring a run: P/R/F1, per-class scores, confusion matrices, strategy means, bootstrap intervals.
 
-* Binary tasks (CorrI: positive correlation; membership: ``yes``): precision,
+* Binary tasks (the task's ``positive`` class): precision,
   recall and F1 of the positive class (paper App. G.3, Eq. 8–10).
 * Position: per-class P/R/F1, macro-F1 over ``start, middle, end, none``,
   accuracy and the confusion matrix (rows gold, columns predicted, plus an
   ``unparsed`` column), plus whatever the task adds (``Task.extra_scores``;
-  ClimateCause position adds the authors' score, see
-  :func:`causalgraph.tasks.climatecause.authors_position_score`).
+  see :mod:`causalgraph.tasks` for what each task adds).
 * Per strategy: mean ± standard deviation (``ddof=1``) over its variants, the
   layout of the paper's Table 4; ``Avg`` over all variants.
 * 95 % bootstrap intervals that resample *statements* (all items of a drawn
@@ -260,8 +259,8 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0) -> dic
     Examples
     --------
     >>> from causalgraph.bench.store import load_run
-    >>> m = compute_metrics(load_run("runs/corri__mock-oracle__0_1"))   # doctest: +SKIP
-    >>> m["variants"]["0_1"]["f1"]                                       # doctest: +SKIP
+    >>> m = compute_metrics(load_run("runs/demo-yesno__mock-oracle__v1"))   # doctest: +SKIP
+    >>> m["variants"]["v1"]["f1"]                                       # doctest: +SKIP
     1.0
     """
     from ..tasks import get_task

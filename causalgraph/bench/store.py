@@ -399,7 +399,7 @@ def load_run(path: str | os.PathLike) -> Run:
 
     Examples
     --------
-    >>> run = load_run("runs/corri-mock")          # doctest: +SKIP
+    >>> run = load_run("runs/demo-mock")          # doctest: +SKIP
     >>> run.manifest["model"], len(run.responses)  # doctest: +SKIP
     ('mock/oracle', 874)
     """

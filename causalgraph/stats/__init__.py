@@ -19,7 +19,7 @@ from .consistency import ConsistencyReport, consistency
 from .corrections import Correction, bonferroni, holm
 from .kruskal import KruskalResult, dunn, epsilon_squared, kruskal
 from .mcnemar import McNemarResult, mcnemar, paired_labels
-from .runs import KruskalAnalysis, collapse_position, kruskal_runs, mcnemar_runs, pair_key, pair_variants, variant_key
+from .runs import KruskalAnalysis, kruskal_runs, mcnemar_runs, pair_key, pair_variants, variant_key
 
 __all__ = [
     "mcnemar",
@@ -37,7 +37,6 @@ __all__ = [
     "KruskalAnalysis",
     "consistency",
     "ConsistencyReport",
-    "collapse_position",
     "pair_key",
     "pair_variants",
     "variant_key",

@@ -25,8 +25,8 @@ from typing import Any, Optional
 
 from ..errors import ConfigError
 from .pairing import as_run, pair_key, prediction as _prediction, run_name as _run_name, show_keys as _show
-from .runs import (MEMBERSHIP_LABELS, POSITION_LABELS, _is_membership, _is_position, collapse_position,
-                   pair_variants)
+from ..tasks.climatecause import MEMBERSHIP_LABELS, POSITION_LABELS, collapse_position
+from .runs import _labels_of, pair_variants, task_of, task_words
 
 __all__ = ["ConsistencyReport", "consistency", "STATEMENT_COLUMNS", "VARIANT_COLUMNS"]
 
@@ -59,6 +59,16 @@ class ConsistencyReport:
     by_statement: Any
     by_variant: Any
     summary: dict[str, int] = field(default_factory=dict)
+
+
+def _is_position(records) -> bool:
+    labs = _labels_of(records)
+    return bool(labs) and labs <= set(POSITION_LABELS) and bool(labs & {"start", "middle", "end"})
+
+
+def _is_membership(records) -> bool:
+    labs = _labels_of(records)
+    return bool(labs) and labs <= set(MEMBERSHIP_LABELS)
 
 
 def _is_member(label: Optional[str]) -> bool:
@@ -109,7 +119,8 @@ def consistency(run: Any, member_run: Any = None, *, pairs=None) -> ConsistencyR
         m = as_run(member_run)
         if not _is_membership(m.responses):
             raise ConfigError(f"{_run_name(m)}: member_run must be a membership run (labels yes/no)")
-        for vp, vm in pair_variants(r.variants, m.variants, pairs):
+        for vp, vm in pair_variants(r.variants, m.variants, pairs,
+                                    task_words(task_of(r.responses, r), task_of(m.responses, m))):
             member_pred[vp] = {pair_key(x): _prediction(x) for x in m.records(vm)}
 
     srows = []

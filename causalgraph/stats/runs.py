@@ -21,75 +21,44 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from ..errors import ConfigError
+from ..tasks import Task, get_task
 from .corrections import bonferroni
 from .kruskal import dunn, kruskal
 from .mcnemar import mcnemar
 from .pairing import as_run, pair_key, prediction as _prediction, run_name as _run_name, show_keys as _show
 
 __all__ = [
-    "POSITION_LABELS", "MEMBERSHIP_LABELS", "collapse_position", "as_run", "pair_key", "variant_key",
+    "task_of", "task_words", "as_run", "pair_key", "variant_key",
     "pair_variants", "mcnemar_runs", "KruskalAnalysis", "kruskal_runs", "label_order",
 ]
 
-#: Chain-position labels; ``none`` means "not in a chain".
-POSITION_LABELS = ("start", "middle", "end", "none")
-#: Chain-membership labels.
-MEMBERSHIP_LABELS = ("yes", "no")
-
-# Canonical display order of known labels; unknown labels follow in order of first appearance.
-_LABEL_ORDER = ("yes", "no", "start", "middle", "end", "none", "positive", "negative")
-# Words in variant ids that name the task rather than the prompt (CorrI_RC_F_2, CCR_ECI_member_0_4 …).
-_TASK_WORDS = {"rc", "corri", "ccr", "eci", "member", "membership", "position", "pos", "mem"}
+# Labels are shown in the task's order (Task.labels); labels of an unknown task in order of appearance.
 
 
-def collapse_position(label: Optional[str]) -> Optional[str]:
-    """Map a chain-position label to chain membership.
-
-    ``start``/``middle``/``end`` → ``yes``, ``none`` → ``no``; ``None`` (an
-    unparsed answer) stays ``None``; membership labels pass through.
+def variant_key(variant: str, task_words: Iterable[str] = ()) -> str:
+    """A variant id without the words that name the task (a task's ``Task.variant_words``).
 
     Examples
     --------
-    >>> [collapse_position(x) for x in ("start", "none", "yes", None)]
-    ['yes', 'no', 'yes', None]
-    """
-    if label is None:
-        return None
-    if label in ("start", "middle", "end"):
-        return "yes"
-    if label == "none":
-        return "no"
-    if label in MEMBERSHIP_LABELS:
-        return label
-    raise ConfigError(f"collapse_position: label {label!r} is neither a position "
-                      f"({', '.join(POSITION_LABELS)}) nor a membership label (yes, no)")
-
-
-def variant_key(variant: str) -> str:
-    """A variant id without the words that name the task.
-
-    ``CorrI_RC_F_2``, ``RC_F_2`` and ``F_2`` all give ``F_2``;
-    ``CCR_ECI_member_0_4`` and ``CCR_ECI_position_0_4`` give ``0_4``.
-
-    Examples
-    --------
-    >>> variant_key("CCR_ECI_position_CoT_4"), variant_key("RC_0_1")
+    >>> variant_key("CCR_ECI_position_CoT_4", {"ccr", "eci", "position"}), variant_key("RC_0_1", {"rc"})
     ('CoT_4', '0_1')
     """
-    parts = [p for p in re.split(r"[_\-]", str(variant)) if p and p.lower() not in _TASK_WORDS]
+    words = {w.lower() for w in task_words}
+    parts = [p for p in re.split(r"[_\-]", str(variant)) if p and p.lower() not in words]
     return "_".join(parts)
 
 
 def pair_variants(variants_a: Sequence[str], variants_b: Sequence[str],
-                  pairs: Optional[Iterable[tuple[str, str]]] = None) -> list[tuple[str, str]]:
-    """Match the variants of two runs: same id, else same :func:`variant_key`.
+                  pairs: Optional[Iterable[tuple[str, str]]] = None,
+                  task_words: Iterable[str] = ()) -> list[tuple[str, str]]:
+    """Match the variants of two runs: same id, else same :func:`variant_key` (without ``task_words``).
 
     Raises :class:`~causalgraph.errors.ConfigError` naming the variants left
     without a partner (pass ``pairs`` explicitly then).
 
     Examples
     --------
-    >>> pair_variants(["0_1", "F_2"], ["RC_F_2", "RC_0_1"])
+    >>> pair_variants(["0_1", "F_2"], ["RC_F_2", "RC_0_1"], task_words={"rc"})
     [('0_1', 'RC_0_1'), ('F_2', 'RC_F_2')]
     """
     va, vb = list(variants_a), list(variants_b)
@@ -106,7 +75,7 @@ def pair_variants(variants_a: Sequence[str], variants_b: Sequence[str],
         if a in vb:
             match = a
         else:
-            cands = [b for b in vb if variant_key(b) == variant_key(a)]
+            cands = [b for b in vb if variant_key(b, task_words) == variant_key(a, task_words)]
             if len(cands) > 1:
                 raise ConfigError(f"variant {a!r} of run A matches several of run B: {cands!r}; pass pairs explicitly")
             match = cands[0] if cands else None
@@ -124,27 +93,42 @@ def pair_variants(variants_a: Sequence[str], variants_b: Sequence[str],
 
 
 def _labels_of(records: Sequence[Mapping[str, Any]]) -> set:
-    return {r.get("gold") for r in records} | {r.get("label") for r in records}
+    return ({r.get("gold") for r in records} | {r.get("label") for r in records}) - {None}
 
 
-def _is_position(records) -> bool:
-    labs = _labels_of(records) - {None}
-    return bool(labs) and labs <= set(POSITION_LABELS) and bool(labs & {"start", "middle", "end"})
+def task_of(records: Sequence[Mapping[str, Any]], run: Any = None) -> Optional[Task]:
+    """The registered :class:`~causalgraph.tasks.Task` of a run's records (``None`` for an unknown task)."""
+    name = records[0].get("task") if records else getattr(run, "task", None)
+    try:
+        return get_task(str(name))
+    except ConfigError:
+        return None
 
 
-def _is_membership(records) -> bool:
-    labs = _labels_of(records) - {None}
-    return bool(labs) and labs <= set(MEMBERSHIP_LABELS)
+def task_words(*tasks: Optional[Task]) -> set:
+    """The words that name the tasks in their variant ids (for :func:`pair_variants`)."""
+    return {w for t in tasks if t is not None for w in t.variant_words}
 
 
-def _keyed(records, collapse: bool, where: str) -> dict[str, Optional[str]]:
+def _coarsener(task: Optional[Task], own: Sequence[Mapping[str, Any]], other: Sequence[Mapping[str, Any]]):
+    """``task.coarsen`` when the other run answers in the coarse labels this task maps to, else ``None``."""
+    if task is None or task.coarsen is None:
+        return None
+    coarse = set(task.coarse_labels)
+    theirs, mine = _labels_of(other), _labels_of(own)
+    if theirs and theirs <= coarse and not mine <= coarse:
+        return task.coarsen
+    return None
+
+
+def _keyed(records, coarsen, where: str) -> dict[str, Optional[str]]:
     out: dict[str, Optional[str]] = {}
     for r in records:
         k = pair_key(r)
         if k in out:
             raise ConfigError(f"{where}: item key {k!r} occurs twice in variant {r.get('variant')!r}")
         lab = _prediction(r)
-        out[k] = collapse_position(lab) if collapse else lab
+        out[k] = coarsen(lab) if coarsen is not None and lab is not None else lab
     return out
 
 
@@ -157,9 +141,9 @@ def mcnemar_runs(run_a: Any, run_b: Any, *, alpha: float = 0.05, exact: bool = F
     run_a, run_b
         Run directories or loaded runs.  Items are paired by
         :func:`pair_key` and variants by :func:`pair_variants`.  When one run
-        predicts membership (yes/no) and the other position
-        (start/middle/end/none), the positions are collapsed to membership
-        (:func:`collapse_position`), as in the paper's Table 21(b, c).
+        answers in labels another run's task maps to (its ``Task.coarsen``:
+        chain position → membership), that run's answers are mapped first,
+        as in the paper's Table 21(b, c).
     alpha
         Family-wise level; each test is judged at the Bonferroni threshold
         ``alpha / m`` for ``m`` variant pairs (``0.05 / 9 ≈ 0.0056`` in the paper).
@@ -195,17 +179,14 @@ def mcnemar_runs(run_a: Any, run_b: Any, *, alpha: float = 0.05, exact: bool = F
     for r in (ra, rb):
         if not r.responses:
             raise ConfigError(f"{_run_name(r)}: the run has no responses yet")
-    vpairs = pair_variants(ra.variants, rb.variants, pairs)
+    words = task_words(task_of(ra.responses, ra), task_of(rb.responses, rb))
+    vpairs = pair_variants(ra.variants, rb.variants, pairs, words)
     rows = []
     for va, vb in vpairs:
         reca, recb = ra.records(va), rb.records(vb)
-        collapse_a = collapse_b = False
-        if _is_membership(reca) and _is_position(recb):
-            collapse_b = True
-        elif _is_position(reca) and _is_membership(recb):
-            collapse_a = True
-        pa = _keyed(reca, collapse_a, f"{_run_name(ra)} variant {va}")
-        pb = _keyed(recb, collapse_b, f"{_run_name(rb)} variant {vb}")
+        ta, tb = task_of(reca, ra), task_of(recb, rb)
+        pa = _keyed(reca, _coarsener(ta, reca, recb), f"{_run_name(ra)} variant {va}")
+        pb = _keyed(recb, _coarsener(tb, recb, reca), f"{_run_name(rb)} variant {vb}")
         only_a = [k for k in pa if k not in pb]
         only_b = [k for k in pb if k not in pa]
         if only_a or only_b:
@@ -234,13 +215,19 @@ def mcnemar_runs(run_a: Any, run_b: Any, *, alpha: float = 0.05, exact: bool = F
                                        "method"])
 
 
-def label_order(labels: Iterable[Any]) -> list:
-    """Known labels in their canonical order (yes, no, start, middle, end, none …), others after."""
+def label_order(labels: Iterable[Any], canonical: Sequence[Any] = ()) -> list:
+    """The labels that occur, those of ``canonical`` (a task's labels) first in its order, others after.
+
+    Examples
+    --------
+    >>> label_order(["none", "x", "start"], ("start", "middle", "end", "none"))
+    ['start', 'none', 'x']
+    """
     labs = []
     for x in labels:
         if x not in labs:
             labs.append(x)
-    known = [x for x in _LABEL_ORDER if x in labs]
+    known = [x for x in canonical if x in labs]
     return known + [x for x in labs if x not in known]
 
 
@@ -323,7 +310,8 @@ def kruskal_runs(run: Any, values: Mapping[str, float], *, alpha: float = 0.05, 
         used = [x for x in recs if _prediction(x) is not None]
         vals = [float(values[x["meta"]["statement_id"]]) for x in used]
         groups = [_prediction(x) for x in used]
-        order = label_order(groups)
+        spec = task_of(recs, r)
+        order = label_order(groups, spec.labels if spec is not None else ())
         task = recs[0].get("task") if recs else r.task
         row = {"task": task, "variant": variant, "metric": metric, "k": len(order), "n": len(used),
                "excluded": len(recs) - len(used), "H": None, "p": None, "epsilon2": None,

@@ -26,6 +26,10 @@ class Task:
         Task name used on the command line (``--task``).
     build_items
         ``build_items(corpus, variant, **options) -> list[Item]``.
+    variant_words
+        Words in variant ids that name the task rather than the prompt
+        (``RC`` in ``RC_F_2``), left out when paired statistics match the
+        variants of two runs (``F_2`` with ``RC_F_2``).
     item_options
         Names of the keyword options ``build_items`` takes beyond the corpus
         and the variant (ClimateCause: ``rule``, ``order``); see :meth:`items`.
@@ -89,6 +93,7 @@ class Task:
     coarsen: Optional[Callable[[Any], Any]] = None
     coarse_labels: tuple[str, ...] = ()
     item_options: tuple[str, ...] = ()
+    variant_words: tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.kind not in ("binary", "multiclass", "custom"):

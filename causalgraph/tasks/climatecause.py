@@ -55,6 +55,9 @@ POSITION_LABELS = ("start", "middle", "end", "none")
 #: Chain-membership labels.
 MEMBERSHIP_LABELS = ("yes", "no")
 
+#: Words in the paper's variant ids (``CorrI_RC_F_2``, ``CCR_ECI_member_0_4``) that name the task.
+VARIANT_WORDS = ("rc", "corri", "ccr", "eci", "member", "membership", "position", "pos", "mem")
+
 #: Per-statement bound on the chains the multi-hop task enumerates.
 DEFAULT_MAX_CHAINS = 10_000
 
@@ -366,6 +369,7 @@ def _task(name: str) -> Task:
                 labels=labels, kind=kind, positive=positive, answer_words=words, strategy=strategy,
                 canonical_variant=canonical, default_data="climatecause",
                 item_options=_ITEM_OPTIONS.get(name, ("rule", "order")),
+                variant_words=VARIANT_WORDS,
                 description=f"ClimateCause {name} ({len(variants)} prompt variants, labels {', '.join(labels)})",
                 # The authors' released scorer of chain position, reported beside ours (docs/reproduction.md).
                 extra_scores=_authors_extra if position else None,

@@ -8,6 +8,7 @@ from scipy import stats as ss
 
 from causalgraph.errors import ConfigError
 from causalgraph.stats import kruskal_runs, mcnemar_runs, pair_key, pair_variants, variant_key
+from causalgraph.tasks import get_task
 from causalgraph.tasks.climatecause import collapse_position
 
 POS, NEG = "positive", "negative"
@@ -90,9 +91,12 @@ def test_mcnemar_runs_refuses_unpaired_variants(make_run):
 
 
 def test_variant_key_and_pair_variants_follow_the_papers_names():
-    assert variant_key("RC_CoT_3") == variant_key("CorrI_RC_CoT_3") == "CoT_3"
-    assert variant_key("CCR_member_SN_5") == variant_key("CCR_position_SN_5") == "SN_5"
+    words = get_task("ccr-member").variant_words  # the ClimateCause tasks declare the words of their ids
+    assert variant_key("RC_CoT_3", words) == variant_key("CorrI_RC_CoT_3", words) == "CoT_3"
+    assert variant_key("CCR_member_SN_5", words) == variant_key("CCR_position_SN_5", words) == "SN_5"
     assert pair_variants(["A_4", "A_5"], ["A_5", "A_4"]) == [("A_4", "A_4"), ("A_5", "A_5")]
+    # a task that declares no words pairs variants by their ids only
+    assert variant_key("RC_CoT_3") == "RC_CoT_3"
 
 
 def test_pair_key_strips_task_and_variant_only_when_they_prefix_the_id():
