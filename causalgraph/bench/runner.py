@@ -33,6 +33,7 @@ from ..errors import (BackendError, BackendUnavailable, BackendUnreachable, Caus
 from ..llm.base import Backend, Completion, Request, is_secret_option, public_url, redact
 from .item import Item
 from ..tasks import Task, get_task
+from .record import RECORD_SCHEMA, RunRecord
 from .store import Run, RunStore
 
 __all__ = ["RunConfig", "RunResult", "PreparedRun", "run_benchmark", "arun_benchmark", "prepare_run",
@@ -264,28 +265,14 @@ def make_record(item: Item, spec: Task, *, completion: Optional[Completion], key
         usage = {"prompt_tokens": completion.prompt_tokens, "completion_tokens": completion.completion_tokens}
     else:
         label, rule, usage = None, None, {"prompt_tokens": None, "completion_tokens": None}
-    # The keys and their order are store.RECORD_FIELDS (tests/bench/test_run_store.py checks it).
-    rec = {
-        "task": item.task,
-        "variant": item.variant,
-        "item_id": item.id,
-        "gold": item.gold,
-        "meta": item.meta,
-        "prompt_sha256": _prompt_sha(item),
-        "request_key": key,
-        "response": completion.text if completion is not None else None,
-        "label": label,
-        "rule": rule,
-        "usage": usage,
-        "cost_usd": cost,
-        "latency_s": None if completion is None else round(completion.latency_s, 6),
-        "finish_reason": None if completion is None else completion.finish_reason,
-        "source": source,
-        "attempts": attempts,
-        "error": error,
-        "time": _now(),
-    }
-    return rec
+    return RunRecord(
+        task=item.task, variant=item.variant, item_id=item.id, gold=item.gold, meta=item.meta,
+        prompt_sha256=_prompt_sha(item), request_key=key,
+        response=completion.text if completion is not None else None, label=label, rule=rule, usage=usage,
+        cost_usd=cost, latency_s=None if completion is None else round(completion.latency_s, 6),
+        finish_reason=None if completion is None else completion.finish_reason, source=source,
+        attempts=attempts, error=error, time=_now(),
+    ).to_dict()
 
 
 def _dataset_info(corpus) -> dict[str, Any]:
@@ -438,6 +425,7 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: l
         "dataset": ds,
         "items": {v: len(its) for v, its in by_variant.items()},
         "causalgraph_version": __version__,
+        "record_schema": RECORD_SCHEMA,
         "python": platform.python_version(),
         "started": _now(),
         "invocations": [],

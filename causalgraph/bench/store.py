@@ -26,6 +26,7 @@ from typing import Any, Iterable, Optional
 
 from ..errors import ConfigError, SchemaError
 from ..outputs import output_dir
+from .record import RECORD_FIELDS, RunRecord, record_schema_of
 
 __all__ = ["RunStore", "Run", "load_run", "write_atomic", "MANIFEST", "RESPONSES", "METRICS", "LEDGER",
            "RECORD_FIELDS"]
@@ -36,13 +37,6 @@ METRICS = "metrics.json"
 LEDGER = "batches.json"
 #: Held (flock) by the process writing into a run directory; the OS frees it when that process dies.
 LOCK = ".lock"
-
-#: The keys of every line of ``responses.jsonl``, in the order they are written.
-RECORD_FIELDS = (
-    "task", "variant", "item_id", "gold", "meta", "prompt_sha256", "request_key", "response", "label",
-    "rule", "usage", "cost_usd", "latency_s", "finish_reason", "source", "attempts", "error", "time",
-)
-
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` through a temporary file and rename, so readers never see half a file."""
@@ -314,6 +308,10 @@ class RunStore:
 
     def iter_lines(self) -> list[dict[str, Any]]:
         """Every complete line of ``responses.jsonl``; a torn last line is reported, not returned."""
+        return [rec for _, rec in self.iter_numbered_lines()]
+
+    def iter_numbered_lines(self) -> list[tuple[int, dict[str, Any]]]:
+        """``(line number, record)`` of every complete line of ``responses.jsonl`` (see :meth:`iter_lines`)."""
         p = self.responses_path
         if not p.is_file():
             return []
@@ -326,9 +324,13 @@ class RunStore:
             if not raw.strip():
                 continue
             try:
-                out.append(json.loads(raw))
+                rec = json.loads(raw)
             except json.JSONDecodeError as exc:
                 raise SchemaError(f"{p}, line {n}: not a JSON object ({exc.msg} at column {exc.colno})") from None
+            if not isinstance(rec, dict):
+                raise SchemaError(f"{p}, line {n}: expected a JSON object (a run record), found "
+                                  f"{type(rec).__name__}")
+            out.append((n, rec))
         if torn:
             self.repairs.append(f"{p}: ignoring a torn last line of {len(lines[-1])} bytes (an interrupted write)")
         return out
@@ -355,7 +357,10 @@ class RunStore:
 
     def load(self) -> Run:
         manifest = self.read_manifest()
-        lines = self.iter_lines()
+        record_schema_of(manifest, str(self.manifest_path))
+        # Every line through the one record schema: old lines get the fields they lack, in order.
+        lines = [RunRecord.from_dict(rec, f"{self.responses_path}, line {n}").to_dict()
+                 for n, rec in self.iter_numbered_lines()]
         latest: dict[tuple, dict] = {}
         order: list[tuple] = []
         task = manifest.get("task")

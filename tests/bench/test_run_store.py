@@ -67,7 +67,7 @@ def test_the_runner_writes_exactly_the_record_fields_and_to_frame_keeps_the_cost
 
     from causalgraph.bench import Item
     from causalgraph.bench.runner import run_benchmark
-    from causalgraph.bench.store import RECORD_FIELDS
+    from causalgraph.bench.record import OPTIONAL_FIELDS, RECORD_FIELDS
     from causalgraph.llm.mock import make_mock
 
     class Billed(type(make_mock("oracle"))):
@@ -77,7 +77,8 @@ def test_the_runner_writes_exactly_the_record_fields_and_to_frame_keeps_the_cost
     run_benchmark("ccr-member", ["A_5"], "mock/oracle", items=items, backend=Billed("oracle"), out=str(tmp_path / "r"),
                   cache=False, prices={"oracle": {"input": 1_000_000.0, "output": 0.0}})
     line = json.loads((tmp_path / "r" / "responses.jsonl").read_text().splitlines()[0])
-    assert tuple(line) == RECORD_FIELDS
+    assert tuple(line) == tuple(f for f in RECORD_FIELDS if f not in OPTIONAL_FIELDS)
+    assert json.loads((tmp_path / "r" / "manifest.json").read_text())["record_schema"] == 1
     df = load_run(tmp_path / "r").to_frame()
     # 5 prompt words ("Is a in a chain?") at 1 USD a token: the column Run.to_frame used to drop
     assert df.loc[0, "cost_usd"] == line["cost_usd"] == 5.0
@@ -155,3 +156,40 @@ def test_load_run_refuses_a_line_of_another_task(tmp_path):
     store.append([_rec("a"), {**_rec("b"), "task": "other"}])
     with pytest.raises(SchemaError, match=r"the line of item 'b' belongs to task 'other'; expected 't'"):
         load_run(tmp_path)
+
+
+def _write_run(path, manifest, lines):
+    import json
+
+    path.mkdir()
+    (path / "manifest.json").write_text(json.dumps(manifest))
+    (path / "responses.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+
+
+def test_a_run_written_before_the_record_schema_reads_with_the_fields_it_lacks(tmp_path):
+    # A line as the first runner wrote it: no cost_usd, and a manifest without record_schema.
+    old = {"task": "ccr-member", "variant": "A_5", "item_id": "ccr-member/A_5/cc-001/e000", "gold": "yes",
+           "meta": {"statement_id": "cc-001"}, "prompt_sha256": "ab", "request_key": "k", "response": "yes",
+           "label": "yes", "rule": "exact", "usage": {"prompt_tokens": 3, "completion_tokens": 1},
+           "latency_s": 0.0, "finish_reason": "stop", "source": "live", "attempts": 1, "error": None,
+           "time": "2026-01-01T00:00:00+00:00"}
+    _write_run(tmp_path / "r", {"task": "ccr-member", "variants": ["A_5"], "model": "mock/oracle"}, [old])
+    run = load_run(tmp_path / "r")
+    rec = run.responses[0]
+    assert list(rec)[:12] == ["task", "variant", "item_id", "gold", "meta", "prompt_sha256", "request_key",
+                              "response", "label", "rule", "usage", "cost_usd"]
+    assert rec["cost_usd"] is None and "batch_id" not in rec  # "not recorded", not a cost of 0
+    assert run.to_frame().loc[0, "label"] == "yes"
+
+
+def test_a_record_line_the_schema_does_not_know_is_refused_naming_file_and_line(tmp_path):
+    good = {"task": "t", "variant": "v", "item_id": "i1"}
+    _write_run(tmp_path / "a", {"task": "t", "variants": ["v"]}, [good, {**good, "item_id": "i2", "surprise": 1}])
+    with pytest.raises(SchemaError, match=r"responses.jsonl, line 2: unknown record field 'surprise'"):
+        load_run(tmp_path / "a")
+    _write_run(tmp_path / "b", {"task": "t", "variants": ["v"]}, [good, [1, 2]])
+    with pytest.raises(SchemaError, match=r"line 2: expected a JSON object"):
+        load_run(tmp_path / "b")
+    _write_run(tmp_path / "c", {"task": "t", "variants": ["v"], "record_schema": 99}, [good])
+    with pytest.raises(SchemaError, match="record_schema 99 is newer"):
+        load_run(tmp_path / "c")

@@ -1,0 +1,151 @@
+"""The run record: one line of ``responses.jsonl``, one schema for the writer and every reader.
+
+The runner writes a :class:`RunRecord` per answered (or failed) item; the
+store reads lines back through :meth:`RunRecord.from_dict`, so a record has
+the same keys, in the same order, whoever wrote it and whenever.  The schema
+version is written into each run's manifest (``record_schema``); folders
+from before the version existed read as version 1, and fields that a
+reader knows but an old line lacks get their default (``cost_usd`` came
+after the first runs: it reads as ``None``, "not recorded", never as a cost
+of 0).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any, Mapping, Optional
+
+from ..errors import SchemaError
+
+__all__ = ["RunRecord", "RECORD_FIELDS", "OPTIONAL_FIELDS", "RECORD_SCHEMA", "record_schema_of"]
+
+#: Version of the record schema written by this causalgraph (``manifest["record_schema"]``).
+RECORD_SCHEMA = 1
+
+
+@dataclass
+class RunRecord:
+    """One item's outcome in a run.
+
+    Attributes
+    ----------
+    task, variant, item_id
+        What was asked (the item's identity in the run).
+    gold
+        The item's gold label (``None`` for tasks scored otherwise).
+    meta
+        The item's provenance (statement id, event …).
+    prompt_sha256
+        SHA-256 of the chat messages sent.
+    request_key
+        The response-cache key.
+    response
+        The model's text (``None`` when the request failed).
+    label, rule
+        The parsed answer and the parse rule that produced it (``None`` when
+        unparsed or failed).
+    usage
+        ``{"prompt_tokens": …, "completion_tokens": …}``.
+    cost_usd
+        USD of this request (``None`` in runs recorded before costs were).
+    latency_s, finish_reason
+        From the backend.
+    source
+        ``live``, ``cache`` or ``batch``.
+    attempts
+        Requests sent for this line (0 for a cache hit).
+    error
+        Why the request failed (credentials removed), else ``None``.
+    time
+        When the line was written (UTC, ISO 8601).
+    batch_id
+        The provider's Batch job that answered it (Batch runs only; written
+        only when set, as every field of :data:`OPTIONAL_FIELDS`).
+
+    Examples
+    --------
+    >>> r = RunRecord.from_dict({"task": "t", "variant": "v", "item_id": "i", "label": "yes"})
+    >>> r.label, r.cost_usd, list(r.to_dict())[:3]
+    ('yes', None, ['task', 'variant', 'item_id'])
+    """
+
+    task: str
+    variant: str
+    item_id: str
+    gold: Any = None
+    meta: dict[str, Any] = field(default_factory=dict)
+    prompt_sha256: Optional[str] = None
+    request_key: Optional[str] = None
+    response: Optional[str] = None
+    label: Any = None
+    rule: Optional[str] = None
+    usage: dict[str, Any] = field(default_factory=lambda: {"prompt_tokens": None, "completion_tokens": None})
+    cost_usd: Optional[float] = None
+    latency_s: Optional[float] = None
+    finish_reason: Optional[str] = None
+    source: Optional[str] = None
+    attempts: int = 0
+    error: Optional[str] = None
+    time: Optional[str] = None
+    batch_id: Optional[str] = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as written: keys in :data:`RECORD_FIELDS` order, optional ones only when set."""
+        return {name: getattr(self, name) for name in RECORD_FIELDS
+                if name not in OPTIONAL_FIELDS or getattr(self, name) is not None}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], where: str = "record") -> "RunRecord":
+        """Read a line; a missing field gets its default, an unknown one is refused.
+
+        Raises
+        ------
+        SchemaError
+            When ``data`` is not an object, lacks ``task``/``variant``/``item_id``,
+            or holds a key this schema does not know (a line of a newer
+            causalgraph, or not a run record).
+        """
+        if not isinstance(data, Mapping):
+            raise SchemaError(f"{where}: expected a JSON object, found {type(data).__name__}")
+        missing = [k for k in ("task", "variant", "item_id") if data.get(k) is None]
+        if missing:
+            raise SchemaError(f"{where}: the record has no {', '.join(missing)}")
+        unknown = sorted(set(data) - set(RECORD_FIELDS))
+        if unknown:
+            raise SchemaError(f"{where}: unknown record field {', '.join(map(repr, unknown))} (record schema "
+                              f"{RECORD_SCHEMA} has {', '.join(RECORD_FIELDS)}); was the run written by a newer "
+                              "causalgraph?")
+        rec = cls(**{k: v for k, v in data.items()})
+        if rec.meta is None:
+            rec.meta = {}
+        if rec.usage is None:
+            rec.usage = {"prompt_tokens": None, "completion_tokens": None}
+        return rec
+
+
+#: The keys of the lines of ``responses.jsonl``, in the order they are written.
+RECORD_FIELDS = tuple(f.name for f in fields(RunRecord))
+#: Fields written only when they hold a value (so runs that never use them keep their bytes).
+OPTIONAL_FIELDS = ("batch_id",)
+
+
+def record_schema_of(manifest: Mapping[str, Any], where: str = "manifest") -> int:
+    """The record schema of a run (1 for folders written before the version was recorded).
+
+    Raises
+    ------
+    SchemaError
+        For a schema newer than this causalgraph reads.
+
+    Examples
+    --------
+    >>> record_schema_of({}), record_schema_of({"record_schema": 1})
+    (1, 1)
+    """
+    version = manifest.get("record_schema", 1)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise SchemaError(f"{where}: record_schema {version!r}, expected a positive integer")
+    if version > RECORD_SCHEMA:
+        raise SchemaError(f"{where}: record_schema {version} is newer than this causalgraph reads "
+                          f"({RECORD_SCHEMA}); upgrade causalgraph to read this run")
+    return version
