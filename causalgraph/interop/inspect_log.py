@@ -1,0 +1,204 @@
+"""An inspect_ai eval log as a causalgraph run folder (``causalgraph bench import-inspect LOG``).
+
+The log must come from one of causalgraph's inspect tasks
+(:mod:`causalgraph.inspect`): each sample's metadata names its item (task,
+variant, item id, gold, provenance) and its input holds the messages that
+were sent.  The import goes through the runner's own steps — the manifest of
+:func:`~causalgraph.bench.runner.prepare_run`, one
+:func:`~causalgraph.bench.runner.make_record` line per sample (the answer
+parsed by the task's parser, exactly as in a live run) and the
+``metrics.json`` of :func:`~causalgraph.bench.runner.finish_run` — so the
+folder is a run like any other: ``bench report``, ``bench parse``,
+``stats`` and the viewer read it, and its scores are those a live run would
+get from the same answers.
+
+The model of the run is inspect's model name (``openai/gpt-4o``,
+``openai-api/vllm/…``); its backend identity is ``{"provider": "inspect",
+…}``, so an imported run never shares a folder or cache key with a run
+causalgraph asked itself.  A sample that failed in inspect becomes a failed
+line (counted as wrong, like a run's failed request).  Importing the same
+log again into the same folder writes nothing new; another log of the same
+task, model and parameters (other variants, or the samples a ``--limit``
+left out) adds its items to the folder.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Optional
+
+from ..bench.runner import (RunConfig, RunResult, build_request, cache_key_for, default_run_dir, finish_run,
+                            make_record, prepare_run)
+from ..errors import BackendError, ConfigError, SchemaError
+from ..llm.base import Backend, Completion, Request, public_url
+from ..tasks import get_task
+
+__all__ = ["import_inspect_log", "InspectLogModel", "FINISH_REASONS"]
+
+#: inspect's stop reasons in the words causalgraph's backends use for ``finish_reason``.
+FINISH_REASONS = {"stop": "stop", "max_tokens": "length", "model_length": "length", "tool_calls": "tool_calls",
+                  "content_filter": "content_filter"}
+
+
+class InspectLogModel(Backend):
+    """The model an inspect log recorded: it names the run's answers, it is never asked.
+
+    Its identity (``provider`` ``inspect``, inspect's model name and base URL)
+    goes into the manifest and the records' cache keys.
+    """
+
+    provider = "inspect"
+
+    def __init__(self, model: str, base_url: Optional[str] = None):
+        super().__init__(model)
+        self.base_url = public_url(base_url) if base_url else None
+
+    async def complete(self, request: Request) -> Completion:
+        raise BackendError(f"inspect/{self.model}: the answers of an imported inspect log come from the log; "
+                           "run the task again with `inspect eval` and import the new log")
+
+
+def _read_log(path: Path):
+    try:
+        from inspect_ai.log import read_eval_log
+    except ImportError:
+        raise ConfigError("reading an inspect log needs inspect_ai: pip install 'causalgraph[inspect]'") from None
+    if not path.is_file():
+        raise ConfigError(f"{path}: no such inspect log file (expected a .eval or .json log written by inspect eval)")
+    try:
+        return read_eval_log(str(path))
+    except Exception as exc:  # inspect raises what its readers raise (zip, JSON, pydantic errors)
+        msg = " ".join(str(exc).split())[:300]
+        raise SchemaError(f"{path}: not a readable inspect eval log ({type(exc).__name__}: {msg})") from None
+
+
+def _pick_epoch(log, path: Path, epoch: Optional[int]) -> list:
+    samples = list(log.samples or [])
+    if not samples:
+        raise ConfigError(f"{path}: the log holds no samples (status {log.status!r}); nothing to import")
+    epochs = sorted({s.epoch for s in samples})
+    if epoch is None:
+        if len(epochs) > 1:
+            raise ConfigError(f"{path}: the log holds {len(epochs)} epochs ({', '.join(map(str, epochs))}); a run "
+                              "holds one answer per item: choose one with --epoch N")
+        return samples
+    if epoch not in epochs:
+        raise ConfigError(f"--epoch {epoch}: {path} holds epochs {', '.join(map(str, epochs))}")
+    return [s for s in samples if s.epoch == epoch]
+
+
+def _completion(sample) -> tuple[Optional[Completion], Optional[str], float]:
+    """The answer of a sample (``None`` and why when it has none) and its cost."""
+    if sample.error is not None:
+        return None, " ".join(str(sample.error.message).split())[:500] or "inspect sample error", 0.0
+    out = sample.output
+    if out is None or not out.choices:
+        return None, "the log holds no answer for this sample (it did not finish)", 0.0
+    usage = out.usage
+    completion = Completion(
+        text=out.completion,
+        prompt_tokens=None if usage is None else usage.input_tokens,
+        completion_tokens=None if usage is None else usage.output_tokens,
+        latency_s=float(out.time or 0.0),
+        finish_reason=FINISH_REASONS.get(out.stop_reason, out.stop_reason),
+        model=out.model,
+    )
+    cost = float(usage.total_cost) if usage is not None and usage.total_cost else 0.0
+    return completion, None, cost
+
+
+def import_inspect_log(log: str | os.PathLike, out: Optional[str | os.PathLike] = None, *,
+                       epoch: Optional[int] = None) -> RunResult:
+    """Turn an inspect eval log of a causalgraph task into a run folder.
+
+    Parameters
+    ----------
+    log
+        A ``.eval`` or ``.json`` log written by ``inspect eval
+        causalgraph/<task>`` (or ``inspect_ai.eval`` of
+        :func:`causalgraph.inspect.inspect_task`).
+    out
+        The run folder (default ``runs/<task>__<model>__<variants>``, as
+        ``bench run`` names it).  A folder holding a run of the same task,
+        model and parameters gets the log's items it does not have yet.
+    epoch
+        Which epoch to import when the log holds several.
+
+    Returns
+    -------
+    RunResult
+        ``path``, ``metrics`` (``metrics.json``), ``written`` (lines added),
+        ``skipped`` (items the folder already had) and ``errors`` (samples
+        that failed in inspect).
+
+    Raises
+    ------
+    ConfigError
+        For a log that is missing, holds no samples, holds samples of no
+        causalgraph task or of two tasks, or several epochs and no ``epoch``;
+        for a folder holding another run.
+    SchemaError
+        For a file inspect cannot read.
+
+    Examples
+    --------
+    >>> res = import_inspect_log("logs/2026-01-01_ccr-member_abc.eval", "runs/ccr-member-inspect")  # doctest: +SKIP
+    >>> res.metrics["variants"]["A_5"]["f1"]                                                          # doctest: +SKIP
+    0.5
+    """
+    from ..inspect import sample_item
+
+    path = Path(log)
+    data = _read_log(path)
+    samples = _pick_epoch(data, path, epoch)
+    items, answers = [], {}
+    for s in samples:
+        item = sample_item(s.metadata, s.input, where=f"{path}: sample {s.id!r}")
+        items.append(item)
+        answers[item.id] = _completion(s), s.completed_at
+    tasks = sorted({it.task for it in items})
+    if len(tasks) != 1:
+        raise ConfigError(f"{path}: samples of {len(tasks)} tasks ({', '.join(tasks)}); a run holds one task")
+    spec = get_task(tasks[0])
+    order = {v: i for i, v in enumerate(spec.list_variants())}
+    variants = sorted({it.variant for it in items}, key=lambda v: (order.get(v, len(order)), v))
+
+    meta = (data.eval.metadata or {}).get("causalgraph") or {}
+    gen = data.plan.config if data.plan is not None else data.eval.model_generate_config
+    model = data.eval.model
+    config = RunConfig(task=spec.name, variants=variants, model=model, data=meta.get("data"),
+                       out=str(out) if out is not None else str(default_run_dir(spec.name, model, variants)),
+                       temperature=gen.temperature, max_tokens=gen.max_tokens, seed=gen.seed, max_attempts=1,
+                       cache=False)
+    backend = InspectLogModel(model, data.eval.model_base_url)
+    dataset = meta.get("dataset") or {"name": meta.get("data"), "source": None, "sha256": None}
+    prep = prepare_run(config, backend, items=items, dataset=dataset, mode="import-inspect")
+    try:
+        prep.manifest["inspect"] = {
+            "log": str(path.resolve()), "eval_id": data.eval.eval_id, "run_id": data.eval.run_id,
+            "task": data.eval.task, "task_args": dict(data.eval.task_args or {}), "status": data.status,
+            "created": data.eval.created, "epoch": samples[0].epoch,
+            "inspect_version": (data.eval.packages or {}).get("inspect_ai"),
+        }
+        records: list[dict[str, Any]] = []
+        errors = 0
+        for item in prep.todo:
+            (completion, error, cost), completed_at = answers[item.id]
+            request = build_request(item, spec, config)
+            rec = make_record(item, spec, completion=completion, key=cache_key_for(backend, request, item),
+                              source="inspect", attempts=1, error=error, cost=cost)
+            rec = rec.to_dict() if hasattr(rec, "to_dict") else rec
+            if completed_at:
+                # When inspect got the answer, not when it was imported.
+                rec["time"] = str(completed_at)
+            records.append(rec)
+            errors += error is not None
+        prep.store.append(records)
+        counters = {"requests_sent": 0, "cache_hits": 0, "written": len(records), "errors": errors}
+        metrics = finish_run(prep, counters)
+    finally:
+        prep.store.release()
+    item_ids = {v: [it.id for it in prep.by_variant[v]] for v in prep.variants}
+    return RunResult(path=prep.path, metrics=metrics, requests_sent=0, cache_hits=0, skipped=prep.skipped,
+                     written=len(records), errors=errors, item_ids=item_ids)
