@@ -16,6 +16,23 @@ Encodings (``encode(graph, name, order=…)``):
     ``{event: {"causes": [effects…]}}`` for every event, in node order.
 ``multinode``
     ``X causes A, B.`` per cause, joined by single spaces.
+``matrix``
+    ``Events:`` and a numbered legend (one event a line, written as it is;
+    as a JSON string when it holds a line end or starts with ``"``), then the
+    adjacency matrix, rows causing columns (``1``/``0``; with signs ``+ - ~ ?``),
+    events in node order.
+``dot``
+    Graphviz DOT: ``digraph {`` one ``"event";`` line per event, one
+    ``"cause" -> "effect";`` line per edge, ``}``.  Every event is a quoted
+    ID (so ``graph``, ``node`` or ``-1`` are events, not keywords) with its
+    ``"`` escaped; an event Graphviz cannot read back from any quoted string
+    (an odd run of backslashes before a ``"``, a line feed or its end; NUL; a
+    lone surrogate) is refused.
+``incident``
+    GraphQA's incident lists for a causal graph: ``In this causal graph:``,
+    then one line per event in node order, ``Event "x" causes "a", "b".`` or
+    ``Event "x" causes nothing.``, events written as JSON strings so that
+    commas inside them stay apart.
 
 Edge order
     ``order="paper"`` (default) lists edges as the ClimateCause authors'
@@ -34,7 +51,7 @@ disagree, ``unknown`` when unannotated): ``(cause, effect, positive)``,
 ``correlation``, a parallel ``"correlations"`` list in JSON, and
 ``X causes A (positive correlation), B (negative correlation).``
 
-:func:`decode` reads adjacency, single-node and GraphML text back into a
+:func:`decode` reads adjacency, single-node, GraphML, matrix, DOT and incident text back into a
 :class:`~causalgraph.graph.CausalGraph`.  Adjacency and single-node text is
 ambiguous when events contain the separators (``", "``, ``" causes "``,
 ``") ("``, ``". "``); the decoder parses by dynamic programming over the
@@ -42,7 +59,8 @@ separator positions, keeps the parse with the most edges and raises
 :class:`~causalgraph.errors.ParseError` if several parses remain.  Passing
 the known events (``nodes=``) resolves such text exactly: every reading
 between them counts, whatever its number of edges, and the text is decoded
-only when it has one (else ``ParseError``; GraphML keeps any events apart).  Decoding takes
+only when it has one (else ``ParseError``; GraphML, matrix, DOT and incident
+text keep any events apart).  Decoding takes
 O(n log n) steps for a text of n characters (whatever the events hold), on
 counts of at most n bits; with ``nodes=`` it looks only a few event lengths
 ahead of each position (see :func:`decode`).
@@ -54,6 +72,7 @@ import bisect
 import heapq
 import json
 import math
+import re
 from dataclasses import replace
 from typing import Callable, Iterable, Optional, Sequence
 
@@ -61,7 +80,8 @@ from .errors import ConfigError, ParseError
 from .graph import CausalGraph, compile_graph
 from .model import Correlation, Relation, is_blank, unprintable_char
 
-__all__ = ["ENCODINGS", "DECODABLE", "ORDERS", "encode", "decode", "ordered_edges", "check_order"]
+__all__ = ["ENCODINGS", "DECODABLE", "ORDERS", "PAPER_ENCODINGS", "encode", "decode", "ordered_edges", "check_order",
+           "prompt_graph"]
 
 #: Edge orders: the ClimateCause authors' (networkx adjacency iteration) and data order.
 ORDERS = ("paper", "data")
@@ -216,17 +236,104 @@ def _graphml(nodes: list[str], edges: list[Edge], signs: bool) -> str:
     return "".join(out)
 
 
+# -- matrix: a numbered event legend, then the adjacency matrix (rows cause columns) -----------------
+
+_MATRIX_MARKS = {"positive": "+", "negative": "-", "conflicting": "~", "unknown": "?"}
+_MATRIX_KEY = {False: "1 = yes, 0 = no", True: "+ positive, - negative, ~ conflicting, ? unknown correlation, 0 no edge"}
+
+
+def _legend_name(name: str) -> str:
+    # Events are written as they are; one holding a line end (which would split its legend line) or
+    # starting with a double quote (which would read as such a quoted name) is written as a JSON string.
+    if "\n" in name or "\r" in name or name.startswith('"'):
+        return json.dumps(name, ensure_ascii=False)
+    return name
+
+
+def _matrix(nodes: list[str], edges: list[Edge], signs: bool) -> str:
+    if not nodes:
+        return "Events: none"
+    cell = {(c, e): (_MATRIX_MARKS[s] if signs else "1") for c, e, s in edges}
+    w = len(str(len(nodes)))
+    lines = ["Events:"]
+    lines += [f"{i}. {_legend_name(x)}" for i, x in enumerate(nodes, start=1)]
+    lines.append(f"Adjacency matrix (row event causes column event; {_MATRIX_KEY[signs]}):")
+    lines.append(" " * w + " " + " ".join(str(j).rjust(w) for j in range(1, len(nodes) + 1)))
+    for i, a in enumerate(nodes, start=1):
+        lines.append(str(i).rjust(w) + " " + " ".join(cell.get((a, b), "0").rjust(w) for b in nodes))
+    return "\n".join(lines)
+
+
+# -- dot: Graphviz DOT, every event a double-quoted ID ------------------------------------------------
+#
+# Graphviz's scanner reads a quoted string as: \" -> ", \\ -> \\ (kept as two characters), backslash +
+# line feed -> nothing (a continuation), any other character as itself (checked against Graphviz 2.43's
+# `dot -Tjson` in tests/test_encoders_more.py).  Writing an event as it is with
+# each " escaped is therefore exact, except where an odd run of backslashes meets a ", a line feed or
+# the end of the event: no quoted string reads as that event, and it is refused.
+
+_DOT_ODD_BACKSLASHES = re.compile(r'(?<!\\)(?:\\\\)*\\(?=["\n]|\Z)')
+
+
+def _dot_id(name: str) -> str:
+    if "\x00" in name:
+        raise ConfigError(f"event {name!r} holds a NUL character (U+0000), which Graphviz ends a string at, "
+                          f"so it has no DOT encoding")
+    surrogate = next((ch for ch in name if "\ud800" <= ch <= "\udfff"), None)
+    if surrogate is not None:
+        raise ConfigError(f"event {name!r} holds a lone surrogate (U+{ord(surrogate):04X}), which no UTF-8 DOT "
+                          f"file can hold, so it has no DOT encoding")
+    if _DOT_ODD_BACKSLASHES.search(name):
+        raise ConfigError(f"event {name!r} has an odd run of backslashes before a quote, a line feed or its "
+                          f"end; a DOT quoted string keeps \\\\ as two characters and cannot hold it, so it has "
+                          f"no DOT encoding")
+    return '"' + name.replace('"', '\\"') + '"'
+
+
+def _dot(nodes: list[str], edges: list[Edge], signs: bool) -> str:
+    lines = ["digraph {"]
+    lines += [f"  {_dot_id(n)};" for n in nodes]
+    for c, e, s in edges:
+        attrs = f' [correlation="{s}"]' if signs else ""
+        lines.append(f"  {_dot_id(c)} -> {_dot_id(e)}{attrs};")
+    lines.append("}")
+    return "\n".join(lines)
+
+
+# -- incident: one line per event listing the events it causes (GraphQA's incident lists) -------------
+
+_INCIDENT_HEAD = "In this causal graph:"
+_INCIDENT_EMPTY = "In this causal graph there are no events."
+
+
+def _incident(nodes: list[str], edges: list[Edge], signs: bool) -> str:
+    if not nodes:
+        return _INCIDENT_EMPTY
+    q = lambda x: json.dumps(x, ensure_ascii=False)  # noqa: E731 -- quoted, so commas in events stay apart
+    effects: dict[str, list[str]] = {n: [] for n in nodes}
+    for c, e, s in edges:
+        effects[c].append(f"{q(e)} ({s})" if signs else q(e))
+    lines = [_INCIDENT_HEAD]
+    for n in nodes:
+        said = ", ".join(effects[n]) if effects[n] else "nothing"
+        lines.append(f"Event {q(n)} causes {said}.")
+    return "\n".join(lines)
+
+
 _ENCODERS: dict[str, Callable[[list[str], list[Edge], bool], str]] = {
     "adjacency": _adjacency,
     "single-node": _single_node,
     "graphml": _graphml,
     "json": _json,
     "multinode": _multinode,
+    "matrix": _matrix,
+    "dot": _dot,
+    "incident": _incident,
 }
 
 #: Names of the encodings, in registry order.
 ENCODINGS = tuple(_ENCODERS)
-DECODABLE = ("adjacency", "single-node", "graphml")
+DECODABLE = ("adjacency", "single-node", "graphml", "matrix", "dot", "incident")
 
 
 def encode(graph, encoding: str = "adjacency", *, signs: bool = False, order: str = "paper") -> str:
@@ -264,6 +371,34 @@ def encode(graph, encoding: str = "adjacency", *, signs: bool = False, order: st
     edges = _edges(graph)
     nodes = _nodes(graph, edges)
     return fn(nodes, _in_order(edges, nodes, order), signs)
+
+
+#: The encodings of the ClimateCause paper's prompts (the others are causalgraph's).
+PAPER_ENCODINGS = ("adjacency", "single-node", "graphml")
+
+
+def prompt_graph(graph, encoding: str = "adjacency", *, order: str = "paper", signs: bool = False) -> str:
+    """The graph text as prompts insert it for ``${graph}``.
+
+    The paper's encodings keep the ClimateCause authors' punctuation: their
+    prompts go on with ``". "`` after adjacency and GraphML text (GraphML
+    keeps the writer's final newline, so ``"</graphml>\\n. "``), while
+    single-node text already ends with a period.  Every other encoding spans
+    lines or ends in a sentence of its own, so it stands on its own lines.
+
+    Examples
+    --------
+    >>> prompt_graph([("a", "b")])
+    '(a, b).'
+    >>> prompt_graph([("a", "b")], "incident")
+    '\\nIn this causal graph:\\nEvent "a" causes "b".\\nEvent "b" causes nothing.\\n'
+    """
+    text = encode(graph, encoding, order=order, signs=signs)
+    if encoding in ("adjacency", "graphml"):
+        return text + "."
+    if encoding == "single-node":
+        return text
+    return "\n" + text + "\n"
 
 
 # -- decoding ----------------------------------------------------------------
@@ -523,16 +658,285 @@ def _decode_graphml(text: str) -> tuple[list[str], list[Edge]]:
     return list(nodes), edges
 
 
+# -- decoding matrix, DOT and incident text: exact by construction ----------------------------------
+
+_MATRIX_READ = {"1": "unknown", **{mark: word for word, mark in _MATRIX_MARKS.items()}}
+
+
+def _read_name(raw: str, where: str) -> str:
+    """A legend name: a JSON string when it starts with a double quote, else as written."""
+    if raw.startswith('"'):
+        try:
+            value, end = json.JSONDecoder().raw_decode(raw)
+        except ValueError:
+            raise ParseError(f"{where}: {raw!r} starts with a double quote but is not a JSON string") from None
+        if end != len(raw) or not isinstance(value, str):
+            raise ParseError(f"{where}: found {raw!r}; expected one JSON string and nothing after it")
+        return value
+    return raw
+
+
+def _decode_matrix(text: str) -> tuple[list[str], list[Edge]]:
+    lines = text.strip().split("\n")
+    if lines == ["Events: none"]:
+        return [], []
+    if lines[0] != "Events:":
+        raise ParseError(f"not matrix text: line 1 is {lines[0][:80]!r}, expected 'Events:'")
+    nodes: list[str] = []
+    i = 1
+    while i < len(lines) and lines[i].startswith(f"{len(nodes) + 1}. "):
+        nodes.append(_read_name(lines[i][len(f"{len(nodes) + 1}. "):], f"matrix legend line {i + 1}"))
+        i += 1
+    if i >= len(lines) or not lines[i].startswith("Adjacency matrix"):
+        found = lines[i][:80] if i < len(lines) else "the end of the text"
+        raise ParseError(f"matrix text line {i + 1}: found {found!r}; expected legend entry "
+                         f"'{len(nodes) + 1}. <event>' or the 'Adjacency matrix (…):' line")
+    header, rows = lines[i + 1:i + 2], lines[i + 2:]
+    n = len(nodes)
+    if not header or header[0].split() != [str(j) for j in range(1, n + 1)]:
+        raise ParseError(f"matrix text line {i + 2}: found {header[0][:80] if header else ''!r}; expected the "
+                         f"column numbers 1 to {n}")
+    if len(rows) != n:
+        raise ParseError(f"matrix text has {len(rows)} rows after its column numbers; expected {n}, one per event")
+    edges: list[Edge] = []
+    for r, row in enumerate(rows, start=1):
+        cells = row.split()
+        if len(cells) != n + 1 or cells[0] != str(r):
+            raise ParseError(f"matrix text line {i + 2 + r}: found {row[:80]!r}; expected row number {r} "
+                             f"and {n} cells")
+        for c, cell in enumerate(cells[1:]):
+            if cell == "0":
+                continue
+            if cell not in _MATRIX_READ:
+                raise ParseError(f"matrix row {r}, column {c + 1}: found {cell!r}; expected 0, 1, +, -, ~ or ?")
+            edges.append((nodes[r - 1], nodes[c], _MATRIX_READ[cell]))
+    return nodes, edges
+
+
+def _decode_incident(text: str) -> tuple[list[str], list[Edge]]:
+    body = text.strip()
+    if body == _INCIDENT_EMPTY:
+        return [], []
+    lines = body.split("\n")
+    if lines[0] != _INCIDENT_HEAD:
+        raise ParseError(f"not incident text: line 1 is {lines[0][:80]!r}, expected {_INCIDENT_HEAD!r}")
+    dec = json.JSONDecoder()
+    # Every event has its own line, in node order; an effect without one (text not written here) follows.
+    subjects: dict[str, None] = {}
+    nodes: dict[str, None] = {}
+    edges: list[Edge] = []
+
+    def string_at(line: str, pos: int, where: str) -> tuple[str, int]:
+        try:
+            value, end = dec.raw_decode(line, pos)
+        except ValueError:
+            value, end = None, pos
+        if not isinstance(value, str):
+            raise ParseError(f"{where}: expected a quoted event at character {pos + 1} of {line[:80]!r}")
+        return value, end
+
+    for k, line in enumerate(lines[1:], start=2):
+        where = f"incident text line {k}"
+        if not line.startswith("Event "):
+            raise ParseError(f"{where}: found {line[:80]!r}; expected 'Event \"<event>\" causes …'")
+        cause, pos = string_at(line, len("Event "), where)
+        subjects.setdefault(cause, None)
+        rest = line[pos:]
+        if rest == " causes nothing.":
+            continue
+        if not rest.startswith(" causes ") or not rest.endswith("."):
+            raise ParseError(f"{where}: found {rest[:80]!r} after the event; expected ' causes ….'")
+        pos += len(" causes ")
+        while True:
+            effect, pos = string_at(line, pos, where)
+            sign = "unknown"
+            if line.startswith(" (", pos):
+                close = line.find(")", pos)
+                if close == -1:
+                    raise ParseError(f"{where}: a correlation opened at character {pos + 2} is never closed")
+                sign, pos = line[pos + 2:close], close + 1
+            nodes.setdefault(effect, None)
+            edges.append((cause, effect, sign))
+            if line.startswith(", ", pos):
+                pos += 2
+                continue
+            if pos == len(line) - 1:
+                break
+            raise ParseError(f"{where}: found {line[pos:pos + 40]!r} after an effect; expected ', ' or '.'")
+    return list(subjects) + [n for n in nodes if n not in subjects], edges
+
+
+# DOT tokens other than strings: blanks and comments, the edge operators, punctuation, names, numerals.
+_DOT_TOKEN = re.compile(
+    r"(?P<ws>\s+|//[^\n]*|/\*.*?\*/|^\#[^\n]*)"
+    r"|(?P<edge>->|--)"
+    r"|(?P<punct>[{}\[\];,=:+])"
+    r"|(?P<num>-?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?))"
+    r"|(?P<name>[A-Za-z_\u0080-\U0010ffff][A-Za-z_0-9\u0080-\U0010ffff]*)",
+    re.DOTALL | re.MULTILINE)
+_DOT_KEYWORDS = {"node", "edge", "graph", "digraph", "subgraph", "strict"}
+
+
+def _dot_quoted(text: str, i: int) -> tuple[str, int]:
+    """The value of the quoted string opening at ``text[i]`` and where it ends, read as Graphviz's
+    scanner reads it: \\" is a quote, \\\\ stays two backslashes, a backslash before a line feed drops
+    both, every other character is itself."""
+    buf, j, n = [], i + 1, len(text)
+    while True:
+        if j >= n:
+            raise ParseError(f"DOT text: a quoted string opened at character {i + 1} is never closed")
+        c = text[j]
+        if c == '"':
+            return "".join(buf), j + 1
+        if c == "\\" and j + 1 < n:
+            nxt = text[j + 1]
+            if nxt in '"\\':
+                buf.append('"' if nxt == '"' else "\\\\")
+                j += 2
+                continue
+            if nxt == "\n":
+                j += 2
+                continue
+        buf.append(c)
+        j += 1
+
+
+def _dot_tokens(text: str) -> list[tuple[str, str]]:
+    """(kind, value) tokens: ``id`` (quoted, HTML-like, name or numeral), ``kw`` (a keyword), or the mark."""
+    out: list[tuple[str, str]] = []
+    i, n = 0, len(text)
+    joining = False  # after "a" +, the next quoted string is joined to it
+    while i < n:
+        ch = text[i]
+        if ch == '"':
+            value, i = _dot_quoted(text, i)
+            if joining:
+                out[-1] = ("id", out[-1][1] + value)
+                joining = False
+            else:
+                out.append(("id", value))
+            continue
+        if ch == "<":
+            depth, j = 0, i
+            while j < n:
+                depth += {"<": 1, ">": -1}.get(text[j], 0)
+                j += 1
+                if depth == 0:
+                    break
+            if depth:
+                raise ParseError(f"DOT text: an HTML-like string opened at character {i + 1} is never closed")
+            out.append(("id", text[i + 1:j - 1]))
+            i = j
+            continue
+        m = _DOT_TOKEN.match(text, i)
+        if m is None:
+            raise ParseError(f"DOT text: unexpected character {ch!r} at character {i + 1}")
+        kind, value = m.lastgroup, m.group()
+        i = m.end()
+        if kind == "ws":
+            continue
+        if value == "+" and out and out[-1][0] == "id":
+            joining = True
+            continue
+        if kind == "name" and value.lower() in _DOT_KEYWORDS:
+            out.append(("kw", value.lower()))
+        elif kind in ("name", "num"):
+            out.append(("id", value))
+        else:
+            out.append((value, value))
+    return out
+
+
+def _decode_dot(text: str) -> tuple[list[str], list[Edge]]:
+    toks = _dot_tokens(text)
+    pos = 0
+
+    def peek() -> tuple[str, str]:
+        return toks[pos] if pos < len(toks) else ("end", "")
+
+    def take(kind: str) -> str:
+        nonlocal pos
+        k, v = peek()
+        if k != kind:
+            raise ParseError(f"DOT text: found {v or 'the end'!r}; expected {kind}")
+        pos += 1
+        return v
+
+    def attrs() -> dict[str, str]:
+        nonlocal pos
+        out: dict[str, str] = {}
+        while peek()[0] == "[":
+            pos += 1
+            while peek()[0] != "]":
+                key = take("id")
+                take("=")
+                out[key] = take("id")
+                if peek()[0] in (",", ";"):
+                    pos += 1
+            pos += 1
+        return out
+
+    if peek() == ("kw", "strict"):
+        pos += 1
+    kind = take("kw")
+    if kind == "graph":
+        raise ParseError("DOT graph is undirected ('graph'); a causal graph is a 'digraph'")
+    if kind != "digraph":
+        raise ParseError(f"DOT text starts with {kind!r}; expected 'digraph'")
+    if peek()[0] == "id":
+        pos += 1
+    take("{")
+    nodes: dict[str, None] = {}
+    edges: list[Edge] = []
+    while peek()[0] != "}":
+        k, v = peek()
+        if k == "end":
+            raise ParseError("DOT text ends before the closing '}'")
+        if k in (";", ","):
+            pos += 1
+            continue
+        if k == "kw" and v in ("graph", "node", "edge"):
+            pos += 1
+            attrs()
+            continue
+        if k in ("kw", "{"):
+            raise ParseError("DOT text holds a subgraph; only node and edge statements are read")
+        first = take("id")
+        if peek()[0] == "=":  # a graph attribute: ID = ID
+            pos += 1
+            take("id")
+            continue
+        if peek()[0] == ":":
+            raise ParseError(f"DOT text: node {first!r} has a port; ports are not read")
+        chain = [first]
+        while peek()[0] in ("->", "--"):
+            if peek()[0] == "--":
+                raise ParseError("DOT text holds an undirected edge '--'; a causal graph has directed edges '->'")
+            pos += 1
+            chain.append(take("id"))
+        sign = attrs().get("correlation", "unknown")
+        for x in chain:
+            nodes.setdefault(x, None)
+        edges.extend((a, b, sign) for a, b in zip(chain, chain[1:]))
+    pos += 1
+    if pos != len(toks):
+        raise ParseError(f"DOT text continues after the closing '}}': {peek()[1]!r}")
+    return list(nodes), edges
+
+
+_EXACT_DECODERS = {"matrix": _decode_matrix, "dot": _decode_dot, "incident": _decode_incident}
+
+
 def decode(text: str, encoding: str = "adjacency", *, signs: bool = False,
            nodes: Optional[Sequence[str]] = None, statement_id: Optional[str] = None) -> CausalGraph:
-    """Read an adjacency, single-node or GraphML encoding back into a graph.
+    """Read an adjacency, single-node, GraphML, matrix, DOT or incident encoding back into a graph.
 
     Parameters
     ----------
     text
         The encoded graph.
     encoding
-        ``"adjacency"``, ``"single-node"`` or ``"graphml"``.
+        One of :data:`DECODABLE`.
     signs
         The text carries correlation signs (as written by ``encode(…, signs=True)``).
         GraphML signs are read from the ``correlation`` edge attribute whenever present.
@@ -577,6 +981,8 @@ def decode(text: str, encoding: str = "adjacency", *, signs: bool = False,
     order = None
     if encoding == "graphml":
         order, edges = _decode_graphml(text)
+    elif encoding in _EXACT_DECODERS:
+        order, edges = _EXACT_DECODERS[encoding](text)
     elif encoding in ("adjacency", "single-node"):
         edges = _decode_text(text, encoding, signs, nodes)
     else:
@@ -603,7 +1009,8 @@ def decode(text: str, encoding: str = "adjacency", *, signs: bool = False,
         kept = [n for n in order if n in g]
         if len(kept) != len(g.nodes):
             isolated = [n for n in order if n not in g]
-            raise ParseError(f"GraphML nodes {isolated!r} have no causal edge; a causal graph has no isolated events")
+            raise ParseError(f"{'GraphML' if encoding == 'graphml' else encoding} nodes {isolated!r} have no "
+                             f"causal edge; a causal graph has no isolated events")
         changes["nodes"] = tuple(kept)
         changes["_index"] = {**g._index, "pos": {n: i for i, n in enumerate(kept)}}
     return replace(g, **changes) if changes else g

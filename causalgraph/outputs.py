@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .errors import ConfigError
 
-__all__ = ["output_dir", "output_file"]
+__all__ = ["output_dir", "output_file", "write_atomic"]
 
 
 def _reason(exc: OSError) -> str:
@@ -100,3 +100,14 @@ def output_file(path: str | os.PathLike, what: str = "output file") -> Path:
     if p.exists() and not os.access(p, os.W_OK):
         raise ConfigError(f"{what} {p}: the file exists and is not writable; expected a file you can write")
     return p
+
+
+def write_atomic(path: str | os.PathLike, data: bytes) -> None:
+    """Write ``data`` through a temporary file and rename, so readers never see half a file."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)

@@ -1,4 +1,7 @@
-"""The OpenAI Batch API path: submit a run's requests as a Batch job, collect the results later.
+"""The Batch path of a run: submit its requests as batch jobs, collect the results later.
+
+The ledger here is provider-neutral; the job itself goes through the backend's
+batch client (:mod:`causalgraph.llm.batch`; OpenAI's in :mod:`causalgraph.llm.openai_batch`).
 
 ``submit_batch`` builds the run's items exactly as ``bench run`` does, answers
 what the response cache already holds, writes the remaining requests as
@@ -27,26 +30,21 @@ import json
 import os
 import sys
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from ..errors import BackendError, ConfigError
-from .item import Item
+from ..llm.batch import BatchClient, batch_client_class, batch_client_for
+from ..llm.registry import backend_class, get_backend
+from ..outputs import write_atomic
 from ..tasks import get_task
+from .item import Item
 from .runner import (RunConfig, _now, build_request, cache_key_for, make_record, open_cache, prepare_run, redact,
                      request_cost)
-from .store import RunStore, record_key, write_atomic
+from .store import RunStore, record_key
 
-__all__ = ["submit_batch", "collect_batch", "batch_status", "BatchSubmission", "BatchCollection",
-           "MAX_BATCH_LINES", "MAX_BATCH_BYTES"]
-
-#: OpenAI's limits on one batch input file: 50,000 requests and 200 MB.
-MAX_BATCH_LINES = 50_000
-MAX_BATCH_BYTES = 190 * 1024 * 1024
-_FINAL = ("completed", "expired", "cancelled", "failed")
-_ENDPOINT = "/v1/chat/completions"
+__all__ = ["submit_batch", "collect_batch", "batch_status", "BatchSubmission", "BatchCollection"]
 
 
 @dataclass
@@ -72,50 +70,13 @@ class BatchCollection:
     metrics: Optional[dict[str, Any]] = None
 
 
-def _openai_backend(model: str, options: dict[str, Any]):
-    from ..llm.openai import OpenAIBackend
-    from ..llm.registry import split_spec
-
-    provider, name = split_spec(model)
-    if provider != "openai":
-        raise ConfigError(f"the Batch API needs an openai/<model>; got {model!r}")
-    return OpenAIBackend(name, **options)
-
-
-def _login_url(stored: str) -> str:
-    """The server URL to collect from: ``$OPENAI_BASE_URL`` when it is the stored URL plus a login.
-
-    The manifest keeps the URL without user info; a server that needs the
-    login it carried gets it back from the environment, never from a file.
-    """
-    from ..llm.base import public_url
-
-    env = os.environ.get("OPENAI_BASE_URL")
-    if env and public_url(env).rstrip("/") == stored.rstrip("/"):
-        return env
-    return stored
-
-
-def _client(backend):
-    return backend.new_client(sync=True)
-
-
-@contextmanager
-def _api_errors(backend) -> Iterator[None]:
-    """Raise an openai SDK error as a BackendError whose message carries no credential (others pass through).
-
-    The server's message may repeat the key that was sent (a 401 does); the
-    ledger keeps what was done so far, so the same command can be run again.
-    """
-    import openai  # the backend was built, so the SDK is there
-
-    try:
-        yield
-    except openai.OpenAIError as exc:
-        status = getattr(exc, "status_code", None)
-        msg = f"{'HTTP ' + str(status) + ': ' if status else ''}{getattr(exc, 'message', None) or exc}"
-        raise BackendError(redact(f"Batch API: {msg}; the ledger keeps what was done, run the same command again",
-                                  backend.secrets())) from None
+def _batch_backend(model: str, options: dict[str, Any], *, stored: bool = False):
+    """The backend of ``model`` and its batch client class (``stored``: options read back from a manifest)."""
+    cls = backend_class(model)
+    if cls is None or not cls.batch_client:
+        raise ConfigError(f"the Batch API needs a backend with batch support (openai/<model>); got {model!r}")
+    client_cls = batch_client_class(cls, model)
+    return get_backend(model, **(client_cls.restore_options(options) if stored else options))
 
 
 def _run_token(store: RunStore, manifest: dict[str, Any]) -> str:
@@ -124,44 +85,28 @@ def _run_token(store: RunStore, manifest: dict[str, Any]) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
-def _find_batch(client, token: str, local_id: str) -> Optional[Any]:
-    """A batch created for this run and local id (after a crash before the ledger was written)."""
-    try:
-        page = client.batches.list(limit=100)
-    except Exception:  # listing is a convenience; the caller creates the batch when it fails
-        return None
-    for b in getattr(page, "data", []) or []:
-        meta = getattr(b, "metadata", None) or {}
-        if meta.get("causalgraph_run") == token and meta.get("causalgraph_batch") == local_id:
-            return b
-    return None
-
-
-def _advance(client, store: RunStore, ledger: dict[str, Any], entry: dict[str, Any], token: str) -> None:
+def _advance(client: BatchClient, store: RunStore, ledger: dict[str, Any], entry: dict[str, Any],
+             token: str) -> None:
     """Take a ledger entry from ``prepared`` through ``uploaded`` to ``submitted``, saving each step."""
     if entry["state"] == "prepared":
-        with open(store.path / entry["input_path"], "rb") as fh:
-            f = client.files.create(file=fh, purpose="batch")
-        entry["input_file_id"] = f.id
+        entry["input_file_id"] = client.upload(store.path / entry["input_path"])
         entry["state"] = "uploaded"
         store.write_ledger(ledger)
     if entry["state"] == "uploaded":
-        found = _find_batch(client, token, entry["local_id"])
-        if found is None:
-            found = client.batches.create(
-                input_file_id=entry["input_file_id"], endpoint=_ENDPOINT, completion_window="24h",
-                metadata={"causalgraph_run": token, "causalgraph_batch": entry["local_id"]})
+        metadata = {"causalgraph_run": token, "causalgraph_batch": entry["local_id"]}
+        # A job created just before a crash carries the run's token: find it instead of creating a second.
+        found = client.find(metadata) or client.create(entry["input_file_id"], metadata)
         entry["batch_id"] = found.id
-        entry["status"] = getattr(found, "status", None)
+        entry["status"] = found.status
         entry["state"] = "submitted"
         entry["submitted"] = _now()
         store.write_ledger(ledger)
 
 
 def submit_batch(config: RunConfig, *, items: Optional[Sequence[Item]] = None,
-                 dataset: Optional[dict[str, Any]] = None, max_lines: int = MAX_BATCH_LINES,
-                 max_bytes: int = MAX_BATCH_BYTES) -> BatchSubmission:
-    """Submit the run's unanswered items as OpenAI Batch jobs.
+                 dataset: Optional[dict[str, Any]] = None, max_lines: Optional[int] = None,
+                 max_bytes: Optional[int] = None) -> BatchSubmission:
+    """Submit the run's unanswered items as batch jobs (the backend's batch client; OpenAI's for ``openai/…``).
 
     Parameters
     ----------
@@ -170,7 +115,8 @@ def submit_batch(config: RunConfig, *, items: Optional[Sequence[Item]] = None,
     items, dataset
         Hand-built items instead of the task's builder.
     max_lines, max_bytes
-        Split the requests into files within OpenAI's limits.
+        Split the requests into files within these limits (default: the
+        batch client's, OpenAI's 50,000 requests and 190 MB).
 
     Returns
     -------
@@ -185,7 +131,7 @@ def submit_batch(config: RunConfig, *, items: Optional[Sequence[Item]] = None,
     >>> submit_batch(cfg).batch_ids   # doctest: +SKIP
     ['batch_…']
     """
-    backend = _openai_backend(config.model, config.model_options)
+    backend = _batch_backend(config.model, config.model_options)
     prep = prepare_run(config, backend, items=items, dataset=dataset, mode="batch-submit")
     try:
         return _submit_locked(prep, config, backend, max_lines, max_bytes)
@@ -193,15 +139,18 @@ def submit_batch(config: RunConfig, *, items: Optional[Sequence[Item]] = None,
         prep.store.release()
 
 
-def _submit_locked(prep, config: RunConfig, backend, max_lines: int, max_bytes: int) -> BatchSubmission:
+def _submit_locked(prep, config: RunConfig, backend, max_lines: Optional[int],
+                   max_bytes: Optional[int]) -> BatchSubmission:
     """The part of :func:`submit_batch` that runs while this process holds the run directory."""
     store, spec = prep.store, prep.spec
-    client = _client(backend)
+    client = batch_client_for(backend)
+    max_lines = max_lines or client.max_lines
+    max_bytes = max_bytes or client.max_bytes
     token = _run_token(store, prep.manifest)
     ledger = store.read_ledger()
     result = BatchSubmission(path=store.path, skipped=prep.skipped)
     try:
-        with _api_errors(backend):
+        with client.errors():
             # Finish what an interrupted submit left half done.
             for entry in ledger["batches"]:
                 if entry["state"] in ("prepared", "uploaded"):
@@ -221,7 +170,7 @@ def _submit_locked(prep, config: RunConfig, backend, max_lines: int, max_bytes: 
                         hits.append(make_record(it, spec, completion=hit, key=key, source="cache", attempts=0,
                                                 error=None))
                         continue
-                    lines.append({"request_key": key, "item": it.to_dict(), "body": backend.body(req)})
+                    lines.append({"request_key": key, "item": it.to_dict(), "request": req})
             finally:
                 if cache is not None:
                     cache.close()
@@ -234,7 +183,8 @@ def _submit_locked(prep, config: RunConfig, backend, max_lines: int, max_bytes: 
             cur: list[dict[str, Any]] = []
             size = 0
             for rec in lines:
-                n = len(json.dumps(rec["body"], ensure_ascii=False).encode()) + 200
+                rec["line"] = client.request_line("", rec.pop("request"))
+                n = len(json.dumps(rec["line"], ensure_ascii=False).encode()) + 200
                 if cur and (len(cur) >= max_lines or size + n > max_bytes):
                     groups.append(cur)
                     cur, size = [], 0
@@ -249,8 +199,7 @@ def _submit_locked(prep, config: RunConfig, backend, max_lines: int, max_bytes: 
                 req_lines, item_lines = [], []
                 for i, rec in enumerate(group):
                     cid = f"{local_id}-{i:06d}"
-                    req_lines.append(json.dumps({"custom_id": cid, "method": "POST", "url": _ENDPOINT,
-                                                 "body": rec["body"]}, ensure_ascii=False))
+                    req_lines.append(json.dumps({**rec["line"], "custom_id": cid}, ensure_ascii=False))
                     item_lines.append(json.dumps({"custom_id": cid, "request_key": rec["request_key"],
                                                   "item": rec["item"]}, ensure_ascii=False))
                 write_atomic(store.path / input_name, ("\n".join(req_lines) + "\n").encode("utf-8"))
@@ -280,16 +229,9 @@ def _read_items(store: RunStore, entry: dict[str, Any]) -> dict[str, dict[str, A
     return out
 
 
-def _download(client, file_id: str, path: Path) -> None:
-    resp = client.files.content(file_id)
-    data = resp.read() if hasattr(resp, "read") else (resp.content if hasattr(resp, "content") else bytes(resp))
-    write_atomic(path, data)
-
-
-def _ingest(store: RunStore, entry: dict[str, Any], spec, backend, prices, cache) -> tuple[int, int]:
+def _ingest(store: RunStore, entry: dict[str, Any], spec, backend, client: BatchClient, prices,
+            cache) -> tuple[int, int]:
     """Append the batch's results for items that have no answer and no line from this batch yet."""
-    from ..llm.openai import completion_from_body
-
     items = _read_items(store, entry)
     done = set()
     for rec in store.iter_lines():
@@ -323,15 +265,8 @@ def _ingest(store: RunStore, entry: dict[str, Any], spec, backend, prices, cache
         if obj is None:
             error = f"missing from the output of batch {entry['batch_id']} (status {entry.get('status')})"
         else:
-            resp = obj.get("response") or {}
-            if obj.get("error") or resp.get("status_code") != 200:
-                err = obj.get("error") or (resp.get("body") or {}).get("error") or resp
-                error = f"batch {entry['batch_id']}: HTTP {resp.get('status_code')}: {json.dumps(err)[:300]}"
-            else:
-                try:
-                    completion = completion_from_body(resp.get("body") or {})
-                except BackendError as exc:
-                    error = str(exc)
+            res = client.read_result(obj, entry["batch_id"])
+            completion, error = res.completion, res.error
         cost = 0.0
         if completion is not None:
             cost = request_cost(backend, completion, prices, batch=True)
@@ -389,11 +324,9 @@ def _collect_locked(store: RunStore, wait: bool, poll_interval: float, timeout: 
     if not ledger["batches"]:
         raise ConfigError(f"{store.path}: the run has no Batch job (no {store.ledger_path.name})")
     options = dict((manifest.get("parameters") or {}).get("model_options") or {})
-    if options.get("base_url"):
-        options["base_url"] = _login_url(options["base_url"])
-    backend = _openai_backend(manifest["model"], options)
+    backend = _batch_backend(manifest["model"], options, stored=True)
     spec = get_task(manifest["task"])
-    client = _client(backend)
+    client = batch_client_for(backend)
     token = _run_token(store, manifest)
     result = BatchCollection(path=store.path)
     cfg = RunConfig(task=manifest["task"], variants=manifest.get("variants") or ["-"], model=manifest["model"],
@@ -401,29 +334,28 @@ def _collect_locked(store: RunStore, wait: bool, poll_interval: float, timeout: 
     rcache = open_cache(cfg)
     deadline = None if timeout is None else time.monotonic() + timeout
     try:
-        with _api_errors(backend):
+        with client.errors():
             while True:
                 for entry in ledger["batches"]:
                     if entry["state"] in ("prepared", "uploaded"):
                         _advance(client, store, ledger, entry, token)
                     if entry["state"] != "submitted":
                         continue
-                    b = client.batches.retrieve(entry["batch_id"])
+                    b = client.retrieve(entry["batch_id"])
                     entry["status"] = b.status
-                    counts = getattr(b, "request_counts", None)
-                    if counts is not None:
-                        entry["request_counts"] = counts.model_dump() if hasattr(counts, "model_dump") else dict(counts)
-                    if b.status not in _FINAL:
+                    if b.request_counts is not None:
+                        entry["request_counts"] = b.request_counts
+                    if b.status not in client.final_statuses:
                         continue
                     for attr, name in (("output_file_id", "output_path"), ("error_file_id", "error_path")):
-                        fid = getattr(b, attr, None)
+                        fid = getattr(b, attr)
                         if fid and not entry.get(name):
                             fname = f"batch_{entry['local_id']}_{name.split('_')[0]}.jsonl"
-                            _download(client, fid, store.path / fname)
+                            client.download(fid, store.path / fname)
                             entry[attr] = fid
                             entry[name] = fname
                             store.write_ledger(ledger)
-                    n, errs = _ingest(store, entry, spec, backend, prices, rcache)
+                    n, errs = _ingest(store, entry, spec, backend, client, prices, rcache)
                     result.ingested += n
                     result.errors += errs
                     entry["state"] = "collected"

@@ -12,7 +12,8 @@ from typing import Any, Optional
 
 from ..tasks import get_task
 from .scoring import compute_metrics
-from .store import RunStore, write_atomic
+from ..outputs import write_atomic
+from .store import RunStore
 
 __all__ = ["parse", "reparse_run"]
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from ..errors import ConfigError, SchemaError
-from ..outputs import output_dir
+from ..outputs import output_dir, write_atomic
 from .record import RECORD_FIELDS, RunRecord, record_schema_of
 
 __all__ = ["RunStore", "Run", "load_run", "write_atomic", "MANIFEST", "RESPONSES", "METRICS", "LEDGER",
@@ -37,16 +37,6 @@ METRICS = "metrics.json"
 LEDGER = "batches.json"
 #: Held (flock) by the process writing into a run directory; the OS frees it when that process dies.
 LOCK = ".lock"
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` through a temporary file and rename, so readers never see half a file."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
-
 
 def _write_json_atomic(path: Path, obj: Any) -> None:
     write_atomic(path, (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))

@@ -124,7 +124,7 @@ def run(args) -> int:
     if args.limit is not None and args.limit < 1:
         raise ConfigError(f"--limit {args.limit}: expected an integer >= 1")
     opts = run_options(args)
-    common = dict(variant=args.variant, shots=args.shots, model_options=parse_model_options(args.model_option),
+    common = dict(variant=args.variant, shots=args.shots, model_options=parse_model_options(args.model_option, args.model),
                   structured=not args.no_structured, progress=not args.no_progress and sys.stderr.isatty(),
                   concurrency=args.concurrency, **opts)
     if args.data is not None:

@@ -59,7 +59,7 @@ def _config(args):
     from ..llm.pricing import load_prices
     from ..llm.registry import parse_model_options
 
-    options = parse_model_options(args.model_option)
+    options = parse_model_options(args.model_option, args.model)
     if args.base_url:
         options["base_url"] = args.base_url
     if "api_key" in options:
@@ -293,3 +293,6 @@ def register(subparsers) -> None:
     p = sub.add_parser("tasks", help="registered tasks, their labels and variants")
     add_format_option(p)
     p.set_defaults(func=_cmd_tasks)
+
+    from .bench_import import register as register_import  # bench import-inspect (causalgraph/cli/bench_import.py)
+    register_import(sub)

@@ -48,7 +48,7 @@ def run(args) -> int:
     res = run_extraction(args.model, args.strategy, task=task, split=args.split, data=args.data, limit=args.limit,
                          out=args.out, progress=not args.no_progress and sys.stderr.isatty(),
                          concurrency=args.concurrency, max_tokens=args.max_tokens, temperature=args.temperature,
-                         model_options=parse_model_options(args.model_option), cache=not args.no_cache)
+                         model_options=parse_model_options(args.model_option, args.model), cache=not args.no_cache)
     rows = []
     for v, m in res.metrics.get("variants", {}).items():
         row = {"strategy": v, "items": m.get("items"), "answered": m.get("answered"), "errors": m.get("errors"),

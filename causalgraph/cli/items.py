@@ -53,10 +53,11 @@ def write_openai_batch(its, path, model: str) -> int:
     path = Path(path)
     if path.parent and not path.parent.exists():
         raise ConfigError(f"cannot write {path}: folder {path.parent} does not exist")
+    from ..llm.openai_batch import request_line
+
     with path.open("w", encoding="utf-8") as fh:
         for it in its:
-            fh.write(json.dumps({"custom_id": it.id, "method": "POST", "url": "/v1/chat/completions",
-                                 "body": {"model": model, "messages": it.messages()}}, ensure_ascii=False))
+            fh.write(json.dumps(request_line(it.id, {"model": model, "messages": it.messages()}), ensure_ascii=False))
             fh.write("\n")
     return len(its)
 

@@ -42,7 +42,7 @@ def run(args) -> int:
     try:
         res = score_text(text.strip(), args.model, reference=args.reference, weights=args.weights, view=args.view,
                          variant=args.variant, shots=args.shots,
-                         model_options=parse_model_options(args.model_option),
+                         model_options=parse_model_options(args.model_option, args.model),
                          structured=not args.no_structured, **run_options(args))
     except ParseError as exc:
         raise ParseError(f"{exc}; nothing to score. `causalgraph annotate --text … --out DIR` with the same options "

@@ -281,6 +281,28 @@ class Backend(abc.ABC):
     #: ``"module:Class"`` of its Batch client (:class:`~causalgraph.llm.batch.BatchClient`), or ``None``.
     batch_client: Optional[str] = None
 
+    @classmethod
+    def for_model(cls, model: str) -> type["Backend"]:
+        """The class that serves ``model`` (a family of backends, like the mocks, picks one by name)."""
+        return cls
+
+    @classmethod
+    def check_options(cls, model: str, options: dict[str, Any]) -> None:
+        """Refuse an option this backend does not accept (:attr:`accepted_options`), before loading anything."""
+        if cls.accepted_options is None:
+            return
+        unknown = sorted(k for k in options if k not in cls.accepted_options)
+        if unknown:  # a misspelt option must not be dropped silently
+            raise ConfigError(f"{cls.provider}/{model} cannot honour option {', '.join(unknown)}; expected "
+                              f"{', '.join(cls.accepted_options) or 'none'}")
+
+    @classmethod
+    def create(cls, model: str, **options: Any) -> "Backend":
+        """The backend for ``model`` with checked options (what :func:`~causalgraph.llm.get_backend` calls)."""
+        target = cls.for_model(model)
+        target.check_options(model, options)
+        return target(model, **options)
+
     def __init__(self, model: str, **options: Any):
         self.model = model
         self.options = dict(options)

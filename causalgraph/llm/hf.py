@@ -50,15 +50,13 @@ class HFBackend(Backend):
     provider = "hf"
     #: The runner refuses a temperature above 0 for this backend before sending anything.
     greedy_only = True
+    accepted_options = HF_OPTIONS
 
     def __init__(self, model: str, **options: Any):
         import torch  # noqa: F401  (fail early with the install hint)
         import transformers  # noqa: F401
 
-        unknown = sorted(k for k in options if k not in HF_OPTIONS)
-        if unknown:
-            raise ConfigError(f"hf backend cannot honour option {', '.join(unknown)}; it decodes greedily and "
-                              f"understands {', '.join(HF_OPTIONS)}")
+        self.check_options(model, options)
         super().__init__(model, **options)
         path = resolve_model_file(model)
         gguf = options.get("gguf_file")

@@ -41,6 +41,16 @@ class MockBackend(Backend):
 
     provider = "mock"
     identity_options = ("text", "style", "pattern")
+    # A mock's answer is free text: '{"causal": true}' or 'true' must reach it as written.
+    text_options = ("text",)
+
+    @classmethod
+    def for_model(cls, model: str) -> type[Backend]:
+        try:
+            return _MOCKS[model]
+        except KeyError:
+            raise ConfigError(f"unknown mock backend mock/{model}; expected one of "
+                              f"mock/{', mock/'.join(sorted(_MOCKS))}") from None
 
     def __init__(self, model: str, *, latency: float = 0.0, **options: Any):
         super().__init__(model, latency=latency, **options)
@@ -79,6 +89,8 @@ class OracleBackend(MockBackend):
     each item's gold and answer word by item id and finds them again by the
     request's ``meta["item_id"]``, so no request carries gold.
     """
+
+    accepted_options = ("latency", "style")
 
     def __init__(self, model: str = "oracle", *, style: str = "tag", **options: Any):
         if style not in ("tag", "plain", "sentence"):
@@ -123,6 +135,8 @@ class OracleBackend(MockBackend):
 class ConstantBackend(MockBackend):
     """Answers the same text to every request."""
 
+    accepted_options = ("latency", "text")
+
     def __init__(self, model: str = "constant", *, text: str = "", **options: Any):
         super().__init__(model, text=str(text), **options)
         self.text = str(text)
@@ -133,6 +147,8 @@ class ConstantBackend(MockBackend):
 
 class FlakyBackend(OracleBackend):
     """Fails on a per-item pattern of attempts, then answers like the oracle (or ``text``)."""
+
+    accepted_options = ("latency", "pattern", "retry_after", "style", "text")
 
     def __init__(self, model: str = "flaky", *, pattern: str = "x.", retry_after: float = 0.01,
                  text: Any = None, **options: Any):
@@ -176,10 +192,6 @@ class FlakyBackend(OracleBackend):
 
 
 _MOCKS = {"oracle": OracleBackend, "constant": ConstantBackend, "flaky": FlakyBackend}
-_MOCK_OPTIONS = {"oracle": ("latency", "style"), "constant": ("latency", "text"),
-                 "flaky": ("latency", "pattern", "retry_after", "style", "text")}
-
-
 def make_mock(model: str, **options: Any) -> MockBackend:
     """Factory for ``mock/<name>`` (``oracle``, ``constant``, ``flaky``).
 
@@ -190,12 +202,4 @@ def make_mock(model: str, **options: Any) -> MockBackend:
     >>> asyncio.run(b.complete(Request(messages=({"role": "user", "content": "Is it?"},)))).text
     'yes'
     """
-    try:
-        cls = _MOCKS[model]
-    except KeyError:
-        raise ConfigError(f"unknown mock backend mock/{model}; expected one of mock/{', mock/'.join(sorted(_MOCKS))}") from None
-    allowed = _MOCK_OPTIONS[model]
-    unknown = sorted(k for k in options if k not in allowed)
-    if unknown:  # a misspelt option must not be dropped silently
-        raise ConfigError(f"mock/{model} cannot honour option {', '.join(unknown)}; expected {', '.join(allowed)}")
-    return cls(model, **options)
+    return MockBackend.create(model, **options)

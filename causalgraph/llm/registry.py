@@ -22,7 +22,7 @@ _PROVIDERS: dict[str, Union[str, Factory]] = {
     "openai": "causalgraph.llm.openai:OpenAIBackend",
     "hf": "causalgraph.llm.hf:HFBackend",
     "llamacpp": "causalgraph.llm.llamacpp:LlamaCppBackend",
-    "mock": "causalgraph.llm.mock:make_mock",
+    "mock": "causalgraph.llm.mock:MockBackend",
 }
 
 
@@ -58,6 +58,24 @@ def split_spec(spec: str) -> tuple[str, str]:
     return provider, model
 
 
+def backend_class(spec: str) -> "type[Backend] | None":
+    """The :class:`Backend` class that serves ``provider/model`` (``None`` for a plain factory function).
+
+    Its class attributes say what it can do (``structured_output``,
+    ``greedy_only``, ``text_options`` …) before anything is loaded.
+
+    Examples
+    --------
+    >>> backend_class("mock/constant").text_options
+    ('text',)
+    """
+    provider, model = split_spec(spec)
+    target = _resolve(provider)
+    if isinstance(target, type) and issubclass(target, Backend):
+        return target.for_model(model)
+    return None
+
+
 def _resolve(provider: str) -> Factory:
     try:
         target = _PROVIDERS[provider]
@@ -90,6 +108,8 @@ def get_backend(spec: str, **options: Any) -> Backend:
     """
     provider, model = split_spec(spec)
     factory = _resolve(provider)
+    if isinstance(factory, type) and issubclass(factory, Backend):
+        factory = factory.create
     try:
         return factory(model, **options)
     except ImportError as exc:  # the SDK is missing: say which extra installs it
@@ -120,28 +140,30 @@ def _coerce(value: str, key: str = "") -> Any:
     return value
 
 
-def parse_model_options(pairs: list[str] | None) -> dict[str, Any]:
+def parse_model_options(pairs: list[str] | None, model: str | None = None) -> dict[str, Any]:
     """``["latency=0.05", "n_ctx=2048"]`` → ``{"latency": 0.05, "n_ctx": 2048}``.
 
     Values that read as int, float, true/false or none are converted; a value
-    that starts with ``{`` or ``[`` is read as JSON.  ``text`` (the answer of
-    ``mock/constant`` and ``mock/flaky``) always stays the string as written.
+    that starts with ``{`` or ``[`` is read as JSON.  The options ``model``'s
+    backend declares as text (:attr:`~causalgraph.llm.base.Backend.text_options`,
+    e.g. the answer of ``mock/constant``) stay the string as written.
 
     Examples
     --------
-    >>> parse_model_options(["latency=0.05", "text=same"])
-    {'latency': 0.05, 'text': 'same'}
+    >>> parse_model_options(["latency=0.05", "text=7"])
+    {'latency': 0.05, 'text': 7}
     >>> parse_model_options(['response_format={"type": "json_object"}'])
     {'response_format': {'type': 'json_object'}}
-    >>> parse_model_options(['text={"causal": true}', "latency=0"])
+    >>> parse_model_options(['text={"causal": true}', "latency=0"], "mock/constant")
     {'text': '{"causal": true}', 'latency': 0}
     """
+    cls = backend_class(model) if model else None
+    verbatim = set(cls.text_options) if cls is not None else set()
     out: dict[str, Any] = {}
     for pair in pairs or []:
         key, sep, value = pair.partition("=")
         key = key.strip()
         if not sep or not key:
             raise ConfigError(f"--model-option {pair!r}: expected KEY=VALUE")
-        # ``text`` is a mock's answer, free text: '{"causal": true}' or 'true' must reach it as written.
-        out[key] = value.strip() if key == "text" else _coerce(value.strip(), key)
+        out[key] = value.strip() if key in verbatim else _coerce(value.strip(), key)
     return out

@@ -109,13 +109,13 @@ def test_submit_batch_after_a_crash_finds_the_created_batch_instead_of_creating_
 
     def crash_after_create(client, store, ledger, entry, token):
         # Create the batch on the server, then die before the ledger records its id.
-        real_create = client.batches.create
+        real_create = client.create
 
-        def create(**kw):
-            real_create(**kw)
+        def create(*a, **kw):
+            real_create(*a, **kw)
             raise KeyboardInterrupt("killed")
 
-        monkeypatch.setattr(client.batches, "create", create)
+        monkeypatch.setattr(client, "create", create)
         return real_advance(client, store, ledger, entry, token)
 
     monkeypatch.setattr(batch_mod, "_advance", crash_after_create)
@@ -134,7 +134,7 @@ def test_submit_batch_after_a_crash_finds_the_created_batch_instead_of_creating_
 
 def test_submit_batch_refuses_a_model_that_is_not_openai(tmp_path):
     cfg = RunConfig(task=YN_TASK, variants=["v_1"], model="mock/oracle", out=str(tmp_path / "r"))
-    with pytest.raises(ConfigError, match="Batch API needs an openai/<model>"):
+    with pytest.raises(ConfigError, match=r"Batch API needs a backend with batch support \(openai/<model>\)"):
         submit_batch(cfg, items=yn_items(2, variants=("v_1",)))
 
 
@@ -146,7 +146,9 @@ def test_submit_batch_error_echoing_the_key_is_redacted_and_the_same_call_resume
     monkeypatch.setenv("OPENAI_API_KEY", key)
     standin.refuse_batches = True
     out = tmp_path / "run"
-    monkeypatch.setattr(batch_mod, "_find_batch", lambda *a, **k: None)
+    from causalgraph.llm.openai_batch import OpenAIBatchClient
+
+    monkeypatch.setattr(OpenAIBatchClient, "find", lambda *a, **k: None)
     items = yn_items(4)
     # Before the fix the SDK's AuthenticationError escaped with the key in its text (a CLI traceback).
     with pytest.raises(BackendError, match="HTTP 401") as info:

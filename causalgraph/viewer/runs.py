@@ -1,0 +1,423 @@
+"""What the viewer knows about one run: its task, its corpus, and each item's outcome, prompt and pairs.
+
+Runs are read only through :func:`causalgraph.bench.store.load_run` (the
+manifest, ``Run.records()``/``Run.responses`` and ``metrics.json``).  The
+task comes from :func:`causalgraph.tasks.get_task` when it is registered;
+for any other task the labels are read from the records, so a study's own
+task is shown like a built-in one.  The corpus is found from the manifest
+(its dataset's file, then its name) or the task's ``default_data``; a run
+whose statements cannot be found is still shown, without graphs, C(s) or
+prompts, and the page says why.
+
+A record does not hold its prompt (only the prompt's sha256): the prompt is
+rebuilt from the task and the corpus and shown with the result of comparing
+its sha256 with the record's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+from ..errors import CausalGraphError
+
+__all__ = ["STATES", "RunView", "build_run_view", "item_state", "find_corpus", "asked_events", "display_value",
+           "CS_BUCKETS", "cs_bucket"]
+
+#: Outcome of an item, in the order the filters list them.
+STATES = ("correct", "wrong", "unparsed", "error", "ungraded")
+#: C(s) buckets (upper bounds included); statements outside the corpus are ``n/a``.
+CS_BUCKETS = ("0", "0–0.25", "0.25–0.5", "0.5–1", "> 1", "n/a")
+#: Meta keys whose values name the event(s) an item asks about (highlighted in the graph).
+_ASKED_KEYS = ("event", "events", "cause", "effect", "chain")
+
+
+def cs_bucket(value: Optional[float]) -> str:
+    """The C(s) bucket of a statement score (``n/a`` for ``None``/NaN).
+
+    Examples
+    --------
+    >>> [cs_bucket(v) for v in (0.0, 0.1, 0.5, 0.7, 1.8, None)]
+    ['0', '0–0.25', '0.25–0.5', '0.5–1', '> 1', 'n/a']
+    """
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
+    if value <= 0:
+        return "0"
+    if value <= 0.25:
+        return "0–0.25"
+    if value <= 0.5:
+        return "0.25–0.5"
+    if value <= 1:
+        return "0.5–1"
+    return "> 1"
+
+
+def item_state(record: dict, graded: bool = True) -> str:
+    """``correct``, ``wrong``, ``unparsed``, ``error`` or ``ungraded`` (no gold to compare with).
+
+    A failed request is an ``error``; an answer no rule could read is
+    ``unparsed`` (the scorer counts both as wrong).
+
+    Examples
+    --------
+    >>> [item_state(r) for r in ({"gold": "yes", "label": "yes"}, {"gold": "yes", "label": "no"},
+    ...  {"gold": "yes", "label": None}, {"gold": "yes", "error": "HTTP 500"}, {"gold": None, "label": "x"})]
+    ['correct', 'wrong', 'unparsed', 'error', 'ungraded']
+    """
+    if record.get("error"):
+        return "error"
+    if record.get("label") is None:
+        return "unparsed"
+    if not graded or record.get("gold") is None:
+        return "ungraded"
+    return "correct" if record.get("label") == record.get("gold") else "wrong"
+
+
+def asked_events(meta: dict) -> list[str]:
+    """The events an item asks about, from its ``meta`` (``event``, ``cause``, ``effect``, ``events``, ``chain``).
+
+    Examples
+    --------
+    >>> asked_events({"statement_id": "cc-1", "cause": "heat", "effect": "drought"})
+    ['heat', 'drought']
+    """
+    out: list[str] = []
+    for key in _ASKED_KEYS:
+        v = (meta or {}).get(key)
+        for x in (v if isinstance(v, (list, tuple)) else [v]):
+            if isinstance(x, str) and x and x not in out:
+                out.append(x)
+    return out
+
+
+def display_value(value: Any, pairs: Optional[str] = None) -> str:
+    """A short text for a gold label or a parsed answer in the item table.
+
+    Examples
+    --------
+    >>> display_value("yes"), display_value(None), display_value([{"cause": "a", "effect": "b"}], "extraction")
+    ('yes', '', '1 pair')
+    """
+    if value is None:
+        return ""
+    if pairs == "extraction" and isinstance(value, list):
+        return f"{len(value)} pair{'s' if len(value) != 1 else ''}"
+    if pairs == "annotation":
+        rels = value.get("relations") if isinstance(value, dict) else None
+        if rels is None and isinstance(value, str):
+            import json
+
+            try:
+                rels = (json.loads(value) or {}).get("relations")
+            except (ValueError, AttributeError):
+                rels = None
+        if isinstance(rels, list):
+            return f"{len(rels)} relation{'s' if len(rels) != 1 else ''}"
+    if isinstance(value, (dict, list)):
+        import json
+
+        s = json.dumps(value, ensure_ascii=False, sort_keys=True)
+        return s if len(s) <= 60 else s[:57] + "…"
+    return str(value)
+
+
+@dataclass
+class RunView:
+    """One run as the page shows it.
+
+    Attributes
+    ----------
+    name, path
+        How the page names the run (its folder name, made unique) and its folder.
+    task_name, model, task
+        From the manifest; ``task`` is the registered
+        :class:`~causalgraph.tasks.Task` or ``None``.
+    kind, labels
+        ``binary``/``multiclass``/``custom`` and the labels, from the task;
+        for an unregistered task ``unknown`` and the labels seen in the records.
+    pairs
+        ``"extraction"``, ``"annotation"`` or ``None`` (see :func:`causalgraph.viewer.pairs.pair_view_of`).
+    records
+        ``Run.responses`` (one per item).
+    states
+        :func:`item_state` of each record (for pair runs: ``correct`` when the
+        normalised predicted pairs equal the gold pairs one to one).
+    matches
+        For pair runs, :func:`causalgraph.viewer.pairs.match_pairs` of each record.
+    prompts
+        ``{"system", "user", "check"}`` per record, ``None`` when it could not be rebuilt.
+    corpus, statements
+        The corpus found (or ``None``) and statement id → statement.
+    summary
+        One dict per variant: counts, scores and intervals (from ``metrics.json``), tokens and cost.
+    notes
+        What the page should tell the reader (no corpus, unregistered task …).
+    """
+
+    name: str
+    path: str
+    task_name: str
+    model: str
+    task: Any
+    kind: str
+    labels: tuple
+    pairs: Optional[str]
+    records: list[dict]
+    states: list[str]
+    matches: list[Optional[dict]]
+    prompts: list[Optional[dict]]
+    corpus: Any
+    statements: dict
+    summary: list[dict]
+    totals: dict
+    manifest: dict = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def _load_candidate(key: Any, cache: dict):
+    from ..datasets import load_corpus
+    from ..model import Corpus
+
+    if isinstance(key, Corpus):
+        return key
+    ck = str(key)
+    if ck not in cache:
+        try:
+            cache[ck] = load_corpus(ck)
+        except (CausalGraphError, OSError, ValueError) as exc:
+            cache[ck] = exc
+    return cache[ck]
+
+
+def find_corpus(run, data: Any = None, *, cache: Optional[dict] = None, task: Any = None) -> tuple[Any, list[str]]:
+    """The corpus a run's items came from, and notes on what was tried.
+
+    Parameters
+    ----------
+    run
+        A loaded :class:`~causalgraph.bench.store.Run`.
+    data
+        A :class:`~causalgraph.model.Corpus` or a ``--data`` value to use
+        instead of what the manifest names (trusted without a sha256 check).
+    cache
+        Corpora already loaded, by key (shared between the runs of a page).
+    task
+        The run's :class:`~causalgraph.tasks.Task`, whose ``default_data`` is tried last.
+
+    Returns
+    -------
+    (corpus or None, notes)
+        A candidate whose sha256 differs from the manifest's is passed over.
+
+    Examples
+    --------
+    >>> corpus, notes = find_corpus(load_run("runs/corri"))   # doctest: +SKIP
+    """
+    cache = {} if cache is None else cache
+    notes: list[str] = []
+    if data is not None:
+        got = _load_candidate(data, cache)
+        if isinstance(got, Exception):
+            return None, [f"--data {data}: {got}"]
+        return got, []
+    ds = run.manifest.get("dataset") or {}
+    candidates: list[str] = []
+    src = ds.get("source")
+    if src and Path(str(src)).exists():
+        candidates.append(str(src))
+    if ds.get("name"):
+        candidates.append(str(ds["name"]))
+    if task is not None and getattr(task, "default_data", None):
+        candidates.append(str(task.default_data))
+    want = ds.get("sha256")
+    for key in dict.fromkeys(candidates):
+        got = _load_candidate(key, cache)
+        if isinstance(got, Exception):
+            notes.append(f"corpus {key}: {got}")
+            continue
+        if want and got.sha256 and got.sha256 != want:
+            notes.append(f"corpus {key}: sha256 {got.sha256[:12]}… differs from the run's {str(want)[:12]}…")
+            continue
+        return got, []
+    if not candidates:
+        notes.append("the run names no dataset and its task is not registered")
+    return None, notes
+
+
+def _prompt_sha(messages: list[dict]) -> str:
+    from ..llm.base import canonical_json
+
+    return hashlib.sha256(canonical_json(messages).encode("utf-8")).hexdigest()
+
+
+def _rebuild_prompts(task, corpus, run, records: Sequence[dict], notes: list[str]) -> list[Optional[dict]]:
+    """Each record's prompt, rebuilt from the task and corpus and checked against its sha256."""
+    out: list[Optional[dict]] = [None] * len(records)
+    if task is None or corpus is None:
+        notes.append("prompts are not stored in a run (only their sha256) and could not be rebuilt: "
+                     + ("the task is not registered" if task is None else "the corpus was not found"))
+        return out
+    items: dict[str, Any] = {}
+    for v in run.variants:
+        try:
+            for it in task.build_items(corpus, v):
+                items[str(it.id)] = it
+        except (CausalGraphError, ValueError, KeyError, TypeError) as exc:
+            notes.append(f"variant {v}: its items could not be rebuilt to show the prompts ({exc})")
+    differs = 0
+    for n, rec in enumerate(records):
+        it = items.get(str(rec.get("item_id")))
+        if it is None:
+            continue
+        msgs = it.messages()
+        sha = rec.get("prompt_sha256")
+        check = "unverified" if not sha else ("verified" if _prompt_sha(msgs) == sha else "differs")
+        differs += check == "differs"
+        out[n] = {"system": it.system, "user": it.prompt, "check": check}
+    missing = sum(1 for p in out if p is None)
+    if missing:
+        notes.append(f"{missing} item(s) are not among the items the task builds from the corpus: no prompt shown")
+    if differs:
+        notes.append(f"{differs} rebuilt prompt(s) differ from the prompt that was sent (sha256); they are "
+                     "marked on the item")
+    return out
+
+
+def _summary(run, task, records: Sequence[dict], notes: list[str]) -> tuple[list[dict], dict]:
+    metrics = dict(run.metrics or {})
+    if not metrics.get("variants") and task is not None:
+        from ..bench.scoring import compute_metrics
+
+        try:
+            metrics = compute_metrics(run, spec=task)
+        except (CausalGraphError, ValueError, KeyError, TypeError) as exc:
+            notes.append(f"scores could not be computed ({exc}); counts only")
+    per = metrics.get("variants") or {}
+    rows = []
+    for v in run.variants:
+        recs = run.records(v)
+        m = per.get(v) or {}
+        answered = [r for r in recs if not r.get("error")]
+        costs = [r.get("cost_usd") for r in answered]
+        row = {
+            "variant": v,
+            "strategy": m.get("strategy", task.strategy_of(v) if task is not None else v),
+            "items": len(recs),
+            "answered": len(answered),
+            "errors": sum(1 for r in recs if r.get("error")),
+            "parse_failures": sum(1 for r in answered if r.get("label") is None),
+            "tokens_in": sum((r.get("usage") or {}).get("prompt_tokens") or 0 for r in answered),
+            "tokens_out": sum((r.get("usage") or {}).get("completion_tokens") or 0 for r in answered),
+            "cost_usd": None if all(c is None for c in costs) else round(sum(float(c or 0) for c in costs), 6),
+        }
+        if "macro_f1" in m:
+            row.update(precision=m.get("macro_precision"), recall=m.get("macro_recall"), f1=m.get("macro_f1"),
+                       f1_ci95=m.get("macro_f1_ci95"), accuracy=m.get("accuracy"), averaged="macro")
+        elif "f1" in m:
+            row.update(precision=m.get("precision"), recall=m.get("recall"), f1=m.get("f1"),
+                       precision_ci95=m.get("precision_ci95"), recall_ci95=m.get("recall_ci95"),
+                       f1_ci95=m.get("f1_ci95"), accuracy=m.get("accuracy"))
+        rows.append(row)
+    totals = {k: sum(r[k] for r in rows) for k in ("items", "answered", "errors", "parse_failures", "tokens_in",
+                                                   "tokens_out")}
+    costs = [r["cost_usd"] for r in rows if r["cost_usd"] is not None]
+    totals["cost_usd"] = round(sum(costs), 6) if costs else None
+    return rows, totals
+
+
+def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: Optional[dict] = None) -> RunView:
+    """Everything the page shows about one loaded run.
+
+    Parameters
+    ----------
+    run
+        A :class:`~causalgraph.bench.store.Run` (``load_run(path)``).
+    name
+        How the page names it (default: the folder name).
+    data
+        Corpus (or ``--data`` value) to use instead of the manifest's.
+    cache
+        Corpora already loaded (shared between the runs of one page).
+
+    Examples
+    --------
+    >>> view = build_run_view(load_run("runs/corri"))   # doctest: +SKIP
+    >>> view.states[:3]                                 # doctest: +SKIP
+    ['correct', 'correct', 'wrong']
+    """
+    from ..tasks import get_task
+    from .pairs import match_pairs, pair_view_of, record_pairs
+
+    notes: list[str] = []
+    records = list(run.responses)
+    task_name = str(run.task or (records[0].get("task") if records else ""))
+    try:
+        task = get_task(task_name)
+    except CausalGraphError:
+        task = None
+        notes.append(f"task {task_name!r} is not registered here: labels are read from the records")
+    if task is not None:
+        kind, labels = task.kind, tuple(task.labels)
+    else:
+        kind = "unknown"
+        seen: list = []
+        for r in records:
+            for v in (r.get("gold"), r.get("label")):
+                if isinstance(v, (str, int, float, bool)) and v not in seen:
+                    seen.append(v)
+        labels = tuple(seen)
+    pairs = pair_view_of(records)
+    corpus, cnotes = find_corpus(run, data, cache=cache, task=task)
+    notes += [f"no graphs, C(s) or prompts: {n}" for n in cnotes] if corpus is None else []
+    statements = {s.id: s for s in corpus.statements} if corpus is not None else {}
+    matches: list[Optional[dict]] = [None] * len(records)
+    if pairs is not None:
+        states = []
+        for n, rec in enumerate(records):
+            item = record_pairs(rec, pairs)
+            m = match_pairs(item, str(rec.get("item_id")))
+            matches[n] = m
+            if rec.get("error"):
+                states.append("error")
+            elif item.unread:
+                states.append("unparsed")
+            else:
+                ex = m["scores"]["hungarian"]["exact"]["hits"]
+                states.append("correct" if ex == len(item.predicted) == len(item.gold) else "wrong")
+    else:
+        graded = kind != "custom" or any(r.get("gold") is not None for r in records)
+        states = [item_state(r, graded) for r in records]
+    prompts = _rebuild_prompts(task, corpus, run, records, notes)
+    summary, totals = _summary(run, task, records, notes)
+    return RunView(name=name or Path(str(run.path)).name, path=str(run.path), task_name=task_name, model=run.model,
+                   task=task, kind=kind, labels=labels, pairs=pairs, records=records, states=states,
+                   matches=matches, prompts=prompts, corpus=corpus, statements=statements, summary=summary,
+                   totals=totals, manifest=dict(run.manifest), notes=notes)
+
+
+def unique_names(paths: Sequence[Any]) -> list[str]:
+    """Short, distinct names for runs: folder names, with the parent added where two collide.
+
+    Examples
+    --------
+    >>> unique_names(["a/run", "b/run", "c/other"])
+    ['a/run', 'b/run', 'other']
+    """
+    parts = [Path(os.fspath(p)).resolve().parts if p else ("run",) for p in paths]
+    names = [p[-1] for p in parts]
+    for depth in range(2, 6):
+        dup = {n for n in names if names.count(n) > 1}
+        if not dup:
+            break
+        names = ["/".join(p[-depth:]) if n in dup else n for p, n in zip(parts, names)]
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:
+        seen[n] = seen.get(n, 0) + 1
+        out.append(n if seen[n] == 1 else f"{n} ({seen[n]})")
+    return out
