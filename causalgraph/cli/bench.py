@@ -59,7 +59,7 @@ def _config(args):
     from ..llm.pricing import load_prices
     from ..llm.registry import parse_model_options
 
-    options = parse_model_options(args.model_option)
+    options = parse_model_options(args.model_option, args.model)
     if args.base_url:
         options["base_url"] = args.base_url
     if "api_key" in options:
