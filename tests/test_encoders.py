@@ -157,8 +157,8 @@ def test_encode_marks_conflicting_pairs(hostile):
 
 
 def test_encode_unknown_encoding_raises(small):
-    with pytest.raises(ConfigError, match="unknown encoding 'dot'"):
-        encode(small, "dot")
+    with pytest.raises(ConfigError, match="unknown encoding 'tikz'"):
+        encode(small, "tikz")
 
 
 @pytest.mark.parametrize("encoding", ["adjacency", "single-node", "graphml"])
