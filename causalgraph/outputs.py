@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .errors import ConfigError
 
-__all__ = ["output_dir", "output_file", "write_atomic"]
+__all__ = ["output_dir", "output_file", "write_atomic", "safe_name"]
 
 
 def _reason(exc: OSError) -> str:
@@ -111,3 +111,31 @@ def write_atomic(path: str | os.PathLike, data: bytes) -> None:
         fh.flush()
         os.fsync(fh.fileno())
     os.replace(tmp, path)
+
+
+def safe_name(text: str, *, replace: str = "_", collapse: bool = False, max_len: int | None = None,
+              default: str = "_") -> str:
+    """A file or folder name made of ``text``: letters, digits, ``.``, ``_`` and ``-`` only.
+
+    Every other character becomes ``replace`` (a run of them one ``replace``
+    when ``collapse``); leading dots go (no hidden files, no ``..``), and with
+    ``collapse`` leading and trailing ``replace`` too; the result is cut to
+    ``max_len``.  Nothing left gives ``default``.  Graph pages use the
+    defaults (``cc-007.html``), run folders ``replace="-", collapse=True``.
+
+    Examples
+    --------
+    >>> safe_name("cc-007"), safe_name("../x y")
+    ('cc-007', '_x_y')
+    >>> safe_name("mock/oracle x", replace="-", collapse=True, default="run")
+    'mock-oracle-x'
+    """
+    import re
+
+    if collapse:
+        out = re.sub(r"[^A-Za-z0-9._-]+", replace, str(text)).strip(replace).lstrip(".")
+    else:
+        out = re.sub(r"[^A-Za-z0-9._-]", replace, str(text)).lstrip(".")
+    if max_len is not None:
+        out = out[:max_len]
+    return default if not out or set(out) <= {"."} else out

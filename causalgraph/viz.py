@@ -39,7 +39,7 @@ from typing import Optional, Sequence
 from .errors import ConfigError
 from .graph import CausalEdge, CausalGraph, _event, compile_graph
 from .model import Statement
-from .outputs import output_file
+from .outputs import output_file, safe_name
 
 __all__ = [
     "MAX_VIEW_NODES",
@@ -534,8 +534,7 @@ def safe_filename(name: str) -> str:
     >>> safe_filename("cc-007"), safe_filename("../x y")
     ('cc-007', '_x_y')
     """
-    stem = re.sub(r"[^A-Za-z0-9._-]", "_", name).lstrip(".") or "_"
-    return stem if not set(stem) <= {"."} else "_"
+    return safe_name(name)
 
 
 def write_graph_html(obj: CausalGraph | Statement, path: str | os.PathLike, **kwargs) -> Path:

@@ -32,6 +32,7 @@ from ..errors import (BackendError, BackendUnavailable, BackendUnreachable, Caus
                       TransientBackendError)
 from ..llm.base import Backend, Completion, Request, is_secret_option, public_url, redact
 from .item import Item
+from ..outputs import safe_name
 from ..tasks import Task, get_task
 from .record import RECORD_SCHEMA, RunRecord
 from .store import Run, RunStore
@@ -159,9 +160,7 @@ class RunResult:
 
 
 def _slug(text: str) -> str:
-    import re
-
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-")[:80] or "run"
+    return safe_name(text, replace="-", collapse=True, max_len=80, default="run")
 
 
 def default_run_dir(task: str, model: str, variants: Sequence[str]) -> Path:
