@@ -134,3 +134,42 @@ def _is_num(s: str) -> bool:
         return True
     except ValueError:
         return False
+
+
+def temperature_arg(value: str):
+    """``--temperature``: a number, or ``default`` (or ``none``) to send none and leave it to the provider."""
+    import argparse
+
+    if value.strip().lower() in ("default", "none"):
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number or 'default', found {value!r}") from None
+
+
+def add_model_args(p, *, model_help: str, option_help: str, max_tokens_help: str) -> None:
+    """The options every command that asks a model shares: model, backend options, generation, cache."""
+    p.add_argument("--model", required=True, metavar="PROVIDER/MODEL", help=model_help)
+    p.add_argument("--model-option", action="append", default=[], metavar="KEY=VALUE", help=option_help)
+    p.add_argument("--temperature", type=temperature_arg, default=0.0, metavar="T|default",
+                   help="sampling temperature, or 'default' to send none and leave it to the provider (default 0)")
+    p.add_argument("--max-tokens", type=int, default=None, metavar="N", help=max_tokens_help)
+    p.add_argument("--no-cache", action="store_true", help="neither read nor write the response cache")
+
+
+def model_options(args) -> dict:
+    """``--model-option`` pairs (typed as the model's backend declares), ``--base-url`` where the command has it.
+
+    A key on the command line would be written to shell histories: it comes from the environment only.
+    """
+    from ..errors import ConfigError
+    from ..llm.registry import parse_model_options
+
+    options = parse_model_options(args.model_option, args.model)
+    if getattr(args, "base_url", None):
+        options["base_url"] = args.base_url
+    if "api_key" in options:
+        raise ConfigError("pass the API key through OPENAI_API_KEY, not --model-option (options are written "
+                          "to shell histories)")
+    return options

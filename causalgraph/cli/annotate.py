@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..errors import ConfigError
-from ._common import emit_json, emit_table
+from ._common import add_model_args, emit_json, emit_table, model_options
 
 __all__ = ["register", "add_model_options", "read_text_file", "read_texts"]
 
@@ -17,31 +17,15 @@ RELATION_COLUMNS = ["statement_id", "cause", "effect", "correlation", "polarity"
 
 def add_model_options(p) -> None:
     """Options shared by ``annotate`` and ``score``: model, prompt variant, generation, backend options."""
-    p.add_argument("--model", required=True, metavar="PROVIDER/MODEL",
-                   help="backend and model: openai/NAME, llamacpp/smollm2, llamacpp/FILE.gguf, hf/DIR, mock/constant …")
+    add_model_args(p, model_help="backend and model: openai/NAME, llamacpp/smollm2, llamacpp/FILE.gguf, hf/DIR, "
+                                 "mock/constant …",
+                   option_help="backend option, repeatable (e.g. n_ctx=8192, base_url=http://127.0.0.1:8000/v1)",
+                   max_tokens_help="completion tokens at most (default: 4096)")
     p.add_argument("--variant", choices=["few-shot", "zero-shot"], default="few-shot",
                    help="few-shot: guidelines and the paper's worked examples (default); zero-shot: guidelines only")
     p.add_argument("--shots", type=int, default=None, metavar="N", help="at most N worked examples")
-    p.add_argument("--model-option", action="append", default=[], metavar="KEY=VALUE",
-                   help="backend option, repeatable (e.g. n_ctx=8192, base_url=http://127.0.0.1:8000/v1)")
-    p.add_argument("--max-tokens", type=int, default=None, metavar="N",
-                   help="completion tokens at most (default: 4096)")
-    p.add_argument("--temperature", type=_temperature, default=0.0,
-                   help="sampling temperature, or 'default' for the provider's own (default: 0)")
     p.add_argument("--no-structured", action="store_true",
                    help="do not ask for schema-constrained JSON even where the provider supports it")
-    p.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
-
-
-def _temperature(value: str):
-    import argparse
-
-    if value.strip().lower() == "default":
-        return None
-    try:
-        return float(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r}: expected a number or 'default'") from None
 
 
 def run_options(args) -> dict:
@@ -119,12 +103,11 @@ def register(sub) -> None:
 def run(args) -> int:
     from ..annotation.annotator import annotate_corpus, annotate_texts, statements_from_run
     from ..bench.runner import default_run_dir
-    from ..llm.registry import parse_model_options
 
     if args.limit is not None and args.limit < 1:
         raise ConfigError(f"--limit {args.limit}: expected an integer >= 1")
     opts = run_options(args)
-    common = dict(variant=args.variant, shots=args.shots, model_options=parse_model_options(args.model_option, args.model),
+    common = dict(variant=args.variant, shots=args.shots, model_options=model_options(args),
                   structured=not args.no_structured, progress=not args.no_progress and sys.stderr.isatty(),
                   concurrency=args.concurrency, **opts)
     if args.data is not None:

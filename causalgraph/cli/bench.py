@@ -10,37 +10,25 @@ import sys
 
 from ..bench.runner import DEFAULT_MAX_CONNECTION_FAILURES
 from ..errors import ConfigError
-from ._common import add_data_option, add_format_option, emit_json, emit_table
+from ._common import add_data_option, add_format_option, add_model_args, emit_json, emit_table, model_options
 
 __all__ = ["register"]
-
-
-def _temperature(value: str):
-    if value.lower() in ("default", "none"):
-        return None
-    try:
-        return float(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number or 'default', found {value!r}") from None
 
 
 def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--task", required=True, help="task name (see `causalgraph bench tasks`)")
     p.add_argument("--variant", required=True, metavar="V[,V…]|all", help="prompt variant ids, comma separated, or all")
-    p.add_argument("--model", required=True, metavar="PROVIDER/MODEL",
-                   help="openai/<model>, hf/<dir|file.gguf>, llamacpp/<file.gguf>, mock/oracle|constant|flaky "
-                        "(hf/smollm2 and llamacpp/smollm2 name the bundled SmolLM2-135M)")
+    add_model_args(p, model_help="openai/<model>, hf/<dir|file.gguf>, llamacpp/<file.gguf>, "
+                                 "mock/oracle|constant|flaky (hf/smollm2 and llamacpp/smollm2 name the bundled "
+                                 "SmolLM2-135M)",
+                   option_help="backend option, repeatable (e.g. latency=0.05, n_ctx=2048, reasoning_effort=none)",
+                   max_tokens_help="limit on generated tokens (default: the provider's)")
     add_data_option(p)
     p.add_argument("--out", metavar="DIR", help="run directory (default runs/<task>__<model>__<variants>); "
                                                 "the same directory resumes the run")
     p.add_argument("--concurrency", type=int, metavar="N", help="requests in flight at most (default: the backend's)")
     p.add_argument("--limit", type=int, metavar="N", help="only the first N items of each variant")
-    p.add_argument("--temperature", type=_temperature, default=0.0, metavar="T|default",
-                   help="sampling temperature, or 'default' to send none (default 0)")
-    p.add_argument("--max-tokens", type=int, metavar="N", help="limit on generated tokens (default: the provider's)")
     p.add_argument("--seed", type=int, metavar="N", help="sampling seed, where the provider supports one")
-    p.add_argument("--model-option", action="append", default=[], metavar="KEY=VALUE",
-                   help="backend option, repeatable (e.g. latency=0.05, n_ctx=2048, reasoning_effort=none)")
     p.add_argument("--base-url", metavar="URL", help="OpenAI-compatible server URL for openai/ models (default $OPENAI_BASE_URL)")
     p.add_argument("--max-attempts", type=int, default=6, metavar="N", help="attempts per item, retries included (default 6)")
     p.add_argument("--retry-base", type=float, default=1.0, metavar="S", help="first backoff in seconds (default 1)")
@@ -50,21 +38,14 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
                    help="stop the run after N attempts in a row could not reach the server (it is gone); the "
                         f"items left stay pending and the same command resumes them (default "
                         f"{DEFAULT_MAX_CONNECTION_FAILURES}; 0: never stop)")
-    p.add_argument("--no-cache", action="store_true", help="neither read nor write the response cache")
     p.add_argument("--prices", metavar="FILE", help="JSON price table overriding the built-in one")
 
 
 def _config(args):
     from ..bench.runner import RunConfig
     from ..llm.pricing import load_prices
-    from ..llm.registry import parse_model_options
 
-    options = parse_model_options(args.model_option, args.model)
-    if args.base_url:
-        options["base_url"] = args.base_url
-    if "api_key" in options:
-        raise ConfigError("pass the API key through OPENAI_API_KEY, not --model-option (options are written "
-                          "to shell histories)")
+    options = model_options(args)
     variants = [v.strip() for v in args.variant.split(",") if v.strip()]
     return RunConfig(task=args.task, variants=variants, model=args.model, data=args.data, out=args.out,
                      concurrency=args.concurrency, limit=args.limit, temperature=args.temperature,
@@ -293,6 +274,10 @@ def register(subparsers) -> None:
     p = sub.add_parser("tasks", help="registered tasks, their labels and variants")
     add_format_option(p)
     p.set_defaults(func=_cmd_tasks)
+
+    from . import bench_view
+
+    bench_view.register(sub)
 
     from .bench_import import register as register_import  # bench import-inspect (causalgraph/cli/bench_import.py)
     register_import(sub)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ._common import emit_json, emit_table
+from ._common import add_model_args, emit_json, emit_table, model_options
 
 __all__ = ["register"]
 
@@ -16,8 +16,9 @@ def register(sub) -> None:
                     "rows with one of the paper's six prompting strategies (App. E), on the benchmark runner "
                     "(response cache, resume, retries, progress). The run directory gets responses.jsonl, "
                     "metrics.json and predictions.json (the authors' format), which evaluate-extraction reads.")
-    p.add_argument("--model", required=True, metavar="PROVIDER/MODEL",
-                   help="backend and model: llamacpp/FILE.gguf, hf/DIR, openai/NAME, mock/oracle …")
+    add_model_args(p, model_help="backend and model: llamacpp/FILE.gguf, hf/DIR, openai/NAME, mock/oracle …",
+                   option_help="backend option, repeatable (e.g. n_ctx=4096)",
+                   max_tokens_help="completion tokens at most")
     p.add_argument("--strategy", default="zero-shot", metavar="S[,S…]|all",
                    help="zero-shot, few-shot, cot, cot-few-shot, least-to-most, react (or ZS, FS, CoT, CoT-FS, "
                         "L2M, ReAct), a comma list, or all (default: zero-shot)")
@@ -29,11 +30,6 @@ def register(sub) -> None:
     p.add_argument("--limit", type=int, default=None, metavar="N", help="first N rows only")
     p.add_argument("--out", metavar="DIR", default=None, help="run directory (default: runs/<task>__<model>__<s>)")
     p.add_argument("--concurrency", type=int, default=None, metavar="N", help="requests in flight at most")
-    p.add_argument("--max-tokens", type=int, default=None, metavar="N", help="completion tokens at most")
-    p.add_argument("--temperature", type=float, default=0.0, help="sampling temperature (default: 0)")
-    p.add_argument("--model-option", action="append", default=[], metavar="KEY=VALUE",
-                   help="backend option, repeatable (e.g. n_ctx=4096)")
-    p.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.add_argument("--format", choices=["table", "csv", "json"], default="table",
                    help="summary output format (default: table)")
@@ -42,13 +38,12 @@ def register(sub) -> None:
 
 def run(args) -> int:
     from ..extraction.run import run_extraction
-    from ..llm.registry import parse_model_options
 
     task = "pubmedcausal-extract" if args.task == "extract" else "pubmedcausal-detect"
     res = run_extraction(args.model, args.strategy, task=task, split=args.split, data=args.data, limit=args.limit,
                          out=args.out, progress=not args.no_progress and sys.stderr.isatty(),
                          concurrency=args.concurrency, max_tokens=args.max_tokens, temperature=args.temperature,
-                         model_options=parse_model_options(args.model_option, args.model), cache=not args.no_cache)
+                         model_options=model_options(args), cache=not args.no_cache)
     rows = []
     for v, m in res.metrics.get("variants", {}).items():
         row = {"strategy": v, "items": m.get("items"), "answered": m.get("answered"), "errors": m.get("errors"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import ConfigError, ParseError
-from ._common import add_format_option, emit_json, emit_table
+from ._common import add_format_option, emit_json, emit_table, model_options
 from .annotate import add_model_options, read_text_file, run_options
 
 __all__ = ["register"]
@@ -32,7 +32,6 @@ def register(sub) -> None:
 
 def run(args) -> int:
     from ..annotation.text_scores import score_text
-    from ..llm.registry import parse_model_options
 
     if (args.text is None) == (args.file is None):
         raise ConfigError("give the text to score either as an argument or with --file (one of them)")
@@ -42,7 +41,7 @@ def run(args) -> int:
     try:
         res = score_text(text.strip(), args.model, reference=args.reference, weights=args.weights, view=args.view,
                          variant=args.variant, shots=args.shots,
-                         model_options=parse_model_options(args.model_option, args.model),
+                         model_options=model_options(args),
                          structured=not args.no_structured, **run_options(args))
     except ParseError as exc:
         raise ParseError(f"{exc}; nothing to score. `causalgraph annotate --text … --out DIR` with the same options "

@@ -40,7 +40,7 @@ CASES = [
     (["report", "--max-graphs", "-3"], "causalgraph report",
      "argument --max-graphs: expected a number >= 0 or 'all', got '-3'"),
     (["annotate", "--text", "x", "--model", "m", "--temperature", "warm"], "causalgraph annotate",
-     "argument --temperature: 'warm': expected a number or 'default'"),
+     "argument --temperature: expected a number or 'default', found 'warm'"),
 ]
 
 
