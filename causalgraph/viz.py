@@ -54,6 +54,12 @@ __all__ = [
     "write_graph_html",
     "show",
     "safe_filename",
+    "ASSET_FILES",
+    "vis_assets",
+    "write_vis_assets",
+    "vis_tags",
+    "content_security_policy",
+    "iframe_html",
 ]
 
 # Colour-blind-safe (ColorBrewer Dark2) chain positions; "none" is neutral grey.
@@ -357,6 +363,10 @@ def _script_json(obj) -> str:
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
+#: The vis-network files a page can share instead of inlining them (``graph_html(assets=…)``).
+ASSET_FILES = {"js": "vis-network.min.js", "css": "vis-network.css"}
+
+
 @functools.lru_cache(maxsize=1)
 def _vis_assets() -> tuple[str, str]:
     pyvis = require("pyvis")
@@ -369,6 +379,99 @@ def _vis_assets() -> tuple[str, str]:
         if re.search(r"</(script|style)", body, re.IGNORECASE):
             raise ConfigError(f"{lib / name}: contains a closing tag and cannot be inlined")
     return js, css
+
+
+def vis_assets() -> tuple[str, str]:
+    """The vis-network JavaScript and CSS that pyvis ships (source-map pointer removed), read once.
+
+    Examples
+    --------
+    >>> js, css = vis_assets()
+    >>> "vis" in js and "sourceMappingURL" not in js
+    True
+    """
+    return _vis_assets()
+
+
+def write_vis_assets(folder: str | os.PathLike) -> dict[str, Path]:
+    """Write the vis-network files into ``folder`` once, for pages that share them (the corpus report).
+
+    Returns ``{"js": path, "css": path}``; the names are :data:`ASSET_FILES`.
+
+    Examples
+    --------
+    >>> paths = write_vis_assets("report/assets")     # doctest: +SKIP
+    >>> paths["js"].name
+    'vis-network.min.js'
+    """
+    from .outputs import output_dir
+
+    out = output_dir(folder, "asset folder")
+    js, css = _vis_assets()
+    paths = {}
+    for kind, body in (("js", js), ("css", css)):
+        paths[kind] = out / ASSET_FILES[kind]
+        paths[kind].write_text(body, encoding="utf-8")
+    return paths
+
+
+def vis_tags(assets: Optional[str] = None) -> tuple[str, list[str]]:
+    """The ``<head>`` tags that load vis-network, and the inline scripts among them.
+
+    ``assets=None`` inlines the library (a page that stands alone);
+    otherwise ``assets`` is the relative URL of a folder written by
+    :func:`write_vis_assets` (``"../assets"``), loaded with ``<link>`` and
+    ``<script src>``: Chromium lets a ``file://`` page load them under
+    ``script-src 'self'`` (a Subresource Integrity hash would not work there:
+    it needs a CORS fetch, which ``file://`` never is).
+    """
+    if assets is None:
+        js, css = _vis_assets()
+        return f"<style>{css}</style>\n<script>{js}</script>\n", [js]
+    base = html.escape(assets.rstrip("/"), quote=True)
+    return (f'<link rel="stylesheet" href="{base}/{ASSET_FILES["css"]}">\n'
+            f'<script src="{base}/{ASSET_FILES["js"]}"></script>\n', [])
+
+
+def content_security_policy(inline_scripts: Sequence[str], *, local_files: bool = False) -> str:
+    """The Content-Security-Policy of a causalgraph page: nothing from the network, only its own scripts.
+
+    Each inline script is allowed by its sha256 (a script the data managed
+    to inject would have another hash and not run); ``local_files`` adds
+    ``'self'`` for asset files beside the page.  Styles may be inline (the
+    graph library sets them); images only as ``data:`` URLs.
+
+    Examples
+    --------
+    >>> content_security_policy(["1"])
+    "default-src 'none'; script-src 'sha256-a4ayc/80/OGda4BO/1o/V0etpOqiLx1JwB5S3beHW0s='; style-src 'unsafe-inline'; img-src data:"
+    """
+    import base64
+    import hashlib
+
+    hashes = [f"'sha256-{base64.b64encode(hashlib.sha256(s.encode('utf-8')).digest()).decode('ascii')}'"
+              for s in dict.fromkeys(inline_scripts)]
+    own = ["'self'"] if local_files else []
+    styles = own + ["'unsafe-inline'"]
+    return (f"default-src 'none'; script-src {' '.join(own + hashes)}; "
+            f"style-src {' '.join(styles)}; img-src data:")
+
+
+def iframe_html(page: str, *, height: str = "680px", title: str = "causalgraph") -> str:
+    """A page inside a sandboxed ``<iframe srcdoc>``: how notebooks show a causalgraph page.
+
+    The page keeps its own Content-Security-Policy; ``sandbox="allow-scripts"``
+    runs its scripts in an opaque origin, so they cannot reach the notebook
+    around them, and nothing is fetched.
+
+    Examples
+    --------
+    >>> iframe_html("<p>a & b</p>", height="100px")[:60]
+    '<iframe sandbox="allow-scripts" style="width:100%;height:100'
+    """
+    return (f'<iframe sandbox="allow-scripts" style="width:100%;height:{html.escape(height, quote=True)};'
+            f'border:1px solid #ddd" title="{html.escape(title, quote=True)}" '
+            f'srcdoc="{html.escape(page, quote=True)}"></iframe>')
 
 
 _PAGE_CSS = """
@@ -456,7 +559,8 @@ def _relation_table(graph: CausalGraph) -> str:
 
 
 def graph_html(obj: CausalGraph | Statement, *, title: Optional[str] = None, height: str = "640px",
-               positions: Optional[dict] = None, rule: str = "path", back_link: Optional[str] = None) -> str:
+               positions: Optional[dict] = None, rule: str = "path", back_link: Optional[str] = None,
+               assets: Optional[str] = None) -> str:
     """One self-contained HTML page showing a statement's causal graph.
 
     Parameters
@@ -474,6 +578,10 @@ def graph_html(obj: CausalGraph | Statement, *, title: Optional[str] = None, hei
         Chain rule used when ``positions`` is not given.
     back_link
         Optional relative URL shown as a link back (the corpus report uses it).
+    assets
+        Relative URL of a folder written by :func:`write_vis_assets`: the page
+        loads vis-network from there instead of inlining its 0.7 MB (the
+        corpus report's pages share one copy).  Default: inline.
 
     Examples
     --------
@@ -488,7 +596,7 @@ def graph_html(obj: CausalGraph | Statement, *, title: Optional[str] = None, hei
     net = to_pyvis(data, height=height)
     nodes, edges, _heading, _h, _w, options = net.get_network_data()
     payload = {"nodes": nodes, "edges": edges, "options": json.loads(options)}
-    js, css = _vis_assets()
+    vis_head, inline = vis_tags(assets)
     sid = graph.statement_id or "graph"
     heading = title if title is not None else f"Statement {sid}"
     triggers = [r.trigger for e in graph.edges for r in e.relations if r.trigger]
@@ -510,11 +618,10 @@ def graph_html(obj: CausalGraph | Statement, *, title: Optional[str] = None, hei
     note_html = "".join(f"<li>{html.escape(n)}</li>" for n in notes)
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-        "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">\n"
+        f"<meta http-equiv=\"Content-Security-Policy\" content=\"{content_security_policy(inline + [_PAGE_JS], local_files=assets is not None)}\">\n"
         f"<title>{html.escape(heading)}</title>\n"
-        f"<style>{css}</style>\n<style>{_PAGE_CSS.replace('HEIGHT', html.escape(height))}</style>\n"
-        f"<script>{js}</script>\n</head><body>\n{back}"
+        f"{vis_head}<style>{_PAGE_CSS.replace('HEIGHT', html.escape(height))}</style>\n"
+        f"</head><body>\n{back}"
         f"<h1>{html.escape(heading)}</h1>\n"
         f'<p class="statement" id="statement">{text_html}</p>\n'
         f'<p class="meta">{html.escape(counts)}</p>\n'

@@ -210,4 +210,11 @@ def build_payload(views: Sequence[Any], comparison: Optional[dict] = None, *, ti
         "options": _OPTIONS,
         "compare": _finite(comparison) if comparison else None,
         "notes": page_notes,
+        "rules": _pair_rules(),
     }
+
+
+def _pair_rules() -> dict[str, str]:
+    from ..extraction.evaluate import EXACT_RULES, SOFT_RULES
+
+    return {mode: f"token: {SOFT_RULES[mode]}; exact: {EXACT_RULES[mode]}" for mode in SOFT_RULES}

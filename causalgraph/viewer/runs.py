@@ -381,6 +381,7 @@ def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: 
         for n, rec in enumerate(records):
             item = record_pairs(rec, pairs)
             m = match_pairs(item, str(rec.get("item_id")))
+            m["pairs"] = {"gold": [list(p) for p in item.gold], "predicted": [list(p) for p in item.predicted]}
             matches[n] = m
             if rec.get("error"):
                 states.append("error")

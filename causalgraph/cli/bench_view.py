@@ -1,0 +1,32 @@
+"""``causalgraph bench view RUN [RUN …]``: one offline HTML page to read a run's answers, or compare runs."""
+
+from __future__ import annotations
+
+__all__ = ["register", "run"]
+
+
+def register(sub) -> None:
+    """Add ``view`` to the ``bench`` subcommands."""
+    p = sub.add_parser(
+        "view", help="write an offline HTML page to read a run's answers item by item (or compare runs)",
+        description="Write one self-contained, offline HTML page for one or more run directories: a summary per "
+                    "variant, every item with filters, search and sorting, each item's prompt, response, parse "
+                    "rule and causal graph; with two or more runs over the same items, the flipped items, "
+                    "McNemar per variant and the agreement per statement (the first run is the baseline). "
+                    "Prints the page's path.")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="run directories (the first is the baseline)")
+    p.add_argument("-o", "--output", metavar="PAGE.html", default=None,
+                   help="where to write the page (default: RUN/view.html for one run, compare.html for several)")
+    p.add_argument("--open", action="store_true", help="open the page in the default web browser")
+    p.add_argument("--title", default=None, help="page heading (default: the run names)")
+    p.add_argument("--data", metavar="NAME|PATH", default=None,
+                   help="corpus for graphs, C(s) and prompts (default: the one each run's manifest names)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..viewer import write_run_page
+
+    path = write_run_page(args.runs, args.output, open_browser=args.open, title=args.title, data=args.data)
+    print(path)
+    return 0

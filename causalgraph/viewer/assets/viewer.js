@@ -1,0 +1,638 @@
+/* causalgraph run viewer: item table with filters, search and sorting; item details; run comparison.
+ * Everything from the data is written with textContent / createTextNode, never as HTML.
+ * The data: one JSON object in <script id="cg-run-data">; prompts, responses and graphs are
+ * gzip + base64 chunks inflated on demand with DecompressionStream. */
+(function () {
+  "use strict";
+  var D = JSON.parse(document.getElementById("cg-run-data").textContent);
+  var C = D.cols, DICT = D.dict, N = C.state.length, ROW_H = 25;
+  var STATES = D.states, BUCKETS = D.buckets;
+  var collator = new Intl.Collator(undefined, {numeric: true, sensitivity: "base"});
+
+  // -- small DOM helpers (text only) ------------------------------------------------------
+  function el(tag, attrs, children) {
+    var e = document.createElement(tag);
+    if (attrs) {
+      Object.keys(attrs).forEach(function (k) {
+        if (k === "text") { e.textContent = attrs[k]; }
+        else if (k === "cls") { e.className = attrs[k]; }
+        else { e.setAttribute(k, attrs[k]); }
+      });
+    }
+    (children || []).forEach(function (c) {
+      if (c === null || c === undefined) { return; }
+      e.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+    });
+    return e;
+  }
+  function fmt(x, digits) {
+    if (x === null || x === undefined || (typeof x === "number" && isNaN(x))) { return ""; }
+    if (typeof x === "number") {
+      if (Number.isInteger(x)) { return x.toLocaleString("en-US"); }
+      return x.toFixed(digits === undefined ? 4 : digits);
+    }
+    return String(x);
+  }
+  function ci(v) { return v && v.length === 2 && v[0] !== null ? "[" + fmt(v[0]) + ", " + fmt(v[1]) + "]" : ""; }
+  function table(headers, rows, opts) {
+    opts = opts || {};
+    var t = el("table", {cls: "grid" + (opts.sortable ? " sortable" : "")});
+    if (opts.id) { t.id = opts.id; }
+    var tr = el("tr");
+    headers.forEach(function (h) { tr.appendChild(el("th", {text: h, cls: opts.sortable ? "sort" : ""})); });
+    t.appendChild(el("thead", null, [tr]));
+    var body = el("tbody");
+    rows.forEach(function (r) {
+      var row = el("tr");
+      r.forEach(function (cell) {
+        var isNum = typeof cell === "number";
+        var td = el("td", {cls: isNum ? "num" : ""});
+        if (cell instanceof Node) { td.appendChild(cell); } else { td.textContent = fmt(cell); }
+        if (isNum) { td.setAttribute("data-sort", String(cell)); }
+        row.appendChild(td);
+      });
+      body.appendChild(row);
+    });
+    t.appendChild(body);
+    if (opts.sortable) { makeSortable(t); }
+    return t;
+  }
+  function makeSortable(t) {
+    var ths = t.querySelectorAll("thead th");
+    Array.prototype.forEach.call(ths, function (th, col) {
+      th.addEventListener("click", function () {
+        var desc = th.classList.contains("asc");
+        Array.prototype.forEach.call(ths, function (h) { h.classList.remove("asc", "desc"); });
+        th.classList.add(desc ? "desc" : "asc");
+        var body = t.tBodies[0];
+        var rows = Array.prototype.map.call(body.rows, function (r, i) { return {r: r, i: i}; });
+        function key(r) {
+          var td = r.cells[col], v = td.getAttribute("data-sort");
+          return v === null ? {n: false, v: td.textContent} : {n: true, v: parseFloat(v)};
+        }
+        rows.sort(function (a, b) {
+          var ka = key(a.r), kb = key(b.r), c;
+          if (ka.n && kb.n) { c = ka.v - kb.v; }
+          else if (ka.n !== kb.n) { c = ka.n ? -1 : 1; }
+          else { c = collator.compare(ka.v, kb.v); }
+          if (desc) { c = -c; }
+          return c !== 0 ? c : a.i - b.i;
+        });
+        rows.forEach(function (x) { body.appendChild(x.r); });
+      });
+    });
+  }
+
+  // -- compressed chunks --------------------------------------------------------------------
+  var cache = {};
+  function inflate(b64) {
+    if (typeof DecompressionStream === "undefined") {
+      return Promise.reject(new Error("this browser has no DecompressionStream (Chromium 80+, Firefox 113+, Safari 16.4+)"));
+    }
+    var bin = atob(b64), bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) { bytes[i] = bin.charCodeAt(i); }
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).text().then(JSON.parse);
+  }
+  function chunk(kind, c) {
+    var k = kind + ":" + c;
+    if (!cache[k]) {
+      var src = kind === "graphs" ? D.graphs : D[kind][c];
+      cache[k] = src ? inflate(src) : Promise.resolve(kind === "graphs" ? {} : []);
+    }
+    return cache[k];
+  }
+  function runOf(i) { return D.runs[C.run[i]]; }
+  function itemPart(kind, i) {
+    var run = runOf(i), local = i - run.start;
+    var c = run.chunk0 + Math.floor(local / D.chunk);
+    return chunk(kind, c).then(function (arr) { return arr[local % D.chunk]; });
+  }
+
+  // -- header and summary ------------------------------------------------------------------------
+  var multi = D.runs.length > 1;
+  document.getElementById("subtitle").textContent = D.runs.map(function (r) {
+    return r.name + ": " + r.task + " · " + r.model + " · " + r.count.toLocaleString("en-US") + " items";
+  }).join("  |  ");
+  (function summary() {
+    var box = document.getElementById("summary");
+    D.runs.forEach(function (r, k) {
+      box.appendChild(el("h3", {text: (multi ? "Run " + (k + 1) + ": " : "") + r.name}));
+      box.appendChild(el("p", {cls: "muted", text: "task " + r.task + " (" + r.kind + (r.labels.length ? ": " + r.labels.join(", ") : "") +
+        ") · model " + r.model + (r.dataset ? " · data " + r.dataset : "") + " · " + r.path}));
+      var rows = r.summary.map(function (s) {
+        return [s.variant, s.strategy, s.items, s.answered, s.errors, s.parse_failures,
+                s.precision, s.recall, s.f1, ci(s.f1_ci95), s.accuracy, s.tokens_in, s.tokens_out,
+                s.cost_usd === null || s.cost_usd === undefined ? "" : "$" + s.cost_usd.toFixed(4)];
+      });
+      var t = r.totals;
+      rows.push(["all", "", t.items, t.answered, t.errors, t.parse_failures, "", "", "", "", "", t.tokens_in, t.tokens_out,
+                 t.cost_usd === null || t.cost_usd === undefined ? "" : "$" + t.cost_usd.toFixed(4)]);
+      var macro = r.summary.some(function (s) { return s.averaged === "macro"; });
+      box.appendChild(table(["variant", "strategy", "items", "answered", "errors", "parse failures",
+        macro ? "macro P" : "precision", macro ? "macro R" : "recall", macro ? "macro F1" : "F1", "F1 95% CI",
+        "accuracy", "tokens in", "tokens out", "cost"], rows, {id: "summary-" + k}));
+      if (r.notes.length) {
+        box.appendChild(el("ul", {cls: "notes"}, r.notes.map(function (n) { return el("li", {text: n}); })));
+      }
+    });
+    if (D.notes && D.notes.length) {
+      box.appendChild(el("ul", {cls: "notes"}, D.notes.map(function (n) { return el("li", {text: n}); })));
+    }
+  })();
+
+  // -- filters ------------------------------------------------------------------------------------
+  var filters = {run: -1, task: -1, variant: -1, statement: -1, gold: -1, bucket: -1,
+                 states: STATES.map(function () { return true; }), query: ""};
+  function counts(col, size) {
+    var out = new Array(size).fill(0);
+    for (var i = 0; i < N; i++) { out[col[i]]++; }
+    return out;
+  }
+  var bucketOf = new Int32Array(N);
+  for (var i0 = 0; i0 < N; i0++) { bucketOf[i0] = D.statements.bucket[C.statement[i0]]; }
+  function select(id, name, values, col) {
+    var s = document.getElementById(id), n = counts(col, values.length);
+    s.appendChild(el("option", {value: "-1", text: "all (" + values.length + ")"}));
+    var order = values.map(function (v, k) { return k; }).filter(function (k) { return n[k] > 0; });
+    if (name !== "run" && name !== "bucket") { order.sort(function (a, b) { return collator.compare(values[a], values[b]); }); }
+    order.forEach(function (k) {
+      s.appendChild(el("option", {value: String(k), text: (values[k] === "" ? "(none)" : values[k]) + " (" + n[k] + ")"}));
+    });
+    s.addEventListener("change", function () { filters[name] = parseInt(s.value, 10); update(); });
+  }
+  select("f-run", "run", D.runs.map(function (r) { return r.name; }), C.run);
+  select("f-task", "task", DICT.task, C.task);
+  select("f-variant", "variant", DICT.variant, C.variant);
+  select("f-statement", "statement", DICT.statement, C.statement);
+  select("f-gold", "gold", DICT.value, C.gold);
+  select("f-bucket", "bucket", BUCKETS, bucketOf);
+  if (!multi) { document.getElementById("f-run").parentNode.hidden = true; }
+  (function stateBoxes() {
+    var box = document.getElementById("f-states"), n = counts(C.state, STATES.length);
+    STATES.forEach(function (s, k) {
+      var cb = el("input", {type: "checkbox", "data-state": s});
+      cb.checked = true;
+      cb.addEventListener("change", function () { filters.states[k] = cb.checked; update(); });
+      box.appendChild(el("label", null, [cb, " ", el("span", {cls: "state state-" + s, text: s}), " (" + n[k] + ")"]));
+    });
+  })();
+
+  // Search: item key, statement id and text, asked events, gold, answer, rule, variant, run name, and the
+  // responses once they are inflated (the first search inflates them).
+  var responses = null, responsesLoading = null;
+  function loadResponses() {
+    if (responsesLoading) { return responsesLoading; }
+    document.body.setAttribute("data-searching", "1");
+    var jobs = D.details.map(function (_, c) { return chunk("details", c); });
+    responsesLoading = Promise.all(jobs).then(function (parts) {
+      responses = new Array(N);
+      D.runs.forEach(function (r) {
+        for (var j = 0; j < r.count; j++) {
+          var d = parts[r.chunk0 + Math.floor(j / D.chunk)][j % D.chunk];
+          responses[r.start + j] = ((d.response || "") + "\n" + (d.error || "") + "\n" + (d.id || "")).toLowerCase();
+        }
+      });
+      document.body.removeAttribute("data-searching");
+      update();
+    });
+    return responsesLoading;
+  }
+  function hits(values, q) { return values.map(function (v) { return v.toLowerCase().indexOf(q) >= 0; }); }
+  var searchBox = document.getElementById("search"), searchTimer = null;
+  searchBox.addEventListener("input", function () {
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(function () {
+      filters.query = searchBox.value.trim().toLowerCase();
+      if (filters.query && !responses) { loadResponses(); }
+      update();
+    }, 120);
+  });
+
+  // -- sorting --------------------------------------------------------------------------------
+  function ranks(values) {
+    var idx = values.map(function (v, k) { return k; });
+    idx.sort(function (a, b) { return collator.compare(values[a], values[b]); });
+    var r = new Int32Array(values.length);
+    idx.forEach(function (k, pos) { r[k] = pos; });
+    return r;
+  }
+  var COLUMNS = [
+    {name: "run", label: "run", get: function (i) { return D.runs[C.run[i]].name; }, key: function (i) { return C.run[i]; }, hidden: !multi},
+    {name: "variant", label: "variant", dict: "variant"},
+    {name: "key", label: "item", dict: "key"},
+    {name: "statement", label: "statement", dict: "statement"},
+    {name: "asked", label: "asked about", dict: "asked"},
+    {name: "gold", label: "gold", dict: "value"},
+    {name: "answer", label: "answer", dict: "value"},
+    {name: "rule", label: "parse rule", dict: "rule"},
+    {name: "state", label: "outcome", get: function (i) { return STATES[C.state[i]]; }, key: function (i) { return C.state[i]; }},
+    {name: "cs", label: "C(s)", get: function (i) { return fmt(D.statements.cs[C.statement[i]], 3); },
+     key: function (i) { var v = D.statements.cs[C.statement[i]]; return v === null ? -1 : v; }},
+    {name: "score", label: "token F1", get: function (i) { return fmt(C.score[i], 3); },
+     key: function (i) { return C.score[i] === null ? -1 : C.score[i]; }, hidden: !C.score.some(function (x) { return x !== null; })}
+  ];
+  COLUMNS.forEach(function (col) {
+    if (col.dict) {
+      var values = DICT[col.dict], data = C[col.name], rk = null;
+      col.get = function (i) { return values[data[i]]; };
+      col.key = function (i) { if (!rk) { rk = ranks(values); } return rk[data[i]]; };
+    }
+  });
+  var shown = COLUMNS.filter(function (c) { return !c.hidden; });
+  var sortCol = null, sortDesc = false;
+
+  // -- filtering ------------------------------------------------------------------------------
+  var visible = new Int32Array(0);
+  function update() {
+    var q = filters.query, qv = null;
+    if (q) {
+      qv = {};
+      ["variant", "key", "statement", "asked", "value", "rule", "task"].forEach(function (d) { qv[d] = hits(DICT[d], q); });
+      qv.text = hits(D.statements.text, q);
+      qv.run = hits(D.runs.map(function (r) { return r.name; }), q);
+    }
+    var out = new Int32Array(N), n = 0;
+    for (var i = 0; i < N; i++) {
+      if (filters.run >= 0 && C.run[i] !== filters.run) { continue; }
+      if (filters.task >= 0 && C.task[i] !== filters.task) { continue; }
+      if (filters.variant >= 0 && C.variant[i] !== filters.variant) { continue; }
+      if (filters.statement >= 0 && C.statement[i] !== filters.statement) { continue; }
+      if (filters.gold >= 0 && C.gold[i] !== filters.gold) { continue; }
+      if (filters.bucket >= 0 && bucketOf[i] !== filters.bucket) { continue; }
+      if (!filters.states[C.state[i]]) { continue; }
+      if (qv && !(qv.variant[C.variant[i]] || qv.key[C.key[i]] || qv.statement[C.statement[i]] || qv.text[C.statement[i]] ||
+                  qv.asked[C.asked[i]] || qv.value[C.gold[i]] || qv.value[C.answer[i]] || qv.rule[C.rule[i]] ||
+                  qv.task[C.task[i]] || qv.run[C.run[i]] || (responses && responses[i].indexOf(q) >= 0))) { continue; }
+      out[n++] = i;
+    }
+    visible = out.slice(0, n);
+    if (sortCol) {
+      var arr = Array.prototype.slice.call(visible), key = sortCol.key, sign = sortDesc ? -1 : 1;
+      var keys = new Float64Array(N);
+      arr.forEach(function (i) { keys[i] = key(i); });
+      arr.sort(function (a, b) { return (keys[a] - keys[b]) * sign || a - b; });
+      visible = Int32Array.from(arr);
+    }
+    document.getElementById("count").textContent = n.toLocaleString("en-US") + " of " + N.toLocaleString("en-US") + " items" +
+      (q && !responses ? " (searching the responses…)" : "");
+    document.body.setAttribute("data-visible", String(n));
+    wrap.scrollTop = 0;
+    render();
+  }
+
+  // -- virtual table ----------------------------------------------------------------------------
+  var wrap = document.getElementById("table-wrap"), tbody = document.querySelector("#items-table tbody");
+  var head = document.querySelector("#items-table thead tr"), selected = -1;
+  shown.forEach(function (col) {
+    var th = el("th", {text: col.label, "data-col": col.name});
+    th.addEventListener("click", function () {
+      if (sortCol === col) { sortDesc = !sortDesc; } else { sortCol = col; sortDesc = false; }
+      Array.prototype.forEach.call(head.children, function (h) { h.classList.remove("asc", "desc"); });
+      th.classList.add(sortDesc ? "desc" : "asc");
+      update();
+    });
+    head.appendChild(th);
+  });
+  function render() {
+    var top = wrap.scrollTop, height = wrap.clientHeight || 600;
+    var first = Math.max(0, Math.floor(top / ROW_H) - 10), last = Math.min(visible.length, Math.ceil((top + height) / ROW_H) + 10);
+    var frag = document.createDocumentFragment();
+    var pad = el("tr", {cls: "pad"}, [el("td", {colspan: String(shown.length)})]);
+    pad.firstChild.style.height = (first * ROW_H) + "px";
+    frag.appendChild(pad);
+    for (var p = first; p < last; p++) {
+      var i = visible[p], tr = el("tr", {cls: "item" + (i === selected ? " selected" : ""), "data-i": String(i)});
+      shown.forEach(function (col) {
+        var td = el("td");
+        var v = col.get(i);
+        if (col.name === "state") { td.appendChild(el("span", {cls: "state state-" + v, text: v})); }
+        else { td.textContent = v; td.title = v; }
+        tr.appendChild(td);
+      });
+      frag.appendChild(tr);
+    }
+    var padEnd = el("tr", {cls: "pad"}, [el("td", {colspan: String(shown.length)})]);
+    padEnd.firstChild.style.height = ((visible.length - last) * ROW_H) + "px";
+    frag.appendChild(padEnd);
+    tbody.textContent = "";
+    tbody.appendChild(frag);
+  }
+  var ticking = false;
+  wrap.addEventListener("scroll", function () {
+    if (!ticking) { ticking = true; requestAnimationFrame(function () { ticking = false; render(); }); }
+  });
+  window.addEventListener("resize", function () { render(); });
+  tbody.addEventListener("click", function (ev) {
+    var tr = ev.target.closest("tr.item");
+    if (tr) { showItem(parseInt(tr.getAttribute("data-i"), 10)); }
+  });
+
+  // -- aligned items across runs ---------------------------------------------------------------------
+  var byKey = {};
+  for (var i1 = 0; i1 < N; i1++) { byKey[C.run[i1] + "\u0000" + DICT.variant[C.variant[i1]] + "\u0000" + DICT.key[C.key[i1]]] = i1; }
+  function aligned(i) {
+    if (!D.compare) { return [i]; }
+    var r = C.run[i], v = DICT.variant[C.variant[i]], key = DICT.key[C.key[i]], base = v;
+    if (r > 0) {
+      var p = D.compare.pairs[r - 1];
+      var hit = p && p.variants.filter(function (x) { return x[1] === v; })[0];
+      if (!hit) { return [i]; }
+      base = hit[0];
+    }
+    return D.runs.map(function (_, k) {
+      var vk = base;
+      if (k > 0) {
+        var pk = D.compare.pairs[k - 1], m = pk && pk.variants.filter(function (x) { return x[0] === base; })[0];
+        if (!m) { return -1; }
+        vk = m[1];
+      }
+      var j = byKey[k + "\u0000" + vk + "\u0000" + key];
+      return j === undefined ? -1 : j;
+    });
+  }
+
+  // -- item detail -------------------------------------------------------------------------------------
+  var detail = document.getElementById("detail"), network = null, overlayNet = null;
+  function highlighted(text, words) {
+    var p = el("p", {cls: "statement", id: "d-statement"}), low = text.toLowerCase(), spans = [];
+    words.forEach(function (w) {
+      if (!w) { return; }
+      var lw = w.toLowerCase(), from = 0, k;
+      while ((k = low.indexOf(lw, from)) >= 0) { spans.push([k, k + lw.length]); from = k + lw.length; }
+    });
+    spans.sort(function (a, b) { return a[0] - b[0] || b[1] - a[1]; });
+    var last = 0;
+    spans.forEach(function (s) {
+      if (s[0] < last) { return; }
+      p.appendChild(document.createTextNode(text.slice(last, s[0])));
+      p.appendChild(el("mark", {cls: "asked", text: text.slice(s[0], s[1])}));
+      last = s[1];
+    });
+    p.appendChild(document.createTextNode(text.slice(last)));
+    return p;
+  }
+  function drawGraph(box, nodes, edges, done) {
+    if (typeof vis === "undefined") { box.textContent = "vis-network is not loaded: no graph."; return null; }
+    var net = new vis.Network(box, {nodes: new vis.DataSet(nodes), edges: new vis.DataSet(edges)}, D.options);
+    net.once("stabilizationIterationsDone", function () { net.setOptions({physics: {enabled: false}}); if (done) { done(); } });
+    if (!nodes.length && done) { done(); }
+    return net;
+  }
+  function statementGraph(sidIdx, asked, box) {
+    return chunk("graphs", 0).then(function (graphs) {
+      var g = graphs[DICT.statement[sidIdx]];
+      if (!g) { box.parentNode.replaceChild(el("p", {cls: "muted", text: "No graph for this statement."}), box); return; }
+      var wanted = {};
+      asked.forEach(function (a) { wanted[a.toLowerCase()] = true; });
+      var nodes = g.nodes.map(function (n) {
+        var copy = Object.assign({}, n);
+        if (wanted[String(n.event).toLowerCase()]) {
+          copy.borderWidth = 5;
+          copy.color = {background: n.color, border: "#111111", highlight: {background: n.color, border: "#111111"}};
+          copy.font = {size: 17, face: "sans-serif", bold: true};
+          copy.asked = true;
+        }
+        return copy;
+      });
+      if (network) { network.destroy(); }
+      network = drawGraph(box, nodes, g.edges, function () { document.body.setAttribute("data-graph", "1"); });
+      window.cgRunView.graph = {nodes: nodes, edges: g.edges, network: network};
+    });
+  }
+  var PAIR_COLORS = {matched: "#1a9850", predicted: "#d95f02", gold: "#8c8c8c"};
+  function overlay(d, box) {
+    var m = d.match, ids = {}, nodes = [], edges = [];
+    function node(key, surface) {
+      var k = key.join ? key.join("") : key;
+      if (!(k in ids)) { ids[k] = nodes.length; nodes.push({id: nodes.length, label: surface, title: surface, shape: "dot", size: 12, color: "#6baed6"}); }
+      return ids[k];
+    }
+    var goldPairs = pairsOf(d, "gold"), predPairs = pairsOf(d, "predicted"), seen = {};
+    goldPairs.forEach(function (p, j) {
+      var a = node(m.keys.gold[j][0], p[0]), b = node(m.keys.gold[j][1], p[1]), k = a + ">" + b;
+      if (seen[k]) { return; }
+      seen[k] = true;
+      var kind = m.exact.gold[j] ? "matched" : "gold";
+      edges.push({from: a, to: b, arrows: "to", kind: kind, color: {color: PAIR_COLORS[kind], inherit: false},
+                  width: 3, dashes: kind === "gold" ? [4, 4] : false, title: (kind === "matched" ? "matched: " : "only gold: ") + p[0] + " → " + p[1]});
+    });
+    predPairs.forEach(function (p, i) {
+      if (m.exact.predicted[i]) { return; }
+      var a = node(m.keys.predicted[i][0], p[0]), b = node(m.keys.predicted[i][1], p[1]), k = a + ">" + b + "p";
+      if (seen[k]) { return; }
+      seen[k] = true;
+      edges.push({from: a, to: b, arrows: "to", kind: "predicted", color: {color: PAIR_COLORS.predicted, inherit: false},
+                  width: 3, dashes: [10, 5], title: "only predicted: " + p[0] + " → " + p[1]});
+    });
+    if (overlayNet) { overlayNet.destroy(); }
+    overlayNet = drawGraph(box, nodes, edges, function () { document.body.setAttribute("data-graph", "1"); });
+    window.cgRunView.overlay = {nodes: nodes, edges: edges, network: overlayNet};
+  }
+  function pairsOf(d, side) { return d.match && d.match.pairs ? d.match.pairs[side] : []; }
+  function pairSection(d, run) {
+    var m = d.match, box = el("div");
+    var gold = pairsOf(d, "gold"), pred = pairsOf(d, "predicted");
+    var modeSel = el("select", {id: "d-mode"}, [el("option", {value: "paper", text: "paper (best match per pair)"}),
+                                                el("option", {value: "hungarian", text: "hungarian (one-to-one)"})]);
+    var scoreP = el("p", {id: "d-scores"}), tables = el("div", {cls: "cols"});
+    function draw() {
+      var mode = modeSel.value, s = m.scores[mode];
+      scoreP.textContent = "token P " + fmt(s.token.precision, 3) + " R " + fmt(s.token.recall, 3) + " F1 " + fmt(s.token.f1, 3) +
+        " · exact hits " + s.exact.hits + " (P " + fmt(s.exact.precision, 3) + " R " + fmt(s.exact.recall, 3) + " F1 " + fmt(s.exact.f1, 3) + ")" +
+        " · rule: " + D.rules[mode];
+      var partnerP = pred.map(function () { return null; }), partnerG = gold.map(function () { return null; });
+      if (mode === "paper") {
+        m.paper.predicted.forEach(function (b, i) { partnerP[i] = b; });
+        m.paper.gold.forEach(function (b, j) { partnerG[j] = b; });
+      } else {
+        m.hungarian.forEach(function (a) { partnerP[a[0]] = [a[1], a[2]]; partnerG[a[1]] = [a[0], a[2]]; });
+      }
+      tables.textContent = "";
+      tables.appendChild(el("div", null, [el("h3", {text: "Gold pairs (" + gold.length + ")"}),
+        table(["#", "cause", "effect", "exact", mode === "paper" ? "best predicted" : "matched to", "S"],
+              gold.map(function (p, j) {
+                var b = partnerG[j];
+                return ["g" + (j + 1), p[0], p[1], m.exact.gold[j] ? "yes" : "", b && b[0] >= 0 ? "p" + (b[0] + 1) : "", b && b[0] >= 0 ? b[1] : ""];
+              }), {id: "d-gold-pairs"})]));
+      tables.appendChild(el("div", null, [el("h3", {text: "Predicted pairs (" + pred.length + ")"}),
+        table(["#", "cause", "effect", "bucket", mode === "paper" ? "best gold" : "matched to", "S"],
+              pred.map(function (p, i) {
+                var b = partnerP[i];
+                return ["p" + (i + 1), p[0], p[1], m.buckets[i], b && b[0] >= 0 ? "g" + (b[0] + 1) : "", b && b[0] >= 0 ? b[1] : ""];
+              }), {id: "d-pred-pairs"})]));
+    }
+    modeSel.addEventListener("change", draw);
+    box.appendChild(el("h3", {text: "Pairs: gold against predicted"}));
+    box.appendChild(el("label", null, ["matching: ", modeSel]));
+    box.appendChild(scoreP);
+    box.appendChild(tables);
+    if (m.missed) { box.appendChild(el("p", {cls: "muted", text: m.missed + " gold pair(s) missed (no prediction for this row)."})); }
+    draw();
+    box.appendChild(el("h3", {text: "Overlay: gold against predicted relations"}));
+    var legend = el("p", {cls: "legend"});
+    [["matched", "matched (same normalised pair)", "solid"], ["predicted", "only predicted", "dashed"], ["gold", "only gold", "dotted"]].forEach(function (x) {
+      var sw = el("span", {cls: "ln"});
+      sw.style.borderTopStyle = x[2];
+      sw.style.borderColor = PAIR_COLORS[x[0]];
+      legend.appendChild(sw);
+      legend.appendChild(document.createTextNode(x[1]));
+    });
+    box.appendChild(legend);
+    var g = el("div", {cls: "graph", id: "d-overlay"});
+    box.appendChild(g);
+    setTimeout(function () { overlay(d, g); }, 0);
+    return box;
+  }
+  function stateBadge(i) { var s = STATES[C.state[i]]; return el("span", {cls: "state state-" + s, text: s}); }
+  function answerBlock(i, d, p, compact) {
+    var run = runOf(i), box = el("div", {"data-i": String(i)});
+    if (compact) { box.appendChild(el("h3", null, [run.name + " (" + DICT.variant[C.variant[i]] + "): ", stateBadge(i)])); }
+    var info = [["item id", d.id], ["gold", typeof d.gold === "string" ? d.gold : JSON.stringify(d.gold)],
+                ["parsed answer", typeof d.label === "string" ? d.label : JSON.stringify(d.label)],
+                ["parse rule", d.rule === null ? "(none: " + (d.error ? "the request failed" : "no rule read an answer") + ")" : d.rule],
+                ["error", d.error], ["finish reason", d.finish_reason], ["source", d.source], ["attempts", d.attempts],
+                ["tokens in / out", d.usage ? fmt(d.usage.prompt_tokens) + " / " + fmt(d.usage.completion_tokens) : ""],
+                ["cost", d.cost_usd === null || d.cost_usd === undefined ? "not recorded" : "$" + d.cost_usd.toFixed(6)],
+                ["latency", d.latency_s === null || d.latency_s === undefined ? "" : d.latency_s + " s"]];
+    box.appendChild(table(["field", "value"], info.filter(function (x) { return x[1] !== null && x[1] !== undefined && x[1] !== ""; }),
+                          {id: compact ? "" : "d-fields"}));
+    box.appendChild(el("h3", {text: "Response"}));
+    var pre = el("pre", {cls: "response"});
+    pre.textContent = d.response === null || d.response === undefined ? "(no response: the request failed)" : d.response;
+    box.appendChild(pre);
+    if (!compact) {
+      box.appendChild(el("h3", {text: "Prompt"}));
+      if (!p) {
+        box.appendChild(el("p", {cls: "muted", text: "The run stores only the prompt's sha256 (" + (d.prompt_sha256 || "none") +
+          "); the prompt could not be rebuilt from the task and corpus (see the notes above)."}));
+      } else {
+        var note = {verified: "Rebuilt from the task and the corpus; its sha256 equals the one recorded when the item was asked.",
+                    unverified: "Rebuilt from the task and the corpus; the record holds no sha256 to check it against.",
+                    differs: "Rebuilt from the task and the corpus, but its sha256 differs from the one recorded: the prompt sent was different."}[p[2]];
+        box.appendChild(el("p", {cls: p[2] === "differs" ? "warn" : "muted", text: note}));
+        if (p[0]) { box.appendChild(el("p", {cls: "muted", text: "system"})); box.appendChild(el("pre", {cls: "prompt-system", text: p[0]})); }
+        box.appendChild(el("pre", {cls: "prompt", text: p[1]}));
+      }
+    }
+    return box;
+  }
+  function showItem(i) {
+    selected = i;
+    render();
+    document.body.removeAttribute("data-detail");
+    document.body.removeAttribute("data-graph");
+    var run = runOf(i), rows = aligned(i);
+    Promise.all([itemPart("details", i), itemPart("prompts", i)].concat(rows.map(function (j) {
+      return j >= 0 && j !== i ? itemPart("details", j) : Promise.resolve(null);
+    }))).then(function (parts) {
+      var d = parts[0], p = parts[1];
+      detail.textContent = "";
+      detail.hidden = false;
+      detail.appendChild(el("h2", {id: "d-title"}, ["Item " + (d.id || DICT.key[C.key[i]]) + " ", stateBadge(i)]));
+      detail.appendChild(el("p", {cls: "muted", text: "run " + run.name + " · task " + DICT.task[C.task[i]] + " · variant " +
+        DICT.variant[C.variant[i]] + " · statement " + (DICT.statement[C.statement[i]] || "(none)")}));
+      var sid = C.statement[i], text = D.statements.text[sid], asked = DICT.asked[C.asked[i]] ? DICT.asked[C.asked[i]].split(" · ") : [];
+      if (text) {
+        detail.appendChild(el("h3", {text: "Statement" + (D.statements.cs[sid] !== null ? " (C(s) = " + fmt(D.statements.cs[sid], 3) + ")" : "")}));
+        detail.appendChild(highlighted(text, asked));
+      }
+      if (asked.length) { detail.appendChild(el("p", {cls: "muted", text: "asked about: " + asked.join("; ")})); }
+      if (d.match) {
+        detail.appendChild(pairSection(d, run));
+      } else if (D.statements.graph[sid]) {
+        detail.appendChild(el("h3", {text: "Causal graph (the asked event has a thick black border)"}));
+        var g = el("div", {cls: "graph", id: "d-graph"});
+        detail.appendChild(g);
+        statementGraph(sid, asked, g);
+      }
+      detail.appendChild(answerBlock(i, d, p, false));
+      var others = rows.filter(function (j) { return j >= 0 && j !== i; });
+      if (others.length) {
+        detail.appendChild(el("h2", {text: "The same item in the other runs"}));
+        var cols = el("div", {cls: "cols", id: "d-others"});
+        rows.forEach(function (j, k) { if (j >= 0 && j !== i) { cols.appendChild(answerBlock(j, parts[2 + k], null, true)); } });
+        detail.appendChild(cols);
+      }
+      document.body.setAttribute("data-detail", String(i));
+      detail.scrollIntoView({block: "start"});
+    }, function (err) {
+      detail.hidden = false;
+      detail.textContent = "Could not read this item: " + err.message;
+      document.body.setAttribute("data-detail", "error");
+    });
+  }
+
+  // -- comparison ------------------------------------------------------------------------------------------
+  (function compare() {
+    var box = document.getElementById("compare");
+    if (!D.compare) { box.hidden = true; document.getElementById("nav-compare").hidden = true; return; }
+    var cmp = D.compare, names = cmp.runs;
+    box.appendChild(el("h2", {text: "Comparison (baseline: " + names[0] + ")"}));
+    cmp.notes.forEach(function (n) { box.appendChild(el("p", {cls: "warn", text: n})); });
+    cmp.pairs.forEach(function (p) {
+      var other = names[p.run];
+      box.appendChild(el("h3", {text: names[0] + " against " + other + ": McNemar on correctness, per variant"}));
+      box.appendChild(el("p", {cls: "muted", text: "b: right in " + names[0] + " only; c: right in " + other +
+        " only (wrong, unparsed and failed answers count as not right). χ² with continuity correction; " +
+        "Bonferroni over the variants (causalgraph.stats.mcnemar)."}));
+      box.appendChild(table(["variant", "paired with", "items", "both right", "b", "c", "both wrong", "χ²", "p", "p (Bonferroni)", "significant"],
+        p.mcnemar.map(function (r) {
+          return [r.variant_a, r.variant_b, r.n, r.both_right, r.b, r.c, r.both_wrong, r.statistic, r.p, r.p_bonferroni, r.significant ? "*" : ""];
+        }), {id: "mcnemar-" + p.run, sortable: true}));
+      if (p.label_mcnemar && p.label_mcnemar.length) {
+        box.appendChild(el("p", {cls: "muted", text: "McNemar on the answers (the paper's Table 21, causalgraph.stats.mcnemar_runs; unparsed and failed answers left out):"}));
+        box.appendChild(table(["variant", "paired with", "items", "left out", "b", "c", "χ²", "p", "p (Bonferroni)", "significant"],
+          p.label_mcnemar.map(function (r) {
+            return [r.variant_a, r.variant_b, r.n, r.excluded, r.b, r.c, r.statistic, r.p, r.p_bonferroni, r.significant ? "*" : ""];
+          }), {id: "label-mcnemar-" + p.run, sortable: true}));
+      } else if (p.label_mcnemar_note) {
+        box.appendChild(el("p", {cls: "muted", text: "McNemar on the answers does not apply: " + p.label_mcnemar_note}));
+      }
+      p.notes.forEach(function (n) { box.appendChild(el("p", {cls: "warn", text: n})); });
+    });
+    box.appendChild(el("h3", {text: "Flipped items: correct in some runs, not in others (" + cmp.flipped.length + ")"}));
+    var fl = table(["variant", "item", "statement"].concat(names), cmp.flipped.map(function (f) {
+      return [f[0], f[1], f[2]].concat(f[3].map(function (j) { return stateBadge(j); }));
+    }), {id: "flipped", sortable: true});
+    Array.prototype.forEach.call(fl.tBodies[0].rows, function (tr, k) {
+      tr.setAttribute("data-key", cmp.flipped[k][1]);
+      tr.setAttribute("data-variant", cmp.flipped[k][0]);
+      tr.style.cursor = "pointer";
+      tr.addEventListener("click", function () { showItem(cmp.flipped[k][3][0]); });
+    });
+    box.appendChild(fl);
+    box.appendChild(el("h3", {text: "Agreement per statement"}));
+    box.appendChild(el("p", {cls: "muted", text: "Items in every run; same answer: every run gave the same parsed answer; " +
+      "same correctness: right in every run or in none."}));
+    box.appendChild(table(["statement", "items", "same answer", "same correctness", "agreement"].concat(names.map(function (n) { return "correct: " + n; })),
+      cmp.statements.map(function (s) {
+        return [s.statement, s.items, s.same_answer, s.same_correctness, s.agreement].concat(s.correct);
+      }), {id: "agreement", sortable: true}));
+  })();
+
+  // -- API for tests and the console ---------------------------------------------------------------------
+  window.cgRunView = {
+    data: D,
+    visibleCount: function () { return visible.length; },
+    visibleRows: function () { return Array.prototype.slice.call(visible); },
+    renderedRows: function () { return tbody.querySelectorAll("tr.item").length; },
+    setFilter: function (name, value) {
+      var ids = {run: "f-run", task: "f-task", variant: "f-variant", statement: "f-statement", gold: "f-gold", bucket: "f-bucket"};
+      var s = document.getElementById(ids[name]);
+      var opt = Array.prototype.filter.call(s.options, function (o) { return o.value === "-1" ? value === null : o.textContent.replace(/ \(\d+\)$/, "") === value; })[0];
+      if (!opt) { throw new Error("no option " + value + " in filter " + name); }
+      s.value = opt.value;
+      s.dispatchEvent(new Event("change"));
+      return visible.length;
+    },
+    show: showItem,
+    sortBy: function (name, desc) {
+      sortCol = COLUMNS.filter(function (c) { return c.name === name; })[0];
+      sortDesc = !!desc;
+      update();
+    }
+  };
+  update();
+  document.body.setAttribute("data-ready", "1");
+})();
