@@ -23,13 +23,13 @@ decoded greedily and together), is refused with a
 
 from __future__ import annotations
 
-import asyncio
 import os
 import time
-from typing import Any, Optional
+from typing import Any
 
 from ..errors import BackendError, ConfigError
 from .base import Backend, Completion, Request
+from .batching import MicroBatcher
 from .local import resolve_model_file
 
 __all__ = ["HFBackend", "HF_OPTIONS"]
@@ -72,9 +72,7 @@ class HFBackend(Backend):
             raise ConfigError(f"hf option batch_size={self.batch_size}: expected an integer >= 1")
         self._model = None
         self._tok = None
-        self._queue: Optional[asyncio.Queue] = None
-        self._worker: Optional[asyncio.Task] = None
-        self._loop: Optional[asyncio.AbstractEventLoop] = None
+        self._batcher = MicroBatcher(self._generate_batch, max_size=self.batch_size, wait=self.batch_wait)
 
     def identity(self) -> dict[str, Any]:
         # The weights, not the way they were named (file, or folder + gguf_file), identify the model.
@@ -159,34 +157,6 @@ class HFBackend(Backend):
                                       raw={"batch_size": len(requests), "generated_token_ids": new[:n]}))
         return results
 
-    async def _run_worker(self) -> None:
-        assert self._queue is not None
-        while True:
-            first = await self._queue.get()
-            batch = [first]
-            deadline = time.monotonic() + self.batch_wait
-            while len(batch) < self.batch_size:
-                timeout = deadline - time.monotonic()
-                if timeout <= 0:
-                    break
-                try:
-                    batch.append(await asyncio.wait_for(self._queue.get(), timeout))
-                except asyncio.TimeoutError:
-                    break
-            live = [(req, fut) for req, fut in batch if not fut.cancelled()]
-            if not live:
-                continue
-            try:
-                results = await asyncio.to_thread(self._generate_batch, [req for req, _ in live])
-            except Exception as exc:  # delivered to every waiting request, not swallowed
-                for _, fut in live:
-                    if not fut.done():
-                        fut.set_exception(exc if isinstance(exc, BackendError) else BackendError(f"{type(exc).__name__}: {exc}"))
-                continue
-            for (_, fut), res in zip(live, results):
-                if not fut.done():
-                    fut.set_result(res)
-
     def check_request(self, request: Request) -> None:
         if request.temperature not in (None, 0, 0.0):
             raise ConfigError(f"hf backend decodes greedily; temperature {request.temperature} was asked "
@@ -200,27 +170,9 @@ class HFBackend(Backend):
 
     async def complete(self, request: Request) -> Completion:
         self.check_request(request)
-        loop = asyncio.get_running_loop()
-        if self._queue is None or self._loop is not loop:
-            # A new event loop (another asyncio.run with the same backend): a new queue and worker;
-            # the loaded model is kept.
-            self._queue = asyncio.Queue()
-            self._worker = asyncio.ensure_future(self._run_worker())
-            self._loop = loop
-        fut = asyncio.get_running_loop().create_future()
-        await self._queue.put((request, fut))
-        return await fut
+        return await self._batcher.submit(request)
 
     async def aclose(self) -> None:
-        if self._worker is not None:
-            if self._loop is asyncio.get_running_loop():
-                self._worker.cancel()
-                try:
-                    await self._worker
-                except (asyncio.CancelledError, Exception):
-                    pass
-            self._worker = None
-            self._queue = None
-            self._loop = None
+        await self._batcher.aclose()  # a batch still running finishes before the model goes
         self._model = None
         self._tok = None
