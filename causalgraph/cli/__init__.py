@@ -27,6 +27,7 @@ COMMAND_MODULES = [
     "chains",
     "encode",
     "items",
+    "export_dataset",
     "bench",
     "extract",
     "evaluate_extraction",

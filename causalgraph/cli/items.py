@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -32,8 +33,9 @@ def register(sub) -> None:
     p.add_argument("--order", choices=list(ORDERS), default=None,
                    help="edge order of graphs in prompts: paper (default; as the ClimateCause authors sent "
                         "them) or data (tasks whose prompts hold a graph)")
-    p.add_argument("--format", choices=["jsonl", "json", "table", "csv"], default="jsonl",
-                   help="output format (default: jsonl)")
+    p.add_argument("--format", choices=["jsonl", "json", "table", "csv", "parquet"], default="jsonl",
+                   help="output format (default: jsonl); parquet (binary) needs -o FILE or a redirected stdout")
+    p.add_argument("-o", "--output", metavar="FILE", default=None, help="write to FILE instead of stdout")
     p.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N items")
     p.add_argument("--openai-batch", metavar="FILE", default=None,
                    help="write an OpenAI Batch API input file (JSONL) instead of printing items")
@@ -63,6 +65,15 @@ def write_openai_batch(its, path, model: str) -> int:
 
 
 def run(args) -> int:
+    if args.output and args.format != "parquet" and not args.openai_batch:
+        from ..outputs import output_file
+
+        with open(output_file(args.output, "--output"), "w", encoding="utf-8") as fh, contextlib.redirect_stdout(fh):
+            return _run(args)
+    return _run(args)
+
+
+def _run(args) -> int:
     if args.limit is not None and args.limit < 0:
         raise ConfigError(f"--limit must be >= 0, got {args.limit}")
     task = get_task(args.task)
@@ -73,6 +84,11 @@ def run(args) -> int:
     if args.openai_batch:
         n = write_openai_batch(its, args.openai_batch, args.model)
         print(f"wrote {n} requests to {args.openai_batch}", file=sys.stderr)
+        return 0
+    if args.format == "parquet":
+        from ..export import write_parquet_output
+
+        write_parquet_output(its, args.output)
         return 0
     if args.format == "jsonl":
         for it in its:

@@ -1,0 +1,38 @@
+"""``causalgraph export-dataset DIR``: every task's items as a Hugging Face ``datasets`` folder."""
+
+from __future__ import annotations
+
+import sys
+
+from ._common import add_data_option, add_format_option, emit_table
+
+__all__ = ["register", "run"]
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "export-dataset", help="write every task's items (all variants) as a Hugging Face datasets folder",
+        description="Write the items of every task (or of --task T …), every prompt variant, as Parquet files and a "
+                    "README.md dataset card with one configuration per task and the corpora's licences, so that "
+                    "datasets.load_dataset(DIR, name=TASK) loads them without causalgraph.")
+    p.add_argument("dir", metavar="DIR", help="folder to write (new or empty, or pass --overwrite)")
+    p.add_argument("--task", action="append", default=None, metavar="TASK",
+                   help="a task to export, repeatable (default: every task of `causalgraph bench tasks`)")
+    add_data_option(p, help_extra="; used for every exported task (default: each task's own corpus)")
+    p.add_argument("--overwrite", action="store_true", help="write into a non-empty folder, replacing its files")
+    add_format_option(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..export import export_dataset
+
+    tasks = [t.strip() for arg in (args.task or []) for t in arg.split(",") if t.strip()] or None
+    res = export_dataset(args.dir, tasks, data=args.data, overwrite=args.overwrite)
+    total = sum(c["items"] for c in res.configs.values())
+    print(f"wrote {len(res.configs)} configurations ({total:,} items) to {res.path}; load one with "
+          f"datasets.load_dataset({str(res.path)!r}, name=TASK, split='test')", file=sys.stderr)
+    rows = [{"config": name, "items": c["items"], "variants": len(c["variants"]), "file": c["file"],
+             "corpus": (c.get("corpus") or {}).get("name")} for name, c in res.configs.items()]
+    emit_table(rows, args.format, columns=["config", "items", "variants", "file", "corpus"])
+    return 0

@@ -1,0 +1,348 @@
+"""Benchmark items as Parquet, and every task's items as a Hugging Face ``datasets`` folder.
+
+:func:`export_dataset` (``causalgraph export-dataset DIR``) writes one
+Parquet file per task (every variant's items, in the task's variant order and
+the order the task builds them) and a ``README.md`` dataset card whose YAML
+header declares one configuration per task, so that::
+
+    from datasets import load_dataset
+    items = load_dataset("DIR", name="ccr-member", split="test")
+
+loads them without causalgraph.  :func:`write_items_parquet` (``causalgraph
+items … --format parquet``) writes the items of one variant the same way.
+
+Every row is one :class:`~causalgraph.bench.item.Item`: ``id``, ``task``,
+``variant``, ``strategy``, ``statement_id``, ``system``, ``prompt``,
+``gold`` (``None`` for tasks scored otherwise; their gold is in ``meta``)
+and ``meta`` (the item's provenance as JSON text, since its keys differ from
+task to task).  The same items give the same bytes: the schema is fixed, no
+time or path is written, and the files depend only on the corpus, the
+causalgraph version and the pyarrow version.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO, Iterable, Optional, Sequence
+
+from .errors import ConfigError
+
+__all__ = ["ITEM_COLUMNS", "items_table", "write_items_parquet", "write_parquet_output", "export_dataset", "dataset_card", "ExportResult",
+           "CORPUS_LICENCES", "SPLIT"]
+
+#: The columns of an items table, in order.
+ITEM_COLUMNS = ("id", "task", "variant", "strategy", "statement_id", "system", "prompt", "gold", "meta")
+
+#: The split every configuration has: the benchmark's items are test items.
+SPLIT = "test"
+
+#: Corpus name → what the dataset card says about it: citation, Hub licence id, licence text.
+CORPUS_LICENCES: dict[str, dict[str, str]] = {
+    "climatecause": {
+        "title": "ClimateCause",
+        "citation": "Allein, Pineda-Castañeda, Rocci, Moens. ClimateCause: Complex and Implicit Causal Structures "
+                    "in Climate Reports. Findings of ACL 2026. Statements from the IPCC AR6 Synthesis Report.",
+        "licence_id": "cc-by-sa-4.0",
+        "licence": "CC BY-SA 4.0 (https://creativecommons.org/licenses/by-sa/4.0/): credit the authors and the "
+                   "dataset, and share derived datasets, these items included, under the same licence.",
+    },
+    "pubmedcausal": {
+        "title": "PubMedCausal",
+        "citation": "Kunle-John, Paul, Agbaakin, Aina, Odezuligbo, Anuyah. PubMedCausal: A Span-Level Annotated "
+                    "Corpus for Causal Relation Extraction in Biomedical Text, 2026. Sentences from PubMed "
+                    "abstracts; prepared split of josiahpaul07/PubMedCausal_Exp.",
+        "licence_id": "unknown",
+        "licence": "not stated: the authors' repository (josiahpaul07/PubMedCausal_Exp) has no licence file and "
+                   "its Hub copy says 'unknown'. Ask the authors before redistributing these items.",
+    },
+    "sample": {
+        "title": "causalgraph sample corpus",
+        "citation": "Four statements written by the causalgraph authors (not IPCC text), shipped with causalgraph.",
+        "licence_id": "mit",
+        "licence": "MIT, as causalgraph.",
+    },
+}
+
+
+def _pa():
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise ConfigError("Parquet output needs pyarrow: pip install 'causalgraph[dataset]'") from None
+    return pa, pq
+
+
+def _schema():
+    pa, _ = _pa()
+    # Fixed types: a column that is null in every row (gold of extraction items) stays a string column.
+    return pa.schema([(name, pa.string()) for name in ITEM_COLUMNS])
+
+
+def _row(item, strategy: str) -> dict[str, Any]:
+    meta = item.meta or {}
+    sid = meta.get("statement_id")
+    return {"id": item.id, "task": item.task, "variant": item.variant, "strategy": strategy,
+            "statement_id": None if sid is None else str(sid), "system": item.system, "prompt": item.prompt,
+            "gold": None if item.gold is None else str(item.gold),
+            "meta": json.dumps(meta, ensure_ascii=False, separators=(",", ":"))}
+
+
+def items_table(items: Iterable[Any], strategy_of=None):
+    """A pyarrow ``Table`` of items, one row each, columns :data:`ITEM_COLUMNS`.
+
+    Parameters
+    ----------
+    items
+        :class:`~causalgraph.bench.item.Item` objects.
+    strategy_of
+        ``variant -> strategy`` (default: the item's task's
+        :meth:`~causalgraph.tasks.Task.strategy_of`).
+
+    Examples
+    --------
+    >>> from causalgraph.bench.item import Item
+    >>> t = items_table([Item("d/v1/s1", "corri", "0_1", "Same?", "positive", {"statement_id": "s1"})])
+    >>> t.column_names[:4], t.column("meta").to_pylist()
+    (['id', 'task', 'variant', 'strategy'], ['{"statement_id":"s1"}'])
+    """
+    pa, _ = _pa()
+    rows = []
+    for it in items:
+        if strategy_of is None:
+            from .tasks import get_task
+
+            strategy = get_task(it.task).strategy_of(it.variant)
+        else:
+            strategy = strategy_of(it.variant)
+        rows.append(_row(it, strategy))
+    columns = {name: [r[name] for r in rows] for name in ITEM_COLUMNS}
+    return pa.Table.from_pydict(columns, schema=_schema())
+
+
+def _write_table(table, where: str | os.PathLike | BinaryIO) -> None:
+    _, pq = _pa()
+    # zstd: the prompts of one task repeat their instructions, which compress about tenfold.
+    pq.write_table(table, where, compression="zstd", use_dictionary=True, write_statistics=True)
+
+
+def write_items_parquet(items: Iterable[Any], where: str | os.PathLike | BinaryIO) -> int:
+    """Write items as one Parquet file (a path or a binary file object); returns the number of rows.
+
+    Examples
+    --------
+    >>> import io
+    >>> from causalgraph.bench.item import Item
+    >>> buf = io.BytesIO()
+    >>> write_items_parquet([Item("d/v1/s1", "corri", "0_1", "Same?", "positive")], buf)
+    1
+    >>> buf.getvalue()[:4]
+    b'PAR1'
+    """
+    table = items_table(items)
+    _write_table(table, where)
+    return table.num_rows
+
+
+def write_parquet_output(items: Sequence[Any], output: Optional[str | os.PathLike]) -> int:
+    """``items --format parquet``: to the file ``output``, else to stdout when it is not a terminal.
+
+    Raises
+    ------
+    ConfigError
+        When there is no ``output`` and stdout is a terminal (binary data
+        there would only garble it).
+    """
+    import io
+    import sys
+
+    from .outputs import output_file
+
+    if output:
+        return write_items_parquet(items, output_file(output, "--output"))
+    if sys.stdout.isatty() or getattr(sys.stdout, "buffer", None) is None:
+        raise ConfigError("--format parquet writes binary data: pass -o FILE, or redirect stdout to a file")
+    buf = io.BytesIO()
+    n = write_items_parquet(items, buf)
+    sys.stdout.flush()
+    sys.stdout.buffer.write(buf.getvalue())
+    sys.stdout.buffer.flush()
+    return n
+
+
+@dataclass
+class ExportResult:
+    """What :func:`export_dataset` wrote.
+
+    Attributes
+    ----------
+    path
+        The dataset folder.
+    configs
+        Task name → ``{"file": relative path, "items": rows, "variants": [...],
+        "corpus": {...}}``, in the order written.
+    files
+        Every file written, relative to ``path``.
+    """
+
+    path: Path
+    configs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)
+
+
+def _corpus_info(corpus) -> dict[str, Any]:
+    src = getattr(corpus, "source", None)
+    # The file's name and hash, never its path: the card must not depend on where the data sat.
+    return {"name": getattr(corpus, "name", None), "file": None if src is None else Path(str(src)).name,
+            "sha256": getattr(corpus, "sha256", None)}
+
+
+def _yaml_str(value: str) -> str:
+    # A JSON string is a valid YAML double-quoted scalar, whatever it holds.
+    return json.dumps(value, ensure_ascii=False)
+
+
+def dataset_card(configs: dict[str, dict[str, Any]]) -> str:
+    """The ``README.md`` of an exported folder: YAML header (licences, one config per task), then the card.
+
+    ``configs`` is :attr:`ExportResult.configs`.
+
+    Examples
+    --------
+    >>> card = dataset_card({"corri": {"file": "corri/test.parquet", "items": 2, "variants": ["0_1"],
+    ...                                "kind": "binary", "labels": ["positive", "negative"],
+    ...                                "description": "", "corpus": {"name": "climatecause"}}})
+    >>> card.splitlines()[:4]
+    ['---', 'license:', '- cc-by-sa-4.0', 'language:']
+    """
+    from ._version import __version__
+
+    corpora = []
+    for cfg in configs.values():
+        name = (cfg.get("corpus") or {}).get("name")
+        if name not in corpora:
+            corpora.append(name)
+    licence_ids = []
+    for name in corpora:
+        lid = CORPUS_LICENCES.get(name, {}).get("licence_id", "unknown")
+        if lid not in licence_ids:
+            licence_ids.append(lid)
+    y = ["---", "license:"] + [f"- {lid}" for lid in licence_ids]
+    y += ["language:", "- en", f"pretty_name: {_yaml_str('causalgraph benchmark items')}", "tags:",
+          "- causality", "- causal-graphs", "- llm-benchmark", "configs:"]
+    for task, cfg in configs.items():
+        y += [f"- config_name: {_yaml_str(task)}", "  data_files:", f"  - split: {SPLIT}",
+              f"    path: {_yaml_str(cfg['file'])}"]
+    y.append("---")
+
+    lines = ["", "# causalgraph benchmark items", "",
+             "The items of the causalgraph benchmark tasks (ClimateCause, PubMedCausal), one configuration per task, "
+             f"every prompt variant in split `{SPLIT}`. Written by `causalgraph export-dataset` "
+             f"(causalgraph {__version__}); a row is exactly what `causalgraph bench run` sends and scores.", "",
+             "```python", "from datasets import load_dataset", "",
+             f"items = load_dataset(\"path/to/this/folder\", name=\"{next(iter(configs), 'TASK')}\", split=\"{SPLIT}\")",
+             "one_variant = items.filter(lambda row: row[\"variant\"] == \"A_5\")", "```", "",
+             "## Configurations", "",
+             "| config | kind | labels | variants | items | corpus | description |",
+             "|---|---|---|---|---|---|---|"]
+    for task, cfg in configs.items():
+        corpus = cfg.get("corpus") or {}
+        lines.append(f"| `{task}` | {cfg.get('kind', '')} | {', '.join(cfg.get('labels') or []) or '(see meta)'} | "
+                     f"{', '.join(cfg['variants'])} | {cfg['items']} | {corpus.get('name') or ''} | "
+                     f"{cfg.get('description', '')} |")
+    lines += ["", "## Columns", "",
+              "| column | meaning |", "|---|---|",
+              "| `id` | item id, `task/variant/statement/...`; unique within a configuration |",
+              "| `task`, `variant` | the task and its prompt variant (the paper's ids) |",
+              "| `strategy` | the prompting strategy the variant belongs to |",
+              "| `statement_id` | the statement (ClimateCause) or row (PubMedCausal) the item asks about |",
+              "| `system` | the system message, or null |",
+              "| `prompt` | the user message |",
+              "| `gold` | the gold label; null for tasks scored otherwise (their gold is in `meta`) |",
+              "| `meta` | the item's provenance as JSON text (events, relation row, gold pairs ...) |",
+              "", "## Sources and licences", ""]
+    for name in corpora:
+        info = CORPUS_LICENCES.get(name)
+        files = sorted({f"{(c.get('corpus') or {}).get('file')} (sha256 {(c.get('corpus') or {}).get('sha256')})"
+                        for c in configs.values() if (c.get("corpus") or {}).get("name") == name})
+        if info is None:
+            lines.append(f"* **{name}** — a corpus causalgraph does not know; its own licence applies. "
+                         f"Source: {'; '.join(files)}.")
+            continue
+        lines.append(f"* **{info['title']}** — {info['citation']} Licence: {info['licence']} "
+                     f"Source file: {'; '.join(files)}.")
+    lines += ["", "The items' wording (prompt templates) follows the papers' appendices; causalgraph's code is MIT.", ""]
+    return "\n".join(y + lines)
+
+
+def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None, *, data: Optional[str] = None,
+                   overwrite: bool = False) -> ExportResult:
+    """Write every task's items (all variants) as a Hugging Face ``datasets`` folder.
+
+    Parameters
+    ----------
+    out
+        The folder to write (created; an existing non-empty folder needs
+        ``overwrite=True``, and then only the files written here are replaced).
+    tasks
+        Task names (default: every task of :func:`causalgraph.tasks.list_tasks`).
+    data
+        Dataset name or path for every task (default: each task's own corpus).
+
+    Returns
+    -------
+    ExportResult
+
+    Raises
+    ------
+    ConfigError
+        For an unknown task, a corpus a task cannot build items from (naming
+        the task), or a non-empty folder without ``overwrite``.
+
+    Examples
+    --------
+    >>> res = export_dataset("hf-items", ["ccr-member"])      # doctest: +SKIP
+    >>> res.configs["ccr-member"]["items"]                    # doctest: +SKIP
+    4608
+    """
+    from .datasets import load_corpus
+    from .outputs import output_dir
+    from .tasks import get_task, list_tasks
+
+    names = list(tasks) if tasks else list_tasks()
+    if len(set(names)) != len(names):
+        raise ConfigError(f"--task names a task twice: {', '.join(names)}")
+    specs = [get_task(n) for n in names]
+    root = Path(out)
+    if root.is_dir() and any(root.iterdir()) and not overwrite:
+        raise ConfigError(f"{root} is not empty; choose a new folder or pass --overwrite")
+    _pa()
+    output_dir(root, "dataset folder")
+    corpora: dict[str, Any] = {}
+    result = ExportResult(path=root)
+    for spec in specs:
+        source = data if data is not None else spec.default_data
+        if source not in corpora:
+            corpora[source] = load_corpus(source)
+        corpus = corpora[source]
+        items: list[Any] = []
+        variants = list(spec.list_variants())
+        for v in variants:
+            try:
+                items.extend(spec.items(corpus, v))
+            except ConfigError as exc:
+                raise ConfigError(f"task {spec.name!r} variant {v!r}: no items from corpus {source!r} ({exc}); "
+                                  "choose the tasks of that corpus with --task") from None
+        rel = f"{spec.name}/{SPLIT}.parquet"
+        (root / spec.name).mkdir(exist_ok=True)
+        _write_table(items_table(items, spec.strategy_of), root / rel)
+        result.files.append(rel)
+        result.configs[spec.name] = {"file": rel, "items": len(items), "variants": variants, "kind": spec.kind,
+                                     "labels": list(spec.labels), "description": spec.description,
+                                     "corpus": _corpus_info(corpus)}
+    (root / "README.md").write_text(dataset_card(result.configs), encoding="utf-8")
+    result.files.append("README.md")
+    return result
