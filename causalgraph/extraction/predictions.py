@@ -3,8 +3,9 @@
 Three sources give the same :class:`PredictionSet` (rows keyed by s/n):
 
 * a run directory of ours (``causalgraph extract``): its
-  ``predictions.json`` when present, else its ``responses.jsonl`` parsed
-  with :func:`~causalgraph.extraction.tuples.parse_tuples`;
+  ``predictions.json`` when present, else the labels of its
+  ``responses.jsonl`` (what :func:`~causalgraph.extraction.tuples.parse_tuples`
+  read when the answer came in);
 * a predictions file as the authors' code writes it: a JSON object whose
   ``predictions`` list holds ``{"s/n", "sentence", "pairs"}``;
 * a prepared PubMedCausal file (a JSON list of the same rows), which is how
@@ -21,7 +22,7 @@ from typing import Any, Optional, Sequence
 
 from ..errors import SchemaError
 from ..model import Corpus
-from .tuples import ExtractedPair, pair_from_dict, parse_tuples
+from .tuples import ExtractedPair, pair_from_dict
 
 __all__ = ["RowPrediction", "PredictionSet", "load_predictions", "predictions_from_corpus", "write_predictions",
            "records_to_predictions",
@@ -162,8 +163,12 @@ def _from_run(d: Path) -> PredictionSet:
         if rec.get("error"):
             continue  # an item never answered has no prediction: its gold pairs count as missed
         sn = _sn(meta.get("s/n"), f"{d}/responses.jsonl: line {n} ({rec.get('item_id')})")
-        parsed = parse_tuples(rec.get("response"))
-        rows[sn] = RowPrediction(sn, meta.get("sentence"), parsed.pairs, parsed.null, parsed.rule, parsed.issues)
+        # The runner stored what the parser read (label: the pairs, None for a null answer; rule): read
+        # that, never the raw response a second time (`bench parse` re-parses a run on purpose).
+        label = rec.get("label")
+        pairs = tuple(p for j, g in enumerate(label or [], start=1)
+                      if (p := pair_from_dict(g, [], j, clean=False)) is not None)
+        rows[sn] = RowPrediction(sn, meta.get("sentence"), pairs, label is None, rec.get("rule"))
     return PredictionSet(rows, str(d), "run", {"model": run.manifest.get("model"), "task": run.manifest.get("task"),
                                               "variants": run.manifest.get("variants")})
 
