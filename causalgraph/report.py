@@ -1,4 +1,4 @@
-"""A corpus report: one self-contained HTML page, the CSV tables beside it, and a graph page per statement.
+"""A corpus report: one HTML page, the CSV tables beside it, a graph page per statement, and run pages.
 
 :func:`write_report` scores a corpus and writes into a folder
 
@@ -12,7 +12,18 @@
 ``*.csv``
     the tables behind the page, at full precision;
 ``graphs/<id>.html``
-    the offline viewer of :mod:`causalgraph.viz` for each causal statement.
+    the offline viewer of :mod:`causalgraph.viz` for each causal statement;
+``assets/``
+    the vis-network script and style, written once and shared by every
+    graph page (inlined, they made each page 0.7 MB: 43 MB for ClimateCause's
+    63 pages; shared, the whole report is about 3 MB);
+``runs/<name>.html``
+    with ``runs=``, the run page of :mod:`causalgraph.viewer` for each run
+    (``causalgraph report --runs RUN …``), so one folder holds the corpus
+    report and the results of a study.
+
+Nothing is fetched from the network: the pages' Content-Security-Policy
+allows only their own scripts (by sha256) and the files in ``assets/``.
 
 For the released ClimateCause spreadsheet (recognised by its sha256) the
 figures the paper reports are printed beside ours (marked "paper"); they are
@@ -36,8 +47,9 @@ from .model import Corpus
 
 __all__ = ["Report", "write_report", "DEFAULT_MAX_GRAPHS", "PAPER_TABLE17", "PAPER_CHAIN_COUNTS"]
 
-#: Graph pages are ~0.7 MB each (the inlined vis-network library); this bounds a report's size.
-DEFAULT_MAX_GRAPHS = 200
+#: Graph pages share one copy of vis-network (``assets/``) and weigh a few kilobytes each: all are
+#: written by default (``max_graphs`` still bounds them when given).
+DEFAULT_MAX_GRAPHS = None
 
 #: ClimateCause paper, Table 17, ClimateCause rows: metric → (median, mean, std, min, max).
 PAPER_TABLE17 = {
@@ -73,6 +85,8 @@ class Report:
     tables: dict = field(default_factory=dict)   # table name → CSV path
     graphs: dict = field(default_factory=dict)   # statement id → graph page
     skipped_graphs: tuple = ()                   # causal statement ids over the max_graphs limit
+    runs: dict = field(default_factory=dict)     # run name → run page
+    assets: dict = field(default_factory=dict)   # "js"/"css" → the shared vis-network files
 
 
 # -- small HTML helpers -----------------------------------------------------------
@@ -201,7 +215,7 @@ def _unique_names(ids) -> dict:
 
 
 def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule: str = "path",
-                 max_graphs: Optional[int] = DEFAULT_MAX_GRAPHS) -> Report:
+                 max_graphs: Optional[int] = DEFAULT_MAX_GRAPHS, runs=()) -> Report:
     """Write the corpus report (``index.html``, CSV tables, graph pages) into ``out_dir``.
 
     Parameters
@@ -216,7 +230,12 @@ def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule:
         counted in the chain table, this one colours the graphs.
     max_graphs
         Write graph pages for at most this many causal statements (in corpus
-        order); ``None`` for all.  The page lists the statements left out.
+        order); ``None`` (default) for all.  The page lists the statements left out.
+    runs
+        Run directories (or loaded runs) to write run pages for, into
+        ``runs/`` (:func:`causalgraph.viewer.write_run_page`), linked from
+        the page.  Their graphs come from ``corpus`` when it is the corpus a
+        run was made on (same sha256), else from the run's own.
 
     Returns
     -------
@@ -240,7 +259,7 @@ def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule:
     from .metrics.complexity import complexity_table
     from .metrics.readability import READABILITY_METRICS, readability_summary, readability_table
     from .datasets import DATASETS
-    from .viz import write_graph_html
+    from .viz import write_graph_html, write_vis_assets
 
     if rule not in RULES:
         raise ConfigError(f"unknown chain rule {rule!r}; expected one of {', '.join(RULES)}")
@@ -303,10 +322,12 @@ def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule:
     names = _unique_names([s.id for s in causal])
     limit = len(causal) if max_graphs is None else max_graphs
     pages: dict[str, Path] = {}
+    assets = write_vis_assets(out / "assets") if causal[:limit] or runs else {}
     for s in causal[:limit]:
         pages[s.id] = write_graph_html(graphs[s.id], out / "graphs" / f"{names[s.id]}.html",
-                                       rule=rule, back_link="../index.html")
+                                       rule=rule, back_link="../index.html", assets="../assets")
     skipped = tuple(s.id for s in causal[limit:])
+    run_pages, run_rows = _run_pages(runs, corpus, out)
 
     # -- page -------------------------------------------------------------------------------
     parts: list[str] = []
@@ -318,7 +339,8 @@ def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule:
            if paper else "") + "</p>")
     add('<nav><a href="#corpus">Corpus</a><a href="#complexity">Complexity</a>'
         '<a href="#distributions">Distributions</a><a href="#readability">Readability</a>'
-        '<a href="#chains">Chains</a><a href="#statements">Statements</a></nav>')
+        '<a href="#chains">Chains</a><a href="#statements">Statements</a>'
+        + ('<a href="#runs">Runs</a>' if run_pages else "") + '</nav>')
 
     add('<h2 id="corpus">Corpus statistics</h2>')
     add(_table(["quantity", "value"], [(k, (v, v) if isinstance(v, int) else v) for k, v in overview],
@@ -396,6 +418,17 @@ def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule:
         f'<span class="muted">{len(graphs[sid].nodes)} events, {len(graphs[sid].edges)} edges</span></li>'
         for sid in pages) + "</ul>")
 
+    if run_pages:
+        add('<h2 id="runs">Runs</h2>')
+        add('<p class="muted">One page per run: every item with its prompt, response, parse rule and graph '
+            '(causalgraph bench view).</p>')
+        add(_table(["run", "task", "model", "items", "errors", "parse failures", "F1 (mean over variants)"],
+                   [[(f'<a href="runs/{_e(row["file"])}">{_e(row["name"])}</a>', None), row["task"], row["model"],
+                     (row["items"], row["items"]), (row["errors"], row["errors"]),
+                     (row["parse_failures"], row["parse_failures"]),
+                     (_num(row["f1"]), row["f1"]) if row["f1"] is not None else ""] for row in run_rows],
+                   raw_cells=True, table_id="run-links"))
+
     page = (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -406,4 +439,37 @@ def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule:
     )
     index = out / "index.html"
     index.write_text(page, encoding="utf-8")
-    return Report(out, index, tables, pages, skipped)
+    return Report(out, index, tables, pages, skipped, run_pages, assets)
+
+
+def _run_pages(runs, corpus: Corpus, out: Path) -> tuple[dict, list[dict]]:
+    """Write a run page per run into ``out/runs`` (sharing ``out/assets``); (name → page, table rows)."""
+    if not runs:
+        return {}, []
+    from .viewer.page import load_views, run_page_html
+    from .viewer.runs import unique_names
+
+    pages: dict[str, Path] = {}
+    rows: list[dict] = []
+    from .bench.store import load_run
+
+    loaded = [r if hasattr(r, "responses") else load_run(r) for r in runs]
+    names = unique_names([getattr(r, "path", None) for r in loaded])
+    stems = _unique_names(names)
+    for run, name in zip(loaded, names):
+        ds = run.manifest.get("dataset") or {}
+        # The report's corpus serves the run's graphs when it is the very data the run was made on.
+        same = corpus.sha256 is not None and ds.get("sha256") == corpus.sha256
+        views = load_views([run], data=corpus if same else None, names=[name])
+        path = out / "runs" / f"{stems[name]}.html"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(run_page_html([run], views=views, assets="../assets",
+                                      title=f"Run {name}"), encoding="utf-8")
+        pages[name] = path
+        view = views[0][0]
+        f1s = [s["f1"] for s in view.summary if isinstance(s.get("f1"), (int, float))]
+        rows.append({"name": name, "file": path.name, "task": view.task_name, "model": view.model,
+                     "items": view.totals["items"], "errors": view.totals["errors"],
+                     "parse_failures": view.totals["parse_failures"],
+                     "f1": sum(f1s) / len(f1s) if f1s else None})
+    return pages, rows

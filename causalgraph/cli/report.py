@@ -1,4 +1,4 @@
-"""``causalgraph report``: the corpus report (HTML page, CSV tables, one graph page per statement)."""
+"""``causalgraph report``: the corpus report (HTML page, CSV tables, one graph page per statement, run pages)."""
 
 from __future__ import annotations
 
@@ -36,8 +36,11 @@ def register(sub) -> None:
     p.add_argument("-o", "--output", metavar="DIR", default="report", help="output folder (default: report)")
     add_rule_option(p, help="chain rule for the graph colours and chain_labels.csv (default: path)")
     p.add_argument("--max-graphs", type=_max_graphs, default=DEFAULT_MAX_GRAPHS, metavar="N|all",
-                   help=f"write graph pages for at most N causal statements (default: {DEFAULT_MAX_GRAPHS}; "
-                        "each page is about 0.7 MB)")
+                   help="write graph pages for at most N causal statements (default: all; the pages share "
+                        "one copy of the graph library and weigh a few kB each)")
+    p.add_argument("--runs", nargs="+", default=[], metavar="RUN",
+                   help="run directories to add a run page for (runs/<name>.html, as `bench view` writes), "
+                        "linked from the report")
     p.set_defaults(func=run)
 
 
@@ -45,6 +48,6 @@ def run(args) -> int:
     from ..report import write_report
 
     rep = write_report(load_corpus(args.data, split=args.split), args.output, rule=args.rule,
-                       max_graphs=args.max_graphs)
+                       max_graphs=args.max_graphs, runs=args.runs)
     print(rep.index)
     return 0

@@ -160,13 +160,15 @@ def build_payload(views: Sequence[Any], comparison: Optional[dict] = None, *, ti
                     graph_source[sid] = view.statements
             p = view.prompts[n]
             prompts.append(None if p is None else [p["system"], p["user"], p["check"]])
-            details.append(_finite({
+            # Records come from JSON written with allow_nan=False and matches are computed here: all finite.
+            details.append(({
                 "id": rec.get("item_id"), "response": rec.get("response"), "error": rec.get("error"),
                 "label": rec.get("label"), "gold": rec.get("gold"), "rule": rec.get("rule"), "meta": meta,
                 "usage": rec.get("usage"), "cost_usd": rec.get("cost_usd"), "latency_s": rec.get("latency_s"),
                 "finish_reason": rec.get("finish_reason"), "source": rec.get("source"),
                 "attempts": rec.get("attempts"), "match": m,
-                "prompt_sha256": rec.get("prompt_sha256"),
+                # The sha256 only where the prompt could not be rebuilt (its check is in the prompt chunk).
+                "prompt_sha256": rec.get("prompt_sha256") if view.prompts[n] is None else None,
             }))
         for c in range(0, len(details), CHUNK):
             prompt_chunks.append(pack(prompts[c:c + CHUNK]))
@@ -186,6 +188,8 @@ def build_payload(views: Sequence[Any], comparison: Optional[dict] = None, *, ti
     for sid_list in by_source.values():
         graphs.update(statement_graphs(graph_source[sid_list[0]], sid_list, page_notes))
     sids = statements.values()
+    if all(x is None for x in cols["score"]):
+        cols["score"] = []  # no pair run: the column is left out
     from ..viz import _OPTIONS
 
     return {

@@ -230,7 +230,7 @@
     {name: "cs", label: "C(s)", get: function (i) { return fmt(D.statements.cs[C.statement[i]], 3); },
      key: function (i) { var v = D.statements.cs[C.statement[i]]; return v === null ? -1 : v; }},
     {name: "score", label: "token F1", get: function (i) { return fmt(C.score[i], 3); },
-     key: function (i) { return C.score[i] === null ? -1 : C.score[i]; }, hidden: !C.score.some(function (x) { return x !== null; })}
+     key: function (i) { return C.score[i] === null ? -1 : C.score[i]; }, hidden: !C.score.length}
   ];
   COLUMNS.forEach(function (col) {
     if (col.dict) {
