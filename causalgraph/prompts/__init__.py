@@ -32,17 +32,25 @@ import string
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from typing import Optional
+from typing import Optional, Sequence
 
 from ..errors import ConfigError
 
-__all__ = ["PromptVariant", "Exemplar", "TASKS", "list_tasks", "list_variants", "get_variant", "exemplars"]
+__all__ = ["PromptVariant", "Exemplar", "TASKS", "ENCODING_PREFIXES", "list_tasks", "list_variants", "get_variant",
+           "exemplars", "encoding_variant_id", "variant_encoding", "with_encoding", "catalog_variants"]
 
 #: ClimateCause tasks, in the paper's order, then the causalgraph extension.
 TASKS = ("corri", "corri-rc", "ccr-member", "ccr-position", "ccr-eci-member", "ccr-eci-position",
          "corri-multihop")
 
 _CATALOG = "climatecause"
+
+#: The variant id prefix of each graph encoding: the paper's ``A``, ``SN`` and ``ML``, then causalgraph's.
+#: A graph variant of another encoding is the same template with that prefix: ``A_5`` with a matrix
+#: is ``MX_5`` (see docs/prompts.md).
+ENCODING_PREFIXES = {"adjacency": "A", "single-node": "SN", "graphml": "ML", "json": "J", "multinode": "MN",
+                     "matrix": "MX", "dot": "DOT", "incident": "INC"}
+_PREFIX_ENCODINGS = {p: e for e, p in ENCODING_PREFIXES.items()}
 
 
 @dataclass(frozen=True)
@@ -149,19 +157,31 @@ class Exemplar:
     position: Optional[str] = None
 
 
-def _read(name: str) -> dict:
-    path = resources.files(__name__).joinpath(_CATALOG, name)
+def _read(name: str, catalog: str = _CATALOG) -> dict:
+    path = resources.files(__name__).joinpath(catalog, name)
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ConfigError(f"prompt catalog file {_CATALOG}/{name} is missing from the installed package") from None
+        raise ConfigError(f"prompt catalog file {catalog}/{name} is missing from the installed package") from None
 
 
 @lru_cache(maxsize=None)
 def _catalog(task: str) -> tuple[PromptVariant, ...]:
     if task not in TASKS:
         raise ConfigError(f"unknown task {task!r}; expected one of {', '.join(TASKS)}")
-    doc = _read(f"{task}.json")
+    return catalog_variants(_CATALOG, task)
+
+
+@lru_cache(maxsize=None)
+def catalog_variants(catalog: str, task: str) -> tuple[PromptVariant, ...]:
+    """The variants stored in ``prompts/<catalog>/<task>.json`` (every catalog has the ClimateCause layout).
+
+    Examples
+    --------
+    >>> [v.id for v in catalog_variants("climatecause", "ccr-member")][:2]
+    ['A_4', 'A_5']
+    """
+    doc = _read(f"{task}.json", catalog)
     return tuple(
         PromptVariant(task=task, id=v["id"], paper_name=v.get("paper_name"), strategy=v["strategy"],
                       template=v["template"], answer_labels=dict(v["answer_labels"]),
@@ -207,6 +227,9 @@ def get_variant(task: str, variant_id: str) -> PromptVariant:
         for v in variants:
             if v.id == "RC_" + variant_id:
                 return v
+    derived = _derived(variants, variant_id)
+    if derived is not None:
+        return derived
     raise ConfigError(f"unknown variant {variant_id!r} for task {task}; expected one of "
                       f"{', '.join(v.id for v in variants)}")
 
@@ -226,3 +249,61 @@ def _exemplars() -> tuple[Exemplar, ...]:
 def exemplars() -> list[Exemplar]:
     """The paper's three few-shot exemplars (Appendix G.5.1)."""
     return list(_exemplars())
+
+
+def _split_graph_id(variant_id: str) -> tuple[Optional[str], str]:
+    prefix, sep, number = str(variant_id).partition("_")
+    return (_PREFIX_ENCODINGS.get(prefix) if sep else None), number
+
+
+def variant_encoding(variant_id: str) -> Optional[str]:
+    """The graph encoding a variant id names by its prefix (``MX_5`` → ``matrix``), or ``None``.
+
+    Examples
+    --------
+    >>> variant_encoding("SN_4"), variant_encoding("DOT_1"), variant_encoding("0_4")
+    ('single-node', 'dot', None)
+    """
+    return _split_graph_id(variant_id)[0]
+
+
+def encoding_variant_id(variant_id: str, encoding: str) -> str:
+    """The id of a graph variant with another encoding: ``("A_5", "matrix")`` → ``"MX_5"``.
+
+    Raises :class:`~causalgraph.errors.ConfigError` for an unknown encoding or an id that names none.
+
+    Examples
+    --------
+    >>> encoding_variant_id("A_5", "matrix"), encoding_variant_id("SN_4", "adjacency")
+    ('MX_5', 'A_4')
+    """
+    if encoding not in ENCODING_PREFIXES:
+        raise ConfigError(f"unknown encoding {encoding!r}; expected one of {', '.join(ENCODING_PREFIXES)}")
+    current, number = _split_graph_id(variant_id)
+    if current is None:
+        raise ConfigError(f"variant {variant_id!r} holds no graph, so it has no encoding to change; graph "
+                          f"variants read <encoding prefix>_<n> ({', '.join(ENCODING_PREFIXES.values())})")
+    return f"{ENCODING_PREFIXES[encoding]}_{number}"
+
+
+def with_encoding(base: PromptVariant, encoding: str) -> PromptVariant:
+    """``base`` (a graph variant) with the graph written in ``encoding``: same template, id and strategy renamed."""
+    from dataclasses import replace
+
+    if base.encoding is None:
+        raise ConfigError(f"prompt {base.task}/{base.id} holds no graph, so it has no encoding to change")
+    new_id = encoding_variant_id(base.id, encoding)
+    if new_id == base.id:
+        return base
+    return replace(base, id=new_id, paper_name=None, strategy=encoding, encoding=encoding)
+
+
+def _derived(variants: Sequence[PromptVariant], variant_id: str) -> Optional[PromptVariant]:
+    """A graph variant of an encoding the catalog does not store: the stored template of the same number."""
+    encoding, number = _split_graph_id(variant_id)
+    if encoding is None:
+        return None
+    for v in variants:
+        if v.encoding is not None and _split_graph_id(v.id)[1] == number:
+            return with_encoding(v, encoding)
+    return None

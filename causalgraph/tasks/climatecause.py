@@ -31,13 +31,14 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterator, Optional, Sequence
 
-from ..encoders import check_order, encode
+from ..encoders import check_order, prompt_graph
 from ..errors import ConfigError, SchemaError
 from ..graph import CausalGraph, compile_graph
 from ..metrics.chains import RULES, chain_labels, chain_stats
 from ..model import Statement, as_statements
 from ..bench.item import Item, item_id
-from ..prompts import PromptVariant, get_variant
+from ..naming import event_names as _event_names, join_variant, rename_graph, split_variant
+from ..prompts import PromptVariant, encoding_variant_id, get_variant
 from ..scores import binary_scores
 from .base import Task
 
@@ -94,10 +95,35 @@ def _variant(task: str, variant) -> PromptVariant:
 
 
 def _graph_text(g: CausalGraph, encoding: str, order: str) -> str:
-    # The authors' prompts continue with ". " after adjacency and GraphML text (GraphML keeps the
-    # writer's final newline, so "</graphml>\n. "); single-node text already ends with a period.
-    text = encode(g, encoding, order=order)
-    return text if encoding == "single-node" else text + "."
+    # The authors' punctuation after adjacency, single-node and GraphML text; see encoders.prompt_graph.
+    return prompt_graph(g, encoding, order=order)
+
+
+def _resolve(task: str, variant, encoding: Optional[str], names: Optional[str]) -> tuple[PromptVariant, str]:
+    """The prompt variant and event-name scheme of a variant id (``MX_5.nonsense``) plus the options."""
+    if isinstance(variant, PromptVariant):
+        base, scheme = variant.id, "real"
+    else:
+        base, scheme = split_variant(str(variant))
+    if names is not None and names != scheme and scheme != "real":
+        raise ConfigError(f"variant {variant!r} names events {scheme!r} but event names {names!r} were asked")
+    scheme = names if names is not None else scheme
+    if encoding is not None:
+        v = _variant(task, base if not isinstance(variant, PromptVariant) else variant)
+        if "graph" not in v.placeholders:
+            raise ConfigError(f"task {task} variant {v.id}: its prompt holds no graph, so it takes no encoding "
+                              f"(graph variants: ccr-member and ccr-position A_/SN_/ML_ ids)")
+        base = encoding_variant_id(v.id, encoding)
+        variant = base
+    v = _variant(task, variant if isinstance(variant, PromptVariant) else base)
+    if scheme != "real":
+        if "s" in v.placeholders:
+            raise ConfigError(f"task {task} variant {v.id} cannot take event names {scheme!r}: its prompt holds the "
+                              f"statement text, which names the real events")
+        if "graph" not in v.placeholders:
+            raise ConfigError(f"task {task} variant {v.id} cannot take event names {scheme!r}: its prompt holds no "
+                              f"graph, only the events, so renamed events leave nothing to answer from")
+    return v, scheme
 
 
 def _corri_items(corpus, task: str, v: PromptVariant) -> list[Item]:
@@ -124,15 +150,18 @@ def _corri_items(corpus, task: str, v: PromptVariant) -> list[Item]:
     return out
 
 
-def _ccr_items(corpus, task: str, v: PromptVariant, rule: str, order: str) -> list[Item]:
+def _ccr_items(corpus, task: str, v: PromptVariant, rule: str, order: str, scheme: str = "real") -> list[Item]:
     member = task.endswith("member")
+    vid = join_variant(v.id, scheme)
     out = []
     for st in _causal(corpus):
         g = compile_graph(st)
         labels = chain_labels(g, rule)
+        # Renamed events (event_names): the graph and the asked event are shown under their names.
+        shown = _event_names(g.nodes, scheme, key=st.id)
         shared: dict[str, str] = {}
         if "graph" in v.placeholders:
-            shared["graph"] = _graph_text(g, v.encoding, order)
+            shared["graph"] = _graph_text(g if scheme == "real" else rename_graph(g, shown), v.encoding, order)
         if "event_list" in v.placeholders:
             shared["event_list"] = "[" + ", ".join(g.nodes) + "]"
         if "s" in v.placeholders:
@@ -144,9 +173,11 @@ def _ccr_items(corpus, task: str, v: PromptVariant, rule: str, order: str) -> li
                     "membership": membership, "position": pos.value}
             if "graph" in shared:
                 meta["edge_order"] = order
+            if scheme != "real":
+                meta.update(event=shown[event], real_event=event, event_names=scheme)
             out.append(Item(
-                id=item_id(task, v.id, st.id, f"e{i:03d}"), task=task, variant=v.id,
-                prompt=v.render(e_i=event, **shared),
+                id=item_id(task, vid, st.id, f"e{i:03d}"), task=task, variant=vid,
+                prompt=v.render(e_i=shown[event], **shared),
                 gold=membership if member else pos.value,
                 meta=meta,
             ))
@@ -225,7 +256,7 @@ def _multihop_items(corpus, task: str, v: PromptVariant, max_chains: int) -> lis
 
 
 def items(corpus, task: str, variant, *, rule: str = "path", max_chains: int = DEFAULT_MAX_CHAINS,
-          order: str = "paper") -> list[Item]:
+          order: str = "paper", encoding: Optional[str] = None, event_names: Optional[str] = None) -> list[Item]:
     """Build the benchmark items of one task and prompt variant.
 
     Parameters
@@ -247,6 +278,13 @@ def items(corpus, task: str, variant, *, rule: str = "path", max_chains: int = D
     order
         Edge order of graphs embedded in prompts: ``"paper"`` (default, the
         authors' networkx order) or ``"data"`` (see :mod:`causalgraph.encoders`).
+    encoding
+        Write the graph of a graph variant in another encoding: ``A_5`` with
+        ``"matrix"`` is variant ``MX_5`` (see :mod:`causalgraph.prompts`).
+    event_names
+        ``real`` (default), ``integer``, ``letters`` or ``nonsense``
+        (:mod:`causalgraph.naming`); the variant id gets ``.<scheme>``.  Only
+        for prompts that hold the graph and not the statement text.
 
     Examples
     --------
@@ -261,12 +299,12 @@ def items(corpus, task: str, variant, *, rule: str = "path", max_chains: int = D
     if rule not in RULES:
         raise ConfigError(f"unknown chain rule {rule!r}; expected one of {', '.join(RULES)}")
     check_order(order)
-    v = _variant(task, variant)
+    v, scheme = _resolve(task, variant, encoding, event_names)
     if task in ("corri", "corri-rc"):
         return _corri_items(corpus, task, v)
     if task == "corri-multihop":
         return _multihop_items(corpus, task, v, max_chains)
-    return _ccr_items(corpus, task, v, rule, order)
+    return _ccr_items(corpus, task, v, rule, order, scheme)
 def authors_position_score(gold: Sequence[Any], pred: Sequence[Any], *, positive: str = "start",
                            negative: str = "none") -> dict[str, Any]:
     """The position score as we reconstruct the authors' released scorer: ``start`` against ``none`` only.
@@ -337,7 +375,9 @@ def _authors_extra(gold: list, pred: list) -> dict[str, Any]:
 
 # What each task's items depend on besides corpus and variant: the CCR golds on the chain rule and
 # their graphs on the edge order; CorrI prompts hold no graph; multi-hop has its chain bound.
-_ITEM_OPTIONS = {"corri": (), "corri-rc": (), "corri-multihop": ("max_chains",)}
+# encoding/event_names: CCR graph variants take them; CorrI and the ECI variants refuse them saying why.
+_ITEM_OPTIONS = {"corri": ("encoding", "event_names"), "corri-rc": ("encoding", "event_names"),
+                 "corri-multihop": ("max_chains",)}
 
 
 def _task(name: str) -> Task:
@@ -357,18 +397,19 @@ def _task(name: str) -> Task:
         return list(items(corpus, _name, variant, **options))
 
     def words(variant, _name=name):
-        return dict(prompts.get_variant(_name, variant).answer_labels)
+        return dict(prompts.get_variant(_name, split_variant(variant)[0]).answer_labels)
 
     def strategy(variant, _name=name):
-        return prompts.get_variant(_name, variant).strategy or variant_strategy(variant)
+        return prompts.get_variant(_name, split_variant(variant)[0]).strategy or variant_strategy(variant)
 
     def canonical(variant, _name=name):
-        return prompts.get_variant(_name, variant).id
+        base, scheme = split_variant(variant)
+        return join_variant(prompts.get_variant(_name, base).id, scheme)
 
     return Task(name=name, build_items=build, list_variants=lambda _n=name: [v.id for v in prompts.list_variants(_n)],
                 labels=labels, kind=kind, positive=positive, answer_words=words, strategy=strategy,
                 canonical_variant=canonical, default_data="climatecause",
-                item_options=_ITEM_OPTIONS.get(name, ("rule", "order")),
+                item_options=_ITEM_OPTIONS.get(name, ("rule", "order", "encoding", "event_names")),
                 variant_words=VARIANT_WORDS,
                 description=f"ClimateCause {name} ({len(variants)} prompt variants, labels {', '.join(labels)})",
                 # The authors' released scorer of chain position, reported beside ours (docs/reproduction.md).
