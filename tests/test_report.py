@@ -123,7 +123,8 @@ def test_write_report_is_identical_whatever_the_hash_seed(tmp_path):
                 for p in sorted(d.rglob("*")) if p.is_file()}
 
     here, child = digest(tmp_path / "here"), digest(tmp_path / "child")
-    assert len(here) == 9 and here == child
+    # 7 CSV tables, index.html, one graph page and the two shared vis-network files.
+    assert len(here) == 11 and here == child
 
 
 def test_write_report_rejects_bad_options(climatecause, tmp_path):
@@ -154,3 +155,63 @@ def test_report_cli_rejects_a_bad_max_graphs_value(capsys):
         main(["report", "--max-graphs", "many"])
     assert exc.value.code == 2
     assert "expected a number >= 0 or 'all', got 'many'" in capsys.readouterr().err
+
+
+def test_write_report_writes_every_graph_page_by_default_and_stays_under_5_mb(climatecause, tmp_path):
+    rep = write_report(climatecause, tmp_path / "rep")
+    causal = [s.id for s in climatecause if s.causal]
+    assert list(rep.graphs) == causal and rep.skipped_graphs == ()
+    total = sum(p.stat().st_size for p in rep.directory.rglob("*") if p.is_file())
+    assert total < 5_000_000
+    # One copy of the library, byte for byte the file pyvis ships (less its source-map pointer).
+    from causalgraph.viz import vis_assets
+
+    js, css = vis_assets()
+    assert rep.assets["js"].read_text(encoding="utf-8") == js and rep.assets["css"].read_text(encoding="utf-8") == css
+    for page in rep.graphs.values():
+        text = page.read_text(encoding="utf-8")
+        assert js not in text and css not in text
+        assert '<script src="../assets/vis-network.min.js"></script>' in text
+        assert '<link rel="stylesheet" href="../assets/vis-network.css">' in text
+        csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', text).group(1)
+        assert "script-src 'self' 'sha256-" in csp and "unsafe-inline'; img-src" in csp
+        assert "script-src 'self' 'unsafe-inline'" not in csp
+        assert len(text) < 200_000
+
+
+def _toy_run(root: Path, climatecause) -> Path:
+    """A two-item run over ClimateCause relations, written with the store the runner uses."""
+    from causalgraph.bench.store import RunStore
+
+    store = RunStore(root)
+    store.write_manifest({"task": "corri", "variants": ["0_1"], "model": "hand/made",
+                          "dataset": {"name": "climatecause", "source": climatecause.source,
+                                      "sha256": climatecause.sha256}})
+    store.append([
+        {"task": "corri", "variant": "0_1", "item_id": "corri/0_1/cc-001/r000", "gold": "positive",
+         "meta": {"statement_id": "cc-001"}, "response": "<Answer>positive</Answer>", "label": "positive",
+         "rule": "tag", "error": None},
+        {"task": "corri", "variant": "0_1", "item_id": "corri/0_1/cc-003/r000", "gold": "negative",
+         "meta": {"statement_id": "cc-003"}, "response": "no idea", "label": None, "rule": None, "error": None},
+    ])
+    return root
+
+
+def test_write_report_links_a_run_page_per_run(climatecause, tmp_path):
+    run = _toy_run(tmp_path / "my-run", climatecause)
+    rep = write_report(climatecause, tmp_path / "rep", max_graphs=1, runs=[run])
+    assert list(rep.runs) == ["my-run"] and rep.runs["my-run"] == rep.directory / "runs" / "my-run.html"
+    page = rep.index.read_text(encoding="utf-8")
+    assert '<a href="runs/my-run.html">my-run</a>' in page and 'href="#runs"' in page
+    run_page = rep.runs["my-run"].read_text(encoding="utf-8")
+    assert '<script src="../assets/vis-network.min.js"></script>' in run_page
+    assert re.search(r"<title>Run my-run</title>", run_page)
+
+
+def test_report_cli_writes_run_pages_for_runs(climatecause, climatecause_path, tmp_path, capsys):
+    run = _toy_run(tmp_path / "r1", climatecause)
+    out = tmp_path / "rep"
+    assert main(["report", "--data", str(climatecause_path), "-o", str(out), "--max-graphs", "0",
+                 "--runs", str(run)]) == 0
+    assert (out / "runs" / "r1.html").is_file() and (out / "assets" / "vis-network.min.js").is_file()
+    assert not (out / "graphs").exists()
