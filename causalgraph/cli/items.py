@@ -8,9 +8,10 @@ import sys
 from pathlib import Path
 
 from ..datasets import load_corpus
-from ..encoders import ORDERS
+from ..encoders import ENCODINGS, ORDERS
 from ..errors import ConfigError
 from ..metrics.chains import RULES
+from ..naming import NAME_SCHEMES
 from ..tasks import get_task
 from ._common import add_data_option, emit_table
 
@@ -33,6 +34,12 @@ def register(sub) -> None:
     p.add_argument("--order", choices=list(ORDERS), default=None,
                    help="edge order of graphs in prompts: paper (default; as the ClimateCause authors sent "
                         "them) or data (tasks whose prompts hold a graph)")
+    p.add_argument("--encoding", choices=list(ENCODINGS), default=None,
+                   help="write the graph of a graph variant in this encoding (A_5 with matrix is MX_5; "
+                        "see docs/prompts.md)")
+    p.add_argument("--event-names", choices=list(NAME_SCHEMES), default=None,
+                   help="show events under their real names (default) or as integers, letters or nonsense words "
+                        "(prompts that hold the graph only; the variant id gets .<scheme>)")
     p.add_argument("--format", choices=["jsonl", "json", "table", "csv", "parquet"], default="jsonl",
                    help="output format (default: jsonl); parquet (binary) needs -o FILE or a redirected stdout")
     p.add_argument("-o", "--output", metavar="FILE", default=None, help="write to FILE instead of stdout")
@@ -78,7 +85,8 @@ def _run(args) -> int:
         raise ConfigError(f"--limit must be >= 0, got {args.limit}")
     task = get_task(args.task)
     its = task.items(load_corpus(args.data if args.data is not None else task.default_data), args.variant,
-                     rule=args.rule, order=args.order)
+                     rule=args.rule, order=args.order, encoding=args.encoding,
+                     event_names=args.event_names)
     if args.limit is not None:
         its = its[: args.limit]
     if args.openai_batch:
