@@ -447,7 +447,7 @@ def _run_pages(runs, corpus: Corpus, out: Path) -> tuple[dict, list[dict]]:
     if not runs:
         return {}, []
     from .viewer.page import load_views, run_page_html
-    from .viewer.runs import unique_names
+    from .viewer.runs import dataset_of, unique_names
 
     pages: dict[str, Path] = {}
     rows: list[dict] = []
@@ -457,7 +457,7 @@ def _run_pages(runs, corpus: Corpus, out: Path) -> tuple[dict, list[dict]]:
     names = unique_names([getattr(r, "path", None) for r in loaded])
     stems = _unique_names(names)
     for run, name in zip(loaded, names):
-        ds = run.manifest.get("dataset") or {}
+        ds = dataset_of(run.manifest)
         # The report's corpus serves the run's graphs when it is the very data the run was made on.
         same = corpus.sha256 is not None and ds.get("sha256") == corpus.sha256
         views = load_views([run], data=corpus if same else None, names=[name])

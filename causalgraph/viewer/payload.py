@@ -20,7 +20,7 @@ import math
 from typing import Any, Optional, Sequence
 
 from ..errors import CausalGraphError
-from .runs import CS_BUCKETS, STATES, asked_events, cs_bucket, display_value
+from .runs import CS_BUCKETS, STATES, asked_events, cs_bucket, dataset_of, display_value
 
 __all__ = ["CHUNK", "build_payload", "pack", "unpack", "statement_graphs"]
 
@@ -179,7 +179,7 @@ def build_payload(views: Sequence[Any], comparison: Optional[dict] = None, *, ti
             "count": len(view.records), "chunk0": len(detail_chunks) - math.ceil(len(details) / CHUNK),
             "summary": [_summary_row(x) for x in view.summary], "totals": _finite(view.totals),
             "notes": list(view.notes),
-            "dataset": (view.manifest.get("dataset") or {}).get("name"),
+            "dataset": dataset_of(view.manifest).get("name"),
         })
     graphs: dict[str, dict] = {}
     by_source: dict[int, list[str]] = {}

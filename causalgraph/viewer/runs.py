@@ -26,7 +26,7 @@ from typing import Any, Optional, Sequence
 from ..errors import CausalGraphError
 
 __all__ = ["STATES", "RunView", "build_run_view", "item_state", "find_corpus", "asked_events", "display_value",
-           "CS_BUCKETS", "cs_bucket"]
+           "CS_BUCKETS", "cs_bucket", "dataset_of", "unique_names"]
 
 #: Outcome of an item, in the order the filters list them.
 STATES = ("correct", "wrong", "unparsed", "error", "ungraded")
@@ -225,13 +225,15 @@ def find_corpus(run, data: Any = None, *, cache: Optional[dict] = None, task: An
         if isinstance(got, Exception):
             return None, [f"--data {data}: {got}"]
         return got, []
-    ds = run.manifest.get("dataset") or {}
+    ds = dataset_of(run.manifest)
     candidates: list[str] = []
+    # The dataset's name first: a file read under another name gets other statement ids (the
+    # packaged sample read as a plain CSV file is "climatecause", its ids cc-001 …).
+    if ds.get("name"):
+        candidates.append(str(ds["name"]))
     src = ds.get("source")
     if src and Path(str(src)).exists():
         candidates.append(str(src))
-    if ds.get("name"):
-        candidates.append(str(ds["name"]))
     if task is not None and getattr(task, "default_data", None):
         candidates.append(str(task.default_data))
     want = ds.get("sha256")
@@ -247,6 +249,20 @@ def find_corpus(run, data: Any = None, *, cache: Optional[dict] = None, task: An
     if not candidates:
         notes.append("the run names no dataset and its task is not registered")
     return None, notes
+
+
+def dataset_of(manifest: dict) -> dict:
+    """The manifest's ``dataset`` as ``{"name", "source", "sha256"}`` (a bare name is accepted too).
+
+    Examples
+    --------
+    >>> dataset_of({"dataset": "sample"}), dataset_of({})
+    ({'name': 'sample'}, {})
+    """
+    ds = manifest.get("dataset")
+    if isinstance(ds, dict):
+        return ds
+    return {"name": str(ds)} if ds else {}
 
 
 def _prompt_sha(messages: list[dict]) -> str:
