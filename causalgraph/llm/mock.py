@@ -4,7 +4,9 @@ They are registered like the real providers and go through the same
 runner, cache and parser.
 
 * ``mock/oracle`` answers the item's gold label in the variant's wording
-  (``same`` for a positive correlation in a same/opposite variant).  Option
+  (``same`` for a positive correlation in a same/opposite variant); a gold
+  set of events (structure tasks) as a list, one event a line (``none``
+  when empty).  Option
   ``style``: ``tag`` (``<Answer>same</Answer>``, default), ``plain``
   (``same``) or ``sentence`` (``The answer is: same.``).
 * ``mock/constant`` answers ``text`` (option, default ``""``) to everything.
@@ -103,6 +105,12 @@ class OracleBackend(MockBackend):
         words_of: dict[str, dict] = {}
         for it in items:
             word = None
+            if isinstance(it.gold, (list, tuple)):
+                # A set-valued gold (structure tasks): answered as a list, one event a line.
+                from ..event_lists import format_event_list
+
+                self._gold[it.id] = (it.gold, format_event_list([str(x) for x in it.gold]))
+                continue
             if it.gold is not None and task is not None:
                 if it.variant not in words_of:
                     words_of[it.variant] = task.words(it.variant)

@@ -29,7 +29,8 @@ from .base import Task
 __all__ = ["Task", "register_task", "get_task", "list_tasks"]
 
 #: The modules that declare built-in tasks, loaded on first use.
-_FAMILIES = ("causalgraph.tasks.climatecause", "causalgraph.tasks.pubmedcausal", "causalgraph.tasks.annotation")
+_FAMILIES = ("causalgraph.tasks.climatecause", "causalgraph.tasks.pubmedcausal", "causalgraph.tasks.annotation",
+             "causalgraph.tasks.structure")
 
 _TASKS: dict[str, Task] = {}
 _loaded = False

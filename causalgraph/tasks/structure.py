@@ -1,0 +1,318 @@
+"""Questions about the structure of each causal statement graph: set-valued and pairwise (issue 16).
+
+Seven tasks over every causal statement with relations (ClimateCause, PubMedCausal, or the graphs of
+:func:`causalgraph.extraction.producer.corpus_from_extraction`), asked over the graph alone:
+
+================  =========================================  =========================================
+task              one item per                               gold
+================  =========================================  =========================================
+``parents``       event (node order)                         events with an edge into it
+``children``      event                                      events it has an edge to
+``sources``       statement                                  events with no edge into them
+``sinks``         statement                                  events with no edge out of them
+``mediators``     ordered pair (A, B) with a mediator        events A leads to that lead to B (not A, B)
+``common-cause``  pair A before B (node order) with one      events that lead to both A and B (not A, B)
+``reachability``  ordered pair A ≠ B, as many unreachable    ``yes`` when a directed path leads from A
+                  as reachable, chosen by hash                to B, else ``no``
+================  =========================================  =========================================
+
+"Leads to" is a directed path of one or more edges, so the mediators of (A, B) are
+descendants(A) ∩ ancestors(B) minus A and B, and the common causes ancestors(A) ∩ ancestors(B)
+minus A and B (networkx's ``descendants``/``ancestors``); a self-loop makes an event its own parent
+and child, as in networkx.  Set golds list events in node order.
+
+Reachability takes every reachable pair of a statement and as many unreachable ones (or the
+reverse when unreachable pairs are fewer), chosen by the SHA-256 of ``statement/i/j`` — the same
+whatever ``PYTHONHASHSEED`` — and listed in node order.
+
+Variants: the catalog ``prompts/structure/<task>.json`` stores two templates (``A_1``, ``A_2``);
+every encoding of :data:`causalgraph.prompts.ENCODING_PREFIXES` gives its variant (``MX_1`` …), and
+``.integer``/``.letters``/``.nonsense`` show the events under other names (:mod:`causalgraph.naming`).
+Item ids: ``<task>/<variant>/<statement>/e<i>`` (per event), ``…/g`` (per statement),
+``…/e<i>-e<j>`` (per pair), indices 0-based in node order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import deque
+from typing import Any, Iterator, Optional
+
+from ..bench.item import Item, item_id
+from ..encoders import check_order, prompt_graph
+from ..errors import ConfigError
+from ..event_lists import parse_event_list, set_scores
+from ..graph import CausalGraph, compile_graph
+from ..model import Statement, as_statements
+from ..naming import event_names as _event_names, join_variant, rename_graph, split_variant
+from ..prompts import ENCODING_PREFIXES, PromptVariant, catalog_variants, encoding_variant_id, with_encoding
+from .base import Task
+
+__all__ = ["STRUCTURE_TASKS", "SET_TASKS", "items", "tasks", "list_structure_variants", "get_structure_variant",
+           "descendants", "ancestors", "parents", "children", "sources", "sinks", "mediators", "common_causes",
+           "reachability_pairs"]
+
+#: The structure tasks, set-valued ones first.
+STRUCTURE_TASKS = ("parents", "children", "sources", "sinks", "mediators", "common-cause", "reachability")
+#: The tasks whose answer is a set of events.
+SET_TASKS = STRUCTURE_TASKS[:-1]
+_CATALOG = "structure"
+
+
+# -- graph questions ------------------------------------------------------------------------------------
+
+def _reach(graph: CausalGraph, start: str, step) -> set[str]:
+    seen: set[str] = set()
+    todo = deque(step(start))
+    while todo:
+        x = todo.popleft()
+        if x not in seen:
+            seen.add(x)
+            todo.extend(step(x))
+    # an event reaches itself only round a cycle, as networkx's descendants never hold the source
+    seen.discard(start)
+    return seen
+
+
+def descendants(graph: CausalGraph, event: str) -> set[str]:
+    """Events a directed path of one or more edges leads to from ``event`` (``event`` itself excluded)."""
+    return _reach(graph, event, graph.successors)
+
+
+def ancestors(graph: CausalGraph, event: str) -> set[str]:
+    """Events from which a directed path leads to ``event`` (``event`` itself excluded)."""
+    return _reach(graph, event, graph.predecessors)
+
+
+def _in_node_order(graph: CausalGraph, events) -> list[str]:
+    keep = set(events)
+    return [n for n in graph.nodes if n in keep]
+
+
+def parents(graph: CausalGraph, event: str) -> list[str]:
+    """Events with an edge into ``event``, in node order.
+
+    Examples
+    --------
+    >>> from causalgraph.model import Relation
+    >>> g = compile_graph([Relation("a", "c"), Relation("b", "c"), Relation("c", "d")])
+    >>> parents(g, "c"), children(g, "c"), sources(g), sinks(g)
+    (['a', 'b'], ['d'], ['a', 'b'], ['d'])
+    >>> mediators(g, "a", "d"), common_causes(g, "c", "d")
+    (['c'], ['a', 'b'])
+    """
+    return _in_node_order(graph, graph.predecessors(event))
+
+
+def children(graph: CausalGraph, event: str) -> list[str]:
+    """Events ``event`` has an edge to, in node order."""
+    return _in_node_order(graph, graph.successors(event))
+
+
+def sources(graph: CausalGraph) -> list[str]:
+    """Events with no edge into them (a self-loop counts as one), in node order."""
+    return [n for n in graph.nodes if graph.in_degree(n) == 0]
+
+
+def sinks(graph: CausalGraph) -> list[str]:
+    """Events with no edge out of them, in node order."""
+    return [n for n in graph.nodes if graph.out_degree(n) == 0]
+
+
+def mediators(graph: CausalGraph, a: str, b: str) -> list[str]:
+    """Events ``a`` leads to that lead to ``b``, other than ``a`` and ``b``, in node order."""
+    return _in_node_order(graph, (descendants(graph, a) & ancestors(graph, b)) - {a, b})
+
+
+def common_causes(graph: CausalGraph, a: str, b: str) -> list[str]:
+    """Events that lead to both ``a`` and ``b``, other than ``a`` and ``b``, in node order."""
+    return _in_node_order(graph, (ancestors(graph, a) & ancestors(graph, b)) - {a, b})
+
+
+def _pick_key(statement_id: Any, i: int, j: int) -> str:
+    return hashlib.sha256(f"{statement_id}/{i}/{j}".encode("utf-8")).hexdigest()
+
+
+def reachability_pairs(graph: CausalGraph) -> list[tuple[int, int, bool]]:
+    """``(i, j, reachable)`` of the pairs asked: every pair of the smaller class and as many of the other.
+
+    Examples
+    --------
+    >>> from causalgraph.model import Relation
+    >>> g = compile_graph([Relation("a", "b"), Relation("b", "c")])
+    >>> sorted(r for _, _, r in reachability_pairs(g))
+    [False, False, False, True, True, True]
+    """
+    reach, unreach = [], []
+    for i, a in enumerate(graph.nodes):
+        d = descendants(graph, a)
+        for j, b in enumerate(graph.nodes):
+            if i != j:
+                (reach if b in d else unreach).append((i, j))
+    k = min(len(reach), len(unreach))
+    chosen = set()
+    for group in (reach, unreach):
+        chosen.update(sorted(group, key=lambda p: _pick_key(graph.statement_id, *p))[:k])
+    reachable = set(reach)
+    return [(i, j, (i, j) in reachable) for i, j in sorted(chosen)]
+
+
+# -- variants -------------------------------------------------------------------------------------------
+
+def list_structure_variants(task: str) -> list[PromptVariant]:
+    """Every variant of a structure task: each stored template in each encoding (``A_1``, ``A_2``, ``SN_1`` …)."""
+    _check_task(task)
+    stored = catalog_variants(_CATALOG, task)
+    return [with_encoding(v, enc) for enc in ENCODING_PREFIXES for v in stored]
+
+
+def get_structure_variant(task: str, variant_id: str) -> PromptVariant:
+    """One variant by id (without the names suffix)."""
+    for v in list_structure_variants(task):
+        if v.id == variant_id:
+            return v
+    raise ConfigError(f"unknown variant {variant_id!r} for task {task}; expected <encoding prefix>_<n> with prefix "
+                      f"{', '.join(ENCODING_PREFIXES.values())} and n 1 or 2 (A_1, MX_2 …), optionally followed by "
+                      f".integer, .letters or .nonsense")
+
+
+def _check_task(task: str) -> None:
+    if task not in STRUCTURE_TASKS:
+        raise ConfigError(f"unknown structure task {task!r}; expected one of {', '.join(STRUCTURE_TASKS)}")
+
+
+def _resolve(task: str, variant: str, encoding: Optional[str], names: Optional[str]) -> tuple[PromptVariant, str]:
+    base, scheme = split_variant(str(variant))
+    if names is not None and scheme != "real" and names != scheme:
+        raise ConfigError(f"variant {variant!r} names events {scheme!r} but event names {names!r} were asked")
+    if names is not None:
+        scheme = names
+    if encoding is not None:
+        base = encoding_variant_id(get_structure_variant(task, base).id, encoding)
+    return get_structure_variant(task, base), scheme
+
+
+# -- items ----------------------------------------------------------------------------------------------
+
+def _causal(corpus) -> Iterator[Statement]:
+    for st in as_statements(corpus):
+        if st.causal and st.relations:
+            yield st
+
+
+def items(corpus, task: str, variant: str, *, order: str = "paper", encoding: Optional[str] = None,
+          event_names: Optional[str] = None) -> list[Item]:
+    """The items of one structure task and variant.
+
+    Parameters
+    ----------
+    corpus
+        A corpus or statements; every causal statement with relations gives its graph.
+    task
+        One of :data:`STRUCTURE_TASKS`.
+    variant
+        ``A_1`` … (see the module docstring), optionally with ``.integer``, ``.letters`` or ``.nonsense``.
+    order
+        Edge order of the graph text (``paper`` or ``data``).
+    encoding, event_names
+        Another encoding (``A_1`` with ``matrix`` is ``MX_1``) and event-name scheme.
+
+    Examples
+    --------
+    >>> from causalgraph.model import Relation, Statement
+    >>> st = Statement("s1", "A and B raise C.", True, (Relation("a", "c"), Relation("b", "c")))
+    >>> it = items([st], "parents", "A_1")[2]
+    >>> it.id, it.gold
+    ('parents/A_1/s1/e002', ['a', 'b'])
+    >>> items([st], "sources", "A_1", event_names="letters")[0].variant
+    'A_1.letters'
+    """
+    _check_task(task)
+    check_order(order)
+    v, scheme = _resolve(task, variant, encoding, event_names)
+    vid = join_variant(v.id, scheme)
+    out: list[Item] = []
+    for st in _causal(corpus):
+        g = compile_graph(st)
+        shown = _event_names(g.nodes, scheme, key=st.id)
+        graph_text = prompt_graph(g if scheme == "real" else rename_graph(g, shown), v.encoding, order=order)
+        base_meta: dict[str, Any] = {"statement_id": st.id, "events": [shown[n] for n in g.nodes],
+                                     "encoding": v.encoding, "event_names": scheme, "edge_order": order}
+        if scheme != "real":
+            base_meta["real_events"] = list(g.nodes)
+
+        def item(key: str, gold, **asked: tuple[int, str]) -> Item:
+            values = {"graph": graph_text}
+            meta = dict(base_meta)
+            for ph, (idx, ev) in asked.items():
+                values[ph] = shown[ev]
+                suffix = "" if ph == "e_i" else "_j"
+                meta[f"event{suffix}"] = shown[ev]
+                meta[f"event{suffix}_index"] = idx
+            if isinstance(gold, list):
+                gold = [shown[x] for x in gold]
+            return Item(id=item_id(task, vid, st.id, key), task=task, variant=vid,
+                        prompt=v.render(**{k: values[k] for k in v.placeholders}), gold=gold, meta=meta)
+
+        nodes = list(g.nodes)
+        if task in ("parents", "children"):
+            fn = parents if task == "parents" else children
+            out += [item(f"e{i:03d}", fn(g, x), e_i=(i, x)) for i, x in enumerate(nodes)]
+        elif task in ("sources", "sinks"):
+            out.append(item("g", sources(g) if task == "sources" else sinks(g)))
+        elif task == "reachability":
+            out += [item(f"e{i:03d}-e{j:03d}", "yes" if r else "no", e_i=(i, nodes[i]), e_j=(j, nodes[j]))
+                    for i, j, r in reachability_pairs(g)]
+        else:
+            for i, a in enumerate(nodes):
+                for j, b in enumerate(nodes):
+                    if i == j or (task == "common-cause" and j < i):
+                        continue
+                    gold = mediators(g, a, b) if task == "mediators" else common_causes(g, a, b)
+                    if gold:
+                        out.append(item(f"e{i:03d}-e{j:03d}", gold, e_i=(i, a), e_j=(j, b)))
+    return out
+
+
+# -- the tasks ------------------------------------------------------------------------------------------
+
+def _parse_set(text: str, variant: str) -> tuple[Any, str]:
+    return parse_event_list(text)
+
+
+def _task(name: str) -> Task:
+    def build(corpus, variant, _name=name, **options):
+        return items(corpus, _name, variant, **options)
+
+    def canonical(variant, _name=name):
+        base, scheme = split_variant(variant)
+        return join_variant(get_structure_variant(_name, base).id, scheme)
+
+    def strategy(variant, _name=name):
+        return get_structure_variant(_name, split_variant(variant)[0]).strategy
+
+    def words(variant, _name=name):
+        return dict(get_structure_variant(_name, split_variant(variant)[0]).answer_labels)
+
+    common = dict(name=name, build_items=build,
+                  list_variants=lambda _n=name: [v.id for v in list_structure_variants(_n)],
+                  strategy=strategy, canonical_variant=canonical, default_data="climatecause",
+                  item_options=("order", "encoding", "event_names"))
+    if name == "reachability":
+        return Task(labels=("yes", "no"), positive="yes", kind="binary", answer_words=words,
+                    description="does one event lead to another through the graph (yes/no, balanced per statement)",
+                    **common)
+    return Task(kind="custom", parse=_parse_set, score=set_scores,
+                description=f"the set of {name.replace('-', ' ')} events of each causal graph "
+                            f"(micro/macro P/R/F1, exact-set accuracy)", **common)
+
+
+def tasks() -> list[Task]:
+    """The seven structure tasks.
+
+    Examples
+    --------
+    >>> [t.name for t in tasks()][:3], tasks()[-1].kind
+    (['parents', 'children', 'sources'], 'binary')
+    """
+    return [_task(name) for name in STRUCTURE_TASKS]
