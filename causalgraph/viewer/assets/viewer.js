@@ -295,7 +295,8 @@
     head.appendChild(th);
   });
   function render() {
-    var top = wrap.scrollTop, height = wrap.clientHeight || 600;
+    // The box grows with its rows up to 58% of the window: plan for its largest height.
+    var top = wrap.scrollTop, height = Math.max(wrap.clientHeight, window.innerHeight * 0.58);
     var first = Math.max(0, Math.floor(top / ROW_H) - 10), last = Math.min(visible.length, Math.ceil((top + height) / ROW_H) + 10);
     var frag = document.createDocumentFragment();
     var pad = el("tr", {cls: "pad"}, [el("td", {colspan: String(shown.length)})]);
