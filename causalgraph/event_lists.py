@@ -1,8 +1,9 @@
 """Answers that are sets of events: reading the list a model wrote, matching it to the graph's events, scoring sets.
 
 Reading (:func:`parse_event_list`, the task parser, which sees only the answer text) takes the
-answer region — the last non-empty ``<Answer>…</Answer>``, else what follows the last ``Answer:``,
-else the whole text — and splits it into fragments: the strings of a JSON list, else one fragment
+answer region — the last non-empty ``<Answer>…</Answer>``, else what follows the last opening
+``<Answer>`` (an answer cut off by the token limit), else what follows the last ``Answer:``, else
+the whole text — and splits it into fragments: the strings of a JSON list, else one fragment
 per line (bullets and numbering removed).  ``none``, ``nothing``, ``no events`` … give the empty set.
 The rule says which of these happened (``tag+lines``, ``answer+json``, ``text+none`` …).
 
@@ -41,6 +42,7 @@ NONE_WORDS = ("none", "nothing", "no event", "no events", "no such event", "no s
               "empty", "no one", "there are none", "there is none", "[]", "{}", "-")
 
 _TAG = re.compile(r"<\s*answer\s*>(.*?)<\s*/\s*answer\s*>", re.IGNORECASE | re.DOTALL)
+_OPEN_TAG = re.compile(r"<\s*answer\s*>", re.IGNORECASE)
 _ANSWER_LINE = re.compile(r"(?:^|\n)\s*(?:\*\*)?(?:final\s+)?answer(?:\*\*)?\s*[:：]", re.IGNORECASE)
 _FENCE = re.compile(r"^```[a-zA-Z]*\s*|\s*```$")
 _MARKER = re.compile(r"^\s*(?:[-*•·]|\d{1,3}[.)]|\(\d{1,3}\)|[a-zA-Z][.)](?=\s))\s+")
@@ -72,6 +74,11 @@ def _region(text: str) -> tuple[str, str]:
     tags = [m.group(1) for m in _TAG.finditer(text) if m.group(1).strip()]
     if tags:
         return tags[-1], "tag"
+    # An answer cut off by the token limit opens its tag and never closes it: what follows the last
+    # opening tag is the answer.
+    opened = list(_OPEN_TAG.finditer(text))
+    if opened and text[opened[-1].end():].strip():
+        return text[opened[-1].end():], "open-tag"
     marks = list(_ANSWER_LINE.finditer(text))
     if marks:
         return text[marks[-1].end():], "answer"

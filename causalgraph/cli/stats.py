@@ -2,7 +2,8 @@
 
 * ``stats mcnemar RUN_A RUN_B`` — Table 21 (McNemar per variant, Bonferroni);
 * ``stats kruskal RUN --metric c_norm`` — Table 22 (Kruskal-Wallis, ε², Dunn/Holm);
-* ``stats consistency RUN [--member-run RUN]`` — incoherent chain predictions (§6.3).
+* ``stats consistency RUN [--member-run RUN]`` — incoherent chain predictions (§6.3);
+* ``stats compare RUN [RUN …] --by encoding|event-names|variant|model`` — arms of a study (issue 16).
 """
 
 from __future__ import annotations
@@ -78,6 +79,22 @@ def register(sub) -> None:
     add_format_option(c)
     c.set_defaults(func=run_consistency)
 
+    cmp_ = ssub.add_parser("compare", help="arms of a study compared per task: F1 difference, bootstrap interval, "
+                                           "McNemar with Holm",
+                           description="Pair the items of runs across arms (encodings, event names, variants or "
+                                       "models) and report per task the difference in F1 with a 95%% bootstrap "
+                                       "interval over statements and McNemar's test with Holm's correction.")
+    cmp_.add_argument("runs", nargs="+", metavar="RUN", help="run directories (tasks, models and variants may mix)")
+    cmp_.add_argument("--by", choices=["encoding", "event-names", "variant", "model"], required=True,
+                      help="the axis arms differ along")
+    cmp_.add_argument("--alpha", type=float, default=0.05, help="family-wise level of Holm's correction per task")
+    cmp_.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples of statements (default 1000)")
+    cmp_.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    cmp_.add_argument("--chi2", action="store_true", help="McNemar's chi-squared (continuity-corrected) instead "
+                                                          "of the exact binomial test")
+    add_format_option(cmp_)
+    cmp_.set_defaults(func=run_compare)
+
 
 def run_mcnemar(args) -> int:
     from ..stats import mcnemar_runs
@@ -140,4 +157,22 @@ def run_consistency(args) -> int:
         print(f"\n{s['statements']} statements; {s['statements_fewer_than_3_any_variant']} with one or two predicted "
               f"members in at least one variant; of the {s['chainless_statements']} statements without a gold chain, "
               f"{s['chainless_fewer_than_3_any_variant']}.", file=sys.stdout)
+    return 0
+
+
+def run_compare(args) -> int:
+    from ..stats.compare import COLUMNS, compare_runs
+
+    if args.n_boot < 1:
+        raise ConfigError(f"--n-boot {args.n_boot}: expected an integer >= 1")
+    table = compare_runs(args.runs, by=args.by, alpha=args.alpha, n_boot=args.n_boot, seed=args.seed,
+                         exact=not args.chi2)
+    if args.format == "json":
+        emit_json(table.to_dict(orient="records"))
+        return 0
+    emit_table(table, args.format, columns=COLUMNS, floatfmt=".4g")
+    if args.format == "table" and len(table):
+        print(f"\ndiff = f1_b - f1_a with a 95% bootstrap interval over statements ({args.n_boot} resamples); "
+              f"McNemar {'chi-squared' if args.chi2 else 'exact'} on correct answers (b: a right, b wrong); "
+              f"Holm over each task's comparisons, * = p_holm <= {args.alpha:g}")
     return 0

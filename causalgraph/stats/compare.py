@@ -1,0 +1,216 @@
+"""Comparing arms of a study: the same items under two encodings, event namings, variants or models.
+
+:func:`compare_runs` reads any number of runs, sorts every answered item into an *arm* by one
+axis, pairs the items of two arms that differ only along that axis, and reports per task and per
+pair of arms:
+
+* the F1 of each arm on the paired items — binary tasks the positive class, multiclass tasks macro
+  F1, set-valued tasks (:mod:`causalgraph.tasks.structure`) micro F1 — and their difference
+  (second arm minus first) with a 95 % percentile bootstrap interval that resamples *statements*
+  (every paired item of a drawn statement comes along, in both arms at once);
+* McNemar's test on correctness (the label equals the gold label; for sets, the exact set), exact
+  binomial by default, with Holm's correction over the comparisons of the task.
+
+Axes (``by``) and what else must match for two items to pair:
+
+=================  ===========================================  ==================================
+``by``             arm                                          paired with the same …
+=================  ===========================================  ==================================
+``encoding``       encoding named by the variant prefix (A, MX)  model, template number, event names
+``event-names``    the ``.scheme`` suffix (``real`` without)     model, variant without the suffix
+``variant``        the variant id                                model
+``model``          the run's model                               variant
+=================  ===========================================  ==================================
+
+and always the item key (:func:`causalgraph.stats.pairing.pair_key`: statement and event or pair).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Any, Mapping, Optional, Sequence
+
+import numpy as np
+
+from ..errors import ConfigError
+from ..naming import split_variant
+from ..prompts import variant_encoding
+from ..scores import prf_counts
+from .corrections import holm
+from .mcnemar import mcnemar
+from .pairing import as_run, pair_key, run_name
+
+__all__ = ["AXES", "COLUMNS", "compare_runs", "arm_of"]
+
+#: The axes arms can differ along.
+AXES = ("encoding", "event-names", "variant", "model")
+#: Columns of the table :func:`compare_runs` returns.
+COLUMNS = ["task", "metric", "arm_a", "arm_b", "n", "statements", "f1_a", "f1_b", "diff", "ci_low", "ci_high",
+           "b", "c", "p", "p_holm", "significant"]
+
+
+def arm_of(by: str, model: str, variant: str) -> tuple[str, tuple]:
+    """``(arm, what else must match)`` of an item of ``variant`` answered by ``model``.
+
+    Examples
+    --------
+    >>> arm_of("encoding", "m", "MX_5.nonsense")
+    ('matrix', ('m', '5', 'nonsense'))
+    >>> arm_of("event-names", "m", "A_1")
+    ('real', ('m', 'A_1'))
+    """
+    if by not in AXES:
+        raise ConfigError(f"unknown axis {by!r}; expected one of {', '.join(AXES)}")
+    base, scheme = split_variant(variant)
+    if by == "encoding":
+        enc = variant_encoding(base)
+        if enc is None:
+            raise ConfigError(f"variant {variant!r} names no graph encoding (graph variants read A_5, MX_5, DOT_1 …); "
+                              f"compare it --by variant or --by model")
+        return enc, (model, base.partition("_")[2], scheme)
+    if by == "event-names":
+        return scheme, (model, base)
+    if by == "variant":
+        return variant, (model,)
+    return model, (variant,)
+
+
+@dataclass(frozen=True)
+class _Scored:
+    """One item's contribution to its arm's F1 (per-class counts) and whether it was answered right."""
+
+    counts: np.ndarray
+    correct: bool
+
+
+def _kind(task) -> str:
+    from ..tasks.structure import SET_TASKS
+
+    if task.name in SET_TASKS:
+        return "set"
+    if task.kind in ("binary", "multiclass"):
+        return task.kind
+    raise ConfigError(f"task {task.name!r} is scored by its own scorer ({task.kind}); stats compare handles binary, "
+                      f"multiclass and set-valued tasks")
+
+
+def _score_record(rec: Mapping[str, Any], kind: str, task) -> _Scored:
+    """Counts: binary (tp, fp, fn) of the positive class; set (tp, fp, fn); multiclass per class (tp, fp, fn)."""
+    label = None if rec.get("error") else rec.get("label")
+    gold = rec.get("gold")
+    if kind == "set":
+        from ..event_lists import record_outcome
+
+        o = record_outcome(rec)
+        return _Scored(np.array([o.tp, o.fp, o.fn]), o.exact)
+    if kind == "binary":
+        pos = task.positive
+        return _Scored(np.array([label == pos and gold == pos, label == pos and gold != pos,
+                                 label != pos and gold == pos], dtype=np.int64),
+                       label is not None and label == gold)
+    labels = list(task.labels)
+    c = np.zeros((len(labels), 3), dtype=np.int64)
+    for i, lab in enumerate(labels):
+        c[i] = [label == lab and gold == lab, label == lab and gold != lab, label != lab and gold == lab]
+    return _Scored(c, label is not None and label == gold)
+
+
+def _f1(counts: np.ndarray, kind: str) -> float:
+    if kind == "multiclass":
+        return float(np.mean([prf_counts(*row)[2] for row in counts]))
+    return prf_counts(*counts)[2]
+
+
+def compare_runs(runs: Sequence[Any], by: str = "encoding", *, alpha: float = 0.05, n_boot: int = 1000,
+                 seed: int = 0, exact: bool = True):
+    """Per task, every pair of arms compared on their paired items (see the module docstring).
+
+    Parameters
+    ----------
+    runs
+        Run directories or loaded runs (several tasks, models and variants may be mixed).
+    by
+        One of :data:`AXES`.
+    alpha
+        Family-wise level of Holm's correction over the comparisons of each task.
+    n_boot, seed
+        Bootstrap resamples of statements and their seed (the interval is reproducible).
+    exact
+        McNemar's exact binomial test (default); ``False`` for χ² with continuity correction.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per task and pair of arms, columns :data:`COLUMNS`; ``diff = f1_b - f1_a``; ``b``
+        counts items the first arm got right and the second wrong, ``c`` the reverse.
+
+    Raises
+    ------
+    ConfigError
+        For an unknown axis, an item present twice in one arm, or a task with no two arms that share
+        an item.
+
+    Examples
+    --------
+    >>> table = compare_runs(["runs/a", "runs/b"], by="encoding")   # doctest: +SKIP
+    >>> table[["task", "arm_a", "arm_b", "diff", "p_holm"]]          # doctest: +SKIP
+    """
+    import pandas as pd
+
+    from ..tasks import get_task
+
+    if by not in AXES:
+        raise ConfigError(f"unknown axis {by!r}; expected one of {', '.join(AXES)}")
+    # task -> arm -> (rest, key) -> record ; arms in order of first appearance
+    cells: dict[str, dict[str, dict[tuple, Mapping[str, Any]]]] = {}
+    for r in runs:
+        run = as_run(r)
+        for v in run.variants:
+            arm, rest = arm_of(by, run.model, v)
+            for rec in run.records(v):
+                task_cells = cells.setdefault(str(rec.get("task") or run.task), {})
+                slot = task_cells.setdefault(arm, {})
+                k = (rest, pair_key(rec))
+                if k in slot:
+                    raise ConfigError(f"{run_name(run)}: item {rec.get('item_id')!r} is in arm {arm!r} twice "
+                                      f"(two runs of the same variant and model?)")
+                slot[k] = rec
+    rows = []
+    for task_name, arms in cells.items():
+        task = get_task(task_name)
+        kind = _kind(task)
+        metric = {"binary": f"f1({task.positive})", "multiclass": "macro_f1", "set": "micro_f1"}[kind]
+        task_rows = []
+        for a, b in itertools.combinations(list(arms), 2):
+            keys = [k for k in arms[a] if k in arms[b]]
+            if not keys:
+                continue
+            sa = [_score_record(arms[a][k], kind, task) for k in keys]
+            sb = [_score_record(arms[b][k], kind, task) for k in keys]
+            stmts: dict[Any, list[int]] = {}
+            for i, k in enumerate(keys):
+                sid = (arms[a][k].get("meta") or {}).get("statement_id", k)
+                stmts.setdefault(sid, []).append(i)
+            per_a = np.stack([sum(sa[i].counts for i in idx) for idx in stmts.values()])
+            per_b = np.stack([sum(sb[i].counts for i in idx) for idx in stmts.values()])
+            f1_a, f1_b = _f1(per_a.sum(axis=0), kind), _f1(per_b.sum(axis=0), kind)
+            rng = np.random.default_rng(seed)
+            w = rng.multinomial(len(stmts), np.full(len(stmts), 1.0 / len(stmts)), size=n_boot)
+            diffs = np.array([_f1(np.tensordot(wi, per_b, axes=1), kind) - _f1(np.tensordot(wi, per_a, axes=1), kind)
+                              for wi in w])
+            lo, hi = np.quantile(diffs, [0.025, 0.975]) if n_boot else (math.nan, math.nan)
+            test = mcnemar([s.correct for s in sa], [s.correct for s in sb], exact=exact, labels=(True, False))
+            task_rows.append({"task": task_name, "metric": metric, "arm_a": a, "arm_b": b, "n": len(keys),
+                              "statements": len(stmts), "f1_a": f1_a, "f1_b": f1_b, "diff": f1_b - f1_a,
+                              "ci_low": float(lo), "ci_high": float(hi), "b": test.b, "c": test.c, "p": test.p})
+        if not task_rows:
+            raise ConfigError(f"task {task_name!r}: no two arms by {by} share an item (arms: {', '.join(arms)}); "
+                              f"compare runs of the same items")
+        corr = holm([row["p"] for row in task_rows], alpha=alpha)
+        for row, p_adj, rej in zip(task_rows, corr.p_adjusted, corr.reject):
+            row["p_holm"] = p_adj
+            row["significant"] = bool(rej)
+        rows += task_rows
+    return pd.DataFrame(rows, columns=COLUMNS)
