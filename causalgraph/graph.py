@@ -23,6 +23,7 @@ from typing import Iterable, Iterator, Literal, Optional, Sequence
 
 from .errors import ConfigError, SchemaError
 from .model import Correlation, Polarity, Relation, Statement, is_blank
+from .viewer.display import HTML_DISPLAY as _HTML_DISPLAY
 
 __all__ = ["CausalEdge", "BelongsEdge", "CausalGraph", "compile_graph", "NODE_FORMS"]
 
@@ -159,6 +160,11 @@ class CausalGraph:
 
     def in_degree(self, node: str) -> int:
         return len(self._index["pred"].get(node, ()))
+
+    def _repr_html_(self):
+        """Jupyter: the interactive graph page in a sandboxed iframe (set by :mod:`causalgraph.viewer.notebook`)."""
+        render = _HTML_DISPLAY.get("graph")
+        return None if render is None else render(self)
 
     @property
     def conflicting_edges(self) -> list[CausalEdge]:

@@ -27,6 +27,7 @@ from typing import Any, Iterable, Optional
 from ..errors import ConfigError, SchemaError
 from ..outputs import output_dir, write_atomic
 from .record import RECORD_FIELDS, RunRecord, record_schema_of
+from ..viewer.display import HTML_DISPLAY
 
 __all__ = ["RunStore", "Run", "load_run", "write_atomic", "MANIFEST", "RESPONSES", "METRICS", "LEDGER",
            "RECORD_FIELDS"]
@@ -122,6 +123,11 @@ class Run:
             row["completion_tokens"] = usage.get("completion_tokens")
             rows.append(row)
         return pd.DataFrame(rows)
+
+    def _repr_html_(self):
+        """Jupyter: the run page (``bench view``) in a sandboxed iframe (set by :mod:`causalgraph.viewer.notebook`)."""
+        render = HTML_DISPLAY.get("run")
+        return None if render is None else render(self)
 
 
 class RunStore:

@@ -40,6 +40,7 @@ from ..scores import prf
 from .tuples import ExtractedPair
 from .predictions import PredictionSet, RowPrediction, load_predictions, predictions_from_corpus
 from .spans import exact_key, normalize_span, token_f1
+from ..viewer.display import HTML_DISPLAY
 
 __all__ = ["ExtractionReport", "evaluate_extraction", "align", "prf", "error_buckets", "label_scores",
            "exact_hits", "MODES", "BUCKETS", "EXACT_RULES", "SOFT_RULES", "COSINE_THRESHOLD", "PARTIAL_THRESHOLD"]
@@ -330,6 +331,11 @@ class ExtractionReport:
     def to_dict(self) -> dict:
         return {"mode": self.mode, "embedder": self.embedder, "summary": self.summary, "metrics": self.metrics,
                 "labels": self.labels, "buckets": self.buckets, "notes": self.notes}
+
+    def _repr_html_(self):
+        """Jupyter: the evaluation's tables as a page in a sandboxed iframe (set by :mod:`causalgraph.viewer.notebook`)."""
+        render = HTML_DISPLAY.get("extraction_report")
+        return None if render is None else render(self)
 
 
 def _gold_set(gold) -> PredictionSet:

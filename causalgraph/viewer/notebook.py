@@ -1,0 +1,173 @@
+"""Inline display in Jupyter: a graph, a loaded run and an extraction evaluation show their page.
+
+``CausalGraph._repr_html_``, ``Run._repr_html_`` and
+``ExtractionReport._repr_html_`` call these functions (through
+:data:`causalgraph.viewer.display.HTML_DISPLAY`, filled below).  Each returns the
+offline page (the graph viewer, the run page, or a page of the evaluation's
+tables) inside a sandboxed ``<iframe srcdoc>``
+(:func:`causalgraph.viz.iframe_html`): the page's scripts run — a notebook
+does not run scripts placed in plain output HTML — in an opaque origin that
+cannot reach the notebook, and its Content-Security-Policy keeps every
+request inside the page.  When the page cannot be built (pyvis missing, a
+graph over the viewer's size limit) they return ``None`` and Jupyter shows
+the plain ``repr``.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any, Optional
+
+from ..errors import CausalGraphError
+from .display import HTML_DISPLAY
+
+__all__ = ["graph_repr_html", "run_repr_html", "extraction_report_html", "extraction_repr_html"]
+
+
+def graph_repr_html(graph: Any) -> Optional[str]:
+    """The graph viewer page of a :class:`~causalgraph.graph.CausalGraph` in an iframe (``None`` if it cannot be drawn).
+
+    Examples
+    --------
+    >>> from causalgraph.model import Relation, Statement
+    >>> from causalgraph.graph import compile_graph
+    >>> graph_repr_html(compile_graph(Statement("s1", "A raises B.", True, (Relation("a", "b"),))))[:30]
+    '<iframe sandbox="allow-scripts"'
+    """
+    from ..viz import graph_html, iframe_html
+
+    try:
+        return iframe_html(graph_html(graph, height="520px"), height="760px",
+                           title=f"causal graph {graph.statement_id or ''}".strip())
+    except CausalGraphError:
+        return None
+
+
+def run_repr_html(run: Any) -> Optional[str]:
+    """The run page (:func:`causalgraph.viewer.run_page_html`) of a loaded run in an iframe."""
+    from ..viz import iframe_html
+    from .page import run_page_html
+
+    try:
+        return iframe_html(run_page_html([run]), height="900px", title=f"run {getattr(run, 'path', '')}")
+    except CausalGraphError:
+        return None
+
+
+_CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:.8em 1.2em;color:#222;font-size:14px}
+h1{font-size:1.2em;margin:0 0 .3em}h2{font-size:1.05em;margin:1.1em 0 .3em;border-bottom:1px solid #ddd}
+table{border-collapse:collapse;font-size:.9em;margin:.3em 0}
+td,th{border:1px solid #ddd;padding:.2em .5em;text-align:left;vertical-align:top}
+td.num{text-align:right;font-variant-numeric:tabular-nums}
+th{background:#f3f3f3;cursor:pointer;user-select:none}
+th.asc::after{content:" ▲"}th.desc::after{content:" ▼"}
+.muted{color:#666;font-size:.9em}
+.bar{display:inline-block;height:.8em;background:#4c72b0;vertical-align:-.05em}
+"""
+
+# Click a header to sort its table (numbers by value), again to reverse; sets <body data-ready> when done.
+_JS = """
+(function () {
+  "use strict";
+  Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), function (t) {
+    var ths = t.querySelectorAll("thead th");
+    Array.prototype.forEach.call(ths, function (th, col) {
+      th.addEventListener("click", function () {
+        var desc = th.classList.contains("asc");
+        Array.prototype.forEach.call(ths, function (h) { h.classList.remove("asc", "desc"); });
+        th.classList.add(desc ? "desc" : "asc");
+        var rows = Array.prototype.map.call(t.tBodies[0].rows, function (r, i) { return {r: r, i: i}; });
+        function key(r) {
+          var v = r.cells[col].getAttribute("data-sort");
+          return v === null ? r.cells[col].textContent : parseFloat(v);
+        }
+        rows.sort(function (a, b) {
+          var x = key(a.r), y = key(b.r), c = typeof x === "number" && typeof y === "number" ? x - y
+            : String(x).localeCompare(String(y));
+          return (desc ? -c : c) || a.i - b.i;
+        });
+        rows.forEach(function (x) { t.tBodies[0].appendChild(x.r); });
+      });
+    });
+  });
+  document.body.setAttribute("data-ready", "1");
+})();
+"""
+
+
+def _cell(v: Any) -> str:
+    if isinstance(v, bool) or v is None:
+        return f"<td>{html.escape('' if v is None else str(v))}</td>"
+    if isinstance(v, (int, float)):
+        shown = str(v) if isinstance(v, int) else f"{v:.4f}"
+        return f'<td class="num" data-sort="{v}">{shown}</td>'
+    return f"<td>{html.escape(str(v))}</td>"
+
+
+def _table(headers, rows, table_id: str) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(_cell(v) for v in row) + "</tr>" for row in rows)
+    return f'<table class="sortable" id="{table_id}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def extraction_report_html(report: Any) -> str:
+    """A self-contained page of an :class:`~causalgraph.extraction.evaluate.ExtractionReport`.
+
+    Summary counts, the metrics (with the rule each measure uses), the
+    per-label scores and the error buckets with their examples; tables sort
+    on a header click.  The CSP allows the page's one script by its hash.
+
+    Examples
+    --------
+    >>> page = extraction_report_html(evaluate_extraction(run, "test"))   # doctest: +SKIP
+    """
+    from ..viz import content_security_policy
+
+    s = report.summary
+    parts = [f"<h1>Extraction evaluation ({html.escape(report.mode)} mode)</h1>",
+             f'<p class="muted">{html.escape(str(s.get("source", "")))} against {html.escape(str(s.get("gold_source", "")))}'
+             + (f"; embedder {html.escape(report.embedder)}" if report.embedder else "") + "</p>"]
+    keys = ("gold_rows", "predicted_rows", "rows_without_prediction", "null_predictions", "predicted_pairs",
+            "gold_pairs", "exact_hits_predicted", "exact_gold_pairs_found")
+    parts.append("<h2>Summary</h2>" + _table(["quantity", "value"], [(k.replace("_", " "), s.get(k)) for k in keys
+                                                                     if k in s], "summary"))
+    rules = s.get("parse_rules") or {}
+    if rules:
+        parts.append(_table(["parse rule", "rows"], list(rules.items()), "rules"))
+    parts.append("<h2>Metrics</h2>" + _table(
+        ["measure", "part", "precision", "recall", "F1", "rule"],
+        [(m["measure"], m["part"], m["precision"], m["recall"], m["f1"], m.get("rule", "")) for m in report.metrics],
+        "metrics"))
+    parts.append("<h2>Labels of exactly matched pairs</h2>" + _table(
+        ["label", "class", "precision", "recall", "F1", "support"],
+        [(r["label"], r["class"], r["precision"], r["recall"], r["f1"], r["support"]) for r in report.labels], "labels"))
+    counts = report.buckets.get("counts", {})
+    top = max(counts.values(), default=0) or 1
+    rows = "".join(
+        f'<tr><td>{html.escape(b)}</td><td class="num" data-sort="{n}">{n}</td>'
+        f'<td><span class="bar" style="width:{12 * n / top:.2f}em"></span></td>'
+        f"<td>{html.escape('; '.join(str(e.get('predicted') or e.get('gold')) for e in report.buckets.get('examples', {}).get(b, [])))}</td></tr>"
+        for b, n in counts.items())
+    parts.append("<h2>Error buckets</h2>"
+                 f'<table class="sortable" id="buckets"><thead><tr><th>bucket</th><th>pairs</th><th></th>'
+                 f"<th>examples</th></tr></thead><tbody>{rows}</tbody></table>"
+                 f'<p class="muted">{report.buckets.get("gold_unaligned", 0)} gold pair(s) of predicted rows were '
+                 "aligned to no prediction.</p>")
+    if report.notes:
+        parts.append("<ul>" + "".join(f"<li>{html.escape(n)}</li>" for n in report.notes) + "</ul>")
+    csp = content_security_policy([_JS])
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+            f"<meta http-equiv=\"Content-Security-Policy\" content=\"{csp}\">\n"
+            f"<title>Extraction evaluation</title><style>{_CSS}</style></head><body>\n"
+            + "\n".join(parts) + f"\n<script>{_JS}</script>\n</body></html>\n")
+
+
+def extraction_repr_html(report: Any) -> Optional[str]:
+    """:func:`extraction_report_html` in an iframe."""
+    from ..viz import iframe_html
+
+    return iframe_html(extraction_report_html(report), height="720px", title="extraction evaluation")
+
+
+HTML_DISPLAY.update(graph=graph_repr_html, run=run_repr_html, extraction_report=extraction_repr_html)
