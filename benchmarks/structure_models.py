@@ -28,6 +28,11 @@ ARMS = {
 }
 
 
+#: llama.cpp chat formats the GGUF metadata does not select by itself (llama-cpp-python falls back to
+#: llama-2's [INST] wrapping, to which Gemma answers blank lines)
+CHAT_FORMATS = {"Gemma 3 270M Q4_K_M": "gemma"}
+
+
 def local_models() -> dict[str, str]:
     """Model label -> path of its GGUF file, for the packages installed here."""
     import importlib.util
@@ -60,7 +65,9 @@ def main(argv=None) -> int:
             t0 = time.perf_counter()
             res = run_benchmark(task, variants, f"llamacpp/{path}", limit=args.limit, max_tokens=args.max_tokens,
                                 temperature=0.0, out=os.path.join(args.out, f"{task}__{Path(path).stem}"),
-                                model_options={"n_ctx": 8192, "n_threads": 2})
+                                model_options={"n_ctx": 8192, "n_threads": 2,
+                                               **({"chat_format": CHAT_FORMATS[label]} if label in CHAT_FORMATS
+                                                  else {})})
             secs = time.perf_counter() - t0
             for v in variants:
                 s = res.metrics["variants"][v]
