@@ -400,9 +400,10 @@ def write_vis_assets(folder: str | os.PathLike) -> dict[str, Path]:
 
     Examples
     --------
-    >>> paths = write_vis_assets("report/assets")     # doctest: +SKIP
-    >>> paths["js"].name
-    'vis-network.min.js'
+    >>> import tempfile
+    >>> paths = write_vis_assets(tempfile.mkdtemp())
+    >>> paths["js"].name, paths["css"].name
+    ('vis-network.min.js', 'vis-network.css')
     """
     from .outputs import output_dir
 

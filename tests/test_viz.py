@@ -256,3 +256,61 @@ def test_view_cli_unknown_statement_is_one_line_error_with_exit_2(climatecause_p
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert "no such statement in corpus 'climatecause' (75 statements, ids cc-001 … cc-075)" in err
+
+
+# -- shared assets, CSP, iframes ---------------------------------------------------------
+
+def test_graph_html_with_assets_links_the_shared_files_instead_of_inlining_them():
+    from causalgraph.viz import vis_assets
+
+    js, css = vis_assets()
+    page = graph_html(_chain(), assets="../assets/")
+    assert js not in page and css not in page and len(page) < 60_000
+    assert re.findall(r'<(?:script|link)[^>]*(?:src|href)="([^"]*)"', page) == \
+        ["../assets/vis-network.css", "../assets/vis-network.min.js"]
+    csp = re.search(r'Content-Security-Policy" content="([^"]*)"', page).group(1)
+    assert csp.startswith("default-src 'none'; script-src 'self' 'sha256-")
+    # Inlined, the same page allows exactly its two inline scripts by hash and nothing from 'self'.
+    inline = graph_html(_chain())
+    csp = re.search(r'Content-Security-Policy" content="([^"]*)"', inline).group(1)
+    assert "'self'" not in csp and csp.count("'sha256-") == 2 and "script-src 'unsafe-inline'" not in csp
+
+
+def test_content_security_policy_hashes_each_inline_script_once():
+    import base64
+    import hashlib
+
+    from causalgraph.viz import content_security_policy
+
+    body = "console.log('<x>')"
+    digest = base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
+    assert content_security_policy([body, body]) == (f"default-src 'none'; script-src 'sha256-{digest}'; "
+                                                     "style-src 'unsafe-inline'; img-src data:")
+    assert content_security_policy([], local_files=True) == ("default-src 'none'; script-src 'self'; "
+                                                             "style-src 'self' 'unsafe-inline'; img-src data:")
+
+
+def test_write_vis_assets_writes_the_library_once(tmp_path):
+    from causalgraph.viz import ASSET_FILES, vis_assets, write_vis_assets
+
+    paths = write_vis_assets(tmp_path / "assets")
+    assert {k: p.name for k, p in paths.items()} == ASSET_FILES
+    assert (paths["js"].read_text(encoding="utf-8"), paths["css"].read_text(encoding="utf-8")) == vis_assets()
+
+
+def test_iframe_html_escapes_the_page_into_srcdoc():
+    import html as _html
+
+    from causalgraph.viz import iframe_html
+
+    page = graph_html(hostile.hostile_statement())
+    frame = iframe_html(page, height='1px" onload="x')
+    assert frame.startswith('<iframe sandbox="allow-scripts" style="width:100%;height:1px&quot; onload=&quot;x;')
+    src = re.search(r'srcdoc="([^"]*)"></iframe>$', frame).group(1)
+    assert _html.unescape(src) == page
+
+
+def test_causal_graph_shows_itself_in_jupyter_as_a_sandboxed_page():
+    g = compile_graph(_chain())
+    out = g._repr_html_()
+    assert out.startswith('<iframe sandbox="allow-scripts" ') and "vis-network" in out

@@ -31,7 +31,7 @@ def graph_repr_html(graph: Any) -> Optional[str]:
     --------
     >>> from causalgraph.model import Relation, Statement
     >>> from causalgraph.graph import compile_graph
-    >>> graph_repr_html(compile_graph(Statement("s1", "A raises B.", True, (Relation("a", "b"),))))[:30]
+    >>> graph_repr_html(compile_graph(Statement("s1", "A raises B.", True, (Relation("a", "b"),))))[:31]
     '<iframe sandbox="allow-scripts"'
     """
     from ..viz import graph_html, iframe_html
