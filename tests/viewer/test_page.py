@@ -119,3 +119,26 @@ def test_load_views_accepts_loaded_runs_and_names_them(tmp_path):
     run = load_run(write_toy_run(tmp_path / "mine", RUN_A))
     views, cmp = load_views([run])
     assert views[0].name == "mine" and cmp is None
+
+
+def test_run_and_extraction_report_show_themselves_in_jupyter(tmp_path):
+    import html as _html
+
+    from causalgraph.extraction import ExtractedPair, PredictionSet, RowPrediction, evaluate_extraction
+
+    run = load_run(write_toy_run(tmp_path / "r", RUN_A))
+    frame = run._repr_html_()
+    assert frame.startswith('<iframe sandbox="allow-scripts" ')
+    assert len(_data(_html.unescape(re.search(r'srcdoc="(.*)"></iframe>$', frame, re.S).group(1)))["cols"]["state"]) == 8
+    evil = "<script>window.__pwned=1</script>"
+    gold = PredictionSet({"1": RowPrediction("1", None, (ExtractedPair("smoking", "lung cancer"),))}, evil, "rows")
+    pred = PredictionSet({"1": RowPrediction("1", None, (ExtractedPair("Smoking", "cancer"), ExtractedPair(evil, "x")))},
+                         "p", "rows")
+    rep = evaluate_extraction(pred, gold, mode="hungarian")
+    page = _html.unescape(re.search(r'srcdoc="(.*)"></iframe>$', rep._repr_html_(), re.S).group(1))
+    assert evil not in page and "&lt;script&gt;window.__pwned=1&lt;/script&gt;" in page
+    assert page.count("<script>") == 1
+    buckets = dict(re.findall(r'<tr><td>([a-z-]+)</td><td class="num" data-sort="(\d+)"', page))
+    assert {k: int(v) for k, v in buckets.items()} == rep.buckets["counts"]
+    token = rep.metric("token")
+    assert f'<td class="num" data-sort="{token["f1"]}">{token["f1"]:.4f}</td>' in page
