@@ -142,3 +142,18 @@ def test_run_and_extraction_report_show_themselves_in_jupyter(tmp_path):
     assert {k: int(v) for k, v in buckets.items()} == rep.buckets["counts"]
     token = rep.metric("token")
     assert f'<td class="num" data-sort="{token["f1"]}">{token["f1"]:.4f}</td>' in page
+
+
+@pytest.mark.slow
+def test_run_page_is_identical_whatever_the_hash_seed(toy_runs, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    pages = []
+    for seed in ("1", "2"):
+        out = tmp_path / f"page-{seed}.html"
+        subprocess.run([sys.executable, "-m", "causalgraph", "bench", "view", *map(str, toy_runs), "-o", str(out)],
+                       check=True, capture_output=True, env={**os.environ, "PYTHONHASHSEED": seed})
+        pages.append(out.read_bytes())
+    assert pages[0] == pages[1]
