@@ -221,9 +221,9 @@ def items(corpus, task: str, variant: str, *, order: str = "paper", encoding: Op
     --------
     >>> from causalgraph.model import Relation, Statement
     >>> st = Statement("s1", "A and B raise C.", True, (Relation("a", "c"), Relation("b", "c")))
-    >>> it = items([st], "parents", "A_1")[2]
+    >>> it = items([st], "parents", "A_1")[1]      # events in node order: a, c, b
     >>> it.id, it.gold
-    ('parents/A_1/s1/e002', ['a', 'b'])
+    ('parents/A_1/s1/e001', ['a', 'b'])
     >>> items([st], "sources", "A_1", event_names="letters")[0].variant
     'A_1.letters'
     """
