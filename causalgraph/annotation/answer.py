@@ -7,11 +7,13 @@ Rules, tried in this order (the first that yields an annotation wins):
 ``fenced``
     a JSON object inside a Markdown code fence (```` ```json … ``` ````);
 ``embedded``
-    the first balanced ``{…}`` in the text that parses and has
-    ``relations`` or ``causal`` (prose before or after is ignored);
+    the first JSON object in the text (as :func:`causalgraph.jsontext.json_values`
+    finds them) that has ``relations`` or ``causal`` (prose before or after
+    is ignored);
 ``repaired``
-    the same after repairs small models need: trailing commas removed,
-    Python literals (``True``/``False``/``None``, single quotes) read with
+    the same, in the balanced ``{…}`` spans of the text, after repairs
+    small models need: trailing commas removed, Python literals
+    (``True``/``False``/``None``, single quotes) read with
     :func:`ast.literal_eval`, an answer cut off by the token limit closed
     after its last complete relation;
 ``list``
@@ -38,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
 from ..errors import ParseError
+from ..jsontext import balanced_spans, json_values
 from ..model import Correlation, Explicitness, Polarity, Relation, Statement, is_blank
 from .schema import RELATION_FIELDS
 
@@ -107,31 +110,6 @@ def _looks_like_annotation(obj: Any) -> bool:
     return isinstance(obj, dict) and any(_norm_key(k) in ("relations", "causal", "causation") for k in obj)
 
 
-def _balanced_objects(text: str, opener: str = "{", closer: str = "}") -> list[str]:
-    """Top-level balanced ``{…}`` substrings, skipping braces inside JSON strings."""
-    out, depth, start, in_str, esc = [], 0, -1, False, False
-    for i, ch in enumerate(text):
-        if in_str:
-            if esc:
-                esc = False
-            elif ch == "\\":
-                esc = True
-            elif ch == '"':
-                in_str = False
-            continue
-        if ch == '"':
-            in_str = True
-        elif ch == opener:
-            if depth == 0:
-                start = i
-            depth += 1
-        elif ch == closer and depth > 0:
-            depth -= 1
-            if depth == 0:
-                out.append(text[start:i + 1])
-    return out
-
-
 def _loads(s: str) -> Any:
     try:
         return json.loads(s)
@@ -167,7 +145,7 @@ def _close_truncated(s: str) -> Any:
     if not m:
         return None
     head, body = s[:m.end()], s[m.end():]
-    complete = _balanced_objects(body)
+    complete = balanced_spans(body)
     if not complete:
         return None
     # Keep everything before the relations plus the complete relation objects.
@@ -193,18 +171,17 @@ def _find(text: str) -> tuple[Any, str]:
         obj = _loads(block.strip())
         if _looks_like_annotation(obj):
             return obj, "fenced"
-    candidates = _balanced_objects(text)
-    obj = _pick([_loads(c) for c in candidates])
+    obj = _pick([v.value for v in json_values(text, "{")])
     if obj is not None:
         return obj, "embedded"
-    repaired = [_repair(b.strip()) for b in _FENCE.findall(text)] + [_repair(c) for c in candidates]
+    repaired = [_repair(b.strip()) for b in _FENCE.findall(text)] + [_repair(c) for c in balanced_spans(text)]
     # An unbalanced object (cut off by the token limit) starts at the first '{'.
     if "{" in text:
         repaired.append(_repair(text[text.index("{"):]))
     obj = _pick(repaired)
     if obj is not None:
         return obj, "repaired"
-    for cand in [whole] + [_loads(c) for c in _balanced_objects(text, "[", "]")]:
+    for cand in [whole] + [v.value for v in json_values(text, "[")]:
         if isinstance(cand, list) and cand and all(isinstance(x, dict) for x in cand):
             return {"relations": cand}, "list"
     arrows = []

@@ -20,12 +20,12 @@ section that parses, only that section (after the last one) is read.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..datasets.labels import parse_explicitness, parse_sententiality
+from ..jsontext import json_values
 from ..model import Explicitness, Sententiality, is_blank
 
 __all__ = [
@@ -182,21 +182,9 @@ def pair_from_dict(d: dict, issues: Optional[list[str]] = None, n: int = 1, *,
 
 def _json_objects(text: str) -> list[dict]:
     """Every JSON object holding a cause or effect, found anywhere in the text."""
-    dec = json.JSONDecoder()
     found: list[dict] = []
-    i = 0
-    while i < len(text):
-        if text[i] in "[{":
-            try:
-                obj, end = dec.raw_decode(text, i)
-            except json.JSONDecodeError:
-                i += 1
-                continue
-            before = len(found)
-            _collect(obj, found)
-            i = end if len(found) > before or isinstance(obj, (dict, list)) else i + 1
-            continue
-        i += 1
+    for v in json_values(text):
+        _collect(v.value, found)
     return found
 
 
@@ -206,23 +194,12 @@ def _json_rows(text: str) -> list[list[str]]:
     Only a list whose every element is a list of 2 to 4 strings counts, so a
     JSON list elsewhere in the answer is not read as pairs.
     """
-    dec = json.JSONDecoder()
     rows: list[list[str]] = []
-    i = 0
-    while i < len(text):
-        if text[i] == "[":
-            try:
-                obj, end = dec.raw_decode(text, i)
-            except json.JSONDecodeError:
-                i += 1
-                continue
-            if (isinstance(obj, list) and obj
-                    and all(isinstance(r, list) and 2 <= len(r) <= 4 and all(isinstance(x, str) for x in r)
-                            for r in obj)):
-                rows.extend(obj)
-            i = end
-            continue
-        i += 1
+    for v in json_values(text, "["):
+        obj = v.value
+        if (obj and all(isinstance(r, list) and 2 <= len(r) <= 4 and all(isinstance(x, str) for x in r)
+                        for r in obj)):
+            rows.extend(obj)
     return rows
 
 

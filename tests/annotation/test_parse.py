@@ -41,6 +41,15 @@ def test_parse_annotation_reads_an_object_embedded_in_an_answer_tag():
     assert p.rule == "embedded" and len(p.relations) == 1
 
 
+def test_parse_annotation_reads_an_object_after_an_unmatched_quote_in_the_prose():
+    # The inch mark opens no JSON string: the object after it is read as written, by the embedded rule
+    # (a scan that paired every quote of the text took its braces for string content, and only the
+    # repair rule found the object).
+    text = 'On a 5" screen: ' + json.dumps(ANSWER) + ' (not {"relations": []})'
+    p = parse_annotation(text)
+    assert p.rule == "embedded" and p.causal is True and len(p.relations) == 1
+
+
 def test_parse_annotation_repairs_trailing_commas_and_python_literals():
     text = "{'causal': True, 'abbreviations': None, 'relations': [{'cause_np': 'a', 'effect_np': 'b', " \
            "'nested': 'yes', 'combined': False},],}"
