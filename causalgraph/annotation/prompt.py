@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ..errors import ConfigError
+from ..prompts.catalog import load_catalog, read_text
 
 __all__ = [
     "VARIANTS", "DEFAULT_VARIANT", "Exemplar", "exemplars", "select_exemplars", "is_same_statement",
@@ -37,8 +38,11 @@ DEFAULT_VARIANT = "few-shot"
 SAME_STATEMENT_OVERLAP = 0.6
 
 
+_FOLDER = "annotation"
+
+
 def prompt_dir() -> Path:
-    """The folder with the annotation prompt files."""
+    """The folder with the annotation prompt files (read through :mod:`causalgraph.prompts.catalog`)."""
     return Path(__file__).resolve().parent.parent / "prompts" / "annotation"
 
 
@@ -56,11 +60,7 @@ class Exemplar:
 
 
 def _read(name: str) -> str:
-    path = prompt_dir() / name
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"annotation prompt file {path} is missing (a broken installation?)") from None
+    return read_text(_FOLDER, name)
 
 
 @lru_cache(maxsize=1)
@@ -72,7 +72,8 @@ def exemplars() -> tuple[Exemplar, ...]:
     >>> [e.id for e in exemplars()][:2]
     ['B.5.2-table7', 'B.5.3-table10']
     """
-    data = json.loads(_read("exemplars.json"))
+    data = load_catalog(_FOLDER, "exemplars.json", required={"exemplars": list}, entries="exemplars",
+                        entry_required={"id": str, "source": str, "statement": str, "answer": dict})
     return tuple(Exemplar(id=e["id"], source=e["source"], statement=e["statement"], answer=e["answer"])
                  for e in data["exemplars"])
 

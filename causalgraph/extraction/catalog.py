@@ -16,15 +16,14 @@ Two tasks:
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Iterable, Optional
 
 from ..bench.item import Item, item_id
 from ..errors import ConfigError, SchemaError
 from ..model import Corpus, Statement
+from ..prompts.catalog import catalog_path, check_fields, load_catalog, read_text
 
 __all__ = [
     "EXTRACT_TASK",
@@ -83,22 +82,23 @@ class PromptStrategy:
         return self.template.replace(_catalog()["placeholder"], text.strip())
 
 
+_FOLDER = "pubmedcausal"
+
+
 @lru_cache(maxsize=1)
 def _catalog() -> dict:
-    root = resources.files("causalgraph") / "prompts" / "pubmedcausal"
-    try:
-        cat = json.loads((root / "catalog.json").read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:  # a broken install, not a user error
-        raise SchemaError(f"{root}/catalog.json: cannot read the PubMedCausal prompt catalog ({exc})") from None
-    cat["_root"] = root
+    cat = load_catalog(_FOLDER, "catalog.json", required={"placeholder": str, "tasks": dict, "strategies": list},
+                       entries="strategies",
+                       entry_required={"id": str, "paper": str, "name": str, "file": str, "aliases": list})
+    for task in TASKS:
+        where = f"{catalog_path(_FOLDER, 'catalog.json')}, tasks"
+        check_fields(cat["tasks"], where, {task: dict})
+        check_fields(cat["tasks"][task], f"{where}[{task!r}]", {"folder": str, "system": str})
     return cat
 
 
 def _read(task: str, fname: str) -> str:
-    cat = _catalog()
-    p = cat["_root"] / cat["tasks"][task]["folder"] / fname
-    text = p.read_text(encoding="utf-8").strip()
-    return text
+    return read_text(_FOLDER, f"{_catalog()['tasks'][task]['folder']}/{fname}").strip()
 
 
 @lru_cache(maxsize=None)
@@ -109,7 +109,8 @@ def _load(task: str) -> tuple[PromptStrategy, ...]:
     for s in cat["strategies"]:
         template = _read(task, s["file"])
         if cat["placeholder"] not in template:
-            raise SchemaError(f"prompt file {task}/{s['file']}: the marker {cat['placeholder']!r} is missing")
+            path = catalog_path(_FOLDER, f"{cat['tasks'][task]['folder']}/{s['file']}")
+            raise SchemaError(f"prompt file {path}: the marker {cat['placeholder']!r} is missing")
         out.append(PromptStrategy(task=task, id=s["id"], strategy=s["id"], paper=s["paper"], name=s["name"],
                                   system=system, template=template,
                                   answer_labels={"1": "1", "0": "0"} if task == DETECT_TASK else {}))

@@ -27,14 +27,13 @@ task                          variants
 
 from __future__ import annotations
 
-import json
 import string
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 from typing import Optional, Sequence
 
 from ..errors import ConfigError
+from .catalog import load_catalog
 
 __all__ = ["PromptVariant", "Exemplar", "TASKS", "ENCODING_PREFIXES", "list_tasks", "list_variants", "get_variant",
            "exemplars", "encoding_variant_id", "variant_encoding", "with_encoding", "catalog_variants"]
@@ -157,12 +156,13 @@ class Exemplar:
     position: Optional[str] = None
 
 
-def _read(name: str, catalog: str = _CATALOG) -> dict:
-    path = resources.files(__name__).joinpath(catalog, name)
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"prompt catalog file {catalog}/{name} is missing from the installed package") from None
+# The fields of a catalog in the ClimateCause layout, checked on reading (prompts/catalog.py).
+_TASK_FIELDS = {"placeholders": list, "source": str, "variants": list}
+_VARIANT_FIELDS = {"id": str, "strategy": str, "template": str, "answer_labels": dict}
+_VARIANT_OPTIONAL = {"paper_name": str, "expected_output": str, "encoding": str, "fact_template": str}
+_EXEMPLAR_FIELDS = {"name": str, "statement": str}
+_EXEMPLAR_OPTIONAL = {"relation": list, "correlation": str, "events": list, "asked_event": str, "membership": str,
+                      "position": str}
 
 
 @lru_cache(maxsize=None)
@@ -181,7 +181,8 @@ def catalog_variants(catalog: str, task: str) -> tuple[PromptVariant, ...]:
     >>> [v.id for v in catalog_variants("climatecause", "ccr-member")][:2]
     ['A_4', 'A_5']
     """
-    doc = _read(f"{task}.json", catalog)
+    doc = load_catalog(catalog, f"{task}.json", required=_TASK_FIELDS, entries="variants",
+                       entry_required=_VARIANT_FIELDS, entry_optional=_VARIANT_OPTIONAL)
     return tuple(
         PromptVariant(task=task, id=v["id"], paper_name=v.get("paper_name"), strategy=v["strategy"],
                       template=v["template"], answer_labels=dict(v["answer_labels"]),
@@ -236,7 +237,8 @@ def get_variant(task: str, variant_id: str) -> PromptVariant:
 
 @lru_cache(maxsize=None)
 def _exemplars() -> tuple[Exemplar, ...]:
-    doc = _read("exemplars.json")
+    doc = load_catalog(_CATALOG, "exemplars.json", required={"exemplars": list}, entries="exemplars",
+                       entry_required=_EXEMPLAR_FIELDS, entry_optional=_EXEMPLAR_OPTIONAL, entry_name="name")
     return tuple(
         Exemplar(name=e["name"], statement=e["statement"],
                  relation=tuple(e["relation"]) if e.get("relation") else None,
