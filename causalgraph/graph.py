@@ -25,7 +25,7 @@ from .errors import ConfigError, SchemaError
 from .model import Correlation, Polarity, Relation, Statement, is_blank
 from .viewer.display import HTML_DISPLAY as _HTML_DISPLAY
 
-__all__ = ["CausalEdge", "BelongsEdge", "CausalGraph", "compile_graph", "NODE_FORMS"]
+__all__ = ["CausalEdge", "BelongsEdge", "CausalGraph", "compile_graph", "as_graph", "is_graph_source", "NODE_FORMS"]
 
 NODE_FORMS = ("no_quantifier", "np")
 NodeForm = Literal["no_quantifier", "np"]
@@ -356,3 +356,61 @@ def compile_graph(statement: Statement | Sequence[Relation], node: NodeForm = "n
         nesting={k: tuple(v.values()) for k, v in nesting.items()},
         _index=index,
     )
+
+
+def is_graph_source(obj: object) -> bool:
+    """Whether :func:`as_graph` takes ``obj``: a CausalGraph, a Statement or a list/tuple of Relations.
+
+    Examples
+    --------
+    >>> is_graph_source([Relation("a", "b")]), is_graph_source([("a", "b")])
+    (True, False)
+    """
+    if isinstance(obj, (CausalGraph, Statement)):
+        return True
+    return isinstance(obj, (list, tuple)) and all(isinstance(r, Relation) for r in obj)
+
+
+def as_graph(obj: CausalGraph | Statement | Sequence[Relation], node: Optional[NodeForm] = None, *,
+             purpose: Optional[str] = None) -> CausalGraph:
+    """The causal graph of anything that has one: the one coercion the metrics and graph pages use.
+
+    Parameters
+    ----------
+    obj
+        A :class:`CausalGraph` (returned as it is), a
+        :class:`~causalgraph.model.Statement` or a list/tuple of
+        :class:`~causalgraph.model.Relation` (compiled with :func:`compile_graph`).
+    node
+        The node form the caller needs.  A statement or relations are
+        compiled with it; a graph compiled with another form is refused.
+        ``None`` (default) compiles with ``"no_quantifier"`` and takes a
+        graph of either form.
+    purpose
+        What needs the graph, for the message that refuses a graph of the
+        wrong node form (``"complexity"``).
+
+    Raises
+    ------
+    ConfigError
+        ``obj`` is none of the above, or a graph of another node form.
+
+    Examples
+    --------
+    >>> as_graph([Relation("a", "b"), Relation("b", "c")]).pairs
+    [('a', 'b'), ('b', 'c')]
+    >>> as_graph(compile_graph([Relation("a", "b")], node="np"), "no_quantifier", purpose="complexity")
+    Traceback (most recent call last):
+    ...
+    causalgraph.errors.ConfigError: complexity is defined on no-quantifier events; the graph of this statement was compiled with node='np'
+    """
+    if isinstance(obj, CausalGraph):
+        if node is not None and obj.node_form != node:
+            raise ConfigError(
+                f"{purpose or 'this'} is defined on {node.replace('_', '-')} events; the graph of "
+                f"{obj.statement_id or 'this statement'} was compiled with node={obj.node_form!r}"
+            )
+        return obj
+    if is_graph_source(obj):
+        return compile_graph(obj, node or "no_quantifier")
+    raise ConfigError(f"expected a Statement, a CausalGraph or a sequence of Relations, got {type(obj).__name__}")

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from .errors import ConfigError
-from .graph import CausalEdge, CausalGraph, _event, compile_graph
+from .graph import CausalEdge, CausalGraph, _event, as_graph as _as_graph
 from .model import Statement
 from .outputs import output_file, safe_name
 
@@ -104,14 +104,6 @@ class ViewerData:
         if kind in ("event", "overarching"):
             return sum(1 for n in self.nodes if n["kind"] == kind)
         return sum(1 for e in self.edges if e["kind"] == kind)
-
-
-def _as_graph(obj: CausalGraph | Statement) -> CausalGraph:
-    if isinstance(obj, CausalGraph):
-        return obj
-    if isinstance(obj, Statement):
-        return compile_graph(obj)
-    raise ConfigError(f"expected a CausalGraph or a Statement, found {type(obj).__name__}")
 
 
 def require(module: str):

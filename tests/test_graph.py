@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from causalgraph import ConfigError, Correlation, Polarity, Relation, Statement, compile_graph
+from causalgraph.graph import as_graph, is_graph_source
 
 P, N = Correlation.POSITIVE, Correlation.NEGATIVE
 
@@ -141,3 +142,30 @@ def test_compile_graph_rejects_a_missing_event_and_a_blank_belongs_to():
 def test_compile_graph_np_form_falls_back_to_the_event_for_a_blank_noun_phrase():
     g = compile_graph([rel("warming", "ice loss", cause_np=" ", effect_np="the ice loss")], node="np")
     assert g.pairs == [("warming", "the ice loss")]
+
+
+# -- as_graph: the one coercion of metrics and graph pages ---------------------
+
+def test_as_graph_compiles_a_statement_or_relations_and_returns_a_graph_as_it_is():
+    rels = (rel("a", "b"), rel("b", "c", N))
+    st = Statement("s9", "A raises B, B lowers C.", True, rels)
+    assert as_graph(st) == compile_graph(st) and as_graph(st).statement_id == "s9"
+    assert as_graph(list(rels)) == as_graph(rels) == compile_graph(rels)
+    g = compile_graph(st, node="np")
+    assert as_graph(g) is g and as_graph(g, "np") is g
+
+
+def test_as_graph_compiles_with_the_node_form_asked_for_and_refuses_a_graph_of_another():
+    st = Statement("s1", "t", True, (Relation("a", "b", cause_np="the a", effect_np="some b"),))
+    assert as_graph(st, "np").nodes == ("the a", "some b")
+    assert as_graph(st).nodes == ("a", "b")
+    with pytest.raises(ConfigError, match="^complexity is defined on no-quantifier events; the graph of s1 was "
+                                          "compiled with node='np'$"):
+        as_graph(compile_graph(st, node="np"), "no_quantifier", purpose="complexity")
+
+
+@pytest.mark.parametrize("obj", ["a -> b", [("a", "b")], {"a": "b"}, None, [Relation("a", "b"), ("b", "c")]])
+def test_as_graph_refuses_anything_else_naming_its_type(obj):
+    assert not is_graph_source(obj)
+    with pytest.raises(ConfigError, match=f"got {type(obj).__name__}$"):
+        as_graph(obj)

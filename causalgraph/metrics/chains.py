@@ -49,6 +49,7 @@ import enum
 from dataclasses import dataclass
 
 from ..errors import ConfigError, CycleLimitExceeded
+from ..graph import as_graph, is_graph_source
 from ..model import as_statements
 from .paths import DEFAULT_CYCLE_LIMIT
 
@@ -118,14 +119,17 @@ class ChainStats:
 def _as_indexed(graph) -> tuple[list, list[list[int]], list[list[int]]]:
     """Nodes in order plus successor and predecessor index lists, self-loops dropped.
 
-    Accepts a :class:`~causalgraph.graph.CausalGraph`, a ``networkx.DiGraph``
-    or a sequence of ``(cause, effect)`` pairs.  Parallel duplicates collapse.
+    Accepts what :func:`~causalgraph.graph.as_graph` takes (a
+    :class:`~causalgraph.graph.CausalGraph`, a statement, relations), a
+    ``networkx.DiGraph`` or a sequence of ``(cause, effect)`` pairs.
+    Parallel duplicates collapse.
     """
     pos: dict = {}
-    if hasattr(graph, "pairs") and hasattr(graph, "nodes") and not callable(graph.pairs):
-        for node in graph.nodes:
+    if is_graph_source(graph):
+        g = as_graph(graph)
+        for node in g.nodes:
             pos.setdefault(node, len(pos))
-        pairs = graph.pairs
+        pairs = g.pairs
     elif hasattr(graph, "succ") and hasattr(graph, "pred") and hasattr(graph, "edges"):
         for node in graph.nodes:
             pos.setdefault(node, len(pos))
@@ -214,7 +218,8 @@ def chain_labels(graph, rule: str = "path") -> dict[str, Position]:
     ----------
     graph
         A :class:`~causalgraph.graph.CausalGraph` (events are its nodes), a
-        ``networkx.DiGraph``, or a sequence of ``(cause, effect)`` pairs.
+        statement or relations (compiled by :func:`~causalgraph.graph.as_graph`),
+        a ``networkx.DiGraph``, or a sequence of ``(cause, effect)`` pairs.
     rule
         ``"path"`` (the paper's definition, default) or
         ``"shortest-distance"`` (the rule behind the authors' released gold
@@ -377,14 +382,12 @@ def chain_table(corpus, rule: str = "path") -> list[dict]:
     >>> len(rows)                                       # doctest: +SKIP
     512
     """
-    from ..graph import compile_graph
-
     _check_rule(rule)
     rows: list[dict] = []
     for st in as_statements(corpus):
         if not st.causal or not st.relations:
             continue
-        g = compile_graph(st)
+        g = as_graph(st)
         stats = chain_stats(g)
         for event, pos in chain_labels(g, rule).items():
             rows.append({

@@ -29,7 +29,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Iterable, Literal, Mapping, Optional, Sequence, Union
 
 from ..errors import ConfigError, CycleLimitExceeded, SchemaError
-from ..graph import BelongsEdge, CausalGraph, compile_graph
+from ..graph import BelongsEdge, CausalGraph, as_graph
 from ..model import Corpus, Relation, Statement, as_statements
 from .paths import DEFAULT_CYCLE_LIMIT, count_maximal_paths
 
@@ -112,20 +112,7 @@ class Complexity:
 
 
 def _graph(x: Union[Statement, CausalGraph, Sequence[Relation]]) -> CausalGraph:
-    if isinstance(x, CausalGraph):
-        if x.node_form != "no_quantifier":
-            raise ConfigError(
-                f"complexity is defined on no-quantifier events; the graph of "
-                f"{x.statement_id or 'this statement'} was compiled with node={x.node_form!r}"
-            )
-        return x
-    if isinstance(x, Statement):
-        return compile_graph(x)
-    if isinstance(x, (list, tuple)) and all(isinstance(r, Relation) for r in x):
-        return compile_graph(x)
-    raise ConfigError(
-        f"expected a Statement, a CausalGraph or a sequence of Relations, got {type(x).__name__}"
-    )
+    return as_graph(x, "no_quantifier", purpose="complexity")
 
 
 def belongs_complexity(edges: Sequence[BelongsEdge]) -> int:

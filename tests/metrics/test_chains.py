@@ -142,6 +142,15 @@ def test_chain_labels_accepts_networkx_and_causal_graph():
     assert chain_labels(g) == chain_labels(_nx([("a", "b"), ("b", "c")])) == {"a": S, "b": M, "c": E}
 
 
+def test_chain_functions_take_a_statement_or_relations_as_their_graph():
+    from causalgraph.model import Relation, Statement
+
+    rels = (Relation("a", "b"), Relation("b", "c"), Relation("x", "b"))
+    st = Statement("s", "A raises B, X raises B, B raises C.", True, rels)
+    assert chain_labels(st) == chain_labels(list(rels)) == {"a": S, "b": M, "c": E, "x": S}
+    assert chain_stats(st) == chain_stats([("a", "b"), ("b", "c"), ("x", "b")]) == ChainStats(2, 1, 4, 2, True)
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_chain_labels_path_rule_matches_simple_path_enumeration(seed):
     rng = random.Random(seed)
