@@ -22,6 +22,7 @@ _PROVIDERS: dict[str, Union[str, Factory]] = {
     "openai": "causalgraph.llm.openai:OpenAIBackend",
     "hf": "causalgraph.llm.hf:HFBackend",
     "llamacpp": "causalgraph.llm.llamacpp:LlamaCppBackend",
+    "vllm": "causalgraph.llm.vllm:VLLMBackend",
     "mock": "causalgraph.llm.mock:MockBackend",
 }
 
