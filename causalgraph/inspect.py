@@ -42,6 +42,7 @@ try:
     from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig
     from inspect_ai.scorer import CORRECT, INCORRECT, Score, SampleScore, Target, metric, scorer
     from inspect_ai.solver import TaskState, generate
+    from inspect_ai.util import registry_info
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("causalgraph.inspect needs inspect_ai: pip install 'causalgraph[inspect]'") from exc
 
@@ -365,7 +366,13 @@ def register_inspect_task(task: str):
     after this module was imported.  Returns the registered task function.
     """
     if task not in REGISTERED:
-        REGISTERED[task] = _inspect_task_decorator(_task_function(task), name=inspect_name(task))
+        fn = _inspect_task_decorator(_task_function(task), name=inspect_name(task))
+        if registry_info(fn).name != f"causalgraph/{inspect_name(task)}":
+            # inspect prefixes the package name only when it finds causalgraph installed; run from a source
+            # checkout (an egg-info folder before the installed metadata on sys.path) it does not, and the
+            # name must say the namespace itself.
+            fn = _inspect_task_decorator(_task_function(task), name=f"causalgraph/{inspect_name(task)}")
+        REGISTERED[task] = fn
     return REGISTERED[task]
 
 
