@@ -23,7 +23,7 @@ from typing import Mapping, Optional, Sequence, Union
 
 from ..errors import ConfigError, DataNotFound
 from ..metrics.analysis import metric_ranges
-from ..metrics.complexity import METRICS, Complexity, complexity, complexity_table, normalise_weights
+from ..metrics.complexity import Complexity, c_s, complexity, complexity_table, metric_names, normalized_term
 from ..model import Corpus, Statement
 
 __all__ = ["ReferenceRanges", "PAPER_RANGES", "corpus_ranges", "climatecause_ranges", "resolve_reference",
@@ -39,7 +39,8 @@ class ReferenceRanges:
     name
         Where the ranges come from (``climatecause``, ``paper``, a corpus name).
     ranges
-        Metric (``com``, ``ex``, ``nest``, ``corr``, ``pol``) → ``(min, max)``.
+        Metric (``com``, ``ex``, ``nest``, ``corr``, ``pol``, and any metric
+        registered later) → ``(min, max)``.
     n_statements
         Statements the ranges were computed on (``None`` for published values).
     """
@@ -50,7 +51,12 @@ class ReferenceRanges:
 
     def to_dict(self) -> dict:
         return {"name": self.name, "n_statements": self.n_statements,
-                "ranges": {m: [float(self.ranges[m][0]), float(self.ranges[m][1])] for m in METRICS}}
+                "ranges": {m: [float(self.ranges[m][0]), float(self.ranges[m][1])] for m in self._names()}}
+
+    def _names(self) -> list[str]:
+        # Registered metrics in their order, then any others the ranges hold.
+        names = [m for m in metric_names() if m in self.ranges]
+        return names + [m for m in self.ranges if m not in names]
 
 
 #: The ranges printed in the ClimateCause paper, §5.2.1 ("C^com=[0,12], C^ex=[0,16],
@@ -79,9 +85,16 @@ def corpus_ranges(corpus: Union[Corpus, Sequence[Statement]], name: Optional[str
                            n_statements=int(len(table)))
 
 
-@lru_cache(maxsize=1)
 def climatecause_ranges() -> ReferenceRanges:
-    """The ranges over the ClimateCause corpus (loaded with :func:`causalgraph.load_climatecause`)."""
+    """The ranges over the ClimateCause corpus (loaded with :func:`causalgraph.load_climatecause`).
+
+    Computed once for each set of registered metrics.
+    """
+    return _climatecause_ranges(metric_names())
+
+
+@lru_cache(maxsize=4)
+def _climatecause_ranges(metrics: tuple[str, ...]) -> ReferenceRanges:
     from ..datasets import load_climatecause
 
     return corpus_ranges(load_climatecause(), "climatecause")
@@ -109,7 +122,10 @@ def resolve_reference(reference: Union[None, str, ReferenceRanges, Corpus, Seque
 
 def normalised_complexity(x: Union[Statement, Complexity], reference: Union[None, str, ReferenceRanges] = None,
                           weights=None) -> dict:
-    """The five metrics, their values normalised by ``reference`` and C(s).
+    """The metrics (the paper's five and any registered later), their values normalised by ``reference`` and C(s).
+
+    C(s) is eq. 7 (:func:`causalgraph.metrics.complexity.c_s`) with the
+    reference's ranges in place of those of a corpus.
 
     Parameters
     ----------
@@ -135,15 +151,13 @@ def normalised_complexity(x: Union[Statement, Complexity], reference: Union[None
     """
     ref = resolve_reference(reference)
     c = x if isinstance(x, Complexity) else complexity(x)
-    w = normalise_weights(weights)
-    norm, beyond, total = {}, [], 0.0
-    for m, wi in zip(METRICS, w):
-        lo, hi = ref.ranges[m]
-        v = float(getattr(c, m))
-        n = 0.0 if hi == lo else (v - lo) / (hi - lo)
-        norm[m] = n
-        if v > hi or v < lo:
-            beyond.append(m)
-        total += wi * n
-    return {**{m: getattr(c, m) for m in METRICS}, "raw": float(c.raw), "norm": norm, "c_s": total,
+    names = metric_names()
+    missing = [m for m in names if m not in ref.ranges]
+    if missing:
+        raise ConfigError(f"reference ranges {ref.name!r} have no range for metric(s) {', '.join(missing)}; "
+                          "use a corpus as the reference (e.g. reference='climatecause'), which gives every metric one")
+    values = {m: float(c[m]) for m in names}
+    norm = {m: normalized_term(values[m], *ref.ranges[m]) for m in names}
+    beyond = [m for m in names if values[m] > ref.ranges[m][1] or values[m] < ref.ranges[m][0]]
+    return {**{m: c[m] for m in names}, "raw": float(c.raw), "norm": norm, "c_s": c_s(values, ref.ranges, weights),
             "beyond_range": beyond, "reference": ref.to_dict()}

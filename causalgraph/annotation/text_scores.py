@@ -49,11 +49,10 @@ class TextScore:
 
     def rows(self) -> list[dict[str, Any]]:
         """One row per figure: the five metrics, C(s), the relation count and the readability scores."""
-        from ..metrics.complexity import METRICS
-
         ref = self.complexity["reference"]["ranges"]
-        rows = [{"metric": f"C^{m}", "value": float(self.complexity[m]), "normalised": self.complexity["norm"][m],
-                 "reference_min": ref[m][0], "reference_max": ref[m][1]} for m in METRICS]
+        # The metrics the score holds, in their order (the paper's five unless more are registered).
+        rows = [{"metric": f"C^{m}", "value": float(self.complexity[m]), "normalised": n,
+                 "reference_min": ref[m][0], "reference_max": ref[m][1]} for m, n in self.complexity["norm"].items()]
         rows.append({"metric": "C(s)", "value": self.c_s, "normalised": None, "reference_min": None,
                      "reference_max": None})
         rows.append({"metric": "relations", "value": len(self.statement.relations), "normalised": None,

@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass, field
 
 from ..errors import ConfigError
-from .complexity import METRICS, complexity_table
+from .complexity import C_S_COLUMN, complexity_table, metric_names
 
 __all__ = [
     "PearsonResult",
@@ -29,14 +29,17 @@ __all__ = [
     "complexity_summary",
 ]
 
-_COLS = tuple(f"c_{m}" for m in METRICS)
+
+def _columns() -> tuple[str, ...]:
+    """The table column of each registered metric (``c_com`` …), read at call time so later metrics count."""
+    return tuple(f"c_{m}" for m in metric_names())
 
 
 def _table(table_or_corpus):
     import pandas as pd
 
     if isinstance(table_or_corpus, pd.DataFrame):
-        missing = [c for c in (*_COLS, "c_norm", "n_tokens") if c not in table_or_corpus.columns]
+        missing = [c for c in (*_columns(), C_S_COLUMN, "n_tokens") if c not in table_or_corpus.columns]
         if missing:
             raise ConfigError(
                 f"complexity table lacks column(s) {', '.join(missing)}; "
@@ -101,12 +104,12 @@ def length_correlation(table_or_corpus, *, positive_only: bool = True) -> Pearso
 
     t = _table(table_or_corpus)
     if positive_only:
-        t = t[t["c_norm"] > 0]
+        t = t[t[C_S_COLUMN] > 0]
     n = len(t)
     if n < 3:
         raise ConfigError(f"a Pearson correlation needs at least 3 statements; got {n}")
     x = t["n_tokens"].astype(float)
-    y = t["c_norm"].astype(float)
+    y = t[C_S_COLUMN].astype(float)
     if x.nunique() < 2 or y.nunique() < 2:
         raise ConfigError("a Pearson correlation needs variation in both length and C(s); one of them is constant")
     r, p = stats.pearsonr(x, y)
@@ -114,11 +117,12 @@ def length_correlation(table_or_corpus, *, positive_only: bool = True) -> Pearso
 
 
 def _complex_flags(t):
-    return (t[list(_COLS)] > 0).astype(int).rename(columns=dict(zip(_COLS, METRICS)))
+    cols = _columns()
+    return (t[list(cols)] > 0).astype(int).rename(columns=dict(zip(cols, metric_names())))
 
 
 def complex_in_counts(table_or_corpus):
-    """Number of statements complex (score > 0) in exactly k metrics, k = 0..5.
+    """Number of statements complex (score > 0) in exactly k metrics, k = 0..5 (0..number of metrics).
 
     Returns
     -------
@@ -134,8 +138,9 @@ def complex_in_counts(table_or_corpus):
     import pandas as pd
 
     k = _complex_flags(_table(table_or_corpus)).sum(axis=1)
-    counts = [int((k == i).sum()) for i in range(len(METRICS) + 1)]
-    return pd.Series(counts, index=pd.RangeIndex(len(METRICS) + 1, name="n_metrics"), name="statements")
+    n = len(metric_names())
+    counts = [int((k == i).sum()) for i in range(n + 1)]
+    return pd.Series(counts, index=pd.RangeIndex(n + 1, name="n_metrics"), name="statements")
 
 
 def cooccurrence(table_or_corpus):
@@ -155,14 +160,15 @@ def cooccurrence(table_or_corpus):
 
     b = _complex_flags(_table(table_or_corpus))
     m = b.T.dot(b)
-    return pd.DataFrame(m.values.astype(int), index=list(METRICS), columns=list(METRICS))
+    names = list(metric_names())
+    return pd.DataFrame(m.values.astype(int), index=names, columns=names)
 
 
 def metric_ranges(table_or_corpus) -> dict:
     """``{metric: (min, max)}`` over the statements, e.g. ``{"com": (0, 12), …}``."""
     t = _table(table_or_corpus)
     out = {}
-    for m, c in zip(METRICS, _COLS):
+    for m, c in zip(metric_names(), _columns()):
         lo, hi = t[c].min(), t[c].max()
         out[m] = (lo.item() if hasattr(lo, "item") else lo, hi.item() if hasattr(hi, "item") else hi)
     return out
@@ -181,7 +187,7 @@ def complexity_summary(table_or_corpus) -> ComplexitySummary:
     """
     t = _table(table_or_corpus)
     n = len(t)
-    n_complex = int((t["c_norm"] > 0).sum())
+    n_complex = int((t[C_S_COLUMN] > 0).sum())
     try:
         lc = length_correlation(t)
     except ConfigError:
@@ -191,7 +197,7 @@ def complexity_summary(table_or_corpus) -> ComplexitySummary:
         n_statements=n,
         n_complex=n_complex,
         percent_complex=100.0 * n_complex / n if n else math.nan,
-        max_c_norm=float(t["c_norm"].max()) if n else math.nan,
+        max_c_norm=float(t[C_S_COLUMN].max()) if n else math.nan,
         ranges=metric_ranges(t),
         complex_in={int(k): int(v) for k, v in counts.items()},
         length_correlation=lc,

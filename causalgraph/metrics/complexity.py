@@ -15,18 +15,27 @@ ClimateCause paper (Allein et al., 2026), §5.2.1, eqs. 1–7:
   outgoing labels, on the causal graph labelled by correlation or by
   relation type (0 when no edge is negative);
 * C(s) (eqs. 6–7) – the weighted sum of the min–max normalised metrics over
-  a corpus, computed by :func:`complexity_table`.
+  a corpus (:func:`complexity_table`) or against fixed reference ranges
+  (:func:`causalgraph.annotation.reference.normalised_complexity`); both
+  compute eq. 7 with :func:`c_s`.
+
+The metrics are held in a registry: a new one is a function of the compiled
+graph plus one :func:`register_metric` line, and :func:`complexity`, the
+table, the weights, C(s) and the corpus analyses take it up.
 
 docs/metrics.md defines every term and the choices made where the paper is
-silent (conflicting labels, cycles, tokens).
+silent (conflicting labels, cycles, tokens), and says which name C(s) has
+where (``c_norm`` in tables, ``c_s`` in per-text scores).
 """
 
 from __future__ import annotations
 
+import functools
 import math
+import operator
 import re
-from dataclasses import asdict, dataclass, field
-from typing import Iterable, Literal, Mapping, Optional, Sequence, Union
+from dataclasses import FrozenInstanceError, dataclass
+from typing import Any, Callable, Iterable, Literal, Mapping, Optional, Sequence, Union
 
 from ..errors import ConfigError, CycleLimitExceeded, SchemaError
 from ..graph import BelongsEdge, CausalGraph, as_graph
@@ -36,29 +45,34 @@ from .paths import DEFAULT_CYCLE_LIMIT, count_maximal_paths
 __all__ = [
     "METRICS",
     "CONFLICT_RULES",
+    "C_S_COLUMN",
     "Complexity",
+    "ComplexityMetric",
+    "MetricOptions",
     "SignedComplexity",
+    "register_metric",
+    "unregister_metric",
+    "complexity_metrics",
+    "metric_names",
     "complexity",
     "complexity_table",
+    "complexity_columns",
     "belongs_complexity",
     "nesting_complexity",
     "signed_complexity",
     "count_tokens",
     "normalise_weights",
+    "normalized_term",
+    "c_s",
     "COMPLEXITY_COLUMNS",
 ]
-
-#: The five metrics, in the paper's order.
-METRICS = ("com", "ex", "nest", "corr", "pol")
 
 #: How a (cause, effect) pair annotated with both signs is read; see docs/metrics.md.
 CONFLICT_RULES = ("both", "first", "error")
 
-#: Columns of :func:`complexity_table` (and of ``causalgraph complexity --format csv``).
-COMPLEXITY_COLUMNS = (
-    "statement_id", "statement", "c_com", "c_ex", "c_nest", "c_corr", "c_pol",
-    "c_raw", "c_norm", "density", "n_tokens",
-)
+#: The column that holds C(s) in :func:`complexity_table` (and ``causalgraph complexity``); per-text
+#: scores call it ``c_s`` (see docs/metrics.md for why both names stay).
+C_S_COLUMN = "c_norm"
 
 # A word: letters, possibly joined by internal hyphens or apostrophes
 # ("land-use", "don't"); tokens with digits ("CO2", "2018") are not words.
@@ -84,31 +98,187 @@ class SignedComplexity:
         return self.negative_edges + self.negative_paths + self.mixed_in + self.mixed_out
 
 
-@dataclass(frozen=True)
-class Complexity:
-    """The five causal complexity metrics of one statement.
+# -- the registry of metrics ---------------------------------------------------------------
 
-    ``raw`` is their plain (unnormalised) sum, computed on construction.
+@dataclass(frozen=True)
+class MetricOptions:
+    """What :func:`complexity` hands every metric besides the graph (see :func:`signed_complexity`)."""
+
+    conflicts: str = "both"
+    cycle_limit: int = DEFAULT_CYCLE_LIMIT
+
+
+@dataclass(frozen=True)
+class ComplexityMetric:
+    """One registered complexity metric.
+
+    Attributes
+    ----------
+    name
+        Short name: the :class:`Complexity` attribute, the table column
+        ``c_<name>``, the key of its weight and of its reference range.
+    function
+        ``function(graph, options) -> number``: the metric of a compiled
+        :class:`~causalgraph.graph.CausalGraph` (no-quantifier events), given
+        the :class:`MetricOptions` of the call.
+    description
+        One line saying what it counts (shown in docs and listings).
+    symbol
+        How the paper writes it (``C^com``).
     """
 
-    com: int
-    ex: int
-    nest: float
-    corr: int
-    pol: int
-    raw: float = field(init=False)
+    name: str
+    function: Callable[[CausalGraph, MetricOptions], float]
+    description: str
+    symbol: str
 
-    def __post_init__(self) -> None:
-        # derived, never passed in, so it cannot disagree with the five metrics
-        object.__setattr__(self, "raw", self.com + self.ex + self.nest + self.corr + self.pol)
+
+_REGISTRY: dict[str, ComplexityMetric] = {}
+_NAME = re.compile(r"[a-z][a-z0-9_]*")
+# Names a metric cannot take: the table's other columns are c_raw and c_norm, and Complexity has these members.
+_RESERVED = {"raw", "norm", "s", "as_dict", "n_complex"}
+
+
+def register_metric(name: str, function: Callable[[CausalGraph, MetricOptions], float], description: str, *,
+                    symbol: Optional[str] = None) -> ComplexityMetric:
+    """Add a complexity metric: :func:`complexity`, the table, weights and C(s) take it up.
+
+    Parameters
+    ----------
+    name
+        Lower-case identifier (``"loops"``), not yet registered.
+    function
+        ``function(graph, options) -> number`` for a compiled graph and
+        :class:`MetricOptions`.
+    description
+        What the metric counts, in one line.
+    symbol
+        The printed name (default ``C^<name>``).
+
+    Returns
+    -------
+    ComplexityMetric
+        The registered metric (metrics keep the order they were registered in).
+
+    Examples
+    --------
+    >>> m = register_metric("events", lambda graph, options: len(graph.nodes), "number of events")
+    >>> complexity([Relation("a", "b"), Relation("b", "c")]).events
+    3
+    >>> unregister_metric("events")
+    """
+    if not isinstance(name, str) or not _NAME.fullmatch(name) or name in _RESERVED:
+        raise ConfigError(f"metric name {name!r}: expected a lower-case identifier (letters, digits, '_') other "
+                          f"than {', '.join(sorted(_RESERVED))}")
+    if name in _REGISTRY:
+        raise ConfigError(f"metric {name!r} is already registered ({_REGISTRY[name].description})")
+    if not callable(function):
+        raise ConfigError(f"metric {name!r}: function is {type(function).__name__}; expected a callable "
+                          "function(graph, options)")
+    metric = ComplexityMetric(name, function, str(description), symbol or f"C^{name}")
+    _REGISTRY[name] = metric
+    return metric
+
+
+def unregister_metric(name: str) -> None:
+    """Remove a metric registered with :func:`register_metric`; the paper's five stay."""
+    if name in _PAPER_METRICS:
+        raise ConfigError(f"metric {name!r} is one of the paper's five and cannot be removed")
+    if name not in _REGISTRY:
+        raise ConfigError(f"metric {name!r} is not registered; registered: {', '.join(_REGISTRY)}")
+    del _REGISTRY[name]
+
+
+def complexity_metrics() -> tuple[ComplexityMetric, ...]:
+    """Every registered metric, in registration order (the paper's five first)."""
+    return tuple(_REGISTRY.values())
+
+
+def metric_names() -> tuple[str, ...]:
+    """The names of the registered metrics, in order: ``("com", "ex", "nest", "corr", "pol")`` by default."""
+    return tuple(_REGISTRY)
+
+
+def complexity_columns() -> tuple[str, ...]:
+    """Columns of :func:`complexity_table` for the metrics registered now."""
+    return ("statement_id", "statement", *(f"c_{m}" for m in _REGISTRY), "c_raw", C_S_COLUMN, "density",
+            "n_tokens")
+
+
+class Complexity:
+    """The causal complexity metrics of one statement, by name (the paper's five: com, ex, nest, corr, pol).
+
+    :func:`complexity` builds it; ``Complexity(com=1, ex=0, nest=0.0, corr=5,
+    pol=0)`` builds one by hand and must name every registered metric.
+    Read a metric as an attribute (``c.corr``) or by name (``c["corr"]``).
+    ``raw`` is their plain (unnormalised) sum, computed on construction, so
+    it cannot disagree with them.  C(s) is not here: it needs the ranges of
+    a corpus (:func:`complexity_table`) or of a reference
+    (:func:`causalgraph.annotation.reference.normalised_complexity`).
+
+    Examples
+    --------
+    >>> c = Complexity(com=2, ex=0, nest=0.0, corr=5, pol=1)
+    >>> c.corr, c["pol"], c.raw, c.n_complex()
+    (5, 1, 8.0, 3)
+    """
+
+    __slots__ = ("_values", "raw")
+
+    def __init__(self, **values: float) -> None:
+        names = tuple(_REGISTRY)
+        unknown = [k for k in values if k not in _REGISTRY]
+        missing = [k for k in names if k not in values]
+        if unknown or missing:
+            raise TypeError(f"Complexity() takes one value per registered metric ({', '.join(names)}); "
+                            f"missing {missing}, unknown {unknown}")
+        ordered = {m: values[m] for m in names}
+        object.__setattr__(self, "_values", ordered)
+        # A running sum in metric order (com + ex + nest + corr + pol), as the paper adds them.
+        object.__setattr__(self, "raw", functools.reduce(operator.add, ordered.values()))
+
+    def __getattr__(self, name: str) -> Any:
+        if not name.startswith("_"):
+            values = object.__getattribute__(self, "_values")
+            if name in values:
+                return values[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __getitem__(self, name: str) -> float:
+        return self._values[name]
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Complexity):
+            return NotImplemented
+        return self._values == other._values
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._values.items()))
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in self._values.items())
+        return f"Complexity({inner}, raw={self.raw!r})"
+
+    def __reduce__(self):
+        return (_complexity_from, (tuple(self._values.items()),))
 
     def as_dict(self) -> dict:
         """``{"com": …, "ex": …, "nest": …, "corr": …, "pol": …, "raw": …}``."""
-        return asdict(self)
+        return {**self._values, "raw": self.raw}
 
     def n_complex(self) -> int:
-        """In how many of the five metrics the statement is complex (score > 0)."""
-        return sum(1 for m in METRICS if getattr(self, m) > 0)
+        """In how many of the metrics the statement is complex (score > 0)."""
+        return sum(1 for v in self._values.values() if v > 0)
+
+
+def _complexity_from(items: tuple) -> Complexity:
+    return Complexity(**dict(items))
 
 
 def _graph(x: Union[Statement, CausalGraph, Sequence[Relation]]) -> CausalGraph:
@@ -250,6 +420,32 @@ def signed_complexity(
     return SignedComplexity(len(negative), paths, mixed_in, mixed_out)
 
 
+# -- the paper's five metrics, registered in its order ---------------------------------------
+# A new metric: a function of (graph, options) and one register_metric line below.
+
+register_metric("com", lambda g, o: belongs_complexity(g.common),
+                "common cause/effect structures (eq. 1): edges + components of the Combined = Yes belongs-to graph")
+register_metric("ex", lambda g, o: belongs_complexity(g.elaboration),
+                "elaboration of examples (eq. 2): the same for Combined = No, not nested")
+register_metric("nest", lambda g, o: nesting_complexity(g.nesting),
+                "nested causality (eq. 3): T + T ln T per nesting event of T nested relations")
+register_metric("corr", lambda g, o: signed_complexity(g, "correlation", conflicts=o.conflicts,
+                                                       cycle_limit=o.cycle_limit).total,
+                "correlation (eq. 4): negative edges + negative paths + mixed-in + mixed-out nodes")
+register_metric("pol", lambda g, o: signed_complexity(g, "polarity", conflicts=o.conflicts,
+                                                      cycle_limit=o.cycle_limit).total,
+                "polarity (eq. 5): the same terms on the relation-type labels")
+
+_PAPER_METRICS = metric_names()
+
+#: The metrics registered when the module loads: the paper's five, in its order.  Code that should
+#: take up metrics registered later calls :func:`metric_names`.
+METRICS = metric_names()
+
+#: Columns of :func:`complexity_table` (and of ``causalgraph complexity --format csv``).
+COMPLEXITY_COLUMNS = complexity_columns()
+
+
 def complexity(
     statement_or_graph: Union[Statement, CausalGraph, Sequence[Relation]],
     *,
@@ -273,7 +469,8 @@ def complexity(
     Returns
     -------
     Complexity
-        ``com, ex, nest, corr, pol`` and their plain sum ``raw``.
+        Every registered metric (``com, ex, nest, corr, pol``) and their
+        plain sum ``raw``.
 
     Examples
     --------
@@ -285,13 +482,8 @@ def complexity(
     (3.3863, True)
     """
     g = _graph(statement_or_graph)
-    return Complexity(
-        com=belongs_complexity(g.common),
-        ex=belongs_complexity(g.elaboration),
-        nest=nesting_complexity(g.nesting),
-        corr=signed_complexity(g, "correlation", conflicts=conflicts, cycle_limit=cycle_limit).total,
-        pol=signed_complexity(g, "polarity", conflicts=conflicts, cycle_limit=cycle_limit).total,
-    )
+    options = MetricOptions(conflicts=conflicts, cycle_limit=cycle_limit)
+    return Complexity(**{m.name: m.function(g, options) for m in complexity_metrics()})
 
 
 def count_tokens(text: str) -> int:
@@ -309,10 +501,11 @@ def count_tokens(text: str) -> int:
 
 
 def normalise_weights(weights: Union[None, Sequence[float], Mapping[str, float], str]) -> tuple[float, ...]:
-    """Weights w_i of eq. 7 as a 5-tuple in the order of :data:`METRICS`.
+    """Weights w_i of eq. 7, one per registered metric, in the order of :func:`metric_names`.
 
-    Accepts ``None`` (all 1), a sequence of five numbers, a mapping from
-    metric name to weight (missing metrics weigh 1) or a string ``"1,1,1,1,1"``.
+    Accepts ``None`` (all 1), a sequence of one number per metric (five for
+    the paper's metrics), a mapping from metric name to weight (missing
+    metrics weigh 1) or a string ``"1,1,1,1,1"``.
     Every weight must be a finite number >= 0 (0 leaves a metric out); a
     negative weight raises :class:`~causalgraph.errors.ConfigError`.
 
@@ -323,8 +516,9 @@ def normalise_weights(weights: Union[None, Sequence[float], Mapping[str, float],
     >>> normalise_weights({"corr": 0})
     (1.0, 1.0, 1.0, 0.0, 1.0)
     """
+    names = metric_names()
     if weights is None:
-        return (1.0,) * len(METRICS)
+        return (1.0,) * len(names)
     if isinstance(weights, str):
         parts = [p.strip() for p in weights.split(",")]
         vals = []
@@ -333,21 +527,21 @@ def normalise_weights(weights: Union[None, Sequence[float], Mapping[str, float],
                 vals.append(float(p))
             except ValueError:
                 raise ConfigError(
-                    f"weight {i + 1} ({METRICS[i] if i < len(METRICS) else '?'}) is {p!r}; "
-                    "expected a number, e.g. --weights 1,1,1,1,1"
+                    f"weight {i + 1} ({names[i] if i < len(names) else '?'}) is {p!r}; "
+                    f"expected a number, e.g. --weights {','.join('1' * len(names))}"
                 ) from None
         weights = vals
     if isinstance(weights, Mapping):
-        unknown = [k for k in weights if k not in METRICS]
+        unknown = [k for k in weights if k not in names]
         if unknown:
             raise ConfigError(f"unknown metric(s) {', '.join(map(repr, unknown))} in weights; "
-                              f"expected keys among {', '.join(METRICS)}")
-        weights = [weights.get(m, 1.0) for m in METRICS]
+                              f"expected keys among {', '.join(names)}")
+        weights = [weights.get(m, 1.0) for m in names]
     vals = list(weights)
-    if len(vals) != len(METRICS):
-        raise ConfigError(f"expected {len(METRICS)} weights ({', '.join(METRICS)}), got {len(vals)}: {vals}")
+    if len(vals) != len(names):
+        raise ConfigError(f"expected {len(names)} weights ({', '.join(names)}), got {len(vals)}: {vals}")
     out = []
-    for m, v in zip(METRICS, vals):
+    for m, v in zip(names, vals):
         try:
             f = float(v)
         except (TypeError, ValueError):
@@ -362,6 +556,57 @@ def normalise_weights(weights: Union[None, Sequence[float], Mapping[str, float],
     return tuple(out)
 
 
+def normalized_term(value: float, lo: float, hi: float, weight: float = 1.0) -> float:
+    """One term of eq. 7: ``weight · (value − lo) / (hi − lo)``, or 0 when the range is empty.
+
+    With the default weight it is the min–max normalised value itself.
+    Values outside ``[lo, hi]`` are not clipped.
+
+    Examples
+    --------
+    >>> normalized_term(5, 0, 10), normalized_term(5, 0, 10, 3.0), normalized_term(7, 2, 2)
+    (0.5, 1.5, 0.0)
+    """
+    # Written w·(v − lo)/(hi − lo), in this order, so a corpus's C(s) keeps the bits it has always had.
+    return 0.0 if hi == lo else weight * (value - lo) / (hi - lo)
+
+
+def c_s(values: Union[Complexity, Mapping[str, float]], ranges: Mapping[str, tuple[float, float]],
+        weights: Union[None, Sequence[float], Mapping[str, float], str] = None) -> float:
+    """C(s), eq. 7: Σ_i w_i · (C^i(s) − min C^i) / (max C^i − min C^i) — the one implementation.
+
+    :func:`complexity_table` calls it with the ranges of the corpus scored
+    (eq. 6); :func:`causalgraph.annotation.reference.normalised_complexity`
+    with the ranges of a reference corpus.
+
+    Parameters
+    ----------
+    values
+        The statement's metrics: a :class:`Complexity` or a mapping metric → value.
+    ranges
+        Metric → ``(min, max)``, for every registered metric.
+    weights
+        w_i (see :func:`normalise_weights`; default all 1).
+
+    Examples
+    --------
+    >>> ranges = {"com": (0, 12), "ex": (0, 16), "nest": (0, 0), "corr": (0, 70), "pol": (0, 40)}
+    >>> c_s(Complexity(com=6, ex=0, nest=0.0, corr=7, pol=0), ranges)
+    0.6
+    """
+    w = normalise_weights(weights)
+    names = metric_names()
+    missing = [m for m in names if m not in ranges]
+    if missing:
+        raise ConfigError(f"no (min, max) range for metric(s) {', '.join(missing)}; C(s) needs one for each of "
+                          f"{', '.join(names)}")
+    total = 0.0
+    for m, wi in zip(names, w):
+        lo, hi = ranges[m]
+        total += normalized_term(values[m], lo, hi, wi)
+    return total
+
+
 def complexity_table(
     corpus: Union[Corpus, Iterable[Statement]],
     weights: Union[None, Sequence[float], Mapping[str, float], str] = None,
@@ -372,8 +617,8 @@ def complexity_table(
     """Score every statement of a corpus: the five metrics, C(s), density and length.
 
     C(s) (``c_norm``, eqs. 6–7) = Σ_i w_i · (C^i(s) − min C^i) / (max C^i − min C^i),
-    minimum and maximum taken over the statements given; a metric whose
-    range is zero contributes 0.
+    minimum and maximum taken over the statements given (:func:`c_s`); a
+    metric whose range is zero contributes 0.
 
     Parameters
     ----------
@@ -388,8 +633,10 @@ def complexity_table(
     -------
     pandas.DataFrame
         One row per statement, in corpus order, with the columns of
-        :data:`COMPLEXITY_COLUMNS`: ``statement_id, statement, c_com, c_ex,
-        c_nest, c_corr, c_pol, c_raw`` (plain sum), ``c_norm`` (C(s)),
+        :func:`complexity_columns` (:data:`COMPLEXITY_COLUMNS` for the paper's
+        metrics): ``statement_id, statement, c_com, c_ex, c_nest, c_corr,
+        c_pol`` (one ``c_<name>`` per registered metric), ``c_raw`` (plain
+        sum), ``c_norm`` (C(s)),
         ``density`` (c_raw / n_tokens; NaN for a text without words) and
         ``n_tokens`` (:func:`count_tokens`).
 
@@ -410,33 +657,20 @@ def complexity_table(
             scores.append(complexity(s, conflicts=conflicts, cycle_limit=cycle_limit))
         except CycleLimitExceeded as exc:
             raise CycleLimitExceeded(f"statement {s.id}: {exc}") from exc
-    cols = {m: [getattr(c, m) for c in scores] for m in METRICS}
-    norm = [0.0] * len(stmts)
-    for m, wi in zip(METRICS, w):
-        vals = cols[m]
-        if not vals:
-            continue
-        lo, hi = min(vals), max(vals)
-        if hi == lo:
-            continue  # no spread across the corpus: the metric contributes 0
-        span = hi - lo
-        for i, v in enumerate(vals):
-            norm[i] += wi * (v - lo) / span
+    names = metric_names()
+    # eq. 6: each metric's range over the statements scored together (a zero range contributes 0).
+    ranges = {m: (min(c[m] for c in scores), max(c[m] for c in scores)) for m in names} if scores else {}
     rows = []
-    for i, (s, c) in enumerate(zip(stmts, scores)):
+    for s, c in zip(stmts, scores):
         n_tok = count_tokens(s.text)
         raw = c.raw
         rows.append({
             "statement_id": s.id,
             "statement": s.text,
-            "c_com": c.com,
-            "c_ex": c.ex,
-            "c_nest": c.nest,
-            "c_corr": c.corr,
-            "c_pol": c.pol,
+            **{f"c_{m}": c[m] for m in names},
             "c_raw": float(raw),
-            "c_norm": norm[i],
+            C_S_COLUMN: c_s(c, ranges, w),
             "density": raw / n_tok if n_tok else math.nan,
             "n_tokens": n_tok,
         })
-    return pd.DataFrame(rows, columns=list(COMPLEXITY_COLUMNS))
+    return pd.DataFrame(rows, columns=list(complexity_columns()))
