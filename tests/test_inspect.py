@@ -9,7 +9,6 @@ answer carries its token usage, so inspect never loads a tokenizer.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.metadata
 import inspect as pyinspect
 
@@ -18,8 +17,7 @@ import pytest
 pytest.importorskip("inspect_ai", reason="needs inspect_ai (scripts/install-test-deps.sh)")
 
 import yaml  # noqa: E402  (inspect_ai depends on it)
-from inspect_ai import eval as inspect_eval  # noqa: E402
-from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
+from inspect_mock import metrics_of, mock_model, planned_answer, run_eval  # noqa: E402
 from sklearn.metrics import accuracy_score, precision_recall_fscore_support  # noqa: E402
 
 from causalgraph.datasets import load_corpus  # noqa: E402
@@ -30,47 +28,6 @@ from causalgraph.tasks import get_task, list_tasks  # noqa: E402
 pytestmark = [pytest.mark.slow,
               # inspect's own retry set-up calls tenacity with a deprecated argument on every sample
               pytest.mark.filterwarnings("ignore:The 'initial' parameter is deprecated:DeprecationWarning")]
-
-
-def choice(prompt: str) -> int:
-    """0–9, fixed by the prompt: 0–5 answer gold, 6–8 the other label, 9 nothing readable."""
-    return int(hashlib.sha256(prompt.encode("utf-8")).hexdigest(), 16) % 10
-
-
-def planned_answer(task, item) -> tuple[str, object]:
-    """The answer text the mock gives for an item, and the label it means (``None``: unreadable)."""
-    c = choice(item.prompt)
-    words = task.words(item.variant)
-    if c == 9:
-        return "?", None
-    if c <= 5:
-        label = item.gold
-    else:
-        others = [lab for lab in task.labels if lab != item.gold]
-        label = others[c % len(others)]
-    return f"<Answer>{words[label]}</Answer>", label
-
-
-def mock_model(answer_of_prompt):
-    """mockllm answering ``answer_of_prompt(prompt)``; usage given so that inspect counts no tokens itself."""
-    def generate(messages, tools, tool_choice, config):
-        prompt = messages[-1].text
-        out = ModelOutput.from_content(model="mockllm", content=answer_of_prompt(prompt))
-        out.usage = ModelUsage(input_tokens=len(prompt) // 4, output_tokens=3, total_tokens=len(prompt) // 4 + 3)
-        return out
-
-    return get_model("mockllm/model", custom_outputs=generate)
-
-
-def run_eval(task_obj, model, tmp_path, **kwargs):
-    log, = inspect_eval(task_obj, model=model, log_dir=str(tmp_path / "logs"), display="none", **kwargs)
-    assert log.status == "success", log.error
-    return log
-
-
-def metrics_of(log) -> dict[str, float]:
-    (scores,) = log.results.scores
-    return {k: m.value for k, m in scores.metrics.items()}
 
 
 def test_every_task_is_registered_with_inspect_under_the_causalgraph_namespace():
@@ -132,7 +89,7 @@ def test_binary_task_scores_equal_scikit_learns_on_the_mock_answers(climatecause
     answers = {it.prompt: planned_answer(task, it)[0] for it in items}
     # limit=200: the first 200 samples, which are the first 200 items.
     log = run_eval(inspect_task("ccr-member", "A_5", data=str(climatecause_path)), mock_model(answers.__getitem__),
-                   tmp_path, limit=200)
+                   tmp_path / "logs", limit=200)
     gold, pred = _expected(task, items)
     p, r, f, _ = precision_recall_fscore_support(gold, pred, labels=["yes"], average="micro", zero_division=0)
     m = metrics_of(log)
@@ -154,7 +111,7 @@ def test_multiclass_scores_are_reported_per_variant_when_an_eval_holds_several(c
     by_variant = {v: task.items(corpus, v)[:150] for v in ("A_5", "SN_5")}
     answers = {it.prompt: planned_answer(task, it)[0] for its in by_variant.values() for it in its}
     log = run_eval(inspect_task("ccr-position", "A_5,SN_5", data=str(climatecause_path)),
-                   mock_model(answers.__getitem__), tmp_path,
+                   mock_model(answers.__getitem__), tmp_path / "logs",
                    sample_id=[it.id for its in by_variant.values() for it in its])
     assert len(log.samples) == 300
     m = metrics_of(log)

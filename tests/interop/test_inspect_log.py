@@ -1,0 +1,187 @@
+"""An inspect eval log as a run folder: the same records, scores and statistics as a run of causalgraph's own.
+
+The logs come from inspect's ``mockllm`` answering each prompt with an
+answer chosen from its hash (tests/inspect_mock.py), so every expected label
+is known without causalgraph's parser.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("inspect_ai", reason="needs inspect_ai (scripts/install-test-deps.sh)")
+
+from inspect_ai import Task as InspectTask  # noqa: E402
+from inspect_ai.dataset import Sample  # noqa: E402
+from inspect_mock import metrics_of, mock_model, planned_answer, run_eval  # noqa: E402
+
+from causalgraph.bench.runner import run_benchmark  # noqa: E402
+from causalgraph.bench.scoring import compute_metrics  # noqa: E402
+from causalgraph.bench.store import load_run  # noqa: E402
+from causalgraph.cli import main  # noqa: E402
+from causalgraph.datasets import load_corpus  # noqa: E402
+from causalgraph.errors import ConfigError  # noqa: E402
+from causalgraph.inspect import inspect_task  # noqa: E402
+from causalgraph.interop.inspect_log import import_inspect_log  # noqa: E402
+from causalgraph.tasks import get_task  # noqa: E402
+
+pytestmark = [pytest.mark.slow,
+              pytest.mark.filterwarnings("ignore:The 'initial' parameter is deprecated:DeprecationWarning")]
+
+N = 60
+
+
+@pytest.fixture(scope="module")
+def member(climatecause_path, tmp_path_factory):
+    """The first N items of ccr-member A_5, an inspect log of mock answers to them, and that log imported."""
+    task = get_task("ccr-member")
+    items = task.items(load_corpus(str(climatecause_path)), "A_5")[:N]
+    answers = {it.prompt: planned_answer(task, it)[0] for it in items}
+    tmp = tmp_path_factory.mktemp("member")
+    log = run_eval(inspect_task("ccr-member", "A_5", data=str(climatecause_path)), mock_model(answers.__getitem__),
+                   tmp / "logs", limit=N)
+    res = import_inspect_log(log.location, tmp / "run")
+    return {"task": task, "items": items, "log": log, "res": res, "tmp": tmp}
+
+
+def test_an_imported_log_is_a_run_with_the_runners_records(member, climatecause_path, tmp_path):
+    task, items, res = member["task"], member["items"], member["res"]
+    run = load_run(res.path)
+    assert (res.written, res.skipped, res.errors) == (N, 0, 0)
+    assert [r["item_id"] for r in run.responses] == sorted(it.id for it in items)
+    # A run of causalgraph's own runner on the same items: the same record fields, prompt hashes, golds, meta.
+    oracle = load_run(run_benchmark("ccr-member", ["A_5"], "mock/oracle", data=str(climatecause_path), limit=N,
+                                    out=tmp_path / "oracle").path)
+    for mine, theirs in zip(run.responses, oracle.responses):
+        assert list(mine) == list(theirs)
+        for key in ("task", "variant", "item_id", "gold", "meta", "prompt_sha256"):
+            assert mine[key] == theirs[key]
+    by_id = {it.id: it for it in items}
+    for r in run.responses:
+        text, label = planned_answer(task, by_id[r["item_id"]])
+        assert (r["response"], r["label"], r["source"], r["error"]) == (text, label, "inspect", None)
+        assert r["usage"]["completion_tokens"] == 3
+    m = run.manifest
+    assert (m["task"], m["variants"], m["model"], m["items"]) == ("ccr-member", ["A_5"], "mockllm/model", {"A_5": N})
+    assert m["parameters"]["temperature"] == 0.0 and m["parameters"]["backend_identity"]["provider"] == "inspect"
+    assert m["dataset"]["sha256"] == load_corpus(str(climatecause_path)).sha256
+    assert m["inspect"]["eval_id"] == member["log"].eval.eval_id
+
+
+def test_the_run_scores_as_inspect_scored_it(member):
+    run = load_run(member["res"].path)
+    mine = compute_metrics(run)["variants"]["A_5"]
+    inspect_figures = metrics_of(member["log"])
+    assert set(inspect_figures) == {"precision", "recall", "f1", "accuracy", "parse_failure_rate"}
+    for k, v in inspect_figures.items():
+        assert mine[k] == pytest.approx(v, abs=1e-12)
+    assert run.metrics["variants"]["A_5"]["f1"] == mine["f1"]
+
+
+def test_bench_report_and_mcnemar_read_the_imported_run(member, climatecause_path, tmp_path, capsys):
+    task, items, res = member["task"], member["items"], member["res"]
+    assert main(["bench", "report", str(res.path), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report[0]["metrics"]["variants"]["A_5"]["f1"] == pytest.approx(metrics_of(member["log"])["f1"])
+    oracle = run_benchmark("ccr-member", ["A_5"], "mock/oracle", data=str(climatecause_path), limit=N,
+                           out=tmp_path / "oracle")
+    assert main(["stats", "mcnemar", str(oracle.path), str(res.path), "--format", "json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    labels = [planned_answer(task, it)[1] for it in items]
+    # The oracle answers gold, so the discordant pairs are the imported run's wrong answers, one count for
+    # each direction (gold yes read as no, gold no read as yes).
+    yes_no = sum(1 for it, lab in zip(items, labels) if (it.gold, lab) == ("yes", "no"))
+    no_yes = sum(1 for it, lab in zip(items, labels) if (it.gold, lab) == ("no", "yes"))
+    assert (row["n"], row["excluded"]) == (N - labels.count(None), labels.count(None))
+    assert sorted([row["b"], row["c"]]) == sorted([yes_no, no_yes]) and yes_no and no_yes
+
+
+def test_importing_the_same_log_again_writes_nothing(member):
+    res = member["res"]
+    before = (res.path / "responses.jsonl").read_bytes()
+    again = import_inspect_log(member["log"].location, res.path)
+    assert (again.written, again.skipped) == (0, N)
+    assert (res.path / "responses.jsonl").read_bytes() == before
+
+
+def test_the_command_line_imports_a_log_and_prints_its_scores(member, tmp_path, capsys):
+    out = tmp_path / "cli-run"
+    assert main(["bench", "import-inspect", member["log"].location, "--out", str(out), "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    (row,) = json.loads(captured.out)
+    assert row["row"] == "A_5" and row["items"] == N
+    assert row["f1"] == pytest.approx(metrics_of(member["log"])["f1"])
+    assert f"{N} lines imported" in captured.err
+    assert main(["bench", "import-inspect", str(tmp_path / "missing.eval")]) == 2
+    assert "no such inspect log file" in capsys.readouterr().err
+
+
+def test_a_failed_sample_is_a_failed_line_counted_as_wrong(climatecause_path, tmp_path):
+    task = get_task("ccr-member")
+    items = task.items(load_corpus(str(climatecause_path)), "A_5")[:8]
+    failing = items[3].prompt
+
+    def answer(prompt):
+        if prompt == failing:
+            raise RuntimeError("the model server went away")
+        return planned_answer(task, next(it for it in items if it.prompt == prompt))[0]
+
+    from inspect_ai import eval as inspect_eval
+
+    log, = inspect_eval(inspect_task("ccr-member", "A_5", data=str(climatecause_path)), model=mock_model(answer),
+                        limit=8, log_dir=str(tmp_path / "logs"), display="none", fail_on_error=False,
+                        retry_on_error=0)
+    res = import_inspect_log(log.location, tmp_path / "run")
+    assert (res.written, res.errors) == (8, 1)
+    rec = next(r for r in load_run(res.path).responses if r["item_id"] == items[3].id)
+    assert rec["response"] is None and rec["label"] is None and "the model server went away" in rec["error"]
+    s = res.metrics["variants"]["A_5"]
+    assert (s["items"], s["answered"], s["errors"]) == (8, 7, 1)
+
+
+def test_logs_it_cannot_hold_as_one_run_are_refused_with_the_reason(climatecause_path, tmp_path):
+    task = get_task("ccr-member")
+    items = task.items(load_corpus(str(climatecause_path)), "A_5")[:3]
+    answers = {it.prompt: planned_answer(task, it)[0] for it in items}
+    model = mock_model(answers.__getitem__)
+    # Two epochs: one answer per item is a run; --epoch picks one.
+    log = run_eval(inspect_task("ccr-member", "A_5", data=str(climatecause_path)), model, tmp_path / "epochs",
+                   limit=3, epochs=2)
+    with pytest.raises(ConfigError, match="2 epochs.*--epoch"):
+        import_inspect_log(log.location, tmp_path / "run")
+    res = import_inspect_log(log.location, tmp_path / "run", epoch=2)
+    assert res.written == 3 and load_run(res.path).manifest["inspect"]["epoch"] == 2
+    # A log of some other inspect task: its samples name no causalgraph item.
+    other = run_eval(InspectTask(dataset=[Sample(input="Hi?", target="Hello", id="s1")]),
+                     mock_model(lambda prompt: "Hello"), tmp_path / "other")
+    with pytest.raises(ConfigError, match="sample 's1'.*metadata has no task"):
+        import_inspect_log(other.location, tmp_path / "other-run")
+    assert not (tmp_path / "other-run").exists()
+
+
+def test_a_custom_scored_task_reports_in_inspect_what_bench_report_reports(pubmed_test_path, tmp_path):
+    task = get_task("pubmedcausal-extract")
+    items = task.items(load_corpus(str(pubmed_test_path)), "zero-shot")[:40]
+
+    def answer(prompt):
+        it = next(i for i in items if i.prompt == prompt)
+        pairs = it.meta["pairs"]
+        n = len(it.id) % 3
+        if n == 0:  # the gold pairs
+            return "\n".join(f"Tuple {k}: {{Cause: {p['cause']}, Effect: {p['effect']}, Causality_Type: Explicit, "
+                             f"Sententiality: Intra-sentential}}" for k, p in enumerate(pairs, 1))
+        if n == 1:  # cause and effect swapped
+            return f"Tuple 1: {{Cause: {pairs[0]['effect']}, Effect: {pairs[0]['cause']}}}"
+        return "I cannot tell."
+
+    log = run_eval(inspect_task("pubmedcausal-extract", "zero-shot", data=str(pubmed_test_path)),
+                   mock_model(answer), tmp_path / "logs", limit=40)
+    res = import_inspect_log(log.location, tmp_path / "run")
+    mine = res.metrics["variants"]["zero-shot"]
+    figures = metrics_of(log)
+    assert set(figures) == {"precision", "recall", "f1", "parse_failure_rate"}
+    for k, v in figures.items():
+        assert mine[k] == pytest.approx(v, abs=1e-12)
+    assert 0 < figures["f1"] < 1 and 0 < figures["parse_failure_rate"] < 1
