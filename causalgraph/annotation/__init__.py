@@ -17,7 +17,7 @@ from .annotator import DEFAULT_MAX_TOKENS, annotate, annotate_corpus, annotate_t
 from .evaluate import AnnotationReport, evaluate_annotation, evaluate_records, evaluate_statements
 from .answer import ParsedAnnotation, parse_annotation, statement_to_answer, to_statement
 from .prompt import VARIANTS, render_messages, select_exemplars
-from .reference import PAPER_RANGES, ReferenceRanges, climatecause_ranges, corpus_ranges, normalised_complexity
+from .reference import PAPER_RANGES, ReferenceRanges, climatecause_ranges, corpus_ranges, normalized_complexity
 from .schema import ANNOTATION_SCHEMA, annotation_schema
 from .text_scores import TextScore, score_statement, score_text
 
@@ -26,7 +26,7 @@ __all__ = [
     "parse_annotation", "ParsedAnnotation", "to_statement", "statement_to_answer",
     "render_messages", "select_exemplars", "VARIANTS",
     "ANNOTATION_SCHEMA", "annotation_schema",
-    "ReferenceRanges", "PAPER_RANGES", "corpus_ranges", "climatecause_ranges", "normalised_complexity",
+    "ReferenceRanges", "PAPER_RANGES", "corpus_ranges", "climatecause_ranges", "normalized_complexity",
     "TextScore", "score_text", "score_statement",
     "AnnotationReport", "evaluate_annotation", "evaluate_records", "evaluate_statements",
 ]

@@ -42,7 +42,7 @@ from ..extraction.spans import exact_key, pair_score
 from ..metrics.complexity import METRICS, complexity
 from ..model import Relation, Statement
 from .answer import parse_annotation, to_statement
-from .reference import ReferenceRanges, normalised_complexity, resolve_reference
+from .reference import ReferenceRanges, normalized_complexity, resolve_reference
 from .records import TASK, input_order, parsed_from_label
 
 __all__ = ["AnnotationReport", "evaluate_statements", "evaluate_records", "evaluate_annotation", "distinct_pairs",
@@ -145,7 +145,7 @@ class AnnotationReport:
 
 def _metrics(st: Statement, ref: ReferenceRanges) -> tuple[Optional[dict], Optional[str]]:
     try:
-        return normalised_complexity(complexity(st), ref), None
+        return normalized_complexity(complexity(st), ref), None
     except CycleLimitExceeded as exc:
         return None, f"{st.id}: {exc}"
 

@@ -27,7 +27,7 @@ from ..metrics.complexity import Complexity, c_s, complexity, complexity_table, 
 from ..model import Corpus, Statement
 
 __all__ = ["ReferenceRanges", "PAPER_RANGES", "corpus_ranges", "climatecause_ranges", "resolve_reference",
-           "normalised_complexity"]
+           "normalized_complexity"]
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,7 @@ def resolve_reference(reference: Union[None, str, ReferenceRanges, Corpus, Seque
     return corpus_ranges(reference)
 
 
-def normalised_complexity(x: Union[Statement, Complexity], reference: Union[None, str, ReferenceRanges] = None,
+def normalized_complexity(x: Union[Statement, Complexity], reference: Union[None, str, ReferenceRanges] = None,
                           weights=None) -> dict:
     """The metrics (the paper's five and any registered later), their values normalised by ``reference`` and C(s).
 
@@ -145,7 +145,7 @@ def normalised_complexity(x: Union[Statement, Complexity], reference: Union[None
     Examples
     --------
     >>> ref = ReferenceRanges("demo", {"com": (0, 2), "ex": (0, 4), "nest": (0, 0), "corr": (0, 10), "pol": (0, 5)})
-    >>> out = normalised_complexity(Complexity(com=1, ex=8, nest=0.0, corr=5, pol=0), ref)
+    >>> out = normalized_complexity(Complexity(com=1, ex=8, nest=0.0, corr=5, pol=0), ref)
     >>> out["norm"]["ex"], out["c_s"], out["beyond_range"]
     (2.0, 3.0, ['ex'])
     """

@@ -13,8 +13,8 @@ from typing import Any, Optional, Union
 from ..errors import ConfigError
 from ..model import Statement
 from ..outputs import output_file
-from ..metrics.complexity import normalise_weights
-from .reference import ReferenceRanges, normalised_complexity
+from ..metrics.complexity import normalize_weights
+from .reference import ReferenceRanges, normalized_complexity
 
 __all__ = ["TextScore", "score_statement", "score_text", "SCORE_COLUMNS"]
 
@@ -32,7 +32,7 @@ class TextScore:
         The annotated statement the complexity was computed on.
     complexity
         ``com, ex, nest, corr, pol, raw, norm, c_s, beyond_range, reference``
-        (see :func:`~causalgraph.annotation.reference.normalised_complexity`).
+        (see :func:`~causalgraph.annotation.reference.normalized_complexity`).
     readability
         ``fre, fkg, ari, cli, dcrs`` (:func:`causalgraph.readability`).
     """
@@ -85,7 +85,7 @@ def score_statement(statement: Statement, *, reference: Union[None, str, Referen
 
     if not isinstance(statement, Statement):
         raise ConfigError(f"score_statement expects a Statement, got {type(statement).__name__}")
-    cx = normalised_complexity(statement, reference, weights)
+    cx = normalized_complexity(statement, reference, weights)
     read = readability(statement.text).as_dict()
     info = {k: v for k, v in (statement.meta.get("annotation") or {}).items() if k != "response"}
     return TextScore(statement=statement, complexity=cx, readability=read, annotation=info)
@@ -124,7 +124,7 @@ def score_text(text: str, model: str, *, reference: Union[None, str, ReferenceRa
     if view is not None:
         # Before the model is asked: a page that cannot be written must not cost a (paid) request.
         output_file(view, "--view page")
-    normalise_weights(weights)  # likewise for weights that cannot be used
+    normalize_weights(weights)  # likewise for weights that cannot be used
     statement = annotate(text, model, **annotate_options)
     result = score_statement(statement, reference=reference, weights=weights)
     if view is not None:

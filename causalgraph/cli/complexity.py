@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..datasets import load_corpus
 from ..metrics.analysis import complexity_summary, cooccurrence
-from ..metrics.complexity import COMPLEXITY_COLUMNS, CONFLICT_RULES, complexity_table, normalise_weights
+from ..metrics.complexity import COMPLEXITY_COLUMNS, CONFLICT_RULES, complexity_table, normalize_weights
 from ..metrics.paths import DEFAULT_CYCLE_LIMIT
 from ._common import add_data_option, add_format_option, add_split_option, emit_json, emit_table
 
@@ -36,7 +36,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    weights = normalise_weights(args.weights)  # validate before loading anything
+    weights = normalize_weights(args.weights)  # validate before loading anything
     corpus = load_corpus(args.data, split=args.split)
     table = complexity_table(corpus, weights, conflicts=args.conflicts, cycle_limit=args.cycle_limit)
     if not args.summary:

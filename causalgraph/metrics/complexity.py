@@ -16,7 +16,7 @@ ClimateCause paper (Allein et al., 2026), §5.2.1, eqs. 1–7:
   relation type (0 when no edge is negative);
 * C(s) (eqs. 6–7) – the weighted sum of the min–max normalised metrics over
   a corpus (:func:`complexity_table`) or against fixed reference ranges
-  (:func:`causalgraph.annotation.reference.normalised_complexity`); both
+  (:func:`causalgraph.annotation.reference.normalized_complexity`); both
   compute eq. 7 with :func:`c_s`.
 
 The metrics are held in a registry: a new one is a function of the compiled
@@ -61,7 +61,7 @@ __all__ = [
     "nesting_complexity",
     "signed_complexity",
     "count_tokens",
-    "normalise_weights",
+    "normalize_weights",
     "normalized_term",
     "c_s",
     "COMPLEXITY_COLUMNS",
@@ -214,7 +214,7 @@ class Complexity:
     ``raw`` is their plain (unnormalised) sum, computed on construction, so
     it cannot disagree with them.  C(s) is not here: it needs the ranges of
     a corpus (:func:`complexity_table`) or of a reference
-    (:func:`causalgraph.annotation.reference.normalised_complexity`).
+    (:func:`causalgraph.annotation.reference.normalized_complexity`).
 
     Examples
     --------
@@ -500,7 +500,7 @@ def count_tokens(text: str) -> int:
     return len(_WORD.findall(text or ""))
 
 
-def normalise_weights(weights: Union[None, Sequence[float], Mapping[str, float], str]) -> tuple[float, ...]:
+def normalize_weights(weights: Union[None, Sequence[float], Mapping[str, float], str]) -> tuple[float, ...]:
     """Weights w_i of eq. 7, one per registered metric, in the order of :func:`metric_names`.
 
     Accepts ``None`` (all 1), a sequence of one number per metric (five for
@@ -511,9 +511,9 @@ def normalise_weights(weights: Union[None, Sequence[float], Mapping[str, float],
 
     Examples
     --------
-    >>> normalise_weights("1,0.5,1,1,2")
+    >>> normalize_weights("1,0.5,1,1,2")
     (1.0, 0.5, 1.0, 1.0, 2.0)
-    >>> normalise_weights({"corr": 0})
+    >>> normalize_weights({"corr": 0})
     (1.0, 1.0, 1.0, 0.0, 1.0)
     """
     names = metric_names()
@@ -576,7 +576,7 @@ def c_s(values: Union[Complexity, Mapping[str, float]], ranges: Mapping[str, tup
     """C(s), eq. 7: Σ_i w_i · (C^i(s) − min C^i) / (max C^i − min C^i) — the one implementation.
 
     :func:`complexity_table` calls it with the ranges of the corpus scored
-    (eq. 6); :func:`causalgraph.annotation.reference.normalised_complexity`
+    (eq. 6); :func:`causalgraph.annotation.reference.normalized_complexity`
     with the ranges of a reference corpus.
 
     Parameters
@@ -586,7 +586,7 @@ def c_s(values: Union[Complexity, Mapping[str, float]], ranges: Mapping[str, tup
     ranges
         Metric → ``(min, max)``, for every registered metric.
     weights
-        w_i (see :func:`normalise_weights`; default all 1).
+        w_i (see :func:`normalize_weights`; default all 1).
 
     Examples
     --------
@@ -594,7 +594,7 @@ def c_s(values: Union[Complexity, Mapping[str, float]], ranges: Mapping[str, tup
     >>> c_s(Complexity(com=6, ex=0, nest=0.0, corr=7, pol=0), ranges)
     0.6
     """
-    w = normalise_weights(weights)
+    w = normalize_weights(weights)
     names = metric_names()
     missing = [m for m in names if m not in ranges]
     if missing:
@@ -625,7 +625,7 @@ def complexity_table(
     corpus
         A :class:`~causalgraph.model.Corpus` or any iterable of statements.
     weights
-        w_i of eq. 7 (default all 1); see :func:`normalise_weights`.
+        w_i of eq. 7 (default all 1); see :func:`normalize_weights`.
     conflicts, cycle_limit
         As in :func:`complexity`.
 
@@ -649,7 +649,7 @@ def complexity_table(
     """
     import pandas as pd
 
-    w = normalise_weights(weights)
+    w = normalize_weights(weights)
     stmts = as_statements(corpus)
     scores = []
     for s in stmts:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from causalgraph.annotation.reference import PAPER_RANGES, ReferenceRanges, climatecause_ranges, normalised_complexity
+from causalgraph.annotation.reference import PAPER_RANGES, ReferenceRanges, climatecause_ranges, normalized_complexity
 from causalgraph.annotation.text_scores import score_statement
 from causalgraph.metrics.complexity import METRICS, Complexity, complexity, complexity_table
 from causalgraph.model import Correlation, Relation, Statement
@@ -31,15 +31,15 @@ def test_score_statement_of_a_corpus_statement_equals_its_corpus_c_s(climatecaus
     assert max(table.c_norm) == pytest.approx(1.821, abs=5e-4)  # the paper's max C(s)
 
 
-def test_normalised_complexity_does_not_clip_values_beyond_the_range():
+def test_normalized_complexity_does_not_clip_values_beyond_the_range():
     ref = ReferenceRanges("small", {"com": (0, 1), "ex": (0, 1), "nest": (0, 1), "corr": (0, 2), "pol": (0, 1)})
-    out = normalised_complexity(Complexity(com=0, ex=0, nest=0.0, corr=5, pol=1), ref)
+    out = normalized_complexity(Complexity(com=0, ex=0, nest=0.0, corr=5, pol=1), ref)
     assert out["norm"]["corr"] == 2.5 and out["c_s"] == 3.5 and out["beyond_range"] == ["corr"]
 
 
-def test_normalised_complexity_gives_zero_for_an_empty_reference_range():
+def test_normalized_complexity_gives_zero_for_an_empty_reference_range():
     ref = ReferenceRanges("flat", {m: (0, 0) for m in METRICS})
-    out = normalised_complexity(Complexity(com=3, ex=0, nest=0.0, corr=0, pol=0), ref)
+    out = normalized_complexity(Complexity(com=3, ex=0, nest=0.0, corr=0, pol=0), ref)
     assert out["c_s"] == 0.0 and out["beyond_range"] == ["com"]
 
 

@@ -20,7 +20,7 @@ from causalgraph.metrics.complexity import (
     complexity_table,
     count_tokens,
     nesting_complexity,
-    normalise_weights,
+    normalize_weights,
     signed_complexity,
 )
 from causalgraph.model import Correlation, Polarity, Relation, Statement
@@ -242,11 +242,11 @@ def test_count_tokens_keeps_alphabetic_words_only():
     assert count_tokens("") == 0
 
 
-def test_normalise_weights_accepts_sequences_mappings_and_strings():
-    assert normalise_weights(None) == (1.0,) * 5
-    assert normalise_weights([1, 2, 3, 4, 5]) == (1.0, 2.0, 3.0, 4.0, 5.0)
-    assert normalise_weights({"nest": 0.5}) == (1.0, 1.0, 0.5, 1.0, 1.0)
-    assert normalise_weights(" 1, 1,1 ,1,0") == (1.0, 1.0, 1.0, 1.0, 0.0)
+def test_normalize_weights_accepts_sequences_mappings_and_strings():
+    assert normalize_weights(None) == (1.0,) * 5
+    assert normalize_weights([1, 2, 3, 4, 5]) == (1.0, 2.0, 3.0, 4.0, 5.0)
+    assert normalize_weights({"nest": 0.5}) == (1.0, 1.0, 0.5, 1.0, 1.0)
+    assert normalize_weights(" 1, 1,1 ,1,0") == (1.0, 1.0, 1.0, 1.0, 0.0)
 
 
 @pytest.mark.parametrize("bad, message", [
@@ -258,9 +258,9 @@ def test_normalise_weights_accepts_sequences_mappings_and_strings():
     ({"pol": -0.5}, r"^weight for pol is -0\.5; expected a number >= 0"),
     ([1, 1, 1, -1e-9, 1], r"^weight for corr is -1e-09; expected a number >= 0"),
 ])
-def test_normalise_weights_rejects_bad_values(bad, message):
+def test_normalize_weights_rejects_bad_values(bad, message):
     with pytest.raises(ConfigError, match=message):
-        normalise_weights(bad)
+        normalize_weights(bad)
 
 
 def _three_statements():

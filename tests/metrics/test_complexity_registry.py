@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from statement_strategies import statements
 
-from causalgraph.annotation.reference import PAPER_RANGES, corpus_ranges, normalised_complexity
+from causalgraph.annotation.reference import PAPER_RANGES, corpus_ranges, normalized_complexity
 from causalgraph.errors import ConfigError
 from causalgraph.metrics.analysis import complexity_summary, cooccurrence
 from causalgraph.metrics.complexity import (
@@ -24,7 +24,7 @@ from causalgraph.metrics.complexity import (
     complexity_metrics,
     complexity_table,
     metric_names,
-    normalise_weights,
+    normalize_weights,
     normalized_term,
     register_metric,
     unregister_metric,
@@ -79,20 +79,20 @@ def test_a_registered_toy_metric_is_computed_everywhere_and_gone_once_removed():
         assert t.c_norm.tolist() == pytest.approx([a + v / 4 for a, v in zip(five.c_norm, counts)])
         assert t.c_raw.tolist() == pytest.approx([a + v for a, v in zip(five.c_raw, counts)])
 
-        assert normalise_weights(None) == (1.0,) * 6
+        assert normalize_weights(None) == (1.0,) * 6
         with pytest.raises(ConfigError, match=r"expected 6 weights \(com, ex, nest, corr, pol, events\)"):
-            normalise_weights("1,1,1,1,1")
+            normalize_weights("1,1,1,1,1")
         assert complexity_table(corpus, {"events": 0}).c_norm.tolist() == five.c_norm.tolist()
 
         summary = complexity_summary(t)
         assert summary.ranges["events"] == (0, 4) and 6 in summary.complex_in
         assert cooccurrence(t).loc["events", "corr"] == 1  # t2 is complex in both; t3 has no negative edge
 
-        out = normalised_complexity(corpus[2], corpus_ranges(corpus, "three"))
+        out = normalized_complexity(corpus[2], corpus_ranges(corpus, "three"))
         assert out["events"] == 4 and out["norm"]["events"] == 1.0
         assert out["c_s"] == t.c_norm[2]
         with pytest.raises(ConfigError, match=r"reference ranges 'paper' have no range for metric\(s\) events"):
-            normalised_complexity(corpus[2], PAPER_RANGES)
+            normalized_complexity(corpus[2], PAPER_RANGES)
     finally:
         unregister_metric("events")
     assert metric_names() == PAPER and "events" not in complexity(corpus[2]).as_dict()
@@ -154,5 +154,5 @@ def test_corpus_c_s_equals_the_reference_c_s_against_the_corpus_own_ranges(stmts
     table = complexity_table(stmts)
     ref = corpus_ranges(stmts, "self")
     for i, s in enumerate(stmts):
-        got = normalised_complexity(s, ref)["c_s"]
+        got = normalized_complexity(s, ref)["c_s"]
         assert got == table.c_norm[i] and math.isfinite(got)
