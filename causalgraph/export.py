@@ -13,11 +13,13 @@ items … --format parquet``) writes the items of one variant the same way.
 
 Every row is one :class:`~causalgraph.bench.item.Item`: ``id``, ``task``,
 ``variant``, ``strategy``, ``statement_id``, ``system``, ``prompt``,
-``gold`` (``None`` for tasks scored otherwise; their gold is in ``meta``)
-and ``meta`` (the item's provenance as JSON text, since its keys differ from
-task to task).  The same items give the same bytes: the schema is fixed, no
-time or path is written, and the files depend only on the corpus, the
-causalgraph version and the pyarrow version.
+``gold`` (a label; a list of strings for tasks whose answer is a list, such
+as the graph tasks' node sets; ``None`` for tasks scored otherwise, whose
+gold is in ``meta``; JSON text for any other value) and ``meta`` (the
+item's provenance as JSON text, since its keys differ from task to task).
+The same items give the same bytes: the schema is fixed, no time or path is
+written, and the files depend only on the corpus, the causalgraph version and
+the pyarrow version.
 """
 
 from __future__ import annotations
@@ -30,8 +32,8 @@ from typing import Any, BinaryIO, Iterable, Optional, Sequence
 
 from .errors import ConfigError
 
-__all__ = ["ITEM_COLUMNS", "items_table", "write_items_parquet", "write_parquet_output", "export_dataset", "dataset_card", "ExportResult",
-           "CORPUS_LICENCES", "SPLIT"]
+__all__ = ["ITEM_COLUMNS", "gold_kind", "items_table", "write_items_parquet", "write_parquet_output", "export_dataset",
+           "dataset_card", "ExportResult", "CORPUS_LICENCES", "SPLIT"]
 
 #: The columns of an items table, in order.
 ITEM_COLUMNS = ("id", "task", "variant", "strategy", "statement_id", "system", "prompt", "gold", "meta")
@@ -76,19 +78,38 @@ def _pa():
     return pa, pq
 
 
-def _schema():
+def gold_kind(golds: Iterable[Any]) -> str:
+    """How a table holds these gold values: ``string``, ``list`` (of strings) or ``json`` (JSON text).
+
+    Examples
+    --------
+    >>> gold_kind(["yes", None]), gold_kind([["a", "b"], []]), gold_kind([1, "a"])
+    ('string', 'list', 'json')
+    """
+    golds = [g for g in golds if g is not None]
+    if all(isinstance(g, str) for g in golds):
+        return "string"
+    if all(isinstance(g, (list, tuple)) and all(isinstance(x, str) for x in g) for g in golds):
+        return "list"
+    return "json"
+
+
+def _schema(gold: str):
     pa, _ = _pa()
     # Fixed types: a column that is null in every row (gold of extraction items) stays a string column.
-    return pa.schema([(name, pa.string()) for name in ITEM_COLUMNS])
+    gold_type = pa.list_(pa.string()) if gold == "list" else pa.string()
+    return pa.schema([(name, gold_type if name == "gold" else pa.string()) for name in ITEM_COLUMNS])
 
 
-def _row(item, strategy: str) -> dict[str, Any]:
+def _row(item, strategy: str, gold: str) -> dict[str, Any]:
     meta = item.meta or {}
     sid = meta.get("statement_id")
+    g = item.gold
+    if g is not None:
+        g = list(g) if gold == "list" else json.dumps(g, ensure_ascii=False) if gold == "json" else g
     return {"id": item.id, "task": item.task, "variant": item.variant, "strategy": strategy,
             "statement_id": None if sid is None else str(sid), "system": item.system, "prompt": item.prompt,
-            "gold": None if item.gold is None else str(item.gold),
-            "meta": json.dumps(meta, ensure_ascii=False, separators=(",", ":"))}
+            "gold": g, "meta": json.dumps(meta, ensure_ascii=False, separators=(",", ":"))}
 
 
 def items_table(items: Iterable[Any], strategy_of=None):
@@ -110,6 +131,8 @@ def items_table(items: Iterable[Any], strategy_of=None):
     (['id', 'task', 'variant', 'strategy'], ['{"statement_id":"s1"}'])
     """
     pa, _ = _pa()
+    items = list(items)
+    gold = gold_kind(it.gold for it in items)
     rows = []
     for it in items:
         if strategy_of is None:
@@ -118,9 +141,9 @@ def items_table(items: Iterable[Any], strategy_of=None):
             strategy = get_task(it.task).strategy_of(it.variant)
         else:
             strategy = strategy_of(it.variant)
-        rows.append(_row(it, strategy))
+        rows.append(_row(it, strategy, gold))
     columns = {name: [r[name] for r in rows] for name in ITEM_COLUMNS}
-    return pa.Table.from_pydict(columns, schema=_schema())
+    return pa.Table.from_pydict(columns, schema=_schema(gold))
 
 
 def _write_table(table, where: str | os.PathLike | BinaryIO) -> None:
@@ -243,15 +266,17 @@ def dataset_card(configs: dict[str, dict[str, Any]]) -> str:
              f"every prompt variant in split `{SPLIT}`. Written by `causalgraph export-dataset` "
              f"(causalgraph {__version__}); a row is exactly what `causalgraph bench run` sends and scores.", "",
              "```python", "from datasets import load_dataset", "",
-             f"items = load_dataset(\"path/to/this/folder\", name=\"{next(iter(configs), 'TASK')}\", split=\"{SPLIT}\")",
+             f"items = load_dataset(\"path/to/this/folder\", name=\"{next(iter(configs), 'TASK')}\", "
+             f"split=\"{SPLIT}\")",
              "one_variant = items.filter(lambda row: row[\"variant\"] == \"A_5\")", "```", "",
              "## Configurations", "",
-             "| config | kind | labels | variants | items | corpus | description |",
-             "|---|---|---|---|---|---|---|"]
+             "| config | kind | labels | gold | variants | items | corpus | description |",
+             "|---|---|---|---|---|---|---|---|"]
     for task, cfg in configs.items():
         corpus = cfg.get("corpus") or {}
         lines.append(f"| `{task}` | {cfg.get('kind', '')} | {', '.join(cfg.get('labels') or []) or '(see meta)'} | "
-                     f"{', '.join(cfg['variants'])} | {cfg['items']} | {corpus.get('name') or ''} | "
+                     f"{cfg.get('gold', 'string')} | {', '.join(cfg['variants'])} | {cfg['items']} | "
+                     f"{corpus.get('name') or ''} | "
                      f"{cfg.get('description', '')} |")
     lines += ["", "## Columns", "",
               "| column | meaning |", "|---|---|",
@@ -261,7 +286,8 @@ def dataset_card(configs: dict[str, dict[str, Any]]) -> str:
               "| `statement_id` | the statement (ClimateCause) or row (PubMedCausal) the item asks about |",
               "| `system` | the system message, or null |",
               "| `prompt` | the user message |",
-              "| `gold` | the gold label; null for tasks scored otherwise (their gold is in `meta`) |",
+              "| `gold` | the gold label, or the list of gold answers (node sets); null for tasks scored otherwise "
+              "(their gold is in `meta`); JSON text where the configuration table says `json` |",
               "| `meta` | the item's provenance as JSON text (events, relation row, gold pairs ...) |",
               "", "## Sources and licences", ""]
     for name in corpora:
@@ -274,7 +300,8 @@ def dataset_card(configs: dict[str, dict[str, Any]]) -> str:
             continue
         lines.append(f"* **{info['title']}** — {info['citation']} Licence: {info['licence']} "
                      f"Source file: {'; '.join(files)}.")
-    lines += ["", "The items' wording (prompt templates) follows the papers' appendices; causalgraph's code is MIT.", ""]
+    lines += ["", "The items' wording (prompt templates) follows the papers' appendices; causalgraph's code is MIT.",
+              ""]
     return "\n".join(y + lines)
 
 
@@ -341,6 +368,7 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
         _write_table(items_table(items, spec.strategy_of), root / rel)
         result.files.append(rel)
         result.configs[spec.name] = {"file": rel, "items": len(items), "variants": variants, "kind": spec.kind,
+                                     "gold": gold_kind(it.gold for it in items),
                                      "labels": list(spec.labels), "description": spec.description,
                                      "corpus": _corpus_info(corpus)}
     (root / "README.md").write_text(dataset_card(result.configs), encoding="utf-8")

@@ -135,7 +135,8 @@ def item_sample(item: Item) -> Sample:
     """The inspect ``Sample`` of an item: its chat messages, gold as target, the item's identity as metadata.
 
     Metadata keys: ``task``, ``variant``, ``item_id``, ``statement_id``,
-    ``gold`` (``None`` stays ``None``; the target is then empty) and ``meta``
+    ``gold`` (as the item has it; the target is the label, the list of gold
+    answers, or empty for ``None``) and ``meta``
     (the item's provenance); :func:`sample_item` reads the item back.
 
     Examples
@@ -151,9 +152,20 @@ def item_sample(item: Item) -> Sample:
     messages.append(ChatMessageUser(content=item.prompt))
     # A JSON round trip: the metadata must hold plain JSON values (tuples become lists), as a run's records do.
     meta = _json_value(item.meta)
-    return Sample(id=item.id, input=messages, target="" if item.gold is None else str(item.gold),
+    return Sample(id=item.id, input=messages, target=_target(item.gold),
                   metadata={"task": item.task, "variant": item.variant, "item_id": item.id,
                             "statement_id": meta.get("statement_id"), "gold": item.gold, "meta": meta})
+
+
+def _target(gold: Any) -> str | list[str]:
+    """inspect's target for a gold value: the label, the list of answers (node sets), else JSON text."""
+    if gold is None:
+        return ""
+    if isinstance(gold, str):
+        return gold
+    if isinstance(gold, (list, tuple)) and all(isinstance(g, str) for g in gold):
+        return list(gold)
+    return json.dumps(gold, ensure_ascii=False)
 
 
 def _identity(metadata: Any, where: str) -> dict[str, Any]:

@@ -54,7 +54,7 @@ def test_the_samples_are_the_items_with_their_statement_id(climatecause_path, pu
             assert sample_item(s.metadata, s.input) == it and sample_item(s.metadata, s.input).meta == it.meta
             assert [(m.role, m.text) for m in s.input] == [(m["role"], m["content"]) for m in it.messages()]
             assert s.metadata["statement_id"] == it.meta["statement_id"]
-            assert s.target == ("" if it.gold is None else it.gold)
+            assert s.target == ("" if it.gold is None else it.gold) and s.metadata["gold"] == it.gold
     assert any(m.role == "system" for m in samples[0].input)  # PubMedCausal items carry a system message
 
 

@@ -1,0 +1,118 @@
+"""Items as Parquet and as a Hugging Face ``datasets`` folder, read back with pyarrow and ``datasets`` themselves."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+pa = pytest.importorskip("pyarrow", reason="needs pyarrow (scripts/install-test-deps.sh)")
+import pyarrow.parquet as pq  # noqa: E402
+
+from causalgraph.bench.item import Item  # noqa: E402
+from causalgraph.datasets import load_corpus  # noqa: E402
+from causalgraph.errors import ConfigError  # noqa: E402
+from causalgraph.export import ITEM_COLUMNS, SPLIT, export_dataset, write_items_parquet  # noqa: E402
+from causalgraph.tasks import get_task, list_tasks  # noqa: E402
+
+# Text as items hold it: any character but lone surrogates (the loaders refuse those; UTF-8 cannot hold them).
+TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
+JSON_VALUE = st.recursive(st.none() | st.booleans() | st.integers() | TEXT,
+                          lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TEXT, inner, max_size=3),
+                          max_leaves=8)
+ITEMS = st.lists(st.builds(Item, id=TEXT, task=st.just("corri"), variant=st.sampled_from(["0_1", "F_2", "CoT_3"]),
+                           prompt=TEXT, gold=st.none() | st.sampled_from(["positive", "negative"]),
+                           meta=st.dictionaries(TEXT, JSON_VALUE, max_size=4), system=st.none() | TEXT),
+                 max_size=6)
+
+
+def _rows(table) -> list[dict]:
+    return table.to_pylist()
+
+
+@given(ITEMS)
+def test_parquet_items_read_back_to_the_same_items(items):
+    buf = io.BytesIO()
+    assert write_items_parquet(items, buf) == len(items)
+    table = pq.read_table(io.BytesIO(buf.getvalue()))
+    assert table.column_names == list(ITEM_COLUMNS)
+    assert all(table.schema.field(c).type == pa.string() for c in ITEM_COLUMNS)
+    corri = get_task("corri")
+    for row, it in zip(_rows(table), items):
+        assert (row["id"], row["task"], row["variant"], row["prompt"], row["system"], row["gold"]) == \
+            (it.id, it.task, it.variant, it.prompt, it.system, it.gold)
+        assert json.loads(row["meta"]) == it.meta
+        assert row["strategy"] == corri.strategy_of(it.variant)
+    # The same items, the same bytes.
+    again = io.BytesIO()
+    write_items_parquet(items, again)
+    assert again.getvalue() == buf.getvalue()
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory, climatecause_path, pubmed_test_path):
+    """Every task's items exported once (the real corpora through CAUSALGRAPH_DATA)."""
+    out = tmp_path_factory.mktemp("export") / "items"
+    return export_dataset(out)
+
+
+@pytest.mark.slow
+def test_datasets_loads_every_task_back_to_the_same_prompts_and_gold(exported, tmp_path):
+    datasets = pytest.importorskip("datasets", reason="needs datasets (scripts/install-test-deps.sh)")
+    assert list(exported.configs) == list_tasks()
+    corpora: dict = {}
+    for name in list_tasks():
+        task = get_task(name)
+        corpus = corpora.setdefault(task.default_data, load_corpus(task.default_data))
+        items = [it for v in task.list_variants() for it in task.items(corpus, v)]
+        ds = datasets.load_dataset(str(exported.path), name=name, split=SPLIT, cache_dir=str(tmp_path / "hf"))
+        assert ds.num_rows == len(items) == exported.configs[name]["items"]
+        assert ds["id"] == [it.id for it in items]
+        assert ds["prompt"] == [it.prompt for it in items]
+        assert ds["system"] == [it.system for it in items]
+        assert ds["gold"] == [it.gold for it in items]
+        assert ds["variant"] == [it.variant for it in items]
+        assert ds["statement_id"] == [it.meta.get("statement_id") for it in items]
+        assert [json.loads(m) for m in ds["meta"]] == [json.loads(json.dumps(it.meta)) for it in items]
+        assert sorted(set(ds["variant"])) == sorted(task.list_variants())
+
+
+def test_the_dataset_card_declares_one_config_per_task_and_the_licences(exported):
+    yaml = pytest.importorskip("yaml")
+    text = (exported.path / "README.md").read_text(encoding="utf-8")
+    assert text.startswith("---\n")
+    header = yaml.safe_load(text.split("---\n")[1])
+    assert [c["config_name"] for c in header["configs"]] == list_tasks()
+    for c in header["configs"]:
+        (files,) = c["data_files"]
+        assert files["split"] == SPLIT and (exported.path / files["path"]).is_file()
+        assert files["path"] == f"{c['config_name']}/{SPLIT}.parquet"
+    assert header["license"] == ["cc-by-sa-4.0", "unknown"]  # ClimateCause, then PubMedCausal (no licence stated)
+    assert "CC BY-SA 4.0" in text and "PubMedCausal" in text
+    # The card names the source files by name and hash, never by where they sat on this machine.
+    assert "/work/" not in text and load_corpus("climatecause").sha256 in text
+    assert sorted(p.relative_to(exported.path).as_posix() for p in exported.path.rglob("*") if p.is_file()) == \
+        sorted(exported.files)
+
+
+def test_a_second_export_writes_the_same_bytes(exported, tmp_path):
+    again = export_dataset(tmp_path / "again", ["corri", "pubmedcausal-detect"])
+    for rel in ("corri/test.parquet", "pubmedcausal-detect/test.parquet"):
+        assert (again.path / rel).read_bytes() == (exported.path / rel).read_bytes()
+
+
+def test_export_refuses_a_non_empty_folder_an_unknown_task_and_a_task_twice(tmp_path):
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "notes.txt").write_text("mine")
+    with pytest.raises(ConfigError, match="not empty"):
+        export_dataset(tmp_path / "full", ["corri"], data="sample")
+    assert sorted(p.name for p in (tmp_path / "full").iterdir()) == ["notes.txt"]
+    res = export_dataset(tmp_path / "full", ["corri"], data="sample", overwrite=True)
+    assert (tmp_path / "full" / "notes.txt").read_text() == "mine" and res.configs["corri"]["items"] > 0
+    with pytest.raises(ConfigError, match="unknown task 'nope'"):
+        export_dataset(tmp_path / "x", ["nope"])
+    with pytest.raises(ConfigError, match="twice"):
+        export_dataset(tmp_path / "y", ["corri", "corri"])
