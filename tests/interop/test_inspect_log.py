@@ -80,7 +80,7 @@ def test_the_run_scores_as_inspect_scored_it(member):
     assert run.metrics["variants"]["A_5"]["f1"] == mine["f1"]
 
 
-def test_bench_report_and_mcnemar_read_the_imported_run(member, climatecause_path, tmp_path, capsys):
+def test_bench_report_mcnemar_and_the_viewer_read_the_imported_run(member, climatecause_path, tmp_path, capsys):
     task, items, res = member["task"], member["items"], member["res"]
     assert main(["bench", "report", str(res.path), "--format", "json"]) == 0
     report = json.loads(capsys.readouterr().out)
@@ -96,6 +96,14 @@ def test_bench_report_and_mcnemar_read_the_imported_run(member, climatecause_pat
     no_yes = sum(1 for it, lab in zip(items, labels) if (it.gold, lab) == ("no", "yes"))
     assert (row["n"], row["excluded"]) == (N - labels.count(None), labels.count(None))
     assert sorted([row["b"], row["c"]]) == sorted([yes_no, no_yes]) and yes_no and no_yes
+    # The run viewer's comparison: right and wrong per item against the oracle.
+    from causalgraph.viewer.page import load_views
+
+    views, comparison = load_views([oracle.path, res.path])
+    (cmp,) = comparison["pairs"][0]["mcnemar"]
+    right = sum(1 for it, lab in zip(items, labels) if lab == it.gold)
+    assert (cmp["n"], cmp["both_right"], cmp["b"], cmp["c"]) == (N, right, N - right, 0)
+    assert views[1].name != views[0].name
 
 
 def test_importing_the_same_log_again_writes_nothing(member):
