@@ -150,7 +150,8 @@ def test_inspect_and_bench_run_get_the_same_greedy_answers_from_llama_cpp(llama_
     monkeypatch.setenv("CAUSALGRAPH_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-key")
     ours = run_benchmark("ccr-member", ["A_5"], "openai/smollm2", data=str(climatecause_path), limit=4,
-                         out=tmp_path / "ours", max_tokens=16, model_options={"base_url": llama_url}, concurrency=1, request_timeout=120)
+                         out=tmp_path / "ours", max_tokens=16, model_options={"base_url": llama_url}, concurrency=1,
+                         request_timeout=120)
     model = get_model("openai-api/llamacpp/smollm2", base_url=llama_url, api_key="not-a-key")
     log, = inspect_eval(inspect_task("ccr-member", "A_5", data=str(climatecause_path)), model=model, limit=4,
                         max_tokens=16, max_connections=1, log_dir=str(tmp_path / "logs"), display="none")
