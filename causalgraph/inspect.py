@@ -245,6 +245,17 @@ def bench_scorer(task: str):
     return score
 
 
+def _score_paths(scores: dict[str, Any], prefix: str = "") -> list[str]:
+    """Dotted paths of the ``precision``, ``recall``, ``f1`` and ``accuracy`` entries of a nested score dict."""
+    out = []
+    for key, value in scores.items():
+        if isinstance(value, dict):
+            out += _score_paths(value, f"{prefix}{key}.")
+        elif key in ("precision", "recall", "f1", "accuracy") and prefix:
+            out.append(f"{prefix}{key}")
+    return out
+
+
 def _headline(spec: Task, scores: dict[str, Any]) -> dict[str, float]:
     """The figures a variant reports: those ``bench report`` shows, plus accuracy and the parse-failure rate."""
     if spec.kind == "binary":
@@ -252,10 +263,11 @@ def _headline(spec: Task, scores: dict[str, Any]) -> dict[str, float]:
     elif spec.kind == "multiclass":
         names = ["macro_precision", "macro_recall", "macro_f1", "accuracy", *spec.extra_metrics]
     else:
+        # The task's own score: its precision, recall, F1 and accuracy figures wherever its dict holds them
+        # (extraction: the headline at the top; annotation: pairs.token.f1, causal.accuracy …).
         names = [k for k in ("precision", "recall", "f1") if k in scores]
         if not names:
-            names = [k for k, v in scores.items() if isinstance(v, (int, float)) and not isinstance(v, bool)
-                     and k not in ("items", "answered", "errors", "parse_failures")]
+            names = _score_paths(scores)
     out: dict[str, float] = {}
     for name in names:
         value: Any = scores
@@ -274,7 +286,8 @@ def bench_scores(task: str):
     Binary tasks report ``precision``, ``recall``, ``f1`` (of the positive
     class) and ``accuracy``; multiclass tasks ``macro_precision``,
     ``macro_recall``, ``macro_f1``, ``accuracy`` and the task's extra scores
-    (``authors_f1``); other tasks the headline of their own score.  Every
+    (``authors_f1``); other tasks the precision, recall, F1 and accuracy
+    figures of their own score (``pairs_token_f1`` for annotation).  Every
     variant adds ``parse_failure_rate``.  With one variant the names are
     plain; with several each is prefixed by its variant (``A_5/f1``).
     Samples inspect could not answer (an error) have no score and are left

@@ -125,3 +125,15 @@ def test_multiclass_scores_are_reported_per_variant_when_an_eval_holds_several(c
         assert m[f"{v}/accuracy"] == pytest.approx(accuracy_score(gold, pred), abs=1e-12)
         assert f"{v}/authors_f1" in m  # the task's extra score (the authors' position score)
     assert not any(k in m for k in ("macro_f1", "accuracy"))
+
+
+def test_the_annotator_answering_gold_scores_one_on_every_figure_it_reports(climatecause_path, tmp_path):
+    # A custom-scored task: its figures are the precision, recall, F1 and accuracy entries of its own score.
+    task = get_task("annotate")
+    items = task.items(load_corpus(str(climatecause_path)), "zero-shot")[:5]
+    gold = {it.prompt: it.gold for it in items}
+    log = run_eval(inspect_task("annotate", "zero-shot", data=str(climatecause_path)), mock_model(gold.__getitem__),
+                   tmp_path / "logs", limit=5)
+    m = metrics_of(log)
+    assert {"pairs_token_f1", "pairs_exact_f1", "causal_accuracy"} <= set(m)
+    assert m.pop("parse_failure_rate") == 0.0 and set(m.values()) == {1.0}
