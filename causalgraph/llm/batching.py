@@ -113,6 +113,11 @@ class MicroBatcher(Generic[Req, Res]):
                 continue
             try:
                 outcomes = await asyncio.to_thread(self._run_locked, [req for req, _ in live])
+            except asyncio.CancelledError:  # closed while the batch runs: its callers get no answer
+                for _, fut in live:
+                    if not fut.done():
+                        fut.set_exception(BackendError("the backend was closed while this request ran"))
+                raise
             except Exception as exc:  # delivered to every waiting request, not swallowed
                 for _, fut in live:
                     if not fut.done():
