@@ -29,7 +29,8 @@ sampling.  Options (``--model-option KEY=VALUE``):
   ``max_model_len``, ``gpu_memory_utilization``, ``enforce_eager`` (default
   true on a CPU, where compiling takes minutes), ``enable_prefix_caching``
   (default true), ``max_num_seqs``, ``max_num_batched_tokens``, ``seed``
-  (engine seed, default 0);
+  (engine seed, default 0), ``structured_outputs_config`` (default
+  ``{"backend": "guidance", "disable_any_whitespace": true}``: compact JSON);
 * backend: ``batch_size`` (most prompts in one ``generate`` call, default
   256), ``batch_wait`` (seconds a batch waits to fill, default 0.05),
   ``default_max_tokens`` (when the run sets none, default 512);
@@ -74,6 +75,7 @@ ENGINE_OPTIONS: dict[str, type] = {
     "distributed_executor_backend": str, "dtype": str, "quantization": str, "kv_cache_dtype": str,
     "max_model_len": int, "gpu_memory_utilization": float, "enforce_eager": bool,
     "enable_prefix_caching": bool, "max_num_seqs": int, "max_num_batched_tokens": int, "seed": int,
+    "structured_outputs_config": dict,
 }
 #: Options of the backend itself.
 BACKEND_OPTIONS: dict[str, type] = {"batch_size": int, "batch_wait": float, "default_max_tokens": int}
@@ -84,10 +86,10 @@ GENERATION_PARAMS: dict[str, type] = {
     "response_format": dict,
 }
 # The engine options that change answers (the others change speed or memory only).
-_IDENTITY_ENGINE = ("dtype", "quantization", "kv_cache_dtype", "seed")
-# One constraint kind per request, as vLLM's StructuredOutputsParams requires; and its further settings.
+_IDENTITY_ENGINE = ("dtype", "quantization", "kv_cache_dtype", "seed", "structured_outputs_config")
+# One constraint kind per request, as vLLM's StructuredOutputsParams requires.  Its whitespace settings are
+# left out: vLLM 0.32's grammar backends read them from the engine (structured_outputs_config) only.
 _CONSTRAINTS = ("json", "regex", "choice", "grammar", "json_object")
-_CONSTRAINT_SETTINGS = ("disable_any_whitespace", "disable_additional_properties", "whitespace_pattern")
 
 
 def _typed(source: str, key: str, value: Any, want: type) -> Any:
@@ -149,10 +151,11 @@ def structured_outputs_of(value: Any, *, source: str = "structured_outputs") -> 
                 return {"json": value["schema"]}
             return {"json_object": True}
         raise ConfigError(f"vllm response_format type {kind!r}: expected json_schema, json_object or text")
-    unknown = sorted(set(value) - set(_CONSTRAINTS) - set(_CONSTRAINT_SETTINGS))
+    unknown = sorted(set(value) - set(_CONSTRAINTS))
     if unknown:
         raise ConfigError(f"vllm structured_outputs keys {unknown} cannot be honoured; expected one of "
-                          f"{', '.join(_CONSTRAINTS)} (and optionally {', '.join(_CONSTRAINT_SETTINGS)})")
+                          f"{', '.join(_CONSTRAINTS)} (whitespace settings belong to the engine option "
+                          "structured_outputs_config)")
     kinds = [k for k in _CONSTRAINTS if value.get(k) is not None]
     if len(kinds) != 1:
         raise ConfigError(f"vllm structured_outputs {value!r}: expected exactly one of {', '.join(_CONSTRAINTS)}, "
@@ -218,18 +221,23 @@ def sampling_kwargs(request: Request, generation_options: Optional[dict[str, Any
 def engine_kwargs(options: dict[str, Any], *, on_cpu: bool) -> dict[str, Any]:
     """Keyword arguments of ``vllm.LLM`` from the backend's options (checked), with this backend's defaults.
 
-    Prefix caching is on and the engine seed is 0 unless set; on a CPU the
-    dtype is float32 (bfloat16 has no fast path without AVX-512) and eager
-    mode is on (compiling the model takes minutes there).
+    Prefix caching is on, the engine seed is 0, and structured outputs
+    write no whitespace between JSON tokens unless set (a small model left
+    free to write it spends its tokens on blank lines, ``{\n\n"answer"\n\n:``;
+    vLLM takes that setting for the engine only, and with a named grammar
+    backend only: llguidance, which reads the widest range of JSON schemas);
+    on a CPU the dtype is float32 (bfloat16 has no fast path without
+    AVX-512) and eager mode is on (compiling the model takes minutes there).
 
     Examples
     --------
-    >>> engine_kwargs({"tensor_parallel_size": 2}, on_cpu=False)
-    {'enable_prefix_caching': True, 'seed': 0, 'tensor_parallel_size': 2}
+    >>> engine_kwargs({"tensor_parallel_size": 2}, on_cpu=False)["tensor_parallel_size"]
+    2
     >>> engine_kwargs({}, on_cpu=True)["dtype"]
     'float32'
     """
-    out: dict[str, Any] = {"enable_prefix_caching": True, "seed": 0}
+    out: dict[str, Any] = {"enable_prefix_caching": True, "seed": 0,
+                           "structured_outputs_config": {"backend": "guidance", "disable_any_whitespace": True}}
     if on_cpu:
         out.update(dtype="float32", enforce_eager=True)
     for k in sorted(options):

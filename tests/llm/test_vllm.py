@@ -69,9 +69,9 @@ def test_structured_outputs_translate_openai_response_formats_and_need_exactly_o
         {"json": schema}
     assert structured_outputs_of({"type": "json_object"}, source="response_format") == {"json_object": True}
     assert structured_outputs_of({"type": "text"}, source="response_format") is None
-    assert structured_outputs_of({"choice": ["yes", "no"], "disable_any_whitespace": True}) == \
-        {"choice": ["yes", "no"], "disable_any_whitespace": True}
+    assert structured_outputs_of({"choice": ["yes", "no"]}) == {"choice": ["yes", "no"]}
     for bad, match in [({"regex": "a", "choice": ["a"]}, "exactly one"), ({}, "exactly one"),
+                       ({"json": {}, "disable_any_whitespace": True}, "belong to the engine"),
                        ({"choice": "yes"}, "a list of strings"), ({"jsn": {}}, "keys \\['jsn'\\]")]:
         with pytest.raises(ConfigError, match=match):
             structured_outputs_of(bad)
@@ -80,14 +80,19 @@ def test_structured_outputs_translate_openai_response_formats_and_need_exactly_o
 
 
 def test_engine_kwargs_turn_on_prefix_caching_and_the_cpu_defaults_and_pass_parallelism_through():
-    assert engine_kwargs({}, on_cpu=False) == {"enable_prefix_caching": True, "seed": 0}
+    compact = {"backend": "guidance", "disable_any_whitespace": True}
+    assert engine_kwargs({}, on_cpu=False) == {"enable_prefix_caching": True, "seed": 0,
+                                               "structured_outputs_config": compact}
     assert engine_kwargs({}, on_cpu=True) == {"dtype": "float32", "enable_prefix_caching": True,
-                                              "enforce_eager": True, "seed": 0}
+                                              "enforce_eager": True, "seed": 0, "structured_outputs_config": compact}
     kw = engine_kwargs({"tensor_parallel_size": 4, "data_parallel_size": 2, "distributed_executor_backend": "ray",
                         "dtype": "bfloat16", "enable_prefix_caching": False, "batch_size": 64, "top_p": 0.9},
                        on_cpu=True)
     assert kw == {"data_parallel_size": 2, "distributed_executor_backend": "ray", "dtype": "bfloat16",
-                  "enable_prefix_caching": False, "enforce_eager": True, "seed": 0, "tensor_parallel_size": 4}
+                  "enable_prefix_caching": False, "enforce_eager": True, "seed": 0,
+                  "structured_outputs_config": compact, "tensor_parallel_size": 4}
+    assert engine_kwargs({"structured_outputs_config": {"backend": "guidance"}}, on_cpu=False)[
+        "structured_outputs_config"] == {"backend": "guidance"}
     with pytest.raises(ConfigError, match="tensor_parallel_size=0: expected an integer >= 1"):
         engine_kwargs({"tensor_parallel_size": 0}, on_cpu=False)
     with pytest.raises(ConfigError, match="enforce_eager='yes': expected true or false"):
