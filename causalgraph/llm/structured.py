@@ -69,15 +69,6 @@ class StructuredBackend(Backend):
         await self.inner.aclose()
 
 
-def structured_backend(model: str, model_options: Optional[dict] = None, *, structured: bool = True) -> Backend:
-    """The backend of ``model``, wrapped for structured output where its provider has a mode for it."""
-    from ..llm.registry import get_backend, split_spec
-
-    backend = get_backend(model, **(model_options or {}))
-    params = structured_output_params(split_spec(model)[0]) if structured else {}
-    return StructuredBackend(backend, params) if params else backend
-
-
 def structured_backend(model: str, model_options: Optional[dict], schema: dict[str, Any], name: str, *,
                        structured: bool = True) -> Backend:
     """The backend of ``model``, wrapped to answer in ``schema`` where it declares structured output.
