@@ -12,12 +12,9 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import threading
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -96,46 +93,13 @@ def test_inspect_eval_on_the_command_line_asks_and_scores_what_bench_run_does(cl
 
 # -- llama.cpp: a real model's greedy answers -------------------------------------------------------------------
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def llama_url(tmp_path_factory):
-    """``python -m llama_cpp.server`` with SmolLM2-135M on a free port (as tests/bench/test_llama_server.py)."""
-    pytest.importorskip("llama_cpp.server", reason="needs llama-cpp-python[server] (scripts/install-test-deps.sh)")
-    from causalgraph.llm.local import smollm2_path
+    """``python -m llama_cpp.server`` with SmolLM2-135M on a free port (tests/llama_server.py)."""
+    from llama_server import llama_server as start
 
-    port = _free_port()
-    log = tmp_path_factory.mktemp("llama") / "server.log"
-    with open(log, "wb") as fh:
-        proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(smollm2_path()),
-                                 "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "2048", "--n_threads", "2",
-                                 "--model_alias", "smollm2"],
-                                stdout=fh, stderr=subprocess.STDOUT, env=dict(os.environ, HF_HUB_OFFLINE="1"))
-    url = f"http://127.0.0.1:{port}/v1"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/models", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"llama_cpp.server did not start:\n{log.read_text()[-2000:]}")
-            time.sleep(0.25)
+    with start(tmp_path_factory.mktemp("llama")) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 @pytest.mark.model

@@ -8,12 +8,6 @@ Ollama.
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections import Counter
 
 import pytest
@@ -24,48 +18,13 @@ from causalgraph.bench.store import load_run
 pytestmark = [pytest.mark.network_local, pytest.mark.model, pytest.mark.slow, pytest.mark.timeout(600)]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def llama_server(tmp_path_factory):
-    pytest.importorskip("llama_cpp.server", reason="needs llama-cpp-python[server] (scripts/install-test-deps.sh)")
-    from causalgraph.llm.local import smollm2_path
+    """``python -m llama_cpp.server`` with SmolLM2-135M on a free port (tests/llama_server.py)."""
+    from llama_server import llama_server as start
 
-    model = smollm2_path()
-    port = _free_port()
-    log = tmp_path_factory.mktemp("llama") / "server.log"
-    with open(log, "wb") as fh:
-        proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(model),
-                                 "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "2048",
-                                 "--n_threads", "2", "--model_alias", "smollm2"],
-                                stdout=fh, stderr=subprocess.STDOUT, env=dict(os.environ, HF_HUB_OFFLINE="1"))
-    url = f"http://127.0.0.1:{port}/v1"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/models", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None:
-                pytest.fail(f"llama_cpp.server exited early:\n{log.read_text()[-2000:]}")
-            if time.monotonic() > deadline:
-                pytest.fail(f"llama_cpp.server did not answer within 120 s:\n{log.read_text()[-2000:]}")
-            time.sleep(0.25)
+    with start(tmp_path_factory.mktemp("llama")) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def test_run_benchmark_against_the_llama_cpp_server_then_from_the_cache(llama_server, climatecause_path, tmp_path,
