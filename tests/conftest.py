@@ -24,8 +24,9 @@ ROOT = Path(__file__).resolve().parents[1]
 settings.register_profile("ci", derandomize=True, database=None, deadline=None, print_blob=True)
 settings.register_profile("dev", deadline=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
-# Test helper modules (llm_standin, bench_helpers, browser/) live in tests/.
+# Test helper modules (llm_standin, bench_helpers, llama_server) live in tests/, the browser ones in tests/browser/.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent / "browser"))
 
 if not os.environ.get("CAUSALGRAPH_DATA"):
     _default = ROOT.parent / "shared" / "data"
@@ -125,3 +126,18 @@ def isolated_cache(tmp_path, monkeypatch):
     """A fresh user cache (response cache included) for one test."""
     monkeypatch.setenv("CAUSALGRAPH_CACHE", str(tmp_path / "cache"))
     return tmp_path / "cache"
+
+
+@pytest.fixture(scope="module")
+def chromium(tmp_path_factory):
+    """Headless Chromium driven through chromedriver (tests/browser/chromium.py), one per test module."""
+    from chromium import Chromium, find_binaries
+
+    browser, driver = find_binaries()
+    if not (browser and driver):
+        pytest.skip("headless Chromium tests need the Debian packages chromium and chromium-driver "
+                    "(scripts/install-test-deps.sh installs them when run as root)")
+    b = Chromium(tmp_path_factory.mktemp("chromium-profile"))
+    yield b
+    b.quit()
+

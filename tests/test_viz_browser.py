@@ -5,15 +5,13 @@ Screenshots are kept under ``test-artifacts/viz/`` (git-ignored).
 
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "browser"))
-import hostile  # noqa: E402
-from chromium import Chromium, find_binaries, leaves_local  # noqa: E402
+import hostile  # tests/browser/ (on sys.path through tests/conftest.py)
+from chromium import leaves_local
 
 from causalgraph import compile_graph
 from causalgraph.graph import _event
@@ -22,17 +20,6 @@ from causalgraph.viz import write_graph_html
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts" / "viz"
-
-
-@pytest.fixture(scope="module")
-def chromium(tmp_path_factory):
-    browser, driver = find_binaries()
-    if not (browser and driver):
-        pytest.skip("headless Chromium tests need the Debian packages chromium and chromium-driver "
-                    "(scripts/install-test-deps.sh installs them when run as root)")
-    b = Chromium(tmp_path_factory.mktemp("chromium-profile"))
-    yield b
-    b.quit()
 
 
 def _expected_counts(g) -> tuple[int, int]:

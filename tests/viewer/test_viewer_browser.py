@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from chromium import Chromium, find_binaries
 
 from causalgraph.bench.store import RunStore
 from causalgraph.viewer import write_run_page
@@ -20,17 +19,6 @@ from toy_runs import RUN_A, RUN_B, write_toy_run
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "viewer"
-
-
-@pytest.fixture(scope="module")
-def chromium(tmp_path_factory):
-    browser, driver = find_binaries()
-    if not (browser and driver):
-        pytest.skip("headless Chromium tests need the Debian packages chromium and chromium-driver "
-                    "(scripts/install-test-deps.sh installs them when run as root)")
-    b = Chromium(tmp_path_factory.mktemp("chromium-profile"))
-    yield b
-    b.quit()
 
 
 def _wait(chromium, attr: str, timeout: float = 20.0):
