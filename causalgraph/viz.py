@@ -54,6 +54,7 @@ __all__ = [
     "write_graph_html",
     "show",
     "safe_filename",
+    "SORTABLE_TABLES_JS",
     "ASSET_FILES",
     "vis_assets",
     "write_vis_assets",
@@ -424,6 +425,44 @@ def vis_tags(assets: Optional[str] = None) -> tuple[str, list[str]]:
     base = html.escape(assets.rstrip("/"), quote=True)
     return (f'<link rel="stylesheet" href="{base}/{ASSET_FILES["css"]}">\n'
             f'<script src="{base}/{ASSET_FILES["js"]}"></script>\n', [])
+
+
+#: Click a header of a ``table.sortable`` to sort its rows (cells with ``data-sort`` by number), again
+#: to reverse; ties keep their order.  Sets ``<body data-ready>`` when bound.  Shared by the corpus
+#: report and the notebook pages, so that there is one table sorter.
+SORTABLE_TABLES_JS = """
+(function () {
+  "use strict";
+  function key(td) {
+    var v = td.getAttribute("data-sort");
+    if (v === null) { return {n: false, v: td.textContent.toLowerCase()}; }
+    var f = parseFloat(v);
+    return isNaN(f) ? {n: false, v: v.toLowerCase()} : {n: true, v: f};
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), function (table) {
+    var ths = table.querySelectorAll("thead th");
+    Array.prototype.forEach.call(ths, function (th, col) {
+      th.addEventListener("click", function () {
+        var desc = th.classList.contains("asc");  // first click ascending, the next one descending
+        Array.prototype.forEach.call(ths, function (h) { h.classList.remove("asc", "desc"); });
+        th.classList.add(desc ? "desc" : "asc");
+        var body = table.tBodies[0];
+        var rows = Array.prototype.map.call(body.rows, function (r, i) { return {r: r, i: i, k: key(r.cells[col])}; });
+        rows.sort(function (a, b) {
+          var c = 0;
+          if (a.k.n && b.k.n) { c = a.k.v - b.k.v; }
+          else if (a.k.n !== b.k.n) { c = a.k.n ? -1 : 1; }
+          else { c = a.k.v < b.k.v ? -1 : (a.k.v > b.k.v ? 1 : 0); }
+          if (desc) { c = -c; }
+          return c !== 0 ? c : a.i - b.i;  // stable: ties keep corpus order
+        });
+        rows.forEach(function (x) { body.appendChild(x.r); });
+      });
+    });
+  });
+  document.body.setAttribute("data-ready", "1");
+})();
+"""
 
 
 def content_security_policy(inline_scripts: Sequence[str], *, local_files: bool = False) -> str:

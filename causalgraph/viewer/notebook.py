@@ -66,36 +66,6 @@ th.asc::after{content:" ▲"}th.desc::after{content:" ▼"}
 .bar{display:inline-block;height:.8em;background:#4c72b0;vertical-align:-.05em}
 """
 
-# Click a header to sort its table (numbers by value), again to reverse; sets <body data-ready> when done.
-_JS = """
-(function () {
-  "use strict";
-  Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), function (t) {
-    var ths = t.querySelectorAll("thead th");
-    Array.prototype.forEach.call(ths, function (th, col) {
-      th.addEventListener("click", function () {
-        var desc = th.classList.contains("asc");
-        Array.prototype.forEach.call(ths, function (h) { h.classList.remove("asc", "desc"); });
-        th.classList.add(desc ? "desc" : "asc");
-        var rows = Array.prototype.map.call(t.tBodies[0].rows, function (r, i) { return {r: r, i: i}; });
-        function key(r) {
-          var v = r.cells[col].getAttribute("data-sort");
-          return v === null ? r.cells[col].textContent : parseFloat(v);
-        }
-        rows.sort(function (a, b) {
-          var x = key(a.r), y = key(b.r), c = typeof x === "number" && typeof y === "number" ? x - y
-            : String(x).localeCompare(String(y));
-          return (desc ? -c : c) || a.i - b.i;
-        });
-        rows.forEach(function (x) { t.tBodies[0].appendChild(x.r); });
-      });
-    });
-  });
-  document.body.setAttribute("data-ready", "1");
-})();
-"""
-
-
 def _cell(v: Any) -> str:
     if isinstance(v, bool) or v is None:
         return f"<td>{html.escape('' if v is None else str(v))}</td>"
@@ -122,7 +92,7 @@ def extraction_report_html(report: Any) -> str:
     --------
     >>> page = extraction_report_html(evaluate_extraction(run, "test"))   # doctest: +SKIP
     """
-    from ..viz import content_security_policy
+    from ..viz import SORTABLE_TABLES_JS, content_security_policy
 
     s = report.summary
     parts = [f"<h1>Extraction evaluation ({html.escape(report.mode)} mode)</h1>",
@@ -156,11 +126,11 @@ def extraction_report_html(report: Any) -> str:
                  "aligned to no prediction.</p>")
     if report.notes:
         parts.append("<ul>" + "".join(f"<li>{html.escape(n)}</li>" for n in report.notes) + "</ul>")
-    csp = content_security_policy([_JS])
+    csp = content_security_policy([SORTABLE_TABLES_JS])
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
             f"<meta http-equiv=\"Content-Security-Policy\" content=\"{csp}\">\n"
             f"<title>Extraction evaluation</title><style>{_CSS}</style></head><body>\n"
-            + "\n".join(parts) + f"\n<script>{_JS}</script>\n</body></html>\n")
+            + "\n".join(parts) + f"\n<script>{SORTABLE_TABLES_JS}</script>\n</body></html>\n")
 
 
 def extraction_repr_html(report: Any) -> Optional[str]:
