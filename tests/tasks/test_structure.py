@@ -3,7 +3,6 @@ JSON, item counts, ids, renamed events, determinism under any hash seed, and a r
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
@@ -12,7 +11,6 @@ from collections import Counter
 
 import pytest
 
-from causalgraph.datasets import load_corpus
 from causalgraph.errors import ConfigError
 from causalgraph.model import Relation, Statement
 from causalgraph.tasks import get_task
@@ -150,7 +148,6 @@ def test_variants_cover_every_encoding_and_options_name_the_variant():
 
 _DUMP = """
 import hashlib, json
-from causalgraph.datasets import load_corpus
 from causalgraph.tasks import get_task
 c = load_corpus("climatecause")
 h = hashlib.sha256()
