@@ -363,6 +363,10 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
             except ConfigError as exc:
                 raise ConfigError(f"task {spec.name!r} variant {v!r}: no items from corpus {source!r} ({exc}); "
                                   "choose the tasks of that corpus with --task") from None
+        if not items:
+            # An empty parquet file is written but cannot be loaded back (datasets refuses a batch of 0 rows).
+            raise ConfigError(f"task {spec.name!r}: no items from corpus {source!r}; nothing to export "
+                              "(choose the tasks of that corpus with --task)")
         rel = f"{spec.name}/{SPLIT}.parquet"
         (root / spec.name).mkdir(exist_ok=True)
         _write_table(items_table(items, spec.strategy_of), root / rel)

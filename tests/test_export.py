@@ -16,7 +16,7 @@ from causalgraph.bench.item import Item  # noqa: E402
 from causalgraph.datasets import load_corpus  # noqa: E402
 from causalgraph.errors import ConfigError  # noqa: E402
 from causalgraph.export import ITEM_COLUMNS, SPLIT, export_dataset, write_items_parquet  # noqa: E402
-from causalgraph.tasks import get_task, list_tasks  # noqa: E402
+from causalgraph.tasks import builtin_tasks, get_task  # noqa: E402
 
 # Text as items hold it: any character but lone surrogates (the loaders refuse those; UTF-8 cannot hold them).
 TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
@@ -54,17 +54,20 @@ def test_parquet_items_read_back_to_the_same_items(items):
 
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory, climatecause_path, pubmed_test_path):
-    """Every task's items exported once (the real corpora through CAUSALGRAPH_DATA)."""
+    """Every built-in task's items exported once (the real corpora through CAUSALGRAPH_DATA).
+
+    The built-in list, not ``list_tasks()``: other test modules register tasks of their own in this process.
+    """
     out = tmp_path_factory.mktemp("export") / "items"
-    return export_dataset(out)
+    return export_dataset(out, builtin_tasks())
 
 
 @pytest.mark.slow
 def test_datasets_loads_every_task_back_to_the_same_prompts_and_gold(exported, tmp_path):
     datasets = pytest.importorskip("datasets", reason="needs datasets (scripts/install-test-deps.sh)")
-    assert list(exported.configs) == list_tasks()
+    assert list(exported.configs) == builtin_tasks()
     corpora: dict = {}
-    for name in list_tasks():
+    for name in builtin_tasks():
         task = get_task(name)
         corpus = corpora.setdefault(task.default_data, load_corpus(task.default_data))
         items = [it for v in task.list_variants() for it in task.items(corpus, v)]
@@ -85,7 +88,7 @@ def test_the_dataset_card_declares_one_config_per_task_and_the_licences(exported
     text = (exported.path / "README.md").read_text(encoding="utf-8")
     assert text.startswith("---\n")
     header = yaml.safe_load(text.split("---\n")[1])
-    assert [c["config_name"] for c in header["configs"]] == list_tasks()
+    assert [c["config_name"] for c in header["configs"]] == builtin_tasks()
     for c in header["configs"]:
         (files,) = c["data_files"]
         assert files["split"] == SPLIT and (exported.path / files["path"]).is_file()
@@ -116,3 +119,10 @@ def test_export_refuses_a_non_empty_folder_an_unknown_task_and_a_task_twice(tmp_
         export_dataset(tmp_path / "x", ["nope"])
     with pytest.raises(ConfigError, match="twice"):
         export_dataset(tmp_path / "y", ["corri", "corri"])
+    # A task with no item in the corpus: an empty file datasets cannot load back is refused, not written.
+    from causalgraph.tasks import Task, register_task
+
+    register_task(Task(name="export-empty", build_items=lambda corpus, variant: [], list_variants=lambda: ["v"],
+                       labels=("yes", "no"), positive="yes"), replace=True)
+    with pytest.raises(ConfigError, match="task 'export-empty': no items from corpus 'sample'"):
+        export_dataset(tmp_path / "z", ["export-empty"], data="sample")

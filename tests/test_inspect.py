@@ -23,7 +23,7 @@ from sklearn.metrics import accuracy_score, precision_recall_fscore_support  # n
 from causalgraph.datasets import load_corpus  # noqa: E402
 from causalgraph.errors import ConfigError  # noqa: E402
 from causalgraph.inspect import REGISTERED, inspect_name, inspect_task, resolve_variants, sample_item  # noqa: E402
-from causalgraph.tasks import get_task, list_tasks  # noqa: E402
+from causalgraph.tasks import builtin_tasks, get_task  # noqa: E402
 
 pytestmark = [pytest.mark.slow,
               # inspect's own retry set-up calls tenacity with a deprecated argument on every sample
@@ -35,7 +35,7 @@ def test_every_task_is_registered_with_inspect_under_the_causalgraph_namespace()
 
     eps = {ep.name: ep.value for ep in importlib.metadata.entry_points(group="inspect_ai")}
     assert eps.get("causalgraph") == "causalgraph.inspect"
-    for name in list_tasks():
+    for name in builtin_tasks():
         fn = registry_lookup("task", f"causalgraph/{inspect_name(name)}")
         assert fn is not None and fn is REGISTERED[name]
         params = list(pyinspect.signature(fn).parameters)
@@ -60,7 +60,7 @@ def test_the_samples_are_the_items_with_their_statement_id(climatecause_path, pu
 
 def test_the_variant_parameter_reads_what_inspects_yaml_made_of_every_variant_id():
     # inspect parses -T values as YAML: 0_1 arrives as the number 1, A_5,A_6 as a list.
-    for name in list_tasks():
+    for name in builtin_tasks():
         task = get_task(name)
         ids = task.list_variants()
         for v in ids:

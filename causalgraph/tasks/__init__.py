@@ -26,13 +26,14 @@ import threading
 from ..errors import ConfigError
 from .base import Task
 
-__all__ = ["Task", "register_task", "get_task", "list_tasks"]
+__all__ = ["Task", "register_task", "get_task", "list_tasks", "builtin_tasks"]
 
 #: The modules that declare built-in tasks, loaded on first use.
 _FAMILIES = ("causalgraph.tasks.climatecause", "causalgraph.tasks.pubmedcausal", "causalgraph.tasks.annotation",
              "causalgraph.tasks.structure")
 
 _TASKS: dict[str, Task] = {}
+_BUILTIN: list[str] = []
 _loaded = False
 _lock = threading.RLock()
 
@@ -48,6 +49,7 @@ def _load() -> None:
             for task in importlib.import_module(name).tasks():
                 # A task registered by the user before the first lookup keeps its place.
                 _TASKS.setdefault(task.name, task)
+                _BUILTIN.append(task.name)
         _loaded = True
 
 
@@ -80,6 +82,18 @@ def list_tasks() -> list[str]:
     """
     _load()
     return sorted(_TASKS)
+
+
+def builtin_tasks() -> list[str]:
+    """Names of the tasks causalgraph itself declares (its families), sorted; no task registered later.
+
+    Examples
+    --------
+    >>> "corri" in builtin_tasks()
+    True
+    """
+    _load()
+    return sorted(_BUILTIN)
 
 
 def get_task(name: str) -> Task:

@@ -17,7 +17,7 @@ from causalgraph.bench.item import item_id
 from causalgraph.bench.runner import run_benchmark
 from causalgraph.cli import main
 from causalgraph.datasets import load_corpus
-from causalgraph.tasks import Task, get_task, list_tasks, register_task
+from causalgraph.tasks import Task, builtin_tasks, get_task, list_tasks, register_task
 
 TOY = "toy-warming"
 WORD = "warming"
@@ -51,6 +51,7 @@ def runs(tmp_path_factory):
 
 def test_a_registered_task_is_listed_and_found_by_name():
     assert TOY in list_tasks() and get_task(TOY).positive == "yes"
+    assert TOY not in builtin_tasks() and "corri" in builtin_tasks()  # what causalgraph declares itself
 
 
 def test_the_runner_scores_a_task_it_has_never_heard_of(runs, golds):
