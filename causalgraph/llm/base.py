@@ -280,6 +280,9 @@ class Backend(abc.ABC):
     greedy_only: bool = False
     #: ``"module:Class"`` of its Batch client (:class:`~causalgraph.llm.batch.BatchClient`), or ``None``.
     batch_client: Optional[str] = None
+    #: The names above, which a wrapper (:class:`~causalgraph.llm.structured.StructuredBackend`) takes over.
+    CAPABILITIES = ("billed", "accepted_options", "text_options", "secret_options", "structured_output",
+                    "greedy_only", "batch_client")
 
     @classmethod
     def for_model(cls, model: str) -> type["Backend"]:

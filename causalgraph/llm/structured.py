@@ -32,9 +32,8 @@ class StructuredBackend(Backend):
         self.options = inner.options
         self.base_url = inner.base_url
         self.endpoint = inner.endpoint
-        self.billed = inner.billed
-        self.greedy_only = inner.greedy_only
-        self.batch_client = inner.batch_client
+        for name in Backend.CAPABILITIES:  # the wrapped backend's declarations hold for the wrapper
+            setattr(self, name, getattr(inner, name))
         self.params = params
         # The cache identity names the schema (the one inside ``params`` unless given).
         self._schema_sha = hashlib.sha256(canonical_json(schema if schema is not None else params)

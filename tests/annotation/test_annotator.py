@@ -115,6 +115,9 @@ def test_structured_backend_adds_the_schema_and_changes_the_cache_identity():
     req = Request(messages=({"role": "user", "content": "x"},))
     asyncio.run(wrapped.complete(req))
     assert seen == [{"response_format": {"type": "json_schema"}}]
+    # what the inner backend declares holds for the wrapper (a mock's free-text option, no batch client)
+    assert wrapped.text_options == ("text",) and wrapped.accepted_options == ("latency", "text")
+    assert wrapped.batch_client is None and wrapped.greedy_only is False
     assert request_key(wrapped.identity(), req) != request_key(inner.identity(), req)
     # mock has no structured-output mode: the backend is returned as it is.
     assert not isinstance(structured_backend("mock/constant", {"text": "x"}, ANNOTATION_SCHEMA, "a"), StructuredBackend)
