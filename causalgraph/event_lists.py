@@ -34,7 +34,7 @@ import numpy as np
 
 from .scores import prf_counts
 
-__all__ = ["parse_event_list", "normalise_event", "match_events", "EventMatch", "SetOutcome", "set_outcome",
+__all__ = ["parse_event_list", "normalize_event", "match_events", "EventMatch", "SetOutcome", "set_outcome",
            "record_outcome", "set_scores", "format_event_list", "NONE_WORDS"]
 
 #: Answers that mean "no event".
@@ -50,14 +50,14 @@ _EDGE_PUNCT = "\"'`“”‘’«»()[]{}<>*_"
 _SEPARATOR = re.compile(r"\s*[,;]\s*|\s+and\s+|\s*&\s*", re.IGNORECASE)
 
 
-def normalise_event(text: str) -> str:
+def normalize_event(text: str) -> str:
     """The form events and answers are compared in.
 
     Examples
     --------
-    >>> normalise_event('  "Sea-Level  RISE". ')
+    >>> normalize_event('  "Sea-Level  RISE". ')
     'sea-level rise'
-    >>> normalise_event("- **ocean warming**")
+    >>> normalize_event("- **ocean warming**")
     'ocean warming'
     """
     s = unicodedata.normalize("NFKC", str(text)).casefold()
@@ -103,7 +103,7 @@ def parse_event_list(text: Optional[str]) -> tuple[Optional[list[str]], str]:
         return None, "empty"
     region, where = _region(str(text))
     region = _FENCE.sub("", region.strip()).strip()
-    if normalise_event(region) in NONE_WORDS:
+    if normalize_event(region) in NONE_WORDS:
         return [], f"{where}+none"
     if region.startswith("["):
         try:
@@ -111,10 +111,10 @@ def parse_event_list(text: Optional[str]) -> tuple[Optional[list[str]], str]:
         except ValueError:
             value = None
         if isinstance(value, list) and all(isinstance(x, (str, int, float)) for x in value):
-            items = [str(x) for x in value if normalise_event(str(x)) not in NONE_WORDS]
+            items = [str(x) for x in value if normalize_event(str(x)) not in NONE_WORDS]
             return items, f"{where}+json"
-    lines = [ln for ln in (ln.strip() for ln in region.split("\n")) if normalise_event(ln)]
-    items = [ln for ln in lines if normalise_event(ln) not in NONE_WORDS]
+    lines = [ln for ln in (ln.strip() for ln in region.split("\n")) if normalize_event(ln)]
+    items = [ln for ln in lines if normalize_event(ln) not in NONE_WORDS]
     if not items:
         return ([], f"{where}+none") if lines else (None, f"{where}+empty")
     return items, f"{where}+{'lines' if len(lines) > 1 else 'line'}"
@@ -145,14 +145,14 @@ def match_events(fragments: Optional[Sequence[str]], events: Iterable[str]) -> E
     known: dict[str, str] = {}
     # Two events equal once normalised: the first in graph order is the one meant.
     for e in events:
-        known.setdefault(normalise_event(e), e)
+        known.setdefault(normalize_event(e), e)
     found: dict[str, None] = {}
     unknown: dict[str, None] = {}
     exact = normalised = 0
     for frag in fragments or ():
         frag = str(frag)
         for piece in _segment(frag, known):
-            key = normalise_event(piece)
+            key = normalize_event(piece)
             if not key or key in NONE_WORDS:
                 continue
             if key in known:
@@ -171,7 +171,7 @@ def match_events(fragments: Optional[Sequence[str]], events: Iterable[str]) -> E
 def _segment(fragment: str, known: Mapping[str, str]) -> list[str]:
     """The reading of ``fragment`` as separator-joined pieces with the fewest unknown pieces, then the
     fewest pieces; a piece between two neighbouring separators is the smallest unknown unit."""
-    if normalise_event(fragment) in known:
+    if normalize_event(fragment) in known:
         return [fragment]
     cuts = [(m.start(), m.end()) for m in _SEPARATOR.finditer(fragment) if m.start() > 0 and m.end() < len(fragment)]
     if not cuts:
@@ -187,7 +187,7 @@ def _segment(fragment: str, known: Mapping[str, str]) -> list[str]:
         cand = None
         for j in range(i, k):
             piece = fragment[starts[i]:ends[j]]
-            key = normalise_event(piece)
+            key = normalize_event(piece)
             is_known = key in known
             if not is_known and j > i:
                 continue  # an unknown piece is never longer than one unit

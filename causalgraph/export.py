@@ -33,7 +33,7 @@ from typing import Any, BinaryIO, Iterable, Optional, Sequence
 from .errors import ConfigError
 
 __all__ = ["ITEM_COLUMNS", "gold_kind", "items_table", "write_items_parquet", "write_parquet_output", "export_dataset",
-           "dataset_card", "ExportResult", "CORPUS_LICENCES", "SPLIT"]
+           "dataset_card", "ExportResult", "CORPUS_LICENSES", "SPLIT"]
 
 #: The columns of an items table, in order.
 ITEM_COLUMNS = ("id", "task", "variant", "strategy", "statement_id", "system", "prompt", "gold", "meta")
@@ -42,12 +42,12 @@ ITEM_COLUMNS = ("id", "task", "variant", "strategy", "statement_id", "system", "
 SPLIT = "test"
 
 #: Corpus name → what the dataset card says about it: citation, Hub licence id, licence text.
-CORPUS_LICENCES: dict[str, dict[str, str]] = {
+CORPUS_LICENSES: dict[str, dict[str, str]] = {
     "climatecause": {
         "title": "ClimateCause",
         "citation": "Allein, Pineda-Castañeda, Rocci, Moens. ClimateCause: Complex and Implicit Causal Structures "
                     "in Climate Reports. Findings of ACL 2026. Statements from the IPCC AR6 Synthesis Report.",
-        "licence_id": "cc-by-sa-4.0",
+        "license_id": "cc-by-sa-4.0",
         "licence": "CC BY-SA 4.0 (https://creativecommons.org/licenses/by-sa/4.0/): credit the authors and the "
                    "dataset, and share derived datasets, these items included, under the same licence.",
     },
@@ -56,14 +56,14 @@ CORPUS_LICENCES: dict[str, dict[str, str]] = {
         "citation": "Kunle-John, Paul, Agbaakin, Aina, Odezuligbo, Anuyah. PubMedCausal: A Span-Level Annotated "
                     "Corpus for Causal Relation Extraction in Biomedical Text, 2026. Sentences from PubMed "
                     "abstracts; prepared split of josiahpaul07/PubMedCausal_Exp.",
-        "licence_id": "unknown",
+        "license_id": "unknown",
         "licence": "not stated: the authors' repository (josiahpaul07/PubMedCausal_Exp) has no licence file and "
                    "its Hub copy says 'unknown'. Ask the authors before redistributing these items.",
     },
     "sample": {
         "title": "causalgraph sample corpus",
         "citation": "Four statements written by the causalgraph authors (not IPCC text), shipped with causalgraph.",
-        "licence_id": "mit",
+        "license_id": "mit",
         "licence": "MIT, as causalgraph.",
     },
 }
@@ -248,12 +248,12 @@ def dataset_card(configs: dict[str, dict[str, Any]]) -> str:
         name = (cfg.get("corpus") or {}).get("name")
         if name not in corpora:
             corpora.append(name)
-    licence_ids = []
+    license_ids = []
     for name in corpora:
-        lid = CORPUS_LICENCES.get(name, {}).get("licence_id", "unknown")
-        if lid not in licence_ids:
-            licence_ids.append(lid)
-    y = ["---", "license:"] + [f"- {lid}" for lid in licence_ids]
+        lid = CORPUS_LICENSES.get(name, {}).get("license_id", "unknown")
+        if lid not in license_ids:
+            license_ids.append(lid)
+    y = ["---", "license:"] + [f"- {lid}" for lid in license_ids]
     y += ["language:", "- en", f"pretty_name: {_yaml_str('causalgraph benchmark items')}", "tags:",
           "- causality", "- causal-graphs", "- llm-benchmark", "configs:"]
     for task, cfg in configs.items():
@@ -291,7 +291,7 @@ def dataset_card(configs: dict[str, dict[str, Any]]) -> str:
               "| `meta` | the item's provenance as JSON text (events, relation row, gold pairs ...) |",
               "", "## Sources and licences", ""]
     for name in corpora:
-        info = CORPUS_LICENCES.get(name)
+        info = CORPUS_LICENSES.get(name)
         files = sorted({f"{(c.get('corpus') or {}).get('file')} (sha256 {(c.get('corpus') or {}).get('sha256')})"
                         for c in configs.values() if (c.get("corpus") or {}).get("name") == name})
         if info is None:

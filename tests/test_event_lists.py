@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from causalgraph.event_lists import match_events, normalise_event, parse_event_list, set_outcome, set_scores
+from causalgraph.event_lists import match_events, normalize_event, parse_event_list, set_outcome, set_scores
 
 
 @pytest.mark.parametrize("text, fragments, rule", [
@@ -84,5 +84,5 @@ def test_parse_never_raises_and_always_names_a_rule(text):
     match_events(frags, ["a", "b"])
 
 
-def test_normalise_event_examples():
-    assert normalise_event("  The  ÉVENT. ") == "the évent"
+def test_normalize_event_examples():
+    assert normalize_event("  The  ÉVENT. ") == "the évent"

@@ -115,7 +115,7 @@ class RunRecord:
             raise SchemaError(f"{where}: unknown record field {', '.join(map(repr, unknown))} (record schema "
                               f"{RECORD_SCHEMA} has {', '.join(RECORD_FIELDS)}); was the run written by a newer "
                               "causalgraph?")
-        rec = cls(**{k: v for k, v in data.items()})
+        rec = cls(**data)
         if rec.meta is None:
             rec.meta = {}
         if rec.usage is None:
