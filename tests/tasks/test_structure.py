@@ -148,6 +148,7 @@ def test_variants_cover_every_encoding_and_options_name_the_variant():
 
 _DUMP = """
 import hashlib, json
+from causalgraph.datasets import load_corpus
 from causalgraph.tasks import get_task
 c = load_corpus("climatecause")
 h = hashlib.sha256()
