@@ -19,8 +19,11 @@ from ..errors import SchemaError
 
 __all__ = ["RunRecord", "RECORD_FIELDS", "OPTIONAL_FIELDS", "RECORD_SCHEMA", "record_schema_of"]
 
-#: Version of the record schema written by this causalgraph (``manifest["record_schema"]``).
-RECORD_SCHEMA = 1
+#: Newest version of the record schema this causalgraph writes and reads (``manifest["record_schema"]``).
+#: Version 2 added ``epoch`` (repeated sampling, ``bench run --epochs``).  A run's manifest names the
+#: lowest version that reads all of its lines: 2 for a run with epochs, 1 otherwise, so that a run
+#: which never used a newer field stays readable by the causalgraph that could read it before.
+RECORD_SCHEMA = 2
 
 
 @dataclass
@@ -31,6 +34,10 @@ class RunRecord:
     ----------
     task, variant, item_id
         What was asked (the item's identity in the run).
+    epoch
+        Which of the item's repeated samples this line answers (1, 2 …;
+        ``bench run --epochs N``).  Written only in runs with more than one
+        epoch; a line without it is epoch 1.
     gold
         The item's gold label (``None`` for tasks scored otherwise).
     meta
@@ -72,6 +79,7 @@ class RunRecord:
     task: str
     variant: str
     item_id: str
+    epoch: Optional[int] = None
     gold: Any = None
     meta: dict[str, Any] = field(default_factory=dict)
     prompt_sha256: Optional[str] = None
@@ -115,6 +123,9 @@ class RunRecord:
             raise SchemaError(f"{where}: unknown record field {', '.join(map(repr, unknown))} (record schema "
                               f"{RECORD_SCHEMA} has {', '.join(RECORD_FIELDS)}); was the run written by a newer "
                               "causalgraph?")
+        epoch = data.get("epoch")
+        if epoch is not None and (not isinstance(epoch, int) or isinstance(epoch, bool) or epoch < 1):
+            raise SchemaError(f"{where}: epoch {epoch!r}, expected a positive integer (1 for the first sample)")
         rec = cls(**data)
         if rec.meta is None:
             rec.meta = {}
@@ -126,7 +137,7 @@ class RunRecord:
 #: The keys of the lines of ``responses.jsonl``, in the order they are written.
 RECORD_FIELDS = tuple(f.name for f in fields(RunRecord))
 #: Fields written only when they hold a value (so runs that never use them keep their bytes).
-OPTIONAL_FIELDS = ("batch_id",)
+OPTIONAL_FIELDS = ("epoch", "batch_id")
 
 
 def record_schema_of(manifest: Mapping[str, Any], where: str = "manifest") -> int:

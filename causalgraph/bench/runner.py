@@ -89,6 +89,12 @@ class RunConfig:
         a timeout leaves it as it is.  ``0`` never stops.  Default 5.
     cache
         Use the response cache; ``cache_path`` overrides its file.
+    epochs
+        Samples asked per item (repeated sampling; needs a temperature above
+        0 or the provider's default).  Epoch ``e`` sends ``seed + e - 1`` when
+        a seed is given, and is its own cache entry (epoch 1 shares the entry
+        of a run without epochs).  A run directory keeps the largest number
+        of epochs it was ever asked for.
     prices
         Price table (``None``: :data:`causalgraph.llm.pricing.DEFAULT_PRICES`).
     """
@@ -112,6 +118,7 @@ class RunConfig:
     cache: bool = True
     cache_path: Optional[str] = None
     prices: Optional[dict[str, dict[str, float]]] = None
+    epochs: int = 1
 
     def validate(self) -> None:
         if self.concurrency is not None and self.concurrency < 1:
@@ -134,6 +141,12 @@ class RunConfig:
                               "(0: never stop)")
         if not self.variants:
             raise ConfigError("no variant given; pass --variant V[,V…] or --variant all")
+        if isinstance(self.epochs, bool) or not isinstance(self.epochs, int) or self.epochs < 1:
+            raise ConfigError(f"--epochs {self.epochs!r}: expected an integer >= 1")
+        if self.epochs > 1 and self.temperature is not None and float(self.temperature) == 0.0:
+            raise ConfigError(f"--epochs {self.epochs} asks every item {self.epochs} times, which only samples "
+                              "different answers above temperature 0: give --temperature T > 0 (or 'default' for "
+                              "the provider's own)")
 
 
 @dataclass
@@ -200,18 +213,26 @@ def backoff_delay(attempt: int, base: float, cap: float, retry_after: Optional[f
     return delay
 
 
-def build_request(item: Item, spec: Task, config: RunConfig) -> Request:
-    """The :class:`Request` for one item (``meta`` names the item; it is never sent, and holds no gold)."""
+def build_request(item: Item, spec: Task, config: RunConfig, epoch: int = 1) -> Request:
+    """The :class:`Request` for one item (``meta`` names the item; it is never sent, and holds no gold).
+
+    Epoch ``e`` of repeated sampling sends ``seed + e - 1`` (a provider that
+    honours the seed would otherwise repeat the same answer) and names the
+    epoch in ``meta`` from the second on.
+    """
+    meta: dict[str, Any] = {"item_id": item.id, "task": item.task, "variant": item.variant}
+    if epoch > 1:
+        meta["epoch"] = epoch
     return Request(
         messages=tuple(item.messages()),
         temperature=None if config.temperature is None else float(config.temperature),
         max_tokens=config.max_tokens,
-        seed=config.seed,
-        meta={"item_id": item.id, "task": item.task, "variant": item.variant},
+        seed=None if config.seed is None else config.seed + epoch - 1,
+        meta=meta,
     )
 
 
-def cache_key_for(backend: Backend, request: Request, item: Item) -> str:
+def cache_key_for(backend: Backend, request: Request, item: Item, epoch: int = 1) -> str:
     """The response-cache key of an item's request.
 
     At temperature 0 the answer is taken to be a function of the request, so
@@ -220,13 +241,18 @@ def cache_key_for(backend: Backend, request: Request, item: Item) -> str:
     one request.  When the model samples (temperature above 0, or the
     provider's default, as in the paper's GPT-5.1 run), every item gets its
     own entry, so duplicates are asked independently, as they were in the
-    paper, while re-running the same item still hits the cache.
+    paper, while re-running the same item still hits the cache.  Each epoch
+    of repeated sampling after the first is its own entry (``epoch``), so
+    re-running a run with epochs is free too; epoch 1 keeps the key of a run
+    without epochs.
     """
     from ..llm.base import request_key
 
     extra = dict(backend.request_identity(request))
     if request.temperature is None or request.temperature > 0:
         extra["sample_of"] = item.id
+    if epoch > 1:
+        extra["epoch"] = int(epoch)
     return request_key(backend.identity(), request, extra or None)
 
 
@@ -252,8 +278,9 @@ def _prompt_sha(item: Item) -> str:
 
 
 def make_record(item: Item, spec: Task, *, completion: Optional[Completion], key: str, source: str,
-                attempts: int, error: Optional[str], cost: float = 0.0) -> dict[str, Any]:
-    """One line of ``responses.jsonl``."""
+                attempts: int, error: Optional[str], cost: float = 0.0,
+                epoch: Optional[int] = None) -> dict[str, Any]:
+    """One line of ``responses.jsonl`` (``epoch``: the sample's epoch, in runs with several)."""
     if completion is not None:
         try:
             label, rule = spec.parse_answer(completion.text, item.variant)
@@ -265,7 +292,7 @@ def make_record(item: Item, spec: Task, *, completion: Optional[Completion], key
     else:
         label, rule, usage = None, None, {"prompt_tokens": None, "completion_tokens": None}
     return RunRecord(
-        task=item.task, variant=item.variant, item_id=item.id, gold=item.gold, meta=item.meta,
+        task=item.task, variant=item.variant, item_id=item.id, epoch=epoch, gold=item.gold, meta=item.meta,
         prompt_sha256=_prompt_sha(item), request_key=key,
         response=completion.text if completion is not None else None, label=label, rule=rule, usage=usage,
         cost_usd=cost, latency_s=None if completion is None else round(completion.latency_s, 6),
@@ -344,6 +371,10 @@ class PreparedRun:
     skipped: int
     #: Items left alone because an uncollected Batch job holds them (counted in ``skipped``).
     waiting_in_batch: int = 0
+    #: Samples per item (the largest the directory was ever asked for).
+    epochs: int = 1
+    #: ``(item, epoch)`` of every sample still to answer (``todo`` lists their items once).
+    todo_samples: list[tuple[Item, int]] = field(default_factory=list)
 
     @property
     def path(self) -> Path:
@@ -424,11 +455,12 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: l
         "dataset": ds,
         "items": {v: len(its) for v, its in by_variant.items()},
         "causalgraph_version": __version__,
-        "record_schema": RECORD_SCHEMA,
+        "record_schema": 1,
         "python": platform.python_version(),
         "started": _now(),
         "invocations": [],
     }
+    old: dict[str, Any] = {}
     if store.exists():
         old = store.read_manifest()
         a, b = _fingerprint(old), _fingerprint(manifest)
@@ -443,27 +475,41 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: l
         items_count = dict(old.get("items") or {})
         items_count.update(manifest["items"])
         manifest["items"] = items_count
+    epochs = max(int(config.epochs), int(old.get("epochs") or 1))
+    if epochs > 1:
+        if mode != "live":
+            raise ConfigError(f"{out} asks every item {epochs} times (--epochs); {mode} answers each item once — "
+                              "use `causalgraph bench run` for runs with epochs")
+        manifest["epochs"] = epochs
+        # Lines carry `epoch`: the lowest schema that reads them (older runs keep version 1).
+        manifest["record_schema"] = RECORD_SCHEMA
     invocation = {"started": _now(), "mode": mode, "variants": variants, "limit": config.limit,
                   "concurrency": config.concurrency}
+    if epochs > 1:
+        invocation["epochs"] = epochs
     manifest["invocations"].append(invocation)
     store.write_manifest(manifest)
 
-    answered = store.answered()
+    answered = store.answered_samples()
     in_batch = _keys_in_open_batches(store)
     todo: list[Item] = []
+    todo_samples: list[tuple[Item, int]] = []
     skipped = n_open = 0
     for v in variants:
         for it in by_variant[v]:
             key = (it.task, it.variant, it.id)
-            if key in answered:
-                skipped += 1
-            elif key in in_batch:
+            missing = [e for e in range(1, epochs + 1) if (*key, e) not in answered]
+            if missing and key in in_batch:  # (a run with epochs never has a Batch job)
                 skipped += 1
                 n_open += 1
-            else:
+                continue
+            skipped += epochs - len(missing)
+            if missing:
                 todo.append(it)
+                todo_samples.extend((it, e) for e in missing)
     return PreparedRun(spec=spec, variants=variants, by_variant=by_variant, store=store, manifest=manifest,
-                       invocation=invocation, todo=todo, skipped=skipped, waiting_in_batch=n_open)
+                       invocation=invocation, todo=todo, skipped=skipped, waiting_in_batch=n_open, epochs=epochs,
+                       todo_samples=todo_samples)
 
 
 async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] = None,
@@ -493,36 +539,41 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
         backend = get_backend(config.model, **config.model_options)
     secrets = [str(v) for k, v in config.model_options.items() if is_secret_option(k) and v]
     secrets += [s for s in backend.secrets() if s]
-    if backend.greedy_only and config.temperature not in (None, 0, 0.0):
+    if backend.greedy_only and (config.temperature not in (None, 0, 0.0) or config.epochs > 1):
         if own_backend:
             await backend.aclose()
+        if config.epochs > 1:
+            raise ConfigError(f"{config.model} decodes greedily; --epochs {config.epochs} would ask for "
+                              f"{config.epochs} identical answers")
         raise ConfigError(f"{config.model} decodes greedily; --temperature {config.temperature} cannot be honoured "
                           "(use 0)")
     prep: Optional[PreparedRun] = None
     try:
         prep = prepare_run(config, backend, items=items, dataset=dataset)
         spec, store = prep.spec, prep.store
-        todo, skipped, out = prep.todo, prep.skipped, prep.path
-        backend.prepare(todo, spec)
+        todo, skipped, out = prep.todo_samples, prep.skipped, prep.path
+        # Lines name their epoch only in a run with several (a run without keeps its bytes).
+        epoch_of = (lambda e: e) if prep.epochs > 1 else (lambda e: None)
+        backend.prepare(prep.todo, spec)
         cache = open_cache(config)
         counters = {"requests_sent": 0, "cache_hits": 0, "written": 0, "errors": 0}
         bar = _Progress(len(todo), progress, f"{config.task} {config.model}")
         try:
             # Cache hits first, written in large groups: a cached re-run costs a few disk writes.
-            misses: list[tuple[Item, Request, str]] = []
+            misses: list[tuple[Item, Request, str, int]] = []
             group: list[dict] = []
             checked = False
-            for it in todo:
-                req = build_request(it, spec, config)
+            for it, epoch in todo:
+                req = build_request(it, spec, config, epoch)
                 if not checked:  # every request of a run carries the same parameters: check one, before sending
                     backend.check_request(req)
                     checked = True
-                key = cache_key_for(backend, req, it)
+                key = cache_key_for(backend, req, it, epoch)
                 hit = cache.get(key) if cache is not None else None
                 if hit is not None:
                     counters["cache_hits"] += 1
                     rec = make_record(it, spec, completion=hit, key=key, source="cache", attempts=0, error=None,
-                                      cost=0.0)
+                                      cost=0.0, epoch=epoch_of(epoch))
                     group.append(rec)
                     bar.update(rec)
                     if len(group) >= 2000:
@@ -530,7 +581,7 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                         counters["written"] += len(group)
                         group = []
                 else:
-                    misses.append((it, req, key))
+                    misses.append((it, req, key, epoch))
             if group:
                 store.append(group)
                 counters["written"] += len(group)
@@ -553,9 +604,9 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                 except asyncio.TimeoutError:
                     pass
 
-            async def one(group: list[tuple[Item, Request, str]]) -> None:
+            async def one(group: list[tuple[Item, Request, str, int]]) -> None:
                 # Items with the same cache key share one request (single flight).
-                it, req, key = group[0]
+                it, req, key, _ = group[0]
                 async with sem:
                     if stop or down.is_set():
                         return
@@ -617,18 +668,19 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                     if completion is not None:
                         if cache is not None:
                             cache.put(key, completion, backend=backend.name)
-                        for n, (g_it, _, _) in enumerate(group):
+                        for n, (g_it, _, _, g_epoch) in enumerate(group):
                             recs.append(make_record(g_it, spec, completion=completion, key=key,
                                                     source="live" if n == 0 else "cache",
                                                     attempts=attempt if n == 0 else 0, error=None,
                                                     cost=request_cost(backend, completion, config.prices) if n == 0
-                                                    else 0.0))
+                                                    else 0.0, epoch=epoch_of(g_epoch)))
                         counters["cache_hits"] += len(group) - 1
                     else:
                         counters["errors"] += len(group)
-                        for g_it, _, _ in group:
+                        for g_it, _, _, g_epoch in group:
                             recs.append(make_record(g_it, spec, completion=None, key=key, source="live",
-                                                    attempts=attempt, error=redact(error or "unknown error", secrets)))
+                                                    attempts=attempt, error=redact(error or "unknown error", secrets),
+                                                    epoch=epoch_of(g_epoch)))
                     store.append(recs, sync=False)
                     counters["written"] += len(recs)
                     now = time.monotonic()
@@ -638,9 +690,9 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                     for rec in recs:
                         bar.update(rec)
 
-            groups: dict[str, list[tuple[Item, Request, str]]] = {}
-            for it, req, key in misses:
-                groups.setdefault(key, []).append((it, req, key))
+            groups: dict[str, list[tuple[Item, Request, str, int]]] = {}
+            for it, req, key, epoch in misses:
+                groups.setdefault(key, []).append((it, req, key, epoch))
             tasks = [asyncio.ensure_future(one(g)) for g in groups.values()]
             try:
                 if tasks:

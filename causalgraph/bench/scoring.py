@@ -253,8 +253,25 @@ def _metric_names(spec) -> list[str]:
     return []
 
 
-def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0) -> dict[str, Any]:
+def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reducer=None) -> dict[str, Any]:
     """``metrics.json`` of a run: per-variant scores and counts, strategy means, tokens and cost.
+
+    Parameters
+    ----------
+    run
+        A :class:`~causalgraph.bench.store.Run`.
+    spec
+        The task (default: the run's).
+    n_boot, seed
+        Bootstrap resamples and seed.
+    reducer
+        For a run with several epochs (``bench run --epochs``): ``majority``
+        (default), ``mean``, ``pass@k``, ``pass^k`` or ``pass@K``/``pass^K``
+        (a name or a :class:`~causalgraph.bench.epochs.Reducer`); see
+        :mod:`causalgraph.bench.epochs`.  Such a run's variants also get
+        ``agreement`` across epochs.  A run without epochs takes only
+        ``majority`` and ``mean`` (both its plain scores) and the pass
+        reducers with ``k = 1``.
 
     Examples
     --------
@@ -265,25 +282,48 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0) -> dic
     """
     from ..tasks import get_task
 
+    from .epochs import Reducer, epoch_agreement, parse_reducer
+
     spec = spec or get_task(run.task)
+    epochs = getattr(run, "epochs", 1)
+    red = reducer if isinstance(reducer, Reducer) or reducer is None else parse_reducer(reducer)
+    if red is None:
+        red = Reducer("majority")
     per_variant: dict[str, Any] = {}
     planned = dict(run.manifest.get("items") or {})
     for v in run.variants:
         recs = run.records(v)
-        s = score_records(recs, spec, n_boot=n_boot, seed=seed)
+        if red.name == "majority" or (red.name == "mean" and epochs == 1):
+            s = score_records(recs, spec, n_boot=n_boot, seed=seed)
+        elif red.name == "mean":
+            s = _mean_over_epochs(run, v, spec, epochs, n_boot=n_boot, seed=seed)
+        else:
+            s = _pass_variant(run, v, spec, red, epochs, n_boot=n_boot, seed=seed)
         s["strategy"] = spec.strategy_of(v)
-        # Items the run was asked to do but has no line for yet (a stopped or killed run).
-        s["pending"] = max(0, int(planned.get(v, len(recs))) - len(recs))
+        # Samples the run was asked for but has no line for yet (a stopped or killed run).
+        have = len(run.sample_records(v)) if epochs > 1 else len(recs)
+        s["pending"] = max(0, int(planned.get(v, len(recs))) * epochs - have)
+        if epochs > 1:
+            s["agreement"] = epoch_agreement(run.sample_records(v), epochs=epochs)
         per_variant[v] = s
-    answered = [r for r in run.responses if not r.get("error")]
+    answered = [r for r in getattr(run, "samples", run.responses) if not r.get("error")]
     tok_in = sum((r.get("usage") or {}).get("prompt_tokens") or 0 for r in answered)
     tok_out = sum((r.get("usage") or {}).get("completion_tokens") or 0 for r in answered)
     cost = sum(float(r.get("cost_usd") or 0.0) for r in answered)
     totals = {k: sum(per_variant[v][k] for v in per_variant)
               for k in ("items", "answered", "errors", "parse_failures", "pending")}
+    # Runs without epochs keep the keys (and bytes) they always had.
+    sampling = {"epochs": epochs, "reducer": red.label} if epochs > 1 or red.name.startswith("pass") else {}
+    if red.name.startswith("pass"):
+        metric_names = ["pass"]
+    elif red.name == "mean" and epochs > 1 and spec.kind == "custom":
+        metric_names = ["precision", "recall", "f1"]
+    else:
+        metric_names = _metric_names(spec)
     return {
         "task": run.task,
         "model": run.model,
+        **sampling,
         **totals,
         "parse_failure_rate": totals["parse_failures"] / totals["answered"] if totals["answered"] else 0.0,
         "tokens_in": tok_in,
@@ -291,26 +331,95 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0) -> dic
         "cost_usd": round(cost, 6),
         "bootstrap": {"resamples": n_boot, "seed": seed, "unit": "statement", "level": 0.95},
         "variants": per_variant,
-        "strategies": aggregate_strategies(per_variant, spec.strategy_of, _metric_names(spec)),
+        "strategies": aggregate_strategies(per_variant, spec.strategy_of, metric_names),
     }
+
+
+def _mean_values(dicts: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Mean and standard deviation (ddof=1) of every number the dicts share, nested dicts included."""
+    mean: dict[str, Any] = {}
+    sd: dict[str, Any] = {}
+    for key in dicts[0]:
+        vals = [d.get(key) for d in dicts]
+        if all(isinstance(x, Mapping) for x in vals):
+            m, s = _mean_values(vals)
+            if m:
+                mean[key], sd[key] = m, s
+        elif all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in vals):
+            arr = np.array(vals, dtype=float)
+            mean[key] = float(arr.mean())
+            sd[key] = float(arr.std(ddof=1)) if len(arr) > 1 else None
+    return mean, sd
+
+
+def _mean_over_epochs(run, variant: str, spec, epochs: int, *, n_boot: int, seed: int) -> dict[str, Any]:
+    """One variant scored on each epoch alone; every score the mean over epochs (``epoch_sd``: their spread)."""
+    per_epoch = [score_records(run.sample_records(variant, epoch=e), spec, n_boot=0, seed=seed)
+                 for e in range(1, epochs + 1)]
+    per_epoch = [s for s in per_epoch if s["items"]]
+    samples = run.sample_records(variant)
+    counts = score_records(samples, spec, n_boot=0, seed=seed) if spec.kind != "custom" else None
+    mean, sd = _mean_values(per_epoch) if per_epoch else ({}, {})
+    for k in ("items", "answered", "errors", "parse_failures", "parse_failure_rate", "pending"):
+        mean.pop(k, None)
+        sd.pop(k, None)
+    errors = sum(1 for r in samples if r.get("error"))
+    parse_failures = sum(1 for r in samples if not r.get("error") and r.get("label") is None)
+    answered = len(samples) - errors
+    out = {"items": len({r.get("item_id") for r in samples}), "samples": len(samples), "answered": answered,
+           "errors": errors, "parse_failures": parse_failures,
+           "parse_failure_rate": parse_failures / answered if answered else 0.0,
+           "epochs_scored": len(per_epoch), **mean, "epoch_sd": sd}
+    if counts is not None and "confusion" in counts:
+        out["confusion"] = counts["confusion"]  # every epoch's answers together
+    return out
+
+
+def _pass_variant(run, variant: str, spec, reducer, epochs: int, *, n_boot: int, seed: int) -> dict[str, Any]:
+    """pass@k or pass^k of one variant, with the counts of its samples."""
+    from .epochs import pass_scores
+
+    samples = run.sample_records(variant)
+    res = pass_scores(samples, reducer, spec.is_correct, epochs=epochs, n_boot=n_boot, seed=seed,
+                      where=f"{run.path}, variant {variant}")
+    errors = sum(1 for r in samples if r.get("error"))
+    parse_failures = sum(1 for r in samples if not r.get("error") and r.get("label") is None)
+    answered = len(samples) - errors
+    return {"items": res["items"], "samples": res["samples"], "answered": answered, "errors": errors,
+            "parse_failures": parse_failures, "parse_failure_rate": parse_failures / answered if answered else 0.0,
+            "k": res["k"], "pass": res["value"], "pass_ci95": res["ci95"]}
 
 
 def report_rows(metrics: Mapping[str, Any], *, run_name: str = "") -> list[dict[str, Any]]:
     """Flat rows for a table: one per variant, then one per strategy (mean ± std)."""
     rows = []
     binary = any("f1" in s and "macro_f1" not in s for s in metrics.get("variants", {}).values())
+    pass_name = metrics.get("reducer") if str(metrics.get("reducer", "")).startswith("pass") else None
     for v, s in metrics.get("variants", {}).items():
         row = {"run": run_name, "task": metrics.get("task"), "model": metrics.get("model"), "row": v,
                "strategy": s.get("strategy"), "items": s.get("items"), "errors": s.get("errors"),
                "parse_fail": s.get("parse_failure_rate")}
+        if "agreement" in s:
+            row["identical"] = s["agreement"]["identical"]
+            row["fleiss_kappa"] = s["agreement"]["fleiss_kappa"]
+        if pass_name:
+            row[pass_name] = s.get("pass")
+            row["pass_ci95"] = _ci(s.get("pass_ci95"))
+            rows.append(row)
+            continue
+        sd = s.get("epoch_sd") or {}
         if "macro_f1" in s:
             row.update({"precision": s["macro_precision"], "recall": s["macro_recall"], "f1": s["macro_f1"],
                         "f1_ci95": _ci(s.get("macro_f1_ci95")), "accuracy": s.get("accuracy")})
             if "authors" in s:
                 row["authors_f1"] = s["authors"]["f1"]
+            if sd:
+                row["f1_sd"] = sd.get("macro_f1")
         elif "f1" in s:
             row.update({"precision": s["precision"], "recall": s["recall"], "f1": s["f1"],
                         "f1_ci95": _ci(s.get("f1_ci95")), "accuracy": s.get("accuracy")})
+            if sd:
+                row["f1_sd"] = sd.get("f1")
         rows.append(row)
     for strat, agg in metrics.get("strategies", {}).items():
         row = {"run": run_name, "task": metrics.get("task"), "model": metrics.get("model"), "row": f"[{strat}]",
@@ -319,6 +428,8 @@ def report_rows(metrics: Mapping[str, Any], *, run_name: str = "") -> list[dict[
         for out_key, k in zip(("precision", "recall", "f1"), keys):
             if k in agg:
                 row[out_key] = format_mean_std(agg[k])
+        if pass_name and "pass" in agg:
+            row[pass_name] = format_mean_std(agg["pass"])
         if "authors.f1" in agg:
             row["authors_f1"] = format_mean_std(agg["authors.f1"])
         rows.append(row)

@@ -26,6 +26,7 @@ from typing import Any, Iterable, Optional
 
 from ..errors import ConfigError, SchemaError
 from ..outputs import output_dir, write_atomic
+from .epochs import majority_record, sample_key
 from .record import RECORD_FIELDS, RunRecord, record_schema_of
 from ..viewer.display import HTML_DISPLAY
 
@@ -70,13 +71,19 @@ class Run:
     responses
         One dict per item, ordered by task, variant (as the manifest lists
         them) and item id, whatever the order of completion: the answered
-        line when there is one, else the last failed attempt.
+        line when there is one, else the last failed attempt.  In a run with
+        several epochs, the item's majority answer (the first sample, by
+        epoch, that gave the most frequent label; see
+        :mod:`causalgraph.bench.epochs`).
     metrics
         ``metrics.json`` (``{}`` before the first report).
     attempts
         Every line of ``responses.jsonl`` in file order (failed attempts too).
     ledger
         ``batches.json`` (``{"batches": []}`` when the run used no Batch job).
+    samples
+        One dict per item and epoch (ordered as ``responses``, then by
+        epoch); the same as ``responses`` in a run without epochs.
     """
 
     path: Path
@@ -85,6 +92,17 @@ class Run:
     metrics: dict[str, Any] = field(default_factory=dict)
     attempts: list[dict[str, Any]] = field(default_factory=list)
     ledger: dict[str, Any] = field(default_factory=dict)
+    samples: list[dict[str, Any]] = field(default_factory=list)
+
+    def __post_init__(self):
+        if not self.samples:
+            self.samples = list(self.responses)
+
+    @property
+    def epochs(self) -> int:
+        """Samples asked per item: the manifest's ``epochs`` (1 for a run without), or the most found in the lines."""
+        found = max((int(r.get("epoch") or 1) for r in self.samples), default=1)
+        return max(int(self.manifest.get("epochs") or 1), found)
 
     @property
     def task(self) -> str:
@@ -109,13 +127,31 @@ class Run:
             return list(self.responses)
         return [r for r in self.responses if r.get("variant") == variant]
 
-    def to_frame(self):
-        """The responses as a pandas DataFrame (``statement_id`` lifted out of ``meta``)."""
+    def sample_records(self, variant: Optional[str] = None, epoch: Optional[int] = None) -> list[dict[str, Any]]:
+        """Every sample of one variant (all when ``None``), of one epoch (all when ``None``).
+
+        Examples
+        --------
+        >>> run = Run(path=Path("r"), manifest={"epochs": 2}, responses=[], samples=[
+        ...     {"variant": "v", "item_id": "a", "epoch": 1}, {"variant": "v", "item_id": "a", "epoch": 2}])
+        >>> run.epochs, [r["epoch"] for r in run.sample_records("v", epoch=2)]
+        (2, [2])
+        """
+        return [r for r in self.samples if (variant is None or r.get("variant") == variant)
+                and (epoch is None or int(r.get("epoch") or 1) == epoch)]
+
+    def to_frame(self, samples: bool = False):
+        """The responses as a pandas DataFrame (``statement_id`` lifted out of ``meta``).
+
+        ``samples=True`` gives every epoch's answer (:attr:`samples`); the
+        ``epoch`` column is there only for runs with several epochs.
+        """
         import pandas as pd
 
         rows = []
-        for r in self.responses:
-            row = {k: r.get(k) for k in RECORD_FIELDS if k not in ("meta", "usage")}
+        skip = ("meta", "usage") if self.epochs > 1 else ("meta", "usage", "epoch")
+        for r in (self.samples if samples else self.responses):
+            row = {k: r.get(k) for k in RECORD_FIELDS if k not in skip}
             meta = r.get("meta") or {}
             row["statement_id"] = meta.get("statement_id")
             usage = r.get("usage") or {}
@@ -335,6 +371,10 @@ class RunStore:
         """Keys ``(task, variant, item_id)`` of items that have an answer (a line without error)."""
         return {record_key(r) for r in self.iter_lines() if not r.get("error")}
 
+    def answered_samples(self) -> set[tuple[str, str, str, int]]:
+        """Keys ``(task, variant, item_id, epoch)`` of samples that have an answer (a line without epoch is epoch 1)."""
+        return {sample_key(r) for r in self.iter_lines() if not r.get("error")}
+
     # -- metrics and ledger -----------------------------------------------------------------
     def write_metrics(self, metrics: dict[str, Any]) -> None:
         _write_json_atomic(self.metrics_path, metrics)
@@ -368,7 +408,7 @@ class RunStore:
                     f"{self.responses_path}: the line of item {rec.get('item_id')!r} belongs to task {rec.get('task')!r}; "
                     f"expected {task!r}, the task in {self.manifest_path.name}. The folder mixes two runs: move the "
                     "other task's lines to a run directory of their own")
-            key = record_key(rec)
+            key = sample_key(rec)
             if key not in latest:
                 order.append(key)
                 latest[key] = rec
@@ -379,9 +419,17 @@ class RunStore:
         # Lines are appended in completion order, which depends on timing; readers get a
         # stable order: variants as the manifest lists them, then item ids.
         vorder = {v: i for i, v in enumerate(manifest.get("variants") or [])}
-        order.sort(key=lambda k: (k[0], vorder.get(k[1], len(vorder)), k[1], k[2]))
-        return Run(path=self.path, manifest=manifest, responses=[latest[k] for k in order],
-                   metrics=self.read_metrics(), attempts=lines, ledger=self.read_ledger())
+        order.sort(key=lambda k: (k[0], vorder.get(k[1], len(vorder)), k[1], k[2], k[3]))
+        samples = [latest[k] for k in order]
+        responses = samples
+        if any(k[3] > 1 for k in order):
+            # Several answers per item: readers that need one get the majority answer.
+            by_item: dict[tuple, list] = {}
+            for k in order:
+                by_item.setdefault(k[:3], []).append(latest[k])
+            responses = [majority_record(g) for g in by_item.values()]
+        return Run(path=self.path, manifest=manifest, responses=responses,
+                   metrics=self.read_metrics(), attempts=lines, ledger=self.read_ledger(), samples=samples)
 
 
 def load_run(path: str | os.PathLike) -> Run:

@@ -52,7 +52,7 @@ def _config(args):
                      max_tokens=args.max_tokens, seed=args.seed, model_options=options,
                      max_attempts=args.max_attempts, retry_base=args.retry_base, retry_cap=args.retry_cap,
                      request_timeout=args.timeout, max_connection_failures=args.max_connection_failures,
-                     cache=not args.no_cache,
+                     cache=not args.no_cache, epochs=getattr(args, "epochs", 1),
                      prices=load_prices(args.prices) if args.prices else None)
 
 
@@ -85,7 +85,9 @@ def _cmd_run(args) -> int:
             print(f"causalgraph bench: warning: variant {v}: {s['parse_failures']} of {s['answered']} answers name no "
                   f"label (rules {s.get('rules')}); they count as wrong — inspect {result.path}/responses.jsonl",
                   file=sys.stderr)
-    emit_table(_summary_rows(m, result.path), args.format, columns=_RUN_COLUMNS)
+    rows = _summary_rows(m, result.path)
+    extra = [c for c in ("identical", "fleiss_kappa") if any(c in r for r in rows)]
+    emit_table(rows, args.format, columns=_RUN_COLUMNS + extra)
     return 1 if result.errors else 0
 
 
@@ -102,11 +104,14 @@ def _cmd_report(args) -> int:
     from ..bench.scoring import compute_metrics, report_rows
     from ..bench.store import load_run
 
+    from ..bench.epochs import parse_reducer
+
+    reducer = parse_reducer(args.reducer) if args.reducer else None
     allm = []
     rows = []
     for path in args.runs:
         run = load_run(path)
-        m = compute_metrics(run, n_boot=args.bootstrap, seed=args.seed)
+        m = compute_metrics(run, n_boot=args.bootstrap, seed=args.seed, reducer=reducer)
         allm.append({"run": str(path), "metrics": m})
         rows += report_rows(m, run_name=str(path))
         if args.per_class:
@@ -127,9 +132,15 @@ def _cmd_report(args) -> int:
     if args.format == "json":
         emit_json(allm)
         return 0
-    cols = ["run", "task", "model", "row", "items", "errors", "parse_fail", "precision", "recall", "f1", "f1_ci95"]
+    pass_cols = sorted({k for r in rows for k in r if k.startswith(("pass@", "pass^"))})
+    if pass_cols:
+        cols = ["run", "task", "model", "row", "items", "errors", "parse_fail", *pass_cols, "pass_ci95"]
+    else:
+        cols = ["run", "task", "model", "row", "items", "errors", "parse_fail", "precision", "recall", "f1",
+                "f1_ci95" if not any("f1_sd" in r for r in rows) else "f1_sd"]
     if any("authors_f1" in r for r in rows):
         cols.append("authors_f1")
+    cols += [c for c in ("identical", "fleiss_kappa") if any(c in r for r in rows)]
     if len(args.runs) == 1:
         cols = cols[1:]
     emit_table(rows, args.format, columns=cols)
@@ -220,6 +231,9 @@ def register(subparsers) -> None:
 
     p = sub.add_parser("run", help="ask a model every item of a task's variants (cached, resumable)")
     _add_run_options(p)
+    p.add_argument("--epochs", type=int, default=1, metavar="N",
+                   help="ask every item N times (repeated sampling; needs --temperature above 0 or 'default'); "
+                        "each epoch is its own cache entry, and `bench report --reducer` reduces them (default 1)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_format_option(p)
     p.set_defaults(func=_cmd_run)
@@ -236,6 +250,8 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     p.add_argument("--per-class", action="store_true", help="add per-class rows (position tasks)")
     p.add_argument("--confusion", action="store_true", help="print confusion matrices (position tasks)")
+    p.add_argument("--reducer", metavar="NAME", help="for runs with epochs: majority (default), mean, pass@k, pass^k, "
+                                                     "or pass@K/pass^K with a number K (k: every epoch)")
     add_format_option(p)
     p.set_defaults(func=_cmd_report)
 

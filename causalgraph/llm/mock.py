@@ -1,4 +1,4 @@
-"""Deterministic backends for tests, examples and demos: ``mock/oracle``, ``mock/constant``, ``mock/flaky``.
+"""Deterministic backends for tests, examples and demos: ``mock/oracle``, ``mock/noisy``, ``mock/constant``, ``mock/flaky``.
 
 They are registered like the real providers and go through the same
 runner, cache and parser.
@@ -9,6 +9,14 @@ runner, cache and parser.
   when empty).  Option
   ``style``: ``tag`` (``<Answer>same</Answer>``, default), ``plain``
   (``same``) or ``sentence`` (``The answer is: same.``).
+* ``mock/noisy`` samples like a model at a temperature above 0, without
+  randomness: it answers as the oracle, except that with probability
+  ``flip`` (option, default 0.3) it gives a wrong answer (another label of
+  the variant; ``none`` for a set; an unknown event for an empty set).
+  Whether it flips is drawn from a hash of the item, the epoch of repeated
+  sampling, the request's seed and temperature and the option ``salt``
+  (default ``0``), so every epoch draws anew and a rerun draws the same.
+  At temperature 0 it never flips (greedy decoding is the gold here).
 * ``mock/constant`` answers ``text`` (option, default ``""``) to everything.
 * ``mock/flaky`` fails by a per-item ``pattern`` (option, default ``"x."``):
   the n-th attempt at an item follows the n-th character — ``x`` HTTP 429
@@ -31,7 +39,7 @@ from typing import Any, Sequence
 from ..errors import BackendError, BackendUnavailable, ConfigError, TransientBackendError
 from .base import Backend, Completion, Request, request_key
 
-__all__ = ["MockBackend", "OracleBackend", "ConstantBackend", "FlakyBackend", "make_mock"]
+__all__ = ["MockBackend", "OracleBackend", "NoisyBackend", "ConstantBackend", "FlakyBackend", "make_mock"]
 
 
 def _count_words(text: str) -> int:
@@ -100,6 +108,8 @@ class OracleBackend(MockBackend):
         super().__init__(model, style=style, **options)
         self.style = style
         self._gold: dict[str, tuple[Any, Any]] = {}
+        #: Item id → the words of the variant's labels (what a wrong answer may say).
+        self._words: dict[str, tuple[str, ...]] = {}
 
     def prepare(self, items: Sequence[Any], task: Any) -> None:
         words_of: dict[str, dict] = {}
@@ -115,6 +125,7 @@ class OracleBackend(MockBackend):
                 if it.variant not in words_of:
                     words_of[it.variant] = task.words(it.variant)
                 word = words_of[it.variant].get(it.gold)
+                self._words[it.id] = tuple(str(w) for w in words_of[it.variant].values())
             self._gold[it.id] = (it.gold, word)
 
     def _lookup(self, request: Request) -> tuple[Any, Any]:
@@ -138,6 +149,53 @@ class OracleBackend(MockBackend):
         if self.style == "sentence":
             return f"The answer is: {word}."
         return f"<Answer>{word}</Answer>"
+
+
+class NoisyBackend(OracleBackend):
+    """The oracle, wrong with probability ``flip`` per sample (deterministic; see the module docstring)."""
+
+    accepted_options = ("latency", "style", "flip", "salt")
+    identity_options = ("style", "flip", "salt")
+
+    def __init__(self, model: str = "noisy", *, flip: Any = 0.3, salt: Any = "0", **options: Any):
+        try:
+            p = float(flip)
+        except (TypeError, ValueError):
+            p = float("nan")
+        if not 0.0 <= p <= 1.0:
+            raise ConfigError(f"mock/noisy option flip={flip!r}: expected a probability in [0, 1]")
+        super().__init__(model, **options)
+        self.options.update({"flip": p, "salt": str(salt)})
+        self.flip = p
+        self.salt = str(salt)
+
+    def _draw(self, request: Request, what: str) -> float:
+        """A number in [0, 1) fixed by the item, the epoch, seed, temperature and salt."""
+        import hashlib
+
+        text = "|".join(str(x) for x in (self.salt, what, request.meta.get("item_id"), request.meta.get("epoch", 1),
+                                         request.seed, request.temperature))
+        return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big") / 2.0 ** 64
+
+    def answer(self, request: Request) -> str:
+        right = super().answer(request)
+        if request.temperature is not None and request.temperature == 0:
+            return right
+        if self._draw(request, "flip") >= self.flip:
+            return right
+        gold, word = self._lookup(request)
+        if isinstance(gold, (list, tuple)):
+            wrong = "none" if gold else "an event the graph does not have"
+        else:
+            others = [w for w in self._words.get(str(request.meta.get("item_id")), ()) if w != str(word)]
+            if not others:
+                return right
+            wrong = others[int(self._draw(request, "which") * len(others))]
+        if self.style == "plain":
+            return wrong
+        if self.style == "sentence":
+            return f"The answer is: {wrong}."
+        return f"<Answer>{wrong}</Answer>"
 
 
 class ConstantBackend(MockBackend):
@@ -199,9 +257,9 @@ class FlakyBackend(OracleBackend):
         raise BackendError("HTTP 400 Bad Request (mock/flaky: a permanent error)")
 
 
-_MOCKS = {"oracle": OracleBackend, "constant": ConstantBackend, "flaky": FlakyBackend}
+_MOCKS = {"oracle": OracleBackend, "noisy": NoisyBackend, "constant": ConstantBackend, "flaky": FlakyBackend}
 def make_mock(model: str, **options: Any) -> MockBackend:
-    """Factory for ``mock/<name>`` (``oracle``, ``constant``, ``flaky``).
+    """Factory for ``mock/<name>`` (``oracle``, ``noisy``, ``constant``, ``flaky``).
 
     Examples
     --------

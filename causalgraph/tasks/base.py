@@ -9,7 +9,7 @@ declare theirs with it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Mapping, Optional
 
 from ..errors import ConfigError
 
@@ -73,6 +73,11 @@ class Task:
         Dataset read when ``--data`` is not given.
     description
         One line for ``causalgraph bench tasks``.
+    correct
+        Optional ``correct(record) -> bool``: whether one answer is right, for
+        the reducers of repeated sampling (``pass@k``, ``pass^k``).  Binary and
+        multiclass tasks need none (the label equals the gold label); a
+        custom task without it cannot be reduced that way.
     """
 
     name: str
@@ -94,6 +99,7 @@ class Task:
     coarse_labels: tuple[str, ...] = ()
     item_options: tuple[str, ...] = ()
     variant_words: tuple[str, ...] = ()
+    correct: Optional[Callable[[Mapping[str, Any]], bool]] = None
 
     def __post_init__(self):
         if self.kind not in ("binary", "multiclass", "custom"):
@@ -138,6 +144,29 @@ class Task:
         if self.strategy is not None:
             return self.strategy(variant)
         return variant
+
+    def is_correct(self, record: Mapping[str, Any]) -> bool:
+        """Whether one answered record is right (a failed request never is).
+
+        Raises
+        ------
+        ConfigError
+            For a custom task that defines no ``correct``.
+
+        Examples
+        --------
+        >>> t = Task(name="t", build_items=list, list_variants=list, labels=("yes", "no"), positive="yes")
+        >>> t.is_correct({"gold": "yes", "label": "yes"}), t.is_correct({"gold": "yes", "label": None})
+        (True, False)
+        """
+        if record.get("error"):
+            return False
+        if self.correct is not None:
+            return bool(self.correct(record))
+        if self.kind in ("binary", "multiclass"):
+            return record.get("label") is not None and record.get("label") == record.get("gold")
+        raise ConfigError(f"task {self.name!r} says nothing about whether one answer is right (a custom task "
+                          "without `correct`); pass@k and pass^k cannot be computed for it — use majority or mean")
 
     def parse_answer(self, text: str, variant: str) -> tuple[Any, str]:
         """Parse a model answer into a canonical label and the rule that matched."""

@@ -41,7 +41,7 @@ from typing import Any, Iterator, Optional
 from ..bench.item import Item, item_id
 from ..encoders import check_order, prompt_graph
 from ..errors import ConfigError
-from ..event_lists import parse_event_list, set_scores
+from ..event_lists import parse_event_list, record_outcome, set_scores
 from ..graph import CausalGraph, compile_graph
 from ..model import Statement, as_statements
 from ..naming import event_names as _event_names, join_variant, rename_graph, split_variant
@@ -302,9 +302,14 @@ def _task(name: str) -> Task:
         return Task(labels=("yes", "no"), positive="yes", kind="binary", answer_words=words,
                     description="does one event lead to another through the graph (yes/no, balanced per statement)",
                     **common)
-    return Task(kind="custom", parse=_parse_set, score=set_scores,
+    return Task(kind="custom", parse=_parse_set, score=set_scores, correct=_exact_set,
                 description=f"the set of {name.replace('-', ' ')} events of each causal graph "
                             f"(micro/macro P/R/F1, exact-set accuracy)", **common)
+
+
+def _exact_set(record) -> bool:
+    """One answer is right when its set of events is exactly the gold set (unknown events make it wrong)."""
+    return record_outcome(record).exact
 
 
 def tasks() -> list[Task]:

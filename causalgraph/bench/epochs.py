@@ -1,0 +1,319 @@
+"""Repeated sampling: several answers per item (``bench run --epochs N``), reduced to scores.
+
+A run with epochs asks every item ``N`` times at a temperature above 0.
+Its ``responses.jsonl`` holds one line per (item, epoch); this module
+turns those samples into what a study reports:
+
+* **majority** — each item's most frequent label (an unparsed answer votes
+  like any other; a failed request does not vote).  A tie goes to the tied
+  label that came first in epoch order.  The item then scores as a single
+  answer would.  This is also what every reader that needs one answer per
+  item sees (:attr:`Run.responses <causalgraph.bench.store.Run.responses>`:
+  ``stats mcnemar``, ``stats compare``, ``stats consistency``,
+  ``bench view``).
+* **mean** — the run scored once per epoch (each epoch is a complete pass
+  over the items), each score averaged over epochs, with the standard
+  deviation across epochs.
+* **pass@k** — the chance that at least one of ``k`` answers drawn from an
+  item's ``n`` is right, averaged over items, by the unbiased estimator
+  ``1 - C(n-c, k) / C(n, k)`` (``c`` right answers; Chen et al. 2021).
+* **pass^k** — the chance that all ``k`` drawn answers are right,
+  ``C(c, k) / C(n, k)`` (Yao et al. 2024, τ-bench), a measure of
+  reliability rather than of reach.
+
+"Right" is the task's :meth:`~causalgraph.tasks.base.Task.is_correct`:
+the label equals the gold label (binary and position tasks) or the set
+matches exactly (set-valued structure tasks).  A failed request is a wrong
+answer, as everywhere in scoring.
+
+Agreement across epochs (:func:`epoch_agreement`) is the share of items
+whose epochs all gave the same label and Fleiss' κ over the items answered
+in every epoch (each epoch a rater, each label a category).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
+
+import numpy as np
+
+from ..errors import ConfigError
+
+__all__ = [
+    "Reducer",
+    "REDUCERS",
+    "parse_reducer",
+    "label_key",
+    "sample_key",
+    "majority_record",
+    "majority_records",
+    "group_samples",
+    "pass_at_k",
+    "pass_hat_k",
+    "pass_scores",
+    "epoch_agreement",
+]
+
+#: The reducer names ``bench report --reducer`` takes (``pass@K``/``pass^K`` with a number K too).
+REDUCERS = ("majority", "mean", "pass@k", "pass^k")
+
+
+def sample_key(rec: Mapping[str, Any]) -> tuple[str, str, str, int]:
+    """The identity of one sample in a run: (task, variant, item id, epoch); a line without epoch is epoch 1.
+
+    Examples
+    --------
+    >>> sample_key({"task": "t", "variant": "v", "item_id": "i"})
+    ('t', 'v', 'i', 1)
+    """
+    return (str(rec.get("task")), str(rec.get("variant")), str(rec.get("item_id")), int(rec.get("epoch") or 1))
+
+
+def label_key(label: Any) -> str:
+    """A label as a comparable string: two answers agree exactly when their keys are equal.
+
+    A list label (a set of events, extracted pairs) compares as a set: the
+    order in which the model listed them does not matter.
+
+    Examples
+    --------
+    >>> label_key(["b", "a"]) == label_key(["a", "b"]), label_key(None), label_key("yes")
+    (True, 'null', '"yes"')
+    """
+    if isinstance(label, (list, tuple)):
+        return json.dumps(sorted(json.dumps(x, sort_keys=True, ensure_ascii=False) for x in label),
+                          ensure_ascii=False)
+    return json.dumps(label, sort_keys=True, ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class Reducer:
+    """How a report reduces an item's samples: ``name`` (one of :data:`REDUCERS`) and ``k`` for the pass ones.
+
+    ``k = None`` for ``pass@k``/``pass^k`` means every epoch of the run.
+    """
+
+    name: str
+    k: Optional[int] = None
+
+    @property
+    def label(self) -> str:
+        """The column name, e.g. ``pass@3`` (``pass@k`` before ``k`` is known)."""
+        if self.name in ("pass@k", "pass^k"):
+            return self.name[:-1] + (str(self.k) if self.k is not None else "k")
+        return self.name
+
+
+def parse_reducer(text: str) -> Reducer:
+    """Read ``majority``, ``mean``, ``pass@k``, ``pass^k``, ``pass@3``, ``pass^2`` …
+
+    Raises
+    ------
+    ConfigError
+        For anything else, or ``k < 1``.
+
+    Examples
+    --------
+    >>> parse_reducer("pass@3"), parse_reducer("pass^k"), parse_reducer("majority").label
+    (Reducer(name='pass@k', k=3), Reducer(name='pass^k', k=None), 'majority')
+    """
+    t = str(text).strip().lower()
+    if t in ("majority", "mean"):
+        return Reducer(t)
+    m = re.fullmatch(r"pass([@^])(k|\d+)", t)
+    if not m:
+        raise ConfigError(f"--reducer {text!r}: expected majority, mean, pass@k, pass^k or pass@K/pass^K with a "
+                          "number K")
+    k = None if m.group(2) == "k" else int(m.group(2))
+    if k is not None and k < 1:
+        raise ConfigError(f"--reducer {text!r}: k must be at least 1")
+    return Reducer(f"pass{m.group(1)}k", k)
+
+
+def group_samples(samples: Iterable[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
+    """The samples of each item, items in order of first appearance, each item's samples by epoch."""
+    groups: dict[tuple, list] = {}
+    for r in samples:
+        groups.setdefault(sample_key(r)[:3], []).append(r)
+    return [sorted(g, key=lambda r: int(r.get("epoch") or 1)) for g in groups.values()]
+
+
+def majority_record(samples: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+    """The sample that stands for an item: the first (by epoch) that gave the majority label.
+
+    Failed requests do not vote; when every sample failed, the last failure
+    stands for the item (as in a run without epochs).
+
+    Examples
+    --------
+    >>> s = [{"epoch": 1, "label": "no"}, {"epoch": 2, "label": "yes"}, {"epoch": 3, "label": "yes"}]
+    >>> majority_record(s)["epoch"]
+    2
+    >>> majority_record([{"epoch": 1, "label": "no"}, {"epoch": 2, "label": "yes"}])["label"]  # a tie: first wins
+    'no'
+    """
+    if not samples:
+        raise ValueError("majority_record of no samples")
+    ordered = sorted(samples, key=lambda r: int(r.get("epoch") or 1))
+    answered = [r for r in ordered if not r.get("error")]
+    if not answered:
+        return ordered[-1]
+    counts: dict[str, int] = {}
+    first: dict[str, Mapping[str, Any]] = {}
+    for r in answered:
+        k = label_key(r.get("label"))
+        counts[k] = counts.get(k, 0) + 1
+        first.setdefault(k, r)
+    best = max(counts.values())
+    # dicts keep insertion order: the first key reaching the top count is the earliest tied label
+    winner = next(k for k, c in counts.items() if c == best)
+    return first[winner]
+
+
+def majority_records(samples: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """One record per item (:func:`majority_record`), items in order of first appearance."""
+    return [majority_record(g) for g in group_samples(samples)]
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """Unbiased estimate of the chance that at least one of ``k`` of ``n`` samples (``c`` right) is right.
+
+    Examples
+    --------
+    >>> pass_at_k(5, 0, 3), pass_at_k(5, 3, 3), round(pass_at_k(4, 1, 2), 4)
+    (0.0, 1.0, 0.5)
+    """
+    _check_nck(n, c, k)
+    if n - c < k:
+        return 1.0
+    return 1.0 - math.comb(n - c, k) / math.comb(n, k)
+
+
+def pass_hat_k(n: int, c: int, k: int) -> float:
+    """Unbiased estimate of the chance that all ``k`` of ``k`` samples drawn from ``n`` (``c`` right) are right.
+
+    Examples
+    --------
+    >>> pass_hat_k(5, 5, 3), round(pass_hat_k(4, 2, 2), 4), pass_hat_k(3, 1, 2)
+    (1.0, 0.1667, 0.0)
+    """
+    _check_nck(n, c, k)
+    return math.comb(c, k) / math.comb(n, k)
+
+
+def _check_nck(n: int, c: int, k: int) -> None:
+    if not (0 <= c <= n and 1 <= k <= n):
+        raise ValueError(f"need 0 <= c <= n and 1 <= k <= n, found n={n}, c={c}, k={k}")
+
+
+def _statement_of(rec: Mapping[str, Any]) -> Any:
+    meta = rec.get("meta") or {}
+    sid = meta.get("statement_id")
+    return sid if sid is not None else ("item", rec.get("item_id"))
+
+
+def pass_scores(samples: Sequence[Mapping[str, Any]], reducer: Reducer, is_correct: Callable[[Mapping], bool], *,
+                epochs: int, n_boot: int = 1000, seed: int = 0, where: str = "run") -> dict[str, Any]:
+    """pass@k or pass^k of one variant's samples, with a 95 % bootstrap interval over statements.
+
+    Parameters
+    ----------
+    samples
+        Every sample of the variant's items.
+    reducer
+        ``pass@k`` or ``pass^k``; ``k=None`` means ``epochs``.
+    is_correct
+        Whether one sample is right (:meth:`Task.is_correct`).
+    epochs
+        The run's number of epochs.
+
+    Raises
+    ------
+    ConfigError
+        When ``k`` exceeds the epochs, or an item has fewer than ``k`` samples
+        (a run not finished: resume it, or choose a smaller ``k``).
+    """
+    k = reducer.k if reducer.k is not None else epochs
+    if k > epochs:
+        raise ConfigError(f"{where}: {reducer.name[:-1]}{k} needs {k} samples per item; the run has {epochs} "
+                          f"epoch{'s' if epochs != 1 else ''}")
+    fn = pass_at_k if reducer.name == "pass@k" else pass_hat_k
+    groups = group_samples(samples)
+    short = [g[0].get("item_id") for g in groups if len(g) < k]
+    if short:
+        raise ConfigError(f"{where}: {len(short)} item(s) have fewer than {k} samples (first: {short[0]!r}); "
+                          f"resume the run with the same command, or choose a smaller k")
+    values = []
+    for g in groups:
+        c = sum(1 for r in g if not r.get("error") and is_correct(r))
+        values.append(fn(len(g), c, k))
+    arr = np.array(values, dtype=float)
+    out: dict[str, Any] = {"reducer": reducer.name, "k": k, "items": len(groups),
+                           "samples": sum(len(g) for g in groups),
+                           "value": float(arr.mean()) if len(arr) else 0.0}
+    out["ci95"] = _bootstrap_mean(arr, [_statement_of(g[0]) for g in groups], n_boot=n_boot, seed=seed)
+    return out
+
+
+def _bootstrap_mean(values: np.ndarray, statements: Sequence[Any], *, n_boot: int, seed: int
+                    ) -> Optional[list[float]]:
+    """Percentile interval of the mean of per-item values, resampling statements (their items come along)."""
+    if len(values) == 0 or n_boot < 1:
+        return None
+    index: dict[Any, int] = {}
+    for s in statements:
+        index.setdefault(s, len(index))
+    sid = np.array([index[s] for s in statements])
+    sums = np.bincount(sid, weights=values, minlength=len(index))
+    counts = np.bincount(sid, minlength=len(index)).astype(float)
+    rng = np.random.default_rng(seed)
+    w = rng.multinomial(len(index), np.full(len(index), 1.0 / len(index)), size=n_boot)
+    means = (w @ sums) / (w @ counts)
+    lo, hi = np.quantile(means, [0.025, 0.975])
+    return [float(lo), float(hi)]
+
+
+def epoch_agreement(samples: Sequence[Mapping[str, Any]], *, epochs: int) -> dict[str, Any]:
+    """How often the epochs of one variant agree.
+
+    Returns
+    -------
+    dict
+        ``items``; ``complete`` (items answered, without a failed request, in
+        all ``epochs``); ``identical`` (share of complete items whose epochs
+        all gave the same label); ``fleiss_kappa`` over the complete items,
+        each epoch a rater and each distinct label a category (``None``
+        when it is undefined: fewer than two epochs or complete items, or
+        every answer the same label); ``categories`` (distinct labels seen).
+
+    Examples
+    --------
+    >>> s = [{"item_id": i, "epoch": e, "label": lab} for i, labs in enumerate(["aa", "ab", "bb"])
+    ...      for e, lab in enumerate(labs, start=1)]
+    >>> a = epoch_agreement(s, epochs=2)
+    >>> round(a["identical"], 4), round(a["fleiss_kappa"], 4)
+    (0.6667, 0.3333)
+    """
+    from ..stats.agreement import fleiss_kappa
+
+    groups = group_samples(samples)
+    complete = [g for g in groups if len(g) >= epochs and not any(r.get("error") for r in g[:epochs])]
+    cats: dict[str, int] = {}
+    for g in complete:
+        for r in g[:epochs]:
+            cats.setdefault(label_key(r.get("label")), len(cats))
+    table = np.zeros((len(complete), len(cats)), dtype=np.int64)
+    identical = 0
+    for i, g in enumerate(complete):
+        keys = [label_key(r.get("label")) for r in g[:epochs]]
+        identical += len(set(keys)) == 1
+        for key in keys:
+            table[i, cats[key]] += 1
+    kappa = fleiss_kappa(table) if epochs >= 2 and len(complete) >= 2 else None
+    return {"items": len(groups), "epochs": epochs, "complete": len(complete),
+            "identical": identical / len(complete) if complete else None,
+            "fleiss_kappa": kappa, "categories": len(cats)}
