@@ -3,7 +3,8 @@
 * ``stats mcnemar RUN_A RUN_B`` — Table 21 (McNemar per variant, Bonferroni);
 * ``stats kruskal RUN --metric c_norm`` — Table 22 (Kruskal-Wallis, ε², Dunn/Holm);
 * ``stats consistency RUN [--member-run RUN]`` — incoherent chain predictions (§6.3);
-* ``stats compare RUN [RUN …] --by encoding|event-names|variant|model`` — arms of a study (issue 16).
+* ``stats compare RUN [RUN …] --by encoding|event-names|variant|model`` — arms of a study (issue 16);
+* ``stats agreement RUN [RUN …]`` — agreement across the epochs of runs with repeated sampling.
 """
 
 from __future__ import annotations
@@ -95,6 +96,15 @@ def register(sub) -> None:
     add_format_option(cmp_)
     cmp_.set_defaults(func=run_compare)
 
+    ag = ssub.add_parser("agreement", help="agreement across the epochs of runs with repeated sampling "
+                                           "(identical answers, Fleiss' kappa)",
+                         description="Per run and variant of runs made with `bench run --epochs N`: the share of "
+                                     "items answered identically in every epoch, and Fleiss' kappa with each epoch "
+                                     "a rater and each distinct answer a category.")
+    ag.add_argument("runs", nargs="+", metavar="RUN", help="run directories with epochs")
+    add_format_option(ag)
+    ag.set_defaults(func=run_agreement)
+
 
 def run_mcnemar(args) -> int:
     from ..stats import mcnemar_runs
@@ -175,4 +185,19 @@ def run_compare(args) -> int:
         print(f"\ndiff = f1_b - f1_a with a 95% bootstrap interval over statements ({args.n_boot} resamples); "
               f"McNemar {'chi-squared' if args.chi2 else 'exact'} on correct answers (b: a right, b wrong); "
               f"Holm over each task's comparisons, * = p_holm <= {args.alpha:g}")
+    return 0
+
+
+def run_agreement(args) -> int:
+    from ..stats.epochs import AGREEMENT_COLUMNS, agreement_runs
+
+    table = agreement_runs(args.runs)
+    if args.format == "json":
+        emit_json(table.to_dict(orient="records"))
+        return 0
+    emit_table(table, args.format, columns=AGREEMENT_COLUMNS if len(args.runs) > 1 else AGREEMENT_COLUMNS[1:],
+               floatfmt=".4g")
+    if args.format == "table" and len(table):
+        print("\nidentical = share of the items answered in every epoch that got one answer in all; fleiss_kappa: "
+              "each epoch a rater, each distinct answer a category (blank when undefined: every answer the same)")
     return 0
