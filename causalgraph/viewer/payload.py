@@ -169,6 +169,7 @@ def build_payload(views: Sequence[Any], comparison: Optional[dict] = None, *, ti
                 "attempts": rec.get("attempts"), "match": m,
                 # The sha256 only where the prompt could not be rebuilt (its check is in the prompt chunk).
                 "prompt_sha256": rec.get("prompt_sha256") if view.prompts[n] is None else None,
+                **({"epochs": view.epochs[n], "epoch": rec.get("epoch")} if view.epochs else {}),
             }))
         for c in range(0, len(details), CHUNK):
             prompt_chunks.append(pack(prompts[c:c + CHUNK]))

@@ -143,7 +143,7 @@ class RunView:
     pairs
         ``"extraction"``, ``"annotation"`` or ``None`` (see :func:`causalgraph.viewer.pairs.pair_view_of`).
     records
-        ``Run.responses`` (one per item).
+        ``Run.responses`` (one per item: in a run with epochs, the majority answer).
     states
         :func:`item_state` of each record (for pair runs: ``correct`` when the
         normalised predicted pairs equal the gold pairs one to one).
@@ -157,6 +157,9 @@ class RunView:
         One dict per variant: counts, scores and intervals (from ``metrics.json``), tokens and cost.
     notes
         What the page should tell the reader (no corpus, unregistered task …).
+    epochs
+        In a run with several epochs, per record its samples ``[epoch, label,
+        response, error]`` in epoch order; empty otherwise.
     """
 
     name: str
@@ -177,6 +180,7 @@ class RunView:
     totals: dict
     manifest: dict = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    epochs: list = field(default_factory=list)
 
 
 def _load_candidate(key: Any, cache: dict):
@@ -315,11 +319,14 @@ def _summary(run, task, records: Sequence[dict], notes: list[str]) -> tuple[list
             notes.append(f"scores could not be computed ({exc}); counts only")
     per = metrics.get("variants") or {}
     rows = []
+    epochs = getattr(run, "epochs", 1)
     for v in run.variants:
         recs = run.records(v)
         m = per.get(v) or {}
         answered = [r for r in recs if not r.get("error")]
-        costs = [r.get("cost_usd") for r in answered]
+        # Tokens and cost of every request: in a run with epochs, of every epoch's sample.
+        paid = [r for r in run.sample_records(v) if not r.get("error")] if epochs > 1 else answered
+        costs = [r.get("cost_usd") for r in paid]
         row = {
             "variant": v,
             "strategy": m.get("strategy", task.strategy_of(v) if task is not None else v),
@@ -327,8 +334,8 @@ def _summary(run, task, records: Sequence[dict], notes: list[str]) -> tuple[list
             "answered": len(answered),
             "errors": sum(1 for r in recs if r.get("error")),
             "parse_failures": sum(1 for r in answered if r.get("label") is None),
-            "tokens_in": sum((r.get("usage") or {}).get("prompt_tokens") or 0 for r in answered),
-            "tokens_out": sum((r.get("usage") or {}).get("completion_tokens") or 0 for r in answered),
+            "tokens_in": sum((r.get("usage") or {}).get("prompt_tokens") or 0 for r in paid),
+            "tokens_out": sum((r.get("usage") or {}).get("completion_tokens") or 0 for r in paid),
             "cost_usd": None if all(c is None for c in costs) else round(sum(float(c or 0) for c in costs), 6),
         }
         if "macro_f1" in m:
@@ -410,11 +417,21 @@ def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: 
         graded = kind != "custom" or any(r.get("gold") is not None for r in records)
         states = [item_state(r, graded) for r in records]
     prompts = _rebuild_prompts(task, corpus, run, records, notes)
+    per_epoch: list = []
+    n_epochs = getattr(run, "epochs", 1)
+    if n_epochs > 1:
+        from ..bench.epochs import group_samples
+
+        by_item = {(g[0].get("variant"), g[0].get("item_id")): g for g in group_samples(run.samples)}
+        per_epoch = [[[int(x.get("epoch") or 1), x.get("label"), x.get("response"), x.get("error")]
+                      for x in by_item.get((r.get("variant"), r.get("item_id")), [])] for r in records]
+        notes.append(f"every item was asked {n_epochs} times (--epochs); the table shows each item's majority answer "
+                     "(ties: the earliest epoch's), and the item lists the answer of every epoch")
     summary, totals = _summary(run, task, records, notes)
     return RunView(name=name or Path(str(run.path)).name, path=str(run.path), task_name=task_name, model=run.model,
                    task=task, kind=kind, labels=labels, pairs=pairs, records=records, states=states,
                    matches=matches, prompts=prompts, corpus=corpus, statements=statements, summary=summary,
-                   totals=totals, manifest=dict(run.manifest), notes=notes)
+                   totals=totals, manifest=dict(run.manifest), notes=notes, epochs=per_epoch)
 
 
 def unique_names(paths: Sequence[Any]) -> list[str]:

@@ -108,3 +108,21 @@ def test_find_corpus_passes_over_a_corpus_whose_sha256_differs(tmp_path):
     view = build_run_view(run)
     assert view.corpus is None and view.prompts == [None]
     assert any("no graphs, C(s) or prompts" in n for n in view.notes)
+
+
+def test_a_run_with_epochs_shows_majority_answers_and_lists_every_epoch(tmp_path):
+    from causalgraph.bench.store import load_run
+    from causalgraph.viewer.runs import build_run_view
+    from toy_runs import write_toy_epoch_run
+
+    path = write_toy_epoch_run(tmp_path / "e", {"sample-001": ["wrong", "correct", "correct"],
+                                                "sample-002": ["wrong", "error", "correct"]})
+    view = build_run_view(load_run(path))
+    # sample-001: two of three right, epoch 2 stands for it; sample-002: a failed request does not vote, the
+    # tie between wrong (epoch 1) and right (epoch 3) goes to the earlier.
+    assert view.states == ["correct", "wrong"] and [r["epoch"] for r in view.records] == [2, 1]
+    assert [[x[0] for x in e] for e in view.epochs] == [[1, 2, 3], [1, 2, 3]]
+    assert view.epochs[1][1][3] == "HTTP 500: server error"
+    assert any("asked 3 times" in n for n in view.notes)
+    # Tokens of every request: 5 answered samples of 10 prompt tokens each.
+    assert view.summary[0]["tokens_in"] == 50 and view.summary[0]["items"] == 2

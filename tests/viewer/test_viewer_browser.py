@@ -191,3 +191,21 @@ def test_extraction_run_shows_pairs_side_by_side_and_an_overlay(chromium, tmp_pa
     assert partners == ["p1", "p2"]
     _shot(chromium, "extraction.png", 2400)
     assert chromium.collect(load.url).errors == [] and load.errors == []
+
+
+def test_an_item_of_a_run_with_epochs_lists_every_epoch_answer(chromium, tmp_path):
+    from toy_runs import write_toy_epoch_run
+
+    path = write_toy_epoch_run(tmp_path / "e", {"sample-001": ["wrong", "correct", "correct"],
+                                                "sample-003": ["unparsed", "wrong", "wrong"]})
+    page = write_run_page([path], tmp_path / "epochs.html")
+    load = chromium.open(page, ready="data-ready")
+    assert load.errors == [] and _count(chromium) == 2
+    chromium.js("window.cgRunView.show(0)")
+    _wait(chromium, "data-detail")
+    rows = chromium.js("return Array.prototype.map.call(document.querySelectorAll('#d-epochs tbody tr'),"
+                       " function (tr) { return [tr.cells[0].textContent, tr.cells[2].textContent]; })")
+    assert rows == [["1", "epoch 1: ?"], ["2", "epoch 2: yes"], ["3", "epoch 3: yes"]]
+    assert "epoch 2" in chromium.js("return document.querySelector('#detail').textContent")
+    _shot(chromium, "epochs.png", 2000)
+    assert chromium.collect(load.url).errors == []

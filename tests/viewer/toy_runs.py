@@ -79,3 +79,19 @@ RUN_B = {"a": {"sample-001": "correct", "sample-002": "correct", "sample-003": "
          "b": {"sample-001": "correct", "sample-002": "correct", "sample-003": "error", "sample-004": "wrong"}}
 
 
+
+
+def write_toy_epoch_run(path: Path, outcomes: dict) -> Path:
+    """A run of the toy task with epochs: ``outcomes[statement id] = [outcome of epoch 1, 2, …]`` (variant a)."""
+    corpus = sample_corpus()
+    epochs = max(len(v) for v in outcomes.values())
+    store = RunStore(path)
+    store.write_manifest({"task": TOY, "variants": ["a"], "model": "hand/made", "epochs": epochs, "record_schema": 2,
+                          "dataset": {"name": "sample", "source": corpus.source, "sha256": corpus.sha256}})
+    recs = []
+    for it in toy_items(corpus, "a"):
+        for e, outcome in enumerate(outcomes.get(it.meta["statement_id"], []), start=1):
+            recs.append({**record(it, outcome, response=f"epoch {e}: " + ("yes" if outcome == "correct" else "?")),
+                         "epoch": e})
+    store.append(list(reversed(recs)))
+    return path

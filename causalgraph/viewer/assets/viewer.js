@@ -502,6 +502,14 @@
     var pre = el("pre", {cls: "response"});
     pre.textContent = d.response === null || d.response === undefined ? "(no response: the request failed)" : d.response;
     box.appendChild(pre);
+    if (d.epochs && d.epochs.length) {
+      // A run with epochs: the fields above are the majority answer's; here is every epoch's.
+      box.appendChild(el("h3", {text: "Every epoch (" + d.epochs.length + " samples; above: the majority answer, epoch " + (d.epoch || 1) + ")"}));
+      box.appendChild(table(["epoch", "parsed answer", "response"], d.epochs.map(function (x) {
+        return [x[0], x[3] ? "(request failed)" : (typeof x[1] === "string" ? x[1] : JSON.stringify(x[1])),
+                x[3] ? x[3] : (x[2] === null ? "" : x[2])];
+      }), {id: compact ? "" : "d-epochs"}));
+    }
     if (!compact) {
       box.appendChild(el("h3", {text: "Prompt"}));
       if (!p) {
