@@ -143,10 +143,6 @@ class RunConfig:
             raise ConfigError("no variant given; pass --variant V[,V…] or --variant all")
         if isinstance(self.epochs, bool) or not isinstance(self.epochs, int) or self.epochs < 1:
             raise ConfigError(f"--epochs {self.epochs!r}: expected an integer >= 1")
-        if self.epochs > 1 and self.temperature is not None and float(self.temperature) == 0.0:
-            raise ConfigError(f"--epochs {self.epochs} asks every item {self.epochs} times, which only samples "
-                              "different answers above temperature 0: give --temperature T > 0 (or 'default' for "
-                              "the provider's own)")
 
 
 @dataclass
@@ -477,7 +473,7 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: l
         manifest["items"] = items_count
     epochs = max(int(config.epochs), int(old.get("epochs") or 1))
     if epochs > 1:
-        if mode != "live":
+        if mode not in ("live", "import-inspect"):
             raise ConfigError(f"{out} asks every item {epochs} times (--epochs); {mode} answers each item once — "
                               "use `causalgraph bench run` for runs with epochs")
         manifest["epochs"] = epochs
@@ -534,6 +530,11 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
     from ..llm.registry import get_backend
 
     config.validate()
+    if config.epochs > 1 and config.temperature is not None and float(config.temperature) == 0.0:
+        # Checked where items are asked: an imported log may hold epochs of any temperature.
+        raise ConfigError(f"--epochs {config.epochs} asks every item {config.epochs} times, which only samples "
+                          "different answers above temperature 0: give --temperature T > 0 (or 'default' for the "
+                          "provider's own)")
     own_backend = backend is None
     if backend is None:
         backend = get_backend(config.model, **config.model_options)

@@ -79,9 +79,7 @@ def _pick_epoch(log, path: Path, epoch: Optional[int]) -> list:
         raise ConfigError(f"{path}: the log holds no samples (status {log.status!r}); nothing to import")
     epochs = sorted({s.epoch for s in samples})
     if epoch is None:
-        if len(epochs) > 1:
-            raise ConfigError(f"{path}: the log holds {len(epochs)} epochs ({', '.join(map(str, epochs))}); a run "
-                              "holds one answer per item: choose one with --epoch N")
+        # Several epochs become a run with epochs (bench run --epochs), every sample kept.
         return samples
     if epoch not in epochs:
         raise ConfigError(f"--epoch {epoch}: {path} holds epochs {', '.join(map(str, epochs))}")
@@ -123,7 +121,10 @@ def import_inspect_log(log: str | os.PathLike, out: Optional[str | os.PathLike] 
         ``bench run`` names it).  A folder holding a run of the same task,
         model and parameters gets the log's items it does not have yet.
     epoch
-        Which epoch to import when the log holds several.
+        Import only this epoch, as a run with one answer per item.  By
+        default every epoch is imported: a log of ``inspect eval --epochs N``
+        becomes a run with ``N`` epochs, as ``bench run --epochs N`` writes
+        (reduced by ``bench report --reducer``).
 
     Returns
     -------
@@ -136,8 +137,7 @@ def import_inspect_log(log: str | os.PathLike, out: Optional[str | os.PathLike] 
     ------
     ConfigError
         For a log that is missing, holds no samples, holds samples of no
-        causalgraph task or of two tasks, or several epochs and no ``epoch``;
-        for a folder holding another run.
+        causalgraph task or of two tasks; for a folder holding another run.
     SchemaError
         For a file inspect cannot read.
 
@@ -152,11 +152,16 @@ def import_inspect_log(log: str | os.PathLike, out: Optional[str | os.PathLike] 
     path = Path(log)
     data = _read_log(path)
     samples = _pick_epoch(data, path, epoch)
-    items, answers = [], {}
+    epochs = sorted({int(s.epoch) for s in samples})
+    several = len(epochs) > 1
+    items, answers, seen = [], {}, set()
     for s in samples:
         item = sample_item(s.metadata, s.input, where=f"{path}: sample {s.id!r}")
-        items.append(item)
-        answers[item.id] = _completion(s), s.completed_at
+        if item.id not in seen:  # an item once, however many epochs answered it
+            seen.add(item.id)
+            items.append(item)
+        # One run epoch per inspect epoch; a single epoch (or --epoch) is the run's only answer.
+        answers[(item.id, int(s.epoch) if several else 1)] = _completion(s), s.completed_at
     tasks = sorted({it.task for it in items})
     if len(tasks) != 1:
         raise ConfigError(f"{path}: samples of {len(tasks)} tasks ({', '.join(tasks)}); a run holds one task")
@@ -170,7 +175,7 @@ def import_inspect_log(log: str | os.PathLike, out: Optional[str | os.PathLike] 
     config = RunConfig(task=spec.name, variants=variants, model=model, data=meta.get("data"),
                        out=str(out) if out is not None else str(default_run_dir(spec.name, model, variants)),
                        temperature=gen.temperature, max_tokens=gen.max_tokens, seed=gen.seed, max_attempts=1,
-                       cache=False)
+                       cache=False, epochs=max(epochs) if several else 1)
     backend = InspectLogModel(model, data.eval.model_base_url)
     dataset = meta.get("dataset") or {"name": meta.get("data"), "source": None, "sha256": None}
     prep = prepare_run(config, backend, items=items, dataset=dataset, mode="import-inspect")
@@ -178,16 +183,19 @@ def import_inspect_log(log: str | os.PathLike, out: Optional[str | os.PathLike] 
         prep.manifest["inspect"] = {
             "log": str(path.resolve()), "eval_id": data.eval.eval_id, "run_id": data.eval.run_id,
             "task": data.eval.task, "task_args": dict(data.eval.task_args or {}), "status": data.status,
-            "created": data.eval.created, "epoch": samples[0].epoch,
+            "created": data.eval.created, **({"epochs": epochs} if several else {"epoch": samples[0].epoch}),
             "inspect_version": (data.eval.packages or {}).get("inspect_ai"),
         }
         records: list[dict[str, Any]] = []
         errors = 0
-        for item in prep.todo:
-            (completion, error, cost), completed_at = answers[item.id]
-            request = build_request(item, spec, config)
-            rec = make_record(item, spec, completion=completion, key=cache_key_for(backend, request, item),
-                              source="inspect", attempts=1, error=error, cost=cost)
+        for item, e in prep.todo_samples:
+            if (item.id, e) not in answers:
+                continue  # an epoch the log lacks for this item (it stays pending)
+            (completion, error, cost), completed_at = answers[(item.id, e)]
+            request = build_request(item, spec, config, e)
+            rec = make_record(item, spec, completion=completion, key=cache_key_for(backend, request, item, e),
+                              source="inspect", attempts=1, error=error, cost=cost,
+                              epoch=e if prep.epochs > 1 else None)
             rec = rec.to_dict() if hasattr(rec, "to_dict") else rec
             if completed_at:
                 # When inspect got the answer, not when it was imported.

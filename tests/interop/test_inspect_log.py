@@ -154,19 +154,37 @@ def test_logs_it_cannot_hold_as_one_run_are_refused_with_the_reason(climatecause
     items = task.items(load_corpus(str(climatecause_path)), "A_5")[:3]
     answers = {it.prompt: planned_answer(task, it)[0] for it in items}
     model = mock_model(answers.__getitem__)
-    # Two epochs: one answer per item is a run; --epoch picks one.
+    # Two epochs: --epoch picks one, as a run with one answer per item.
     log = run_eval(inspect_task("ccr-member", "A_5", data=str(climatecause_path)), model, tmp_path / "epochs",
                    limit=3, epochs=2)
-    with pytest.raises(ConfigError, match="2 epochs.*--epoch"):
-        import_inspect_log(log.location, tmp_path / "run")
     res = import_inspect_log(log.location, tmp_path / "run", epoch=2)
     assert res.written == 3 and load_run(res.path).manifest["inspect"]["epoch"] == 2
+    assert "epoch" not in load_run(res.path).responses[0]
     # A log of some other inspect task: its samples name no causalgraph item.
     other = run_eval(InspectTask(dataset=[Sample(input="Hi?", target="Hello", id="s1")]),
                      mock_model(lambda prompt: "Hello"), tmp_path / "other")
     with pytest.raises(ConfigError, match="sample 's1'.*metadata has no task"):
         import_inspect_log(other.location, tmp_path / "other-run")
     assert not (tmp_path / "other-run").exists()
+
+
+def test_a_log_with_epochs_imports_as_a_run_with_epochs(climatecause_path, tmp_path):
+    task = get_task("ccr-member")
+    items = task.items(load_corpus(str(climatecause_path)), "A_5")[:4]
+    answers = {it.prompt: planned_answer(task, it)[0] for it in items}
+    log = run_eval(inspect_task("ccr-member", "A_5", data=str(climatecause_path)), mock_model(answers.__getitem__),
+                   tmp_path / "logs", limit=4, epochs=3)
+    res = import_inspect_log(log.location, tmp_path / "run")
+    run = load_run(res.path)
+    assert res.written == 12 and run.epochs == 3 and run.manifest["inspect"]["epochs"] == [1, 2, 3]
+    assert sorted((r["item_id"], r["epoch"]) for r in run.samples) == sorted((it.id, e) for it in items
+                                                                               for e in (1, 2, 3))
+    # mockllm answers from the prompt alone: every epoch the same answer, the planned one.
+    planned = {it.id: task.parse_answer(answers[it.prompt], "A_5")[0] for it in items}
+    assert all(r["label"] == planned[r["item_id"]] for r in run.samples)
+    assert res.metrics["variants"]["A_5"]["agreement"]["identical"] == 1.0
+    # Importing again adds nothing.
+    assert import_inspect_log(log.location, tmp_path / "run").written == 0
 
 
 def test_a_custom_scored_task_reports_in_inspect_what_bench_report_reports(pubmed_test_path, tmp_path):
