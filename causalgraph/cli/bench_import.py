@@ -21,7 +21,9 @@ def register(sub) -> None:
     p.add_argument("log", metavar="LOG", help="inspect eval log file")
     p.add_argument("--out", metavar="RUN", help="run directory (default runs/<task>__<model>__<variants>); a folder "
                                                 "holding the same task, model and parameters gets the items it lacks")
-    p.add_argument("--epoch", type=int, metavar="N", help="import only epoch N, one answer per item (default: every epoch, as a run with epochs that `bench report --reducer` reduces)")
+    p.add_argument("--epoch", type=int, metavar="N",
+                   help="import only epoch N, one answer per item (default: every epoch, as a run with epochs that "
+                        "`bench report --reducer` reduces)")
     add_format_option(p)
     p.set_defaults(func=run)
 
