@@ -53,6 +53,10 @@ def _public_options(options: dict[str, Any]) -> dict[str, Any]:
             if not is_secret_option(k)}
 
 
+#: Samples per item ``--epochs`` accepts: every sample is a request and a line, planned up front.
+MAX_EPOCHS = 1000
+
+
 @dataclass
 class RunConfig:
     """Every parameter of a run (what ``manifest.json`` records).
@@ -143,6 +147,9 @@ class RunConfig:
             raise ConfigError("no variant given; pass --variant V[,V…] or --variant all")
         if isinstance(self.epochs, bool) or not isinstance(self.epochs, int) or self.epochs < 1:
             raise ConfigError(f"--epochs {self.epochs!r}: expected an integer >= 1")
+        if self.epochs > MAX_EPOCHS:
+            raise ConfigError(f"--epochs {self.epochs}: at most {MAX_EPOCHS} samples per item (pass@k studies use "
+                              "up to a few hundred)")
 
 
 @dataclass

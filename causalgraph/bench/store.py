@@ -266,7 +266,14 @@ class RunStore:
     def read_manifest(self) -> dict[str, Any]:
         if not self.manifest_path.is_file():
             raise self._missing_manifest("it cannot be read as a run")
-        return _read_json(self.manifest_path)
+        manifest = _read_json(self.manifest_path)
+        if not isinstance(manifest, dict):
+            raise SchemaError(f"{self.manifest_path}: expected a JSON object, found {type(manifest).__name__}")
+        epochs = manifest.get("epochs")
+        if epochs is not None and (not isinstance(epochs, int) or isinstance(epochs, bool) or epochs < 1):
+            raise SchemaError(f"{self.manifest_path}: epochs {epochs!r}, expected a positive integer (the samples "
+                              "asked per item)")
+        return manifest
 
     def write_manifest(self, manifest: dict[str, Any]) -> None:
         output_dir(self.path, "run directory")

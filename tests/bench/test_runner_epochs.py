@@ -253,3 +253,16 @@ def test_bench_run_with_epochs_on_the_command_line_prints_the_agreement_columns(
     assert "30 written" in out.err
     assert main(argv[:-2] + ["--epochs", "0"]) == 2
     assert capsys.readouterr().err.strip() == "causalgraph bench: error: --epochs 0: expected an integer >= 1"
+
+
+def test_a_manifest_with_a_bad_epochs_value_and_too_many_epochs_are_refused(tmp_path, isolated_cache):
+    path = _hand_run(tmp_path / "h")
+    manifest = json.loads((path / "manifest.json").read_text())
+    for bad in ("5", 0, True, -2):
+        (path / "manifest.json").write_text(json.dumps({**manifest, "epochs": bad}))
+        with pytest.raises(SchemaError, match=r"manifest.json: epochs .*expected a positive integer"):
+            load_run(path)
+    with pytest.raises(ConfigError, match="--epochs 1001: at most 1000 samples per item"):
+        run_benchmark(YN_TASK, ["v_1"], "mock/noisy", items=yn_items(2, variants=("v_1",)), out=tmp_path / "x",
+                      temperature=1, epochs=1001)
+    assert not (tmp_path / "x").exists()
