@@ -363,12 +363,7 @@ def _mean_over_epochs(run, variant: str, spec, epochs: int, *, n_boot: int, seed
     for k in ("items", "answered", "errors", "parse_failures", "parse_failure_rate", "pending"):
         mean.pop(k, None)
         sd.pop(k, None)
-    errors = sum(1 for r in samples if r.get("error"))
-    parse_failures = sum(1 for r in samples if not r.get("error") and r.get("label") is None)
-    answered = len(samples) - errors
-    out = {"items": len({r.get("item_id") for r in samples}), "samples": len(samples), "answered": answered,
-           "errors": errors, "parse_failures": parse_failures,
-           "parse_failure_rate": parse_failures / answered if answered else 0.0,
+    out = {"items": len({r.get("item_id") for r in samples}), **_sample_counts(samples),
            "epochs_scored": len(per_epoch), **mean, "epoch_sd": sd}
     if counts is not None and "confusion" in counts:
         out["confusion"] = counts["confusion"]  # every epoch's answers together
@@ -382,12 +377,17 @@ def _pass_variant(run, variant: str, spec, reducer, epochs: int, *, n_boot: int,
     samples = run.sample_records(variant)
     res = pass_scores(samples, reducer, spec.is_correct, epochs=epochs, n_boot=n_boot, seed=seed,
                       where=f"{run.path}, variant {variant}")
+    return {"items": res["items"], **_sample_counts(samples), "k": res["k"], "pass": res["value"],
+            "pass_ci95": res["ci95"]}
+
+
+def _sample_counts(samples: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Samples, answered, failed requests and unparsed answers among every epoch's samples."""
     errors = sum(1 for r in samples if r.get("error"))
     parse_failures = sum(1 for r in samples if not r.get("error") and r.get("label") is None)
     answered = len(samples) - errors
-    return {"items": res["items"], "samples": res["samples"], "answered": answered, "errors": errors,
-            "parse_failures": parse_failures, "parse_failure_rate": parse_failures / answered if answered else 0.0,
-            "k": res["k"], "pass": res["value"], "pass_ci95": res["ci95"]}
+    return {"samples": len(samples), "answered": answered, "errors": errors, "parse_failures": parse_failures,
+            "parse_failure_rate": parse_failures / answered if answered else 0.0}
 
 
 def report_rows(metrics: Mapping[str, Any], *, run_name: str = "") -> list[dict[str, Any]]:
