@@ -56,6 +56,7 @@ __all__ = [
     "pass_hat_k",
     "pass_scores",
     "epoch_agreement",
+    "incomplete_items",
 ]
 
 #: The reducer names ``bench report --reducer`` takes (``pass@K``/``pass^K`` with a number K too).
@@ -246,17 +247,37 @@ def pass_scores(samples: Sequence[Mapping[str, Any]], reducer: Reducer, is_corre
     short = [g[0].get("item_id") for g in groups if len(g) < k]
     if short:
         raise ConfigError(f"{where}: {len(short)} item(s) have fewer than {k} samples (first: {short[0]!r}); "
-                          f"resume the run with the same command, or choose a smaller k")
+                          f"{missing_samples_hint(epochs)}, or choose a smaller k")
     values = []
     for g in groups:
         c = sum(1 for r in g if not r.get("error") and is_correct(r))
         values.append(fn(len(g), c, k))
     arr = np.array(values, dtype=float)
+    # A variant with no items has no value (None), and strategy means leave it out.
     out: dict[str, Any] = {"reducer": reducer.name, "k": k, "items": len(groups),
                            "samples": sum(len(g) for g in groups),
-                           "value": float(arr.mean()) if len(arr) else 0.0}
+                           "value": float(arr.mean()) if len(arr) else None}
     out["ci95"] = _bootstrap_mean(arr, [_statement_of(g[0]) for g in groups], n_boot=n_boot, seed=seed)
     return out
+
+
+def missing_samples_hint(epochs: int) -> str:
+    """What to do about items with fewer samples than the run's epochs (the end of an error message)."""
+    return (f"ask the missing samples by running `causalgraph bench run` into this folder with this variant "
+            f"(--variant V --epochs {epochs})")
+
+
+def incomplete_items(samples: Sequence[Mapping[str, Any]], epochs: int) -> list[str]:
+    """Ids of the items that lack a sample of some epoch 1 … ``epochs`` (a run not finished).
+
+    Examples
+    --------
+    >>> incomplete_items([{"item_id": "a", "epoch": 1}, {"item_id": "a", "epoch": 2}, {"item_id": "b"}], 2)
+    ['b']
+    """
+    want = set(range(1, epochs + 1))
+    return [str(g[0].get("item_id")) for g in group_samples(samples)
+            if {int(r.get("epoch") or 1) for r in g} != want]
 
 
 def _bootstrap_mean(values: np.ndarray, statements: Sequence[Any], *, n_boot: int, seed: int

@@ -21,8 +21,12 @@ CHARS_PER_TOKEN = 4.0
 
 def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[str]] = None, data=None,
              output_tokens: float = PAPER_OUTPUT_TOKENS_PER_REQUEST, batch: bool = False,
-             prices: Optional[dict] = None, count_tokens: Optional[Callable[[str], int]] = None) -> list[dict]:
-    """One row per task and variant: items (= requests), prompt characters, estimated tokens and cost.
+             prices: Optional[dict] = None, count_tokens: Optional[Callable[[str], int]] = None,
+             epochs: int = 1) -> list[dict]:
+    """One row per task and variant: requests (items × ``epochs``), prompt characters, estimated tokens and cost.
+
+    ``epochs`` is ``bench run --epochs``: every item asked that many times
+    (the response cache serves none of the first run's samples).
 
     Examples
     --------
@@ -32,7 +36,11 @@ def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[st
     """
     from ..datasets import load_corpus
     from ..llm.pricing import DEFAULT_PRICES, cost_usd
+    from ..errors import ConfigError
     from ..llm.registry import split_spec
+
+    if isinstance(epochs, bool) or not isinstance(epochs, int) or epochs < 1:
+        raise ConfigError(f"--epochs {epochs!r}: expected an integer >= 1")
 
     _, model_name = split_spec(model)
     prices = prices if prices is not None else DEFAULT_PRICES
@@ -46,11 +54,12 @@ def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[st
         vs = list(variants) if variants else spec.list_variants()
         for v in vs:
             items = spec.build_items(corpora[key], spec.variant_id(v))
-            chars = sum(len(m["content"]) for it in items for m in it.messages())
-            tok_in = sum(count_tokens(m["content"]) for it in items for m in it.messages()) if count_tokens \
-                else chars / CHARS_PER_TOKEN
-            tok_out = output_tokens * len(items)
-            rows.append({"task": task, "variant": spec.variant_id(v), "requests": len(items), "prompt_chars": chars,
+            chars = epochs * sum(len(m["content"]) for it in items for m in it.messages())
+            tok_in = epochs * sum(count_tokens(m["content"]) for it in items for m in it.messages()) \
+                if count_tokens else chars / CHARS_PER_TOKEN
+            tok_out = output_tokens * len(items) * epochs
+            rows.append({"task": task, "variant": spec.variant_id(v), "requests": len(items) * epochs,
+                         "prompt_chars": chars,
                          "input_tokens_est": round(tok_in), "output_tokens_est": round(tok_out),
                          "cost_usd_est": cost_usd(model_name, round(tok_in), round(tok_out), prices, batch=batch)})
     return rows

@@ -35,6 +35,7 @@ from .item import Item
 from ..outputs import safe_name
 from ..tasks import Task, get_task
 from .record import RECORD_SCHEMA, RunRecord
+from .epochs import sample_key
 from .store import Run, RunStore
 
 __all__ = ["RunConfig", "RunResult", "PreparedRun", "run_benchmark", "arun_benchmark", "prepare_run",
@@ -168,6 +169,8 @@ class RunResult:
     #: Variant → the ids of its items in the order the task built them (records are written in
     #: completion order; this is the order to report them in).
     item_ids: dict[str, list[str]] = field(default_factory=dict)
+    #: Samples per item of the run directory (its largest ``--epochs``); counts above are of samples when > 1.
+    epochs: int = 1
 
     def load(self) -> Run:
         from .store import load_run
@@ -483,17 +486,23 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: l
         if mode not in ("live", "import-inspect"):
             raise ConfigError(f"{out} asks every item {epochs} times (--epochs); {mode} answers each item once — "
                               "use `causalgraph bench run` for runs with epochs")
+        if mode == "live" and config.temperature is not None and float(config.temperature) == 0.0:
+            raise ConfigError(f"{out} asks every item {epochs} times, which only samples different answers above "
+                              "temperature 0: give --temperature T > 0 (or 'default'), or choose another --out")
         manifest["epochs"] = epochs
         # Lines carry `epoch`: the lowest schema that reads them (older runs keep version 1).
         manifest["record_schema"] = RECORD_SCHEMA
+    # Every line checked before anything is asked or written: a broken folder stays as it is.
+    answered = {sample_key(r) for r in store.checked_lines(manifest, epochs) if not r.get("error")}
     invocation = {"started": _now(), "mode": mode, "variants": variants, "limit": config.limit,
                   "concurrency": config.concurrency}
     if epochs > 1:
         invocation["epochs"] = epochs
+        if config.epochs != epochs:
+            invocation["epochs_asked"] = config.epochs
     manifest["invocations"].append(invocation)
     store.write_manifest(manifest)
 
-    answered = store.answered_samples()
     in_batch = _keys_in_open_batches(store)
     todo: list[Item] = []
     todo_samples: list[tuple[Item, int]] = []
@@ -715,23 +724,25 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                 cache.close()
 
         metrics = finish_run(prep, counters)
+        unit = "samples" if prep.epochs > 1 else "items"  # what `todo` counts
         if down.is_set():
             pending = len(todo) - counters["written"]
             where = unreachable["endpoint"] or config.model
             raise BackendUnreachable(
                 f"{config.model}: {unreachable['count']} connection failures in a row to {where} "
-                f"(last: {unreachable['last']}); the run stopped with {pending} items not answered, left pending. "
+                f"(last: {unreachable['last']}); the run stopped with {pending} {unit} not answered, left pending. "
                 f"Start the server (or fix the base URL) and run the same command again: {out} resumes them",
                 endpoint=unreachable["endpoint"])
         if stop:
             not_asked = len(todo) - counters["written"]
             raise BackendUnavailable(
-                f"{config.model} refuses every request ({stop[0]}); the run stopped with {not_asked} items not "
+                f"{config.model} refuses every request ({stop[0]}); the run stopped with {not_asked} {unit} not "
                 f"asked. Fix the cause and run the same command again: {out} resumes")
         return RunResult(path=out, metrics=metrics, requests_sent=counters["requests_sent"],
                          cache_hits=counters["cache_hits"], skipped=skipped, written=counters["written"],
                          errors=counters["errors"], waiting_in_batch=prep.waiting_in_batch,
-                         item_ids={v: [it.id for it in its] for v, its in prep.by_variant.items()})
+                         item_ids={v: [it.id for it in its] for v, its in prep.by_variant.items()},
+                         epochs=prep.epochs)
     finally:
         if prep is not None:
             prep.store.release()

@@ -23,7 +23,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
 
-from ..errors import SchemaError
+from ..errors import ConfigError, SchemaError
 from ..scores import binary_scores, prf_counts
 
 __all__ = [
@@ -313,7 +313,10 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reduce
     totals = {k: sum(per_variant[v][k] for v in per_variant)
               for k in ("items", "answered", "errors", "parse_failures", "pending")}
     # Runs without epochs keep the keys (and bytes) they always had.
-    sampling = {"epochs": epochs, "reducer": red.label} if epochs > 1 or red.name.startswith("pass") else {}
+    label = red.label
+    if red.name.startswith("pass") and red.k is None:
+        label = red.name[:-1] + str(epochs)  # pass@k: k is every epoch of this run
+    sampling = {"epochs": epochs, "reducer": label} if epochs > 1 or red.name.startswith("pass") else {}
     if red.name.startswith("pass"):
         metric_names = ["pass"]
     elif red.name == "mean" and epochs > 1 and spec.kind == "custom":
@@ -354,6 +357,14 @@ def _mean_values(dicts: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], di
 
 def _mean_over_epochs(run, variant: str, spec, epochs: int, *, n_boot: int, seed: int) -> dict[str, Any]:
     """One variant scored on each epoch alone; every score the mean over epochs (``epoch_sd``: their spread)."""
+    from .epochs import incomplete_items, missing_samples_hint
+
+    short = incomplete_items(run.sample_records(variant), epochs)
+    if short:
+        # A partial epoch scored as a whole one would weigh its few items like a full pass.
+        raise ConfigError(f"{run.path}, variant {variant}: {len(short)} item(s) lack a sample of some of the "
+                          f"{epochs} epochs (first: {short[0]!r}); the mean needs every epoch complete: "
+                          f"{missing_samples_hint(epochs)}, or use --reducer majority")
     per_epoch = [score_records(run.sample_records(variant, epoch=e), spec, n_boot=0, seed=seed)
                  for e in range(1, epochs + 1)]
     per_epoch = [s for s in per_epoch if s["items"]]

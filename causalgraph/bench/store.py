@@ -100,7 +100,7 @@ class Run:
 
     @property
     def epochs(self) -> int:
-        """Samples asked per item: the manifest's ``epochs`` (1 for a run without), or the most found in the lines."""
+        """Samples asked per item: the manifest's ``epochs`` (1 for a run without; no line names a higher one)."""
         found = max((int(r.get("epoch") or 1) for r in self.samples), default=1)
         return max(int(self.manifest.get("epochs") or 1), found)
 
@@ -378,9 +378,46 @@ class RunStore:
         """Keys ``(task, variant, item_id)`` of items that have an answer (a line without error)."""
         return {record_key(r) for r in self.iter_lines() if not r.get("error")}
 
-    def answered_samples(self) -> set[tuple[str, str, str, int]]:
-        """Keys ``(task, variant, item_id, epoch)`` of samples that have an answer (a line without epoch is epoch 1)."""
-        return {sample_key(r) for r in self.iter_lines() if not r.get("error")}
+    def answered_samples(self, epochs: Optional[int] = None) -> set[tuple[str, str, str, int]]:
+        """Keys ``(task, variant, item_id, epoch)`` of samples that have an answer (a line without epoch is epoch 1).
+
+        Every line is checked as :meth:`load` checks it (``epochs``: the most
+        a line may name, default the manifest's), so a resumed run refuses a
+        broken folder before it asks or writes anything.
+        """
+        manifest = self.read_manifest() if self.exists() else {}
+        return {sample_key(r) for r in self.checked_lines(manifest, epochs) if not r.get("error")}
+
+    def checked_lines(self, manifest: dict[str, Any], epochs: Optional[int] = None) -> list[dict[str, Any]]:
+        """Every line of ``responses.jsonl`` through the record schema, checked against the manifest.
+
+        Raises
+        ------
+        SchemaError
+            For a line that is not a run record (naming file and line), that
+            belongs to another task, or whose ``epoch`` is above the run's
+            epochs (``epochs``, else the manifest's; 1 without).
+        """
+        limit = epochs if epochs is not None else int(manifest.get("epochs") or 1)
+        task = manifest.get("task")
+        out = []
+        for n, raw in self.iter_numbered_lines():
+            where = f"{self.responses_path}, line {n}"
+            # Every line through the one record schema: old lines get the fields they lack, in order.
+            rec = RunRecord.from_dict(raw, where).to_dict()
+            if task is not None and rec.get("task") != task:
+                # Lines of another task (a folder reused after its manifest was lost) would be scored
+                # against this task's labels and fail deep inside the scorer.
+                raise SchemaError(
+                    f"{self.responses_path}: the line of item {rec.get('item_id')!r} belongs to task {rec.get('task')!r}; "
+                    f"expected {task!r}, the task in {self.manifest_path.name}. The folder mixes two runs: move the "
+                    "other task's lines to a run directory of their own")
+            if int(rec.get("epoch") or 1) > limit:
+                raise SchemaError(f"{where}: epoch {rec.get('epoch')} of item {rec.get('item_id')!r} is above the "
+                                  f"{limit} epoch(s) of the run ({self.manifest_path.name}); the line does not belong "
+                                  "to this run")
+            out.append(rec)
+        return out
 
     # -- metrics and ledger -----------------------------------------------------------------
     def write_metrics(self, metrics: dict[str, Any]) -> None:
@@ -401,20 +438,10 @@ class RunStore:
     def load(self) -> Run:
         manifest = self.read_manifest()
         record_schema_of(manifest, str(self.manifest_path))
-        # Every line through the one record schema: old lines get the fields they lack, in order.
-        lines = [RunRecord.from_dict(rec, f"{self.responses_path}, line {n}").to_dict()
-                 for n, rec in self.iter_numbered_lines()]
+        lines = self.checked_lines(manifest)
         latest: dict[tuple, dict] = {}
         order: list[tuple] = []
-        task = manifest.get("task")
         for rec in lines:
-            if task is not None and rec.get("task") != task:
-                # Lines of another task (a folder reused after its manifest was lost) would be scored
-                # against this task's labels and fail deep inside the scorer.
-                raise SchemaError(
-                    f"{self.responses_path}: the line of item {rec.get('item_id')!r} belongs to task {rec.get('task')!r}; "
-                    f"expected {task!r}, the task in {self.manifest_path.name}. The folder mixes two runs: move the "
-                    "other task's lines to a run directory of their own")
             key = sample_key(rec)
             if key not in latest:
                 order.append(key)

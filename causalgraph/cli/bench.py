@@ -73,6 +73,9 @@ def _cmd_run(args) -> int:
     config = _config(args)
     result = asyncio.run(arun_benchmark(config, progress=not args.no_progress and sys.stderr.isatty()))
     m = result.metrics
+    if result.epochs > config.epochs:
+        print(f"causalgraph bench: note: {result.path} asks every item {result.epochs} times (the most it was ever "
+              f"asked for), not {config.epochs}; counts below are of samples", file=sys.stderr)
     print(f"run {result.path}: {result.written} written, {result.skipped} already answered, "
           f"{result.requests_sent} requests sent, {result.cache_hits} cache hits, {result.errors} errors; "
           f"tokens in {m['tokens_in']:,} out {m['tokens_out']:,}, cost ${m['cost_usd']:.4f}", file=sys.stderr)
@@ -137,7 +140,7 @@ def _cmd_report(args) -> int:
         cols = ["run", "task", "model", "row", "items", "errors", "parse_fail", *pass_cols, "pass_ci95"]
     else:
         cols = ["run", "task", "model", "row", "items", "errors", "parse_fail", "precision", "recall", "f1",
-                "f1_ci95" if not any("f1_sd" in r for r in rows) else "f1_sd"]
+                "f1_ci95"] + (["f1_sd"] if any("f1_sd" in r for r in rows) else [])
     if any("authors_f1" in r for r in rows):
         cols.append("authors_f1")
     cols += [c for c in ("identical", "fleiss_kappa") if any(c in r for r in rows)]
@@ -197,7 +200,7 @@ def _cmd_plan(args) -> int:
     rows = plan_run(tasks, args.model, variants=variants, data=args.data, batch=args.batch,
                     output_tokens=args.output_tokens if args.output_tokens is not None
                     else PAPER_OUTPUT_TOKENS_PER_REQUEST,
-                    prices=load_prices(args.prices) if args.prices else None)
+                    prices=load_prices(args.prices) if args.prices else None, epochs=args.epochs)
     if len(rows) > 1:
         rows.append({"task": "total", "variant": "", **{k: sum(r[k] for r in rows) for k in
                      ("requests", "prompt_chars", "input_tokens_est", "output_tokens_est", "cost_usd_est")}})
@@ -281,6 +284,7 @@ def register(subparsers) -> None:
     p.add_argument("--model", default="openai/gpt-5.1-2025-11-13", help="provider/model priced (default GPT-5.1)")
     add_data_option(p)
     p.add_argument("--batch", action="store_true", help="price at the Batch API discount")
+    p.add_argument("--epochs", type=int, default=1, metavar="N", help="every item asked N times (bench run --epochs)")
     p.add_argument("--output-tokens", type=float, help="output tokens assumed per request "
                                                          "(default 288, the paper's average)")
     p.add_argument("--prices", metavar="FILE", help="JSON price table overriding the built-in one")

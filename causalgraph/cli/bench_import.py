@@ -34,7 +34,8 @@ def run(args) -> int:
 
     res = import_inspect_log(args.log, args.out, epoch=args.epoch)
     print(f"run {res.path}: {res.written} lines imported from {args.log} ({res.errors} failed samples), "
-          f"{res.skipped} items already there", file=sys.stderr)
+          f"{res.skipped} {'samples' if res.epochs > 1 else 'items'} already there", file=sys.stderr)
     rows = [r for r in report_rows(res.metrics, run_name=str(res.path)) if not str(r["row"]).startswith("[")]
-    emit_table(rows, args.format, columns=_COLUMNS)
+    extra = [c for c in ("identical", "fleiss_kappa") if any(c in r for r in rows)]
+    emit_table(rows, args.format, columns=_COLUMNS + extra)
     return 0

@@ -86,6 +86,36 @@ def _pick_epoch(log, path: Path, epoch: Optional[int]) -> list:
     return [s for s in samples if s.epoch == epoch]
 
 
+def _old_inspect(out: Path) -> dict[str, Any]:
+    """The ``inspect`` entry of the manifest already in ``out`` (``{}`` for a new folder or a run of causalgraph's)."""
+    from ..bench.store import RunStore
+
+    store = RunStore(out)
+    return dict(store.read_manifest().get("inspect") or {}) if store.exists() else {}
+
+
+def _check_epoch_mix(out: Path, old: dict[str, Any], epochs: Optional[list[int]], single: int) -> None:
+    """Refuse to mix a one-epoch import with an all-epochs import (or two different epochs) in one folder.
+
+    A one-epoch import stores inspect's epoch N as the run's only answer (no
+    ``epoch`` on the lines); an all-epochs import stores inspect's epoch e as
+    the run's epoch e.  Mixed, inspect's epoch N would stand in for epoch 1.
+    ``old`` is the folder's ``inspect`` entry (:func:`_old_inspect`).
+    """
+    if not old:
+        return
+    if epochs is not None and "epoch" in old:
+        raise ConfigError(f"{out} holds inspect's epoch {old['epoch']} alone, as a run with one answer per item; "
+                          f"importing every epoch ({', '.join(map(str, epochs))}) beside it would mix the two. "
+                          "Choose another --out, or import one epoch with --epoch")
+    if epochs is None and "epochs" in old:
+        raise ConfigError(f"{out} holds inspect's epochs {', '.join(map(str, old['epochs']))} as a run with epochs; "
+                          f"epoch {single} alone cannot join it. Import the whole log, or choose another --out")
+    if epochs is None and "epoch" in old and old["epoch"] != single:
+        raise ConfigError(f"{out} holds inspect's epoch {old['epoch']}; epoch {single} would not be added (a run "
+                          "with one answer per item holds one epoch). Choose another --out")
+
+
 def _completion(sample) -> tuple[Optional[Completion], Optional[str], float]:
     """The answer of a sample (``None`` and why when it has none) and its cost."""
     if sample.error is not None:
@@ -178,6 +208,8 @@ def import_inspect_log(log: str | os.PathLike, out: Optional[str | os.PathLike] 
                        cache=False, epochs=max(epochs) if several else 1)
     backend = InspectLogModel(model, data.eval.model_base_url)
     dataset = meta.get("dataset") or {"name": meta.get("data"), "source": None, "sha256": None}
+    old_inspect = _old_inspect(Path(config.out))
+    _check_epoch_mix(Path(config.out), old_inspect, epochs if several else None, samples[0].epoch)
     prep = prepare_run(config, backend, items=items, dataset=dataset, mode="import-inspect")
     try:
         prep.manifest["inspect"] = {
@@ -186,6 +218,9 @@ def import_inspect_log(log: str | os.PathLike, out: Optional[str | os.PathLike] 
             "created": data.eval.created, **({"epochs": epochs} if several else {"epoch": samples[0].epoch}),
             "inspect_version": (data.eval.packages or {}).get("inspect_ai"),
         }
+        if several:
+            # Logs of more epochs add theirs; the folder keeps every inspect epoch it holds.
+            prep.manifest["inspect"]["epochs"] = sorted(set(epochs) | set(old_inspect.get("epochs") or []))
         records: list[dict[str, Any]] = []
         errors = 0
         for item, e in prep.todo_samples:

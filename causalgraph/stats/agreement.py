@@ -73,7 +73,9 @@ def fleiss_kappa(table) -> Optional[float]:
     p_i = ((m * m).sum(axis=1) - n) / (n * (n - 1))
     p_bar = float(p_i.mean())
     p_j = m.sum(axis=0) / (subjects * n)
-    p_e = float((p_j * p_j).sum())
-    if np.isclose(p_e, 1.0):
+    if np.count_nonzero(p_j) <= 1:
+        # Every rating in one category: P_e = 1 exactly. Decided on the counts, not on a float
+        # tolerance, which would call a table with one dissenting rating in 300,000 undefined.
         return None
+    p_e = float((p_j * p_j).sum())
     return (p_bar - p_e) / (1.0 - p_e)

@@ -266,3 +266,92 @@ def test_a_manifest_with_a_bad_epochs_value_and_too_many_epochs_are_refused(tmp_
         run_benchmark(YN_TASK, ["v_1"], "mock/noisy", items=yn_items(2, variants=("v_1",)), out=tmp_path / "x",
                       temperature=1, epochs=1001)
     assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("bad", [[2], "x", 0, "2", 1.5, True, -1])
+def test_a_resumed_run_refuses_a_line_with_a_bad_epoch_before_asking_or_writing_anything(bad, tmp_path,
+                                                                                         isolated_cache):
+    items = yn_items(3, variants=("v_1",))
+    opts = dict(items=items, temperature=1.0, epochs=2, out=tmp_path / "r", cache=False)
+    run_benchmark(YN_TASK, ["v_1"], "mock/noisy", **opts)
+    lines = (tmp_path / "r" / "responses.jsonl").read_text().splitlines()
+    lines = lines[:-1]  # one sample left to ask
+    broken = json.loads(lines[2])
+    broken["epoch"] = bad
+    lines[2] = json.dumps(broken)
+    (tmp_path / "r" / "responses.jsonl").write_text("\n".join(lines) + "\n")
+    before = {p.name: p.read_bytes() for p in (tmp_path / "r").iterdir() if p.is_file()}
+    with pytest.raises(SchemaError, match=r"responses.jsonl, line 3: epoch .*expected a positive integer"):
+        run_benchmark(YN_TASK, ["v_1"], "mock/noisy", **opts)
+    assert {p.name: p.read_bytes() for p in (tmp_path / "r").iterdir() if p.is_file()} == before
+
+
+def test_a_line_whose_epoch_is_above_the_runs_epochs_is_refused_naming_it(tmp_path):
+    path = _hand_run(tmp_path / "h")
+    lines = (path / "responses.jsonl").read_text().splitlines()
+    stray = json.loads(lines[0])
+    stray["epoch"] = 999
+    (path / "responses.jsonl").write_text("\n".join([json.dumps(stray)] + lines[1:]) + "\n")
+    with pytest.raises(SchemaError, match=r"line 1: epoch 999 of item .* is above the 3 epoch\(s\) of the run"):
+        load_run(path)
+
+
+def test_the_mean_refuses_a_run_whose_epochs_are_not_all_complete_and_says_what_to_resume(tmp_path):
+    path = _hand_run(tmp_path / "h")
+    lines = [x for x in (path / "responses.jsonl").read_text().splitlines()
+             if not (json.loads(x)["epoch"] == 3 and json.loads(x)["item_id"].endswith("q1"))]
+    (path / "responses.jsonl").write_text("\n".join(lines) + "\n")
+    run = load_run(path)
+    with pytest.raises(ConfigError, match=r"variant A_1: 1 item\(s\) lack a sample .*first: 'reachability/A_1/q1'.*"
+                                          r"--variant V --epochs 3"):
+        compute_metrics(run, reducer="mean")
+    with pytest.raises(ConfigError, match=r"fewer than 3 samples .*--epochs 3"):
+        compute_metrics(run, reducer="pass@3")
+    assert compute_metrics(run, reducer="pass@2")["variants"][HAND_VARIANT]["items"] == 4
+    assert compute_metrics(run)["variants"][HAND_VARIANT]["pending"] == 1
+
+
+def test_a_variant_without_answers_has_no_pass_value_and_stays_out_of_the_strategy_mean(tmp_path):
+    path = _hand_run(tmp_path / "h")
+    manifest = json.loads((path / "manifest.json").read_text())
+    manifest["variants"].append("A_2")
+    manifest["items"]["A_2"] = 4
+    (path / "manifest.json").write_text(json.dumps(manifest))
+    m = compute_metrics(load_run(path), reducer="pass@2")
+    assert m["variants"]["A_2"]["pass"] is None and m["variants"]["A_2"]["pending"] == 12
+    assert m["reducer"] == "pass@2"
+    assert m["strategies"]["Avg"]["pass"] == {"mean": pytest.approx(5 / 6), "std": None, "n": 1}
+
+
+def test_pass_at_k_names_its_k_per_run_in_a_report_of_several_runs(tmp_path, capsys, isolated_cache):
+    three = _hand_run(tmp_path / "h")
+    two = tmp_path / "two"
+    run_benchmark(YN_TASK, ["v_1"], "mock/noisy", items=yn_items(4, variants=("v_1",)), out=two, temperature=1,
+                  epochs=2)
+    assert main(["bench", "report", str(three), str(two), "--reducer", "pass@k", "--format", "csv"]) == 0
+    header = capsys.readouterr().out.splitlines()[0].split(",")
+    assert "pass@3" in header and "pass@2" in header
+
+
+def test_resuming_with_fewer_epochs_says_the_folder_keeps_more(tmp_path, capsys, climatecause_path,
+                                                               isolated_cache):
+    argv = ["bench", "run", "--task", "corri", "--variant", "0_1", "--model", "mock/noisy", "--temperature", "0.7",
+            "--limit", "3", "--data", str(climatecause_path), "--out", str(tmp_path / "r")]
+    assert main(argv + ["--epochs", "3"]) == 0
+    capsys.readouterr()
+    assert main(argv + ["--epochs", "2"]) == 0
+    err = capsys.readouterr().err
+    assert "asks every item 3 times (the most it was ever asked for), not 2" in err and "0 written, 9 already" in err
+    manifest = json.loads((tmp_path / "r" / "manifest.json").read_text())
+    assert manifest["invocations"][-1]["epochs"] == 3 and manifest["invocations"][-1]["epochs_asked"] == 2
+
+
+def test_the_plan_of_a_run_with_epochs_counts_every_sample(climatecause_path):
+    from causalgraph.bench.plan import plan_run
+
+    one, = plan_run(["corri"], "openai/gpt-5.1-2025-11-13", variants=["0_1"], data=str(climatecause_path))
+    five, = plan_run(["corri"], "openai/gpt-5.1-2025-11-13", variants=["0_1"], data=str(climatecause_path), epochs=5)
+    assert five["requests"] == 5 * one["requests"] == 5 * 874 and five["prompt_chars"] == 5 * one["prompt_chars"]
+    assert five["cost_usd_est"] == pytest.approx(5 * one["cost_usd_est"], rel=1e-4)
+    with pytest.raises(ConfigError, match="--epochs 0"):
+        plan_run(["corri"], "openai/gpt-5.1-2025-11-13", variants=["0_1"], data=str(climatecause_path), epochs=0)

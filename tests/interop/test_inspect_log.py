@@ -185,6 +185,17 @@ def test_a_log_with_epochs_imports_as_a_run_with_epochs(climatecause_path, tmp_p
     assert res.metrics["variants"]["A_5"]["agreement"]["identical"] == 1.0
     # Importing again adds nothing.
     assert import_inspect_log(log.location, tmp_path / "run").written == 0
+    # One epoch alone and every epoch do not mix in one folder, in either order; nor do two single epochs.
+    with pytest.raises(ConfigError, match="holds inspect's epochs 1, 2, 3 as a run with epochs; epoch 2 alone"):
+        import_inspect_log(log.location, tmp_path / "run", epoch=2)
+    import_inspect_log(log.location, tmp_path / "one", epoch=2)
+    before = (tmp_path / "one" / "responses.jsonl").read_bytes()
+    with pytest.raises(ConfigError, match="holds inspect's epoch 2 alone.*importing every epoch"):
+        import_inspect_log(log.location, tmp_path / "one")
+    with pytest.raises(ConfigError, match="holds inspect's epoch 2; epoch 3 would not be added"):
+        import_inspect_log(log.location, tmp_path / "one", epoch=3)
+    assert (tmp_path / "one" / "responses.jsonl").read_bytes() == before
+    assert import_inspect_log(log.location, tmp_path / "one", epoch=2).written == 0
 
 
 def test_a_custom_scored_task_reports_in_inspect_what_bench_report_reports(pubmed_test_path, tmp_path):

@@ -58,3 +58,13 @@ def test_perfect_agreement_is_one_and_tables_that_are_not_ratings_are_refused():
         fleiss_kappa([[3, -1], [1, 1]])
     with pytest.raises(ConfigError, match="subjects x categories"):
         fleiss_kappa([1, 2, 3])
+
+
+def test_one_dissenting_rating_in_300000_still_gives_a_kappa():
+    from statsmodels.stats.inter_rater import fleiss_kappa as sm_kappa
+
+    table = np.zeros((1000, 2), dtype=int)
+    table[:, 0] = 300
+    table[0] = [299, 1]
+    assert fleiss_kappa(table) == pytest.approx(sm_kappa(table, method="fleiss"), abs=1e-12)
+    assert fleiss_kappa(table) < 0
