@@ -44,9 +44,9 @@ def _run(items, model: str, *, out: Union[str, Path], variant: str, model_option
                              dataset=dataset, out=str(out), model_options=dict(model_options or {}), **run_options)
     finally:
         if own:  # a backend the caller passed in stays theirs to close
-            import asyncio
+            from .._sync import run_sync
 
-            asyncio.run(backend.aclose())
+            run_sync(backend.aclose())
 
 
 def annotate_texts(texts: Sequence[str], model: str, *, out: Union[str, Path], variant: str = DEFAULT_VARIANT,

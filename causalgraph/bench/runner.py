@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
+from .._sync import run_sync
 from ..errors import (BackendError, BackendUnavailable, BackendUnreachable, CausalGraphError, ConfigError,
                       TransientBackendError)
 from ..llm.base import Backend, Completion, Request, is_secret_option, public_url, redact
@@ -837,4 +838,5 @@ def run_benchmark(task: str, variants: Sequence[str] | str, model: str, *, items
     if isinstance(variants, str):
         variants = [v.strip() for v in variants.split(",") if v.strip()]
     config = RunConfig(task=task, variants=list(variants), model=model, **options)
-    return asyncio.run(arun_benchmark(config, items=items, backend=backend, progress=progress, dataset=dataset))
+    # run_sync: also from a notebook cell, where an event loop is already running.
+    return run_sync(arun_benchmark(config, items=items, backend=backend, progress=progress, dataset=dataset))

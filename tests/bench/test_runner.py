@@ -273,3 +273,20 @@ def test_run_config_refuses_negative_times_and_counts(option, value, message):
 
     with pytest.raises(ConfigError, match=message):
         RunConfig(task="t", variants=["v"], model="mock/oracle", **{option: value}).validate()
+
+
+def test_run_benchmark_works_where_an_event_loop_is_already_running_as_in_a_notebook(isolated_cache, tmp_path):
+    items = yn_items(4, variants=("v_1",))
+
+    async def cell():
+        # A notebook cell runs inside Jupyter's loop; asyncio.run() there raises RuntimeError.
+        return run_benchmark(YN_TASK, ["v_1"], "mock/oracle", items=items, out=tmp_path / "nb")
+
+    res = asyncio.run(cell())
+    assert res.written == 4 and res.metrics["variants"]["v_1"]["f1"] == 1.0
+    # An error inside reaches the caller as itself.
+    async def failing():
+        return run_benchmark(YN_TASK, ["v_1"], "mock/oracle", items=items, out=tmp_path / "nb", limit=0)
+
+    with pytest.raises(ConfigError, match="--limit 0"):
+        asyncio.run(failing())
