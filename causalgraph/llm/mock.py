@@ -6,7 +6,8 @@ runner, cache and parser.
 * ``mock/oracle`` answers the item's gold label in the variant's wording
   (``same`` for a positive correlation in a same/opposite variant); a gold
   set of events (structure tasks) as a list, one event a line (``none``
-  when empty).  Option
+  when empty); for a task whose gold is not a label (extraction), the
+  task's ``reference_answer`` verbatim.  Option
   ``style``: ``tag`` (``<Answer>same</Answer>``, default), ``plain``
   (``same``) or ``sentence`` (``The answer is: same.``).
 * ``mock/noisy`` samples like a model at a temperature above 0, without
@@ -110,6 +111,8 @@ class OracleBackend(MockBackend):
         self._gold: dict[str, tuple[Any, Any]] = {}
         #: Item id → the words of the variant's labels (what a wrong answer may say).
         self._words: dict[str, tuple[str, ...]] = {}
+        #: Item id → the task's reference answer, for items whose gold is not a label (answered verbatim).
+        self._texts: dict[str, str] = {}
 
     def prepare(self, items: Sequence[Any], task: Any) -> None:
         words_of: dict[str, dict] = {}
@@ -121,6 +124,8 @@ class OracleBackend(MockBackend):
 
                 self._gold[it.id] = (it.gold, format_event_list([str(x) for x in it.gold]))
                 continue
+            if it.gold is None and task is not None and getattr(task, "reference_answer", None) is not None:
+                self._texts[it.id] = str(task.reference_answer(it))
             if it.gold is not None and task is not None:
                 if it.variant not in words_of:
                     words_of[it.variant] = task.words(it.variant)
@@ -135,9 +140,13 @@ class OracleBackend(MockBackend):
         # The oracle answers from the gold label, which the messages do not show: two
         # items with the same prompt and different gold must not share a cache entry.
         gold, word = self._lookup(request)
-        return {"answer_word": word, "gold": gold}
+        text = self._texts.get(str(request.meta.get("item_id")))
+        return {"answer_word": word, "gold": gold, **({"answer": text} if text is not None else {})}
 
     def answer(self, request: Request) -> str:
+        text = self._texts.get(str(request.meta.get("item_id")))
+        if text is not None:
+            return text  # the task's reference answer, written as the prompt asks (no tag around it)
         gold, word = self._lookup(request)
         if word is None:
             word = gold
@@ -184,6 +193,10 @@ class NoisyBackend(OracleBackend):
         if self._draw(request, "flip") >= self.flip:
             return right
         gold, word = self._lookup(request)
+        if str(request.meta.get("item_id")) in self._texts:
+            # A reference answer (extraction): wrong is claiming no relation, or one the text does not hold.
+            return "Output: No relations extracted." if "Tuple 1:" in right else \
+                "Output:\nTuple 1: {Cause: an unrelated event, Effect: another unrelated event}"
         if isinstance(gold, (list, tuple)):
             wrong = "none" if gold else "an event the graph does not have"
         else:

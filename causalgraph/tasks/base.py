@@ -78,6 +78,12 @@ class Task:
         the reducers of repeated sampling (``pass@k``, ``pass^k``).  Binary and
         multiclass tasks need none (the label equals the gold label); a
         custom task without it cannot be reduced that way.
+    reference_answer
+        Optional ``reference_answer(item) -> str``: the text a perfect model
+        would answer, for items whose gold is not a label the answer can
+        name (extraction: the gold pairs as the prompt asks for them).
+        ``mock/oracle`` answers it, so a custom task runs end to end with
+        the answers that must score full marks.
     """
 
     name: str
@@ -100,6 +106,7 @@ class Task:
     item_options: tuple[str, ...] = ()
     variant_words: tuple[str, ...] = ()
     correct: Optional[Callable[[Mapping[str, Any]], bool]] = None
+    reference_answer: Optional[Callable[[Any], str]] = None
 
     def __post_init__(self):
         if self.kind not in ("binary", "multiclass", "custom"):

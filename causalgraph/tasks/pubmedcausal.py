@@ -23,7 +23,7 @@ from ..extraction.tuples import parse_detection, parse_tuples
 from ..extraction.predictions import records_to_predictions
 from .base import Task
 
-__all__ = ["tasks", "score_extraction_records"]
+__all__ = ["tasks", "score_extraction_records", "reference_extraction"]
 
 
 def _parse_extraction(text: str, variant: str) -> tuple[Any, str]:
@@ -34,6 +34,39 @@ def _parse_extraction(text: str, variant: str) -> tuple[Any, str]:
 def _parse_detection(text: str, variant: str) -> tuple[Any, str]:
     ans = parse_detection(text)
     return ans.label, ans.rule
+
+
+#: How the prompts (App. E.1, the few-shot examples) write the two labels of a tuple.
+_CAUSALITY_WORDS = {"explicit": "Explicit", "implicit": "Implicit"}
+_SENTENTIALITY_WORDS = {"intra": "Intra-sentential", "inter": "Inter-sentential"}
+
+
+def reference_extraction(item) -> str:
+    """The answer that scores full marks: the item's gold pairs as the few-shot examples write tuples.
+
+    Examples
+    --------
+    >>> from causalgraph.bench.item import Item
+    >>> it = Item("x", "pubmedcausal-extract", "zero-shot", "…", None, meta={"pairs": [
+    ...     {"cause": "Smoking", "effect": "cancer", "causality": "explicit", "sententiality": "intra"}]})
+    >>> print(reference_extraction(it))
+    Output:
+    Tuple 1: {Cause: Smoking, Effect: cancer, Causality_Type: Explicit, Sententiality: Intra-sentential}
+    >>> reference_extraction(Item("y", "pubmedcausal-extract", "zero-shot", "…", None, meta={"pairs": []}))
+    'Output: No relations extracted.'
+    """
+    pairs = (item.meta or {}).get("pairs") or []
+    if not pairs:
+        return "Output: No relations extracted."
+    lines = ["Output:"]
+    for n, p in enumerate(pairs, start=1):
+        fields = [f"Cause: {p['cause']}", f"Effect: {p['effect']}"]
+        if p.get("causality") in _CAUSALITY_WORDS:
+            fields.append(f"Causality_Type: {_CAUSALITY_WORDS[p['causality']]}")
+        if p.get("sententiality") in _SENTENTIALITY_WORDS:
+            fields.append(f"Sententiality: {_SENTENTIALITY_WORDS[p['sententiality']]}")
+        lines.append(f"Tuple {n}: {{{', '.join(fields)}}}")
+    return "\n".join(lines)
 
 
 def score_extraction_records(records: list[dict]) -> dict[str, Any]:
@@ -66,6 +99,7 @@ def tasks() -> list[Task]:
     return [
         Task(name=EXTRACT_TASK, build_items=lambda corpus, variant: extraction_items(corpus, variant),
              list_variants=ids, kind="custom", parse=_parse_extraction, score=score_extraction_records,
+             reference_answer=reference_extraction,
              strategy=strategy_of, default_data="pubmedcausal:test",
              description="PubMedCausal span-level cause-effect pair extraction (App. E.1, six strategies)"),
         Task(name=DETECT_TASK, build_items=lambda corpus, variant: detection_items(corpus, variant),
