@@ -371,7 +371,12 @@ class RunStore:
                                   f"{type(rec).__name__}")
             out.append((n, rec))
         if torn:
-            self.repairs.append(f"{p}: ignoring a torn last line of {len(lines[-1])} bytes (an interrupted write)")
+            msg = (f"{p}: ignoring a torn last line of {len(lines[-1])} bytes (an interrupted write, or a run "
+                   "still writing); `bench run` into the folder cuts it off and asks its item again")
+            if msg not in self.repairs:
+                # Said once per reader, never silently: the line's item reads as pending.
+                self.repairs.append(msg)
+                print(f"causalgraph: {msg}", file=sys.stderr)
         return out
 
     def answered(self) -> set[tuple[str, str, str]]:

@@ -193,3 +193,15 @@ def test_a_record_line_the_schema_does_not_know_is_refused_naming_file_and_line(
     _write_run(tmp_path / "c", {"task": "t", "variants": ["v"], "record_schema": 99}, [good])
     with pytest.raises(SchemaError, match="record_schema 99 is newer"):
         load_run(tmp_path / "c")
+
+
+def test_a_reader_says_once_on_stderr_that_it_ignores_a_torn_last_line(tmp_path, capsys):
+    store = RunStore(tmp_path)
+    store.write_manifest({"task": "t", "variants": ["v"], "model": "m"})
+    store.append([_rec("a")])
+    with open(store.responses_path, "ab") as fh:
+        fh.write(b'{"task": "t", "variant": "v", "item_id": "b", "resp')
+    store.load()
+    store.load()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "ignoring a torn last line of 51 bytes" in err[0] and "responses.jsonl" in err[0]
