@@ -290,3 +290,46 @@ def test_run_benchmark_works_where_an_event_loop_is_already_running_as_in_a_note
 
     with pytest.raises(ConfigError, match="--limit 0"):
         asyncio.run(failing())
+
+
+def test_interrupting_a_run_started_inside_an_event_loop_stops_it_instead_of_leaving_it_running(
+        isolated_cache, tmp_path):
+    import signal
+    import threading
+
+    items = yn_items(40, variants=("v_1",))
+
+    async def cell():
+        return run_benchmark(YN_TASK, ["v_1"], "mock/oracle", items=items, out=tmp_path / "nb", concurrency=1,
+                             model_options={"latency": 0.1})
+
+    # The notebook's stop button: SIGINT to the main thread, which waits for the run (a kernel's loop runs
+    # the cell with Python's own SIGINT handler, so the wait raises KeyboardInterrupt).
+    main = threading.main_thread().ident
+    responses = tmp_path / "nb" / "responses.jsonl"
+
+    def press_stop():
+        import time
+
+        deadline = time.monotonic() + 30
+        # Once two answers are written: the run is under way, with 38 still to ask.
+        while time.monotonic() < deadline and (
+                not responses.is_file() or len(responses.read_bytes().splitlines()) < 2):
+            time.sleep(0.02)
+        signal.pthread_kill(main, signal.SIGINT)
+
+    timer = threading.Thread(target=press_stop)
+    loop = asyncio.new_event_loop()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            loop.run_until_complete(cell())
+    finally:
+        timer.join()
+        loop.close()
+    assert not any(t.name.startswith("causalgraph-run") for t in threading.enumerate())
+    done = len((tmp_path / "nb" / "responses.jsonl").read_text().splitlines())
+    assert 0 < done < 40
+    # The lock went with the cancelled run: the same call resumes and finishes.
+    res = run_benchmark(YN_TASK, ["v_1"], "mock/oracle", items=items, out=tmp_path / "nb")
+    assert res.skipped == done and res.written == 40 - done
