@@ -33,20 +33,26 @@ DEFAULT_MAX_TOKENS = 4096
 def _run(items, model: str, *, out: Union[str, Path], variant: str, model_options: Optional[dict],
          structured: bool, backend=None, progress: bool = False, dataset: Optional[dict] = None,
          **run_options: Any):
-    from ..bench.runner import run_benchmark
+    from .._sync import close_quietly, run_sync
+    from ..bench.runner import RunConfig, arun_benchmark
 
     run_options.setdefault("max_tokens", DEFAULT_MAX_TOKENS)
+    config = RunConfig(task=TASK, variants=[variant], model=model, out=str(out),
+                       model_options=dict(model_options or {}), **run_options)
     own = backend is None
     if own:
         backend = structured_backend(model, model_options, ANNOTATION_SCHEMA, SCHEMA_NAME, structured=structured)
-    try:
-        return run_benchmark(TASK, [variant], model, items=items, backend=backend, progress=progress,
-                             dataset=dataset, out=str(out), model_options=dict(model_options or {}), **run_options)
-    finally:
-        if own:  # a backend the caller passed in stays theirs to close
-            from .._sync import run_sync
 
-            run_sync(backend.aclose())
+    async def run_and_close():
+        # One event loop for the run and the close: an HTTP client opened in one loop cannot be
+        # closed from another ("Event loop is closed").
+        try:
+            return await arun_benchmark(config, items=items, backend=backend, progress=progress, dataset=dataset)
+        finally:
+            if own:  # a backend the caller passed in stays theirs to close
+                await close_quietly(backend.aclose)
+
+    return run_sync(run_and_close())
 
 
 def annotate_texts(texts: Sequence[str], model: str, *, out: Union[str, Path], variant: str = DEFAULT_VARIANT,

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
-from .._sync import run_sync
+from .._sync import close_quietly, run_sync
 from ..errors import (BackendError, BackendUnavailable, BackendUnreachable, CausalGraphError, ConfigError,
                       TransientBackendError)
 from ..llm.base import Backend, Completion, Request, is_secret_option, public_url, redact
@@ -748,7 +748,9 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
         if prep is not None:
             prep.store.release()
         if own_backend:
-            await backend.aclose()
+            # A cancel (a notebook's stop button) must not cut the close short: a model engine
+            # would keep its memory, an HTTP pool its connections.
+            await close_quietly(backend.aclose)
 
 
 def open_cache(config: RunConfig):

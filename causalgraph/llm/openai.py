@@ -13,6 +13,7 @@ the same way for every backend.
 
 from __future__ import annotations
 
+import asyncio
 import email.utils
 import os
 import time
@@ -176,6 +177,7 @@ class OpenAIBackend(Backend):
             raise ConfigError(f"openai backend: option {', '.join(named_like_secrets)} looks like a credential; "
                               "the key comes from OPENAI_API_KEY (or api_key), and no other credential is sent")
         self._client = None
+        self._client_loop = None
 
     def identity(self) -> dict[str, Any]:
         return {"provider": self.provider, "model": self.model, "base_url": self.base_url,
@@ -194,8 +196,11 @@ class OpenAIBackend(Backend):
         return 16 if self.billed else 4
 
     def _get_client(self):
-        if self._client is None:
-            self._client = self.new_client()
+        # One client per event loop: its HTTP pool belongs to the loop that opened it, and a backend
+        # object may serve several runs (each run_benchmark call, a notebook cell, has a loop of its own).
+        loop = asyncio.get_running_loop()
+        if self._client is None or self._client_loop is not loop:
+            self._client, self._client_loop = self.new_client(), loop
         return self._client
 
     def body(self, request: Request) -> dict[str, Any]:
@@ -249,8 +254,10 @@ class OpenAIBackend(Backend):
 
     async def aclose(self) -> None:
         if self._client is not None:
-            await self._client.close()
-            self._client = None
+            if self._client_loop is asyncio.get_running_loop():
+                await self._client.close()
+            # else: its loop is gone, and its connections with it; there is nothing left to close
+            self._client = self._client_loop = None
 
 
 def completion_from_body(body: dict[str, Any], latency: float = 0.0) -> Completion:
