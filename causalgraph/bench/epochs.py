@@ -218,7 +218,8 @@ def _statement_of(rec: Mapping[str, Any]) -> Any:
 
 
 def pass_scores(samples: Sequence[Mapping[str, Any]], reducer: Reducer, is_correct: Callable[[Mapping], bool], *,
-                epochs: int, n_boot: int = 1000, seed: int = 0, where: str = "run") -> dict[str, Any]:
+                epochs: int, n_boot: int = 1000, seed: int = 0, where: str = "run",
+                writer: Optional[str] = None) -> dict[str, Any]:
     """pass@k or pass^k of one variant's samples, with a 95 % bootstrap interval over statements.
 
     Parameters
@@ -247,7 +248,7 @@ def pass_scores(samples: Sequence[Mapping[str, Any]], reducer: Reducer, is_corre
     short = [g[0].get("item_id") for g in groups if len(g) < k]
     if short:
         raise ConfigError(f"{where}: {len(short)} item(s) have fewer than {k} samples (first: {short[0]!r}); "
-                          f"{missing_samples_hint(epochs)}, or choose a smaller k")
+                          f"{missing_samples_hint(epochs, writer)}, or choose a smaller k")
     values = []
     for g in groups:
         c = sum(1 for r in g if not r.get("error") and is_correct(r))
@@ -261,8 +262,13 @@ def pass_scores(samples: Sequence[Mapping[str, Any]], reducer: Reducer, is_corre
     return out
 
 
-def missing_samples_hint(epochs: int) -> str:
-    """What to do about items with fewer samples than the run's epochs (the end of an error message)."""
+def missing_samples_hint(epochs: int, writer: Optional[str] = None) -> str:
+    """What to do about items with fewer samples than the run's epochs (the end of an error message).
+
+    ``writer``: the process still writing into the folder (:meth:`RunStore.writer`), if any.
+    """
+    if writer:
+        return f"a run is still writing into this folder ({writer}): wait for it to finish"
     return (f"ask the missing samples by running `causalgraph bench run` into this folder with this variant "
             f"(--variant V --epochs {epochs})")
 

@@ -73,6 +73,8 @@ def reparse_run(path, *, dry_run: bool = False) -> list[dict[str, Any]]:
 
 
 def _reparse_locked(store, spec, dry_run: bool) -> list[dict[str, Any]]:
+    if not dry_run:
+        store.repair_tail()  # the file is rewritten without it: say so as what it is, a removal
     lines = store.iter_lines()
     summary: dict[str, dict[str, Any]] = {}
     for rec in lines:

@@ -494,7 +494,10 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: l
         # Lines carry `epoch`: the lowest schema that reads them (older runs keep version 1).
         manifest["record_schema"] = RECORD_SCHEMA
     # Every line checked before anything is asked or written: a broken folder stays as it is.
-    answered = {sample_key(r) for r in store.checked_lines(manifest, epochs) if not r.get("error")}
+    answered = {sample_key(r) for r in store.checked_lines(manifest, epochs, quiet=True) if not r.get("error")}
+    # This process holds the folder: a torn last line is cut off now (and said so), whether or not
+    # anything is asked, rather than reported as ignored and left.
+    store.repair_tail()
     invocation = {"started": _now(), "mode": mode, "variants": variants, "limit": config.limit,
                   "concurrency": config.concurrency}
     if epochs > 1:

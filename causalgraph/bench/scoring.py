@@ -364,7 +364,7 @@ def _mean_over_epochs(run, variant: str, spec, epochs: int, *, n_boot: int, seed
         # A partial epoch scored as a whole one would weigh its few items like a full pass.
         raise ConfigError(f"{run.path}, variant {variant}: {len(short)} item(s) lack a sample of some of the "
                           f"{epochs} epochs (first: {short[0]!r}); the mean needs every epoch complete: "
-                          f"{missing_samples_hint(epochs)}, or use --reducer majority")
+                          f"{missing_samples_hint(epochs, getattr(run, 'writer', None))}, or use --reducer majority")
     per_epoch = [score_records(run.sample_records(variant, epoch=e), spec, n_boot=0, seed=seed)
                  for e in range(1, epochs + 1)]
     per_epoch = [s for s in per_epoch if s["items"]]
@@ -387,7 +387,7 @@ def _pass_variant(run, variant: str, spec, reducer, epochs: int, *, n_boot: int,
 
     samples = run.sample_records(variant)
     res = pass_scores(samples, reducer, spec.is_correct, epochs=epochs, n_boot=n_boot, seed=seed,
-                      where=f"{run.path}, variant {variant}")
+                      where=f"{run.path}, variant {variant}", writer=getattr(run, "writer", None))
     return {"items": res["items"], **_sample_counts(samples), "k": res["k"], "pass": res["value"],
             "pass_ci95": res["ci95"]}
 

@@ -81,6 +81,8 @@ class Run:
         Every line of ``responses.jsonl`` in file order (failed attempts too).
     ledger
         ``batches.json`` (``{"batches": []}`` when the run used no Batch job).
+    writer
+        Another process that was writing into the folder when it was read.
     samples
         One dict per item and epoch (ordered as ``responses``, then by
         epoch); the same as ``responses`` in a run without epochs.
@@ -93,6 +95,8 @@ class Run:
     attempts: list[dict[str, Any]] = field(default_factory=list)
     ledger: dict[str, Any] = field(default_factory=dict)
     samples: list[dict[str, Any]] = field(default_factory=list)
+    #: Another process writing into the folder while it was read (``"pid N, live …"``), else ``None``.
+    writer: Optional[str] = None
 
     def __post_init__(self):
         if not self.samples:
@@ -187,6 +191,7 @@ class RunStore:
         #: Messages about repairs made to the files (a torn last line …).
         self.repairs: list[str] = []
         self._tail_checked = False
+        self._torn_said = False
         self._lock_fd: Optional[int] = None
 
     # -- one writer at a time ----------------------------------------------------------------
@@ -217,6 +222,33 @@ class RunStore:
         os.ftruncate(fd, 0)
         os.write(fd, f"pid {os.getpid()}, {what}".encode("utf-8"))
         self._lock_fd = fd
+
+    def writer(self) -> Optional[str]:
+        """Who else is writing into the folder now (``"pid N, live …"``), or ``None``.
+
+        A reader asks so that it can say its figures are of the lines written
+        so far, and not advise a ``bench run`` the lock would refuse.  The
+        process holding the folder through this store is not "else".
+        """
+        if self._lock_fd is not None or not (self.path / LOCK).is_file():
+            return None
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not on POSIX
+            return None
+        try:
+            fd = os.open(self.path / LOCK, os.O_RDONLY)
+        except OSError:
+            return None
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except OSError:
+                return os.read(fd, 200).decode("utf-8", "replace").strip() or "another process"
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            return None
+        finally:
+            os.close(fd)
 
     def release(self) -> None:
         """Let other processes write into the run directory again (idempotent)."""
@@ -280,6 +312,17 @@ class RunStore:
         _write_json_atomic(self.manifest_path, manifest)
 
     # -- responses --------------------------------------------------------------------------
+    def repair_tail(self) -> None:
+        """Cut a torn last line (a write interrupted by a kill), saying so; for the process holding the folder.
+
+        :meth:`append` does it before its first write; a command that holds
+        the folder and may write nothing calls it itself, so that what it says
+        about the line is what happened to it.
+        """
+        if not self._tail_checked:
+            self._repair_tail()
+            self._tail_checked = True
+
     def _repair_tail(self) -> None:
         """Cut a torn last line (a write interrupted by a kill) before appending."""
         p = self.responses_path
@@ -345,11 +388,16 @@ class RunStore:
             finally:
                 os.close(fd)
 
-    def iter_lines(self) -> list[dict[str, Any]]:
-        """Every complete line of ``responses.jsonl``; a torn last line is reported, not returned."""
-        return [rec for _, rec in self.iter_numbered_lines()]
+    def iter_lines(self, quiet: bool = False) -> list[dict[str, Any]]:
+        """Every complete line of ``responses.jsonl``; a torn last line is reported, not returned.
 
-    def iter_numbered_lines(self) -> list[tuple[int, dict[str, Any]]]:
+        ``quiet``: record the torn line in :attr:`repairs` without saying so on
+        stderr (for the process holding the folder, which then cuts it off and
+        says that instead).
+        """
+        return [rec for _, rec in self.iter_numbered_lines(quiet)]
+
+    def iter_numbered_lines(self, quiet: bool = False) -> list[tuple[int, dict[str, Any]]]:
         """``(line number, record)`` of every complete line of ``responses.jsonl`` (see :meth:`iter_lines`)."""
         p = self.responses_path
         if not p.is_file():
@@ -372,10 +420,11 @@ class RunStore:
             out.append((n, rec))
         if torn:
             msg = (f"{p}: ignoring a torn last line of {len(lines[-1])} bytes (an interrupted write, or a run "
-                   "still writing); `bench run` into the folder cuts it off and asks its item again")
-            if msg not in self.repairs:
-                # Said once per reader, never silently: the line's item reads as pending.
-                self.repairs.append(msg)
+                   "still writing); its item reads as not answered")
+            self.repairs.append(msg)
+            if not quiet and not self._torn_said:
+                # Said once per reader, never silently.
+                self._torn_said = True
                 print(f"causalgraph: {msg}", file=sys.stderr)
         return out
 
@@ -383,17 +432,8 @@ class RunStore:
         """Keys ``(task, variant, item_id)`` of items that have an answer (a line without error)."""
         return {record_key(r) for r in self.iter_lines() if not r.get("error")}
 
-    def answered_samples(self, epochs: Optional[int] = None) -> set[tuple[str, str, str, int]]:
-        """Keys ``(task, variant, item_id, epoch)`` of samples that have an answer (a line without epoch is epoch 1).
-
-        Every line is checked as :meth:`load` checks it (``epochs``: the most
-        a line may name, default the manifest's), so a resumed run refuses a
-        broken folder before it asks or writes anything.
-        """
-        manifest = self.read_manifest() if self.exists() else {}
-        return {sample_key(r) for r in self.checked_lines(manifest, epochs) if not r.get("error")}
-
-    def checked_lines(self, manifest: dict[str, Any], epochs: Optional[int] = None) -> list[dict[str, Any]]:
+    def checked_lines(self, manifest: dict[str, Any], epochs: Optional[int] = None, *,
+                      quiet: bool = False) -> list[dict[str, Any]]:
         """Every line of ``responses.jsonl`` through the record schema, checked against the manifest.
 
         Raises
@@ -406,7 +446,7 @@ class RunStore:
         limit = epochs if epochs is not None else int(manifest.get("epochs") or 1)
         task = manifest.get("task")
         out = []
-        for n, raw in self.iter_numbered_lines():
+        for n, raw in self.iter_numbered_lines(quiet):
             where = f"{self.responses_path}, line {n}"
             # Every line through the one record schema: old lines get the fields they lack, in order.
             rec = RunRecord.from_dict(raw, where).to_dict()
@@ -467,8 +507,13 @@ class RunStore:
             for k in order:
                 by_item.setdefault(k[:3], []).append(latest[k])
             responses = [majority_record(g) for g in by_item.values()]
+        writer = self.writer()
+        if writer is not None:
+            print(f"causalgraph: note: {self.path} is being written by another process ({writer}); what follows "
+                  "reads the lines written so far", file=sys.stderr)
         return Run(path=self.path, manifest=manifest, responses=responses,
-                   metrics=self.read_metrics(), attempts=lines, ledger=self.read_ledger(), samples=samples)
+                   metrics=self.read_metrics(), attempts=lines, ledger=self.read_ledger(), samples=samples,
+                   writer=writer)
 
 
 def load_run(path: str | os.PathLike) -> Run:

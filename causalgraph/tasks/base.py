@@ -80,8 +80,9 @@ class Task:
         custom task without it cannot be reduced that way.
     reference_answer
         Optional ``reference_answer(item) -> str``: the text a perfect model
-        would answer, for items whose gold is not a label the answer can
-        name (extraction: the gold pairs as the prompt asks for them).
+        would answer, for items without a gold label (``gold`` is ``None``;
+        extraction: the gold pairs, kept in ``meta``, as the prompt asks for
+        them).
         ``mock/oracle`` answers it, so a custom task runs end to end with
         the answers that must score full marks.
     """

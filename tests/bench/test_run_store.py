@@ -205,3 +205,39 @@ def test_a_reader_says_once_on_stderr_that_it_ignores_a_torn_last_line(tmp_path,
     store.load()
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "ignoring a torn last line of 51 bytes" in err[0] and "responses.jsonl" in err[0]
+
+
+def test_a_reader_of_a_folder_another_process_writes_says_so_and_advises_waiting(tmp_path, capsys):
+    from causalgraph.bench.scoring import compute_metrics
+
+    writer = RunStore(tmp_path)
+    writer.write_manifest({"task": "reachability", "variants": ["A_1"], "model": "m", "epochs": 2,
+                           "record_schema": 2, "items": {"A_1": 1}})
+    writer.append([{"task": "reachability", "variant": "A_1", "item_id": "i", "epoch": 1, "gold": "yes",
+                    "label": "yes", "response": "yes"}])
+    writer.acquire("live reachability m")  # a live run (flock: another open file, as another process holds it)
+    try:
+        run = load_run(tmp_path)
+        assert run.writer is not None and "live reachability m" in run.writer
+        assert "is being written by another process" in capsys.readouterr().err
+        with pytest.raises(ConfigError, match=r"a run is still writing into this folder \(pid \d+, live"):
+            compute_metrics(run, reducer="mean")
+        assert writer.writer() is None  # the writer itself is not "another process"
+    finally:
+        writer.release()
+    assert load_run(tmp_path).writer is None and capsys.readouterr().err == ""
+
+
+def test_the_process_holding_the_folder_cuts_a_torn_line_and_says_only_that(tmp_path, capsys):
+    from causalgraph.bench.reparse import reparse_run
+
+    store = RunStore(tmp_path)
+    store.write_manifest({"task": "reachability", "variants": ["A_1"], "model": "m"})
+    store.append([{"task": "reachability", "variant": "A_1", "item_id": "i", "gold": "yes", "label": "yes",
+                   "response": "<Answer>yes</Answer>"}])
+    with open(store.responses_path, "ab") as fh:
+        fh.write(b'{"task": "reachability", "vari')
+    reparse_run(tmp_path)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "removed a torn last line" in err[0]
+    assert store.responses_path.read_bytes().endswith(b"}\n")

@@ -355,3 +355,16 @@ def test_the_plan_of_a_run_with_epochs_counts_every_sample(climatecause_path):
     assert five["cost_usd_est"] == pytest.approx(5 * one["cost_usd_est"], rel=1e-4)
     with pytest.raises(ConfigError, match="--epochs 0"):
         plan_run(["corri"], "openai/gpt-5.1-2025-11-13", variants=["0_1"], data=str(climatecause_path), epochs=0)
+
+
+def test_a_run_with_nothing_left_to_ask_still_cuts_a_torn_line_and_says_so_once(tmp_path, capsys, isolated_cache):
+    items = yn_items(3, variants=("v_1",))
+    run_benchmark(YN_TASK, ["v_1"], "mock/noisy", items=items, out=tmp_path / "r", temperature=1, epochs=2)
+    path = tmp_path / "r" / "responses.jsonl"
+    with open(path, "ab") as fh:
+        fh.write(b'{"task": "yn-test", "vari')
+    capsys.readouterr()
+    res = run_benchmark(YN_TASK, ["v_1"], "mock/noisy", items=items, out=tmp_path / "r", temperature=1, epochs=2)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert res.written == 0 and len(err) == 1 and "removed a torn last line" in err[0]
+    assert path.read_bytes().endswith(b"}\n")
