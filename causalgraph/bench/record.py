@@ -126,6 +126,12 @@ class RunRecord:
         epoch = data.get("epoch")
         if epoch is not None and (not isinstance(epoch, int) or isinstance(epoch, bool) or epoch < 1):
             raise SchemaError(f"{where}: epoch {epoch!r}, expected a positive integer (1 for the first sample)")
+        for name in ("meta", "usage"):
+            if data.get(name) is not None and not isinstance(data[name], Mapping):
+                raise SchemaError(f"{where}: {name} {data[name]!r:.80}, expected a JSON object (or null)")
+        for name in ("task", "variant", "item_id"):
+            if not isinstance(data[name], str):
+                raise SchemaError(f"{where}: {name} {data[name]!r:.80}, expected a string")
         rec = cls(**data)
         if rec.meta is None:
             rec.meta = {}

@@ -19,6 +19,7 @@ Divisions by zero give 0 (as scikit-learn's ``zero_division=0``).
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
@@ -179,6 +180,7 @@ def score_records(records: Sequence[Mapping[str, Any]], spec, *, n_boot: int = 1
     if spec.kind == "custom":
         out.update(spec.score(list(records)))
         return out
+    _check_labels(records, spec)
     gold = [r.get("gold") for r in records]
     pred = [r.get("label") for r in records]
     if spec.kind == "binary":
@@ -193,6 +195,17 @@ def score_records(records: Sequence[Mapping[str, Any]], spec, *, n_boot: int = 1
     if spec.extra_scores is not None:
         out.update(spec.extra_scores(gold, pred))
     return out
+
+
+def _check_labels(records: Sequence[Mapping[str, Any]], spec) -> None:
+    """Refuse a label the task cannot produce (a hand-edited file): it would be counted as some other answer."""
+    if spec.kind == "custom":
+        return
+    for r in records:
+        lab = r.get("label")
+        if lab is not None and not (isinstance(lab, str) and lab in spec.labels):
+            raise SchemaError(f"item {r.get('item_id')!r}: label {lab!r:.80} is not one of {list(spec.labels)} "
+                              "(or null for an unparsed answer)")
 
 
 def aggregate_strategies(per_variant: Mapping[str, Mapping[str, Any]], strategy_of,
@@ -293,12 +306,15 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reduce
     planned = dict(run.manifest.get("items") or {})
     for v in run.variants:
         recs = run.records(v)
-        if red.name == "majority" or (red.name == "mean" and epochs == 1):
-            s = score_records(recs, spec, n_boot=n_boot, seed=seed)
-        elif red.name == "mean":
-            s = _mean_over_epochs(run, v, spec, epochs, n_boot=n_boot, seed=seed)
-        else:
-            s = _pass_variant(run, v, spec, red, epochs, n_boot=n_boot, seed=seed)
+        try:
+            if red.name == "majority" or (red.name == "mean" and epochs == 1):
+                s = score_records(recs, spec, n_boot=n_boot, seed=seed)
+            elif red.name == "mean":
+                s = _mean_over_epochs(run, v, spec, epochs, n_boot=n_boot, seed=seed)
+            else:
+                s = _pass_variant(run, v, spec, red, epochs, n_boot=n_boot, seed=seed)
+        except SchemaError as exc:
+            raise SchemaError(f"{Path(str(run.path)) / 'responses.jsonl'}: {exc}") from None
         s["strategy"] = spec.strategy_of(v)
         # Samples the run was asked for but has no line for yet (a stopped or killed run).
         have = len(run.sample_records(v)) if epochs > 1 else len(recs)
@@ -386,6 +402,7 @@ def _pass_variant(run, variant: str, spec, reducer, epochs: int, *, n_boot: int,
     from .epochs import pass_scores
 
     samples = run.sample_records(variant)
+    _check_labels(samples, spec)
     res = pass_scores(samples, reducer, spec.is_correct, epochs=epochs, n_boot=n_boot, seed=seed,
                       where=f"{run.path}, variant {variant}", writer=getattr(run, "writer", None))
     return {"items": res["items"], **_sample_counts(samples), "k": res["k"], "pass": res["value"],

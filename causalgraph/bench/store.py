@@ -305,6 +305,13 @@ class RunStore:
         if epochs is not None and (not isinstance(epochs, int) or isinstance(epochs, bool) or epochs < 1):
             raise SchemaError(f"{self.manifest_path}: epochs {epochs!r}, expected a positive integer (the samples "
                               "asked per item)")
+        variants, items = manifest.get("variants"), manifest.get("items")
+        if variants is not None and not (isinstance(variants, list) and all(isinstance(v, str) for v in variants)):
+            raise SchemaError(f"{self.manifest_path}: variants {variants!r:.80}, expected a list of variant ids")
+        if items is not None and not (isinstance(items, dict) and all(
+                isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in items.values())):
+            raise SchemaError(f"{self.manifest_path}: items {items!r:.80}, expected an object of variant id -> item "
+                              "count")
         return manifest
 
     def write_manifest(self, manifest: dict[str, Any]) -> None:
