@@ -39,7 +39,8 @@ run: $(VENV)/.core-installed
 
 # pytest exits 5 when it collects no test: that is a failure here.
 test: $(VENV)/.test-installed $(VLLM_VENV)/.vllm-installed
-	@$(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
+	@CAUSALGRAPH_VLLM_PYTHON="$${CAUSALGRAPH_VLLM_PYTHON:-$(abspath $(VLLM_VENV))/bin/python}" \
+	$(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no test" >&2; exit 1; fi; exit $$rc
 
 clean:

@@ -244,4 +244,4 @@ def import_inspect_log(log: str | os.PathLike, out: Optional[str | os.PathLike] 
         prep.store.release()
     item_ids = {v: [it.id for it in prep.by_variant[v]] for v in prep.variants}
     return RunResult(path=prep.path, metrics=metrics, requests_sent=0, cache_hits=0, skipped=prep.skipped,
-                     written=len(records), errors=errors, item_ids=item_ids)
+                     written=len(records), errors=errors, item_ids=item_ids, epochs=prep.epochs)

@@ -136,7 +136,9 @@ class ComplexityMetric:
 _REGISTRY: dict[str, ComplexityMetric] = {}
 _NAME = re.compile(r"[a-z][a-z0-9_]*")
 # Names a metric cannot take: the table's other columns are c_raw and c_norm, and Complexity has these members.
-_RESERVED = {"raw", "norm", "s", "as_dict", "n_complex"}
+# Names a metric cannot take: Complexity's own attributes, and the other keys of
+# normalized_complexity()'s result, which a metric of that name would silently overwrite.
+_RESERVED = {"raw", "norm", "s", "as_dict", "n_complex", "c_s", "beyond_range", "reference"}
 
 
 def register_metric(name: str, function: Callable[[CausalGraph, MetricOptions], float], description: str, *,

@@ -250,7 +250,6 @@ def test_vllm_gathers_concurrent_requests_into_one_batch_and_answers_each_as_alo
     assert [c["batch_size"] for c in together] == [5] * 5 and [c["batch_size"] for c in alone] == [1, 1]
     for c, r in zip(together, reqs):
         assert 0 < c["completion_tokens"] <= r["max_tokens"] and c["finish_reason"] in ("stop", "length")
-        assert c["completion_tokens"] == len(c["token_ids"])
     assert [(c["text"], c["token_ids"]) for c in alone] == [(c["text"], c["token_ids"]) for c in together[:2]]
     # A prompt longer than the engine's context fails alone; the others of its batch are answered.
     long = {"messages": [_user("word " * 5000)], "max_tokens": 4}

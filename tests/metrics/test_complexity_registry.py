@@ -90,7 +90,7 @@ def test_a_registered_toy_metric_is_computed_everywhere_and_gone_once_removed():
 
         out = normalized_complexity(corpus[2], corpus_ranges(corpus, "three"))
         assert out["events"] == 4 and out["norm"]["events"] == 1.0
-        assert out["c_s"] == t.c_norm[2]
+        assert out["c_s"] == t.c_norm[2] == pytest.approx(five.c_norm[2] + counts[2] / 4)
         with pytest.raises(ConfigError, match=r"reference ranges 'paper' have no range for metric\(s\) events"):
             normalized_complexity(corpus[2], PAPER_RANGES)
     finally:
@@ -153,6 +153,9 @@ def test_corpus_c_s_equals_the_reference_c_s_against_the_corpus_own_ranges(stmts
     stmts = [replace(s, id=f"s{i}") for i, s in enumerate(stmts)]
     table = complexity_table(stmts)
     ref = corpus_ranges(stmts, "self")
+    cols = {m: table[f"c_{m}"].tolist() for m in PAPER}
     for i, s in enumerate(stmts):
         got = normalized_complexity(s, ref)["c_s"]
-        assert got == table.c_norm[i] and math.isfinite(got)
+        # Eq. 7 by hand from the table's own metric columns: sum of min-max terms, 0 for an empty range.
+        by_hand = sum(0.0 if max(v) == min(v) else (v[i] - min(v)) / (max(v) - min(v)) for v in cols.values())
+        assert got == table.c_norm[i] and got == pytest.approx(by_hand, abs=1e-12) and math.isfinite(got)
