@@ -45,7 +45,6 @@ from ..errors import ConfigError
 
 __all__ = [
     "Reducer",
-    "REDUCERS",
     "parse_reducer",
     "label_key",
     "sample_key",
@@ -58,9 +57,6 @@ __all__ = [
     "epoch_agreement",
     "incomplete_items",
 ]
-
-#: The reducer names ``bench report --reducer`` takes (``pass@K``/``pass^K`` with a number K too).
-REDUCERS = ("majority", "mean", "pass@k", "pass^k")
 
 
 def sample_key(rec: Mapping[str, Any]) -> tuple[str, str, str, int]:
@@ -93,7 +89,7 @@ def label_key(label: Any) -> str:
 
 @dataclass(frozen=True)
 class Reducer:
-    """How a report reduces an item's samples: ``name`` (one of :data:`REDUCERS`) and ``k`` for the pass ones.
+    """How a report reduces an item's samples: ``name`` (``majority``, ``mean``, ``pass@k`` or ``pass^k``) and ``k`` for the pass ones.
 
     ``k = None`` for ``pass@k``/``pass^k`` means every epoch of the run.
     """
@@ -329,17 +325,16 @@ def epoch_agreement(samples: Sequence[Mapping[str, Any]], *, epochs: int) -> dic
 
     groups = group_samples(samples)
     complete = [g for g in groups if len(g) >= epochs and not any(r.get("error") for r in g[:epochs])]
+    keys = [[label_key(r.get("label")) for r in g[:epochs]] for g in complete]
     cats: dict[str, int] = {}
-    for g in complete:
-        for r in g[:epochs]:
-            cats.setdefault(label_key(r.get("label")), len(cats))
+    for row in keys:
+        for key in row:
+            cats.setdefault(key, len(cats))
     table = np.zeros((len(complete), len(cats)), dtype=np.int64)
-    identical = 0
-    for i, g in enumerate(complete):
-        keys = [label_key(r.get("label")) for r in g[:epochs]]
-        identical += len(set(keys)) == 1
-        for key in keys:
+    for i, row in enumerate(keys):
+        for key in row:
             table[i, cats[key]] += 1
+    identical = sum(len(set(row)) == 1 for row in keys)
     kappa = fleiss_kappa(table) if epochs >= 2 and len(complete) >= 2 else None
     return {"items": len(groups), "epochs": epochs, "complete": len(complete),
             "identical": identical / len(complete) if complete else None,

@@ -35,6 +35,7 @@ __all__ = [
     "score_records",
     "compute_metrics",
     "report_rows",
+    "agreement_columns",
     "format_mean_std",
 ]
 
@@ -298,10 +299,10 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reduce
     from .epochs import Reducer, epoch_agreement, parse_reducer
 
     spec = spec or get_task(run.task)
-    epochs = getattr(run, "epochs", 1)
-    red = reducer if isinstance(reducer, Reducer) or reducer is None else parse_reducer(reducer)
-    if red is None:
-        red = Reducer("majority")
+    epochs = run.epochs
+    red = reducer if isinstance(reducer, Reducer) else parse_reducer(reducer or "majority")
+    if red.name.startswith("pass") and red.k is None:
+        red = Reducer(red.name, epochs)  # pass@k: k is every epoch of this run
     per_variant: dict[str, Any] = {}
     planned = dict(run.manifest.get("items") or {})
     for v in run.variants:
@@ -317,22 +318,19 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reduce
             raise SchemaError(f"{Path(str(run.path)) / 'responses.jsonl'}: {exc}") from None
         s["strategy"] = spec.strategy_of(v)
         # Samples the run was asked for but has no line for yet (a stopped or killed run).
-        have = len(run.sample_records(v)) if epochs > 1 else len(recs)
+        have = len(run.sample_records(v))
         s["pending"] = max(0, int(planned.get(v, len(recs))) * epochs - have)
         if epochs > 1:
             s["agreement"] = epoch_agreement(run.sample_records(v), epochs=epochs)
         per_variant[v] = s
-    answered = [r for r in getattr(run, "samples", run.responses) if not r.get("error")]
+    answered = [r for r in run.samples if not r.get("error")]
     tok_in = sum((r.get("usage") or {}).get("prompt_tokens") or 0 for r in answered)
     tok_out = sum((r.get("usage") or {}).get("completion_tokens") or 0 for r in answered)
     cost = sum(float(r.get("cost_usd") or 0.0) for r in answered)
     totals = {k: sum(per_variant[v][k] for v in per_variant)
               for k in ("items", "answered", "errors", "parse_failures", "pending")}
     # Runs without epochs keep the keys (and bytes) they always had.
-    label = red.label
-    if red.name.startswith("pass") and red.k is None:
-        label = red.name[:-1] + str(epochs)  # pass@k: k is every epoch of this run
-    sampling = {"epochs": epochs, "reducer": label} if epochs > 1 or red.name.startswith("pass") else {}
+    sampling = {"epochs": epochs, "reducer": red.label} if epochs > 1 or red.name.startswith("pass") else {}
     if red.name.startswith("pass"):
         metric_names = ["pass"]
     elif red.name == "mean" and epochs > 1 and spec.kind == "custom":
@@ -380,20 +378,21 @@ def _mean_over_epochs(run, variant: str, spec, epochs: int, *, n_boot: int, seed
         # A partial epoch scored as a whole one would weigh its few items like a full pass.
         raise ConfigError(f"{run.path}, variant {variant}: {len(short)} item(s) lack a sample of some of the "
                           f"{epochs} epochs (first: {short[0]!r}); the mean needs every epoch complete: "
-                          f"{missing_samples_hint(epochs, getattr(run, 'writer', None))}, or use --reducer majority")
+                          f"{missing_samples_hint(epochs, run.writer)}, or use --reducer majority")
     per_epoch = [score_records(run.sample_records(variant, epoch=e), spec, n_boot=0, seed=seed)
                  for e in range(1, epochs + 1)]
     per_epoch = [s for s in per_epoch if s["items"]]
     samples = run.sample_records(variant)
-    counts = score_records(samples, spec, n_boot=0, seed=seed) if spec.kind != "custom" else None
+    # Only a multiclass score has a confusion matrix to carry over (every epoch's answers together).
+    confusion = score_records(samples, spec, n_boot=0, seed=seed)["confusion"] if spec.kind == "multiclass" else None
     mean, sd = _mean_values(per_epoch) if per_epoch else ({}, {})
     for k in ("items", "answered", "errors", "parse_failures", "parse_failure_rate", "pending"):
         mean.pop(k, None)
         sd.pop(k, None)
     out = {"items": len({r.get("item_id") for r in samples}), **_sample_counts(samples),
            "epochs_scored": len(per_epoch), **mean, "epoch_sd": sd}
-    if counts is not None and "confusion" in counts:
-        out["confusion"] = counts["confusion"]  # every epoch's answers together
+    if confusion is not None:
+        out["confusion"] = confusion
     return out
 
 
@@ -404,7 +403,7 @@ def _pass_variant(run, variant: str, spec, reducer, epochs: int, *, n_boot: int,
     samples = run.sample_records(variant)
     _check_labels(samples, spec)
     res = pass_scores(samples, reducer, spec.is_correct, epochs=epochs, n_boot=n_boot, seed=seed,
-                      where=f"{run.path}, variant {variant}", writer=getattr(run, "writer", None))
+                      where=f"{run.path}, variant {variant}", writer=run.writer)
     return {"items": res["items"], **_sample_counts(samples), "k": res["k"], "pass": res["value"],
             "pass_ci95": res["ci95"]}
 
@@ -462,6 +461,11 @@ def report_rows(metrics: Mapping[str, Any], *, run_name: str = "") -> list[dict[
             row["authors_f1"] = format_mean_std(agg["authors.f1"])
         rows.append(row)
     return rows
+
+
+def agreement_columns(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The agreement columns :func:`report_rows` filled (runs with epochs), for a table's column list."""
+    return [c for c in ("identical", "fleiss_kappa") if any(c in r for r in rows)]
 
 
 def _ci(ci) -> Optional[str]:

@@ -26,7 +26,7 @@ from typing import Any, Iterable, Optional
 
 from ..errors import ConfigError, SchemaError
 from ..outputs import output_dir, write_atomic
-from .epochs import majority_record, sample_key
+from .epochs import majority_records, sample_key
 from .record import RECORD_FIELDS, RunRecord, record_schema_of
 from ..viewer.display import HTML_DISPLAY
 
@@ -371,9 +371,7 @@ class RunStore:
         rather than after every line.
         """
         output_dir(self.path, "run directory")
-        if not self._tail_checked:
-            self._repair_tail()
-            self._tail_checked = True
+        self.repair_tail()
         fd = os.open(self.responses_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
             for rec in records:
@@ -395,17 +393,17 @@ class RunStore:
             finally:
                 os.close(fd)
 
-    def iter_lines(self, quiet: bool = False) -> list[dict[str, Any]]:
-        """Every complete line of ``responses.jsonl``; a torn last line is reported, not returned.
-
-        ``quiet``: record the torn line in :attr:`repairs` without saying so on
-        stderr (for the process holding the folder, which then cuts it off and
-        says that instead).
-        """
-        return [rec for _, rec in self.iter_numbered_lines(quiet)]
+    def iter_lines(self) -> list[dict[str, Any]]:
+        """Every complete line of ``responses.jsonl``; a torn last line is reported, not returned."""
+        return [rec for _, rec in self.iter_numbered_lines()]
 
     def iter_numbered_lines(self, quiet: bool = False) -> list[tuple[int, dict[str, Any]]]:
-        """``(line number, record)`` of every complete line of ``responses.jsonl`` (see :meth:`iter_lines`)."""
+        """``(line number, record)`` of every complete line of ``responses.jsonl`` (see :meth:`iter_lines`).
+
+        ``quiet``: record a torn last line in :attr:`repairs` without saying so
+        on stderr (for the process holding the folder, which then cuts it off
+        and says that instead).
+        """
         p = self.responses_path
         if not p.is_file():
             return []
@@ -510,10 +508,7 @@ class RunStore:
         responses = samples
         if any(k[3] > 1 for k in order):
             # Several answers per item: readers that need one get the majority answer.
-            by_item: dict[tuple, list] = {}
-            for k in order:
-                by_item.setdefault(k[:3], []).append(latest[k])
-            responses = [majority_record(g) for g in by_item.values()]
+            responses = majority_records(samples)
         writer = self.writer()
         if writer is not None:
             print(f"causalgraph: note: {self.path} is being written by another process ({writer}); what follows "

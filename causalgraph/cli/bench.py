@@ -69,6 +69,7 @@ def _cmd_run(args) -> int:
     import asyncio
 
     from ..bench.runner import arun_benchmark
+    from ..bench.scoring import agreement_columns
 
     config = _config(args)
     result = asyncio.run(arun_benchmark(config, progress=not args.no_progress and sys.stderr.isatty()))
@@ -89,8 +90,7 @@ def _cmd_run(args) -> int:
                   f"label (rules {s.get('rules')}); they count as wrong — inspect {result.path}/responses.jsonl",
                   file=sys.stderr)
     rows = _summary_rows(m, result.path)
-    extra = [c for c in ("identical", "fleiss_kappa") if any(c in r for r in rows)]
-    emit_table(rows, args.format, columns=_RUN_COLUMNS + extra)
+    emit_table(rows, args.format, columns=_RUN_COLUMNS + agreement_columns(rows))
     return 1 if result.errors else 0
 
 
@@ -104,7 +104,7 @@ def _cmd_parse(args) -> int:
 
 
 def _cmd_report(args) -> int:
-    from ..bench.scoring import compute_metrics, report_rows
+    from ..bench.scoring import agreement_columns, compute_metrics, report_rows
     from ..bench.store import load_run
 
     from ..bench.epochs import parse_reducer
@@ -143,7 +143,7 @@ def _cmd_report(args) -> int:
                 "f1_ci95"] + (["f1_sd"] if any("f1_sd" in r for r in rows) else [])
     if any("authors_f1" in r for r in rows):
         cols.append("authors_f1")
-    cols += [c for c in ("identical", "fleiss_kappa") if any(c in r for r in rows)]
+    cols += agreement_columns(rows)
     if len(args.runs) == 1:
         cols = cols[1:]
     emit_table(rows, args.format, columns=cols)

@@ -29,13 +29,12 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..bench.scoring import report_rows
+    from ..bench.scoring import agreement_columns, report_rows
     from ..interop.inspect_log import import_inspect_log
 
     res = import_inspect_log(args.log, args.out, epoch=args.epoch)
     print(f"run {res.path}: {res.written} lines imported from {args.log} ({res.errors} failed samples), "
           f"{res.skipped} {'samples' if res.epochs > 1 else 'items'} already there", file=sys.stderr)
     rows = [r for r in report_rows(res.metrics, run_name=str(res.path)) if not str(r["row"]).startswith("[")]
-    extra = [c for c in ("identical", "fleiss_kappa") if any(c in r for r in rows)]
-    emit_table(rows, args.format, columns=_COLUMNS + extra)
+    emit_table(rows, args.format, columns=_COLUMNS + agreement_columns(rows))
     return 0

@@ -124,7 +124,7 @@ class OracleBackend(MockBackend):
 
                 self._gold[it.id] = (it.gold, format_event_list([str(x) for x in it.gold]))
                 continue
-            if it.gold is None and task is not None and getattr(task, "reference_answer", None) is not None:
+            if it.gold is None and task is not None and task.reference_answer is not None:
                 self._texts[it.id] = str(task.reference_answer(it))
             if it.gold is not None and task is not None:
                 if it.variant not in words_of:
@@ -152,7 +152,10 @@ class OracleBackend(MockBackend):
             word = gold
         if word is None:
             return ""
-        word = str(word)
+        return self._styled(str(word))
+
+    def _styled(self, word: str) -> str:
+        """``word`` as the option ``style`` writes an answer."""
         if self.style == "plain":
             return word
         if self.style == "sentence":
@@ -174,9 +177,8 @@ class NoisyBackend(OracleBackend):
         if not 0.0 <= p <= 1.0:
             raise ConfigError(f"mock/noisy option flip={flip!r}: expected a probability in [0, 1]")
         super().__init__(model, **options)
-        self.options.update({"flip": p, "salt": str(salt)})
-        self.flip = p
-        self.salt = str(salt)
+        self.options.update({"flip": p, "salt": str(salt)})  # the cache identity (identity_options)
+        self.flip, self.salt = p, str(salt)
 
     def _draw(self, request: Request, what: str) -> float:
         """A number in [0, 1) fixed by the item, the epoch, seed, temperature and salt."""
@@ -188,7 +190,7 @@ class NoisyBackend(OracleBackend):
 
     def answer(self, request: Request) -> str:
         right = super().answer(request)
-        if request.temperature is not None and request.temperature == 0:
+        if request.temperature == 0:
             return right
         if self._draw(request, "flip") >= self.flip:
             return right
@@ -204,11 +206,7 @@ class NoisyBackend(OracleBackend):
             if not others:
                 return right
             wrong = others[int(self._draw(request, "which") * len(others))]
-        if self.style == "plain":
-            return wrong
-        if self.style == "sentence":
-            return f"The answer is: {wrong}."
-        return f"<Answer>{wrong}</Answer>"
+        return self._styled(wrong)
 
 
 class ConstantBackend(MockBackend):

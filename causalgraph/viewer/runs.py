@@ -319,7 +319,7 @@ def _summary(run, task, records: Sequence[dict], notes: list[str]) -> tuple[list
             notes.append(f"scores could not be computed ({exc}); counts only")
     per = metrics.get("variants") or {}
     rows = []
-    epochs = getattr(run, "epochs", 1)
+    epochs = run.epochs
     for v in run.variants:
         recs = run.records(v)
         m = per.get(v) or {}
@@ -418,7 +418,7 @@ def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: 
         states = [item_state(r, graded) for r in records]
     prompts = _rebuild_prompts(task, corpus, run, records, notes)
     per_epoch: list = []
-    n_epochs = getattr(run, "epochs", 1)
+    n_epochs = run.epochs
     if n_epochs > 1:
         from ..bench.epochs import group_samples
 
