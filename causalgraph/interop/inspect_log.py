@@ -215,12 +215,12 @@ def import_inspect_log(log: str | os.PathLike, out: Optional[str | os.PathLike] 
         prep.manifest["inspect"] = {
             "log": str(path.resolve()), "eval_id": data.eval.eval_id, "run_id": data.eval.run_id,
             "task": data.eval.task, "task_args": dict(data.eval.task_args or {}), "status": data.status,
-            "created": data.eval.created, **({"epochs": epochs} if several else {"epoch": samples[0].epoch}),
+            "created": data.eval.created,
+            # A log of several epochs adds its epochs to those the folder holds; one epoch stands alone.
+            **({"epochs": sorted(set(epochs) | set(old_inspect.get("epochs") or []))} if several
+               else {"epoch": samples[0].epoch}),
             "inspect_version": (data.eval.packages or {}).get("inspect_ai"),
         }
-        if several:
-            # Logs of more epochs add theirs; the folder keeps every inspect epoch it holds.
-            prep.manifest["inspect"]["epochs"] = sorted(set(epochs) | set(old_inspect.get("epochs") or []))
         records: list[dict[str, Any]] = []
         errors = 0
         for item, e in prep.todo_samples:

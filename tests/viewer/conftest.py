@@ -9,7 +9,6 @@ import pytest
 
 # Appended, not put first: "conftest" must keep meaning tests/conftest.py for the other test modules.
 sys.path.append(str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
 
 from toy_runs import RUN_A, RUN_B, write_toy_run  # noqa: E402
 
