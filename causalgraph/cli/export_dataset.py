@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from ..errors import ConfigError
 from ._common import add_data_option, add_format_option, emit_table
 
 __all__ = ["register", "run"]
@@ -28,6 +29,9 @@ def run(args) -> int:
     from ..export import export_dataset
 
     tasks = [t.strip() for arg in (args.task or []) for t in arg.split(",") if t.strip()] or None
+    if args.task is not None and tasks is None:
+        # An empty --task must not quietly mean "every task".
+        raise ConfigError(f"--task {args.task[0]!r}: expected a task name (see `causalgraph bench tasks`)")
     res = export_dataset(args.dir, tasks, data=args.data, overwrite=args.overwrite)
     total = sum(c["items"] for c in res.configs.values())
     print(f"wrote {len(res.configs)} configurations ({total:,} items) to {res.path}; load one with "
