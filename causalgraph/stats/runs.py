@@ -50,11 +50,14 @@ def variant_key(variant: str, task_words: Iterable[str] = ()) -> str:
 
 def pair_variants(variants_a: Sequence[str], variants_b: Sequence[str],
                   pairs: Optional[Iterable[tuple[str, str]]] = None,
-                  task_words: Iterable[str] = ()) -> list[tuple[str, str]]:
+                  task_words: Iterable[str] = (), *,
+                  hint: str = "pass the pairs explicitly (--pair A:B)") -> list[tuple[str, str]]:
     """Match the variants of two runs: same id, else same :func:`variant_key` (without ``task_words``).
 
     Raises :class:`~causalgraph.errors.ConfigError` naming the variants left
-    without a partner (pass ``pairs`` explicitly then).
+    without a partner (pass ``pairs`` explicitly then).  ``hint`` ends that
+    message: the advice of the caller (the ``stats`` commands take
+    ``--pair A:B``; a caller without such an option passes its own, or ``""``).
 
     Examples
     --------
@@ -77,18 +80,20 @@ def pair_variants(variants_a: Sequence[str], variants_b: Sequence[str],
         else:
             cands = [b for b in vb if variant_key(b, task_words) == variant_key(a, task_words)]
             if len(cands) > 1:
-                raise ConfigError(f"variant {a!r} of run A matches several of run B: {cands!r}; pass pairs explicitly")
+                raise ConfigError(f"variant {a!r} of run A matches several of run B: {cands!r}"
+                                  + ("; pass pairs explicitly" if hint else ""))
             match = cands[0] if cands else None
         if match is not None:
             if match in used:
-                raise ConfigError(f"variant {match!r} of run B matches several variants of run A; pass pairs explicitly")
+                raise ConfigError(f"variant {match!r} of run B matches several variants of run A"
+                              + ("; pass pairs explicitly" if hint else ""))
             used.append(match)
             out.append((a, match))
     left_a = [a for a in va if a not in [p[0] for p in out]]
     left_b = [b for b in vb if b not in used]
     if left_a or left_b:
-        raise ConfigError(f"variants without a partner: run A {left_a!r}, run B {left_b!r}; "
-                          "pass the pairs explicitly (--pair A:B)")
+        raise ConfigError(f"variants without a partner: run A {left_a!r}, run B {left_b!r}"
+                          + (f"; {hint}" if hint else ""))
     return out
 
 

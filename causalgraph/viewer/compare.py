@@ -71,7 +71,8 @@ def compare_runs(views: Sequence[Any], runs: Sequence[Any]) -> Optional[dict]:
     -------
     dict
         ``pairs`` (per other run: variant pairs, McNemar rows, notes),
-        ``flipped`` (``[variant of the baseline, key, statement, [record index per run]]``),
+        ``flipped`` (``[variant of the baseline, key, statement, [record index per run]]``, each index
+        local to its run: position in that view's ``records``),
         ``statements`` (agreement rows) and ``notes``.
 
     Examples
@@ -97,10 +98,12 @@ def compare_runs(views: Sequence[Any], runs: Sequence[Any]) -> Optional[dict]:
     for k, other in enumerate(views[1:], start=1):
         entry: dict[str, Any] = {"run": k, "variants": [], "mcnemar": [], "label_mcnemar": [], "notes": []}
         try:
-            vp = pair_variants(_variants(base), _variants(other), task_words=words)
+            # bench view takes no pairing option: the advice the stats commands give (--pair) does not apply.
+            vp = pair_variants(_variants(base), _variants(other), task_words=words, hint="")
         except CausalGraphError as exc:
             vp = [(a, a) for a in _variants(base) if a in _variants(other)]
-            entry["notes"].append(f"variants paired by identical id only: {exc}")
+            shown = ", ".join(a for a, _ in vp) or "none"
+            entry["notes"].append(f"{exc}; compared on the variants with the same id in both runs only ({shown})")
         entry["variants"] = [list(p) for p in vp]
         for va, vb in vp:
             vmap[va][k] = vb

@@ -83,3 +83,23 @@ def test_one_run_has_no_comparison_and_runs_without_common_items_say_so(tmp_path
     _, cmp = _compare([write_toy_run(tmp_path / "y", {"a": {"sample-001": "correct"}}),
                        write_toy_run(tmp_path / "z", {"b": {"sample-001": "correct"}})])
     assert cmp["flipped"] == [] and cmp["notes"] == ["no item is in every run: nothing to compare"]
+
+
+def test_variants_without_a_partner_get_a_note_that_advises_no_option_bench_view_lacks(tmp_path):
+    # Run A has variants a and b, run B only a: b has no partner. The stats commands advise --pair A:B;
+    # bench view has no such option, so its note names the variants left out and what was compared.
+    _, cmp = _compare([write_toy_run(tmp_path / "x", {"a": {"sample-001": "correct"}, "b": {"sample-001": "wrong"}}),
+                       write_toy_run(tmp_path / "y", {"a": {"sample-001": "wrong"}})])
+    notes = cmp["pairs"][0]["notes"]
+    assert notes == ["variants without a partner: run A ['b'], run B []; compared on the variants with the same "
+                     "id in both runs only (a)"]
+    assert not any("--pair" in n for n in notes)
+    assert [f[:2] for f in cmp["flipped"]] == [["a", "sample-001"]]
+
+
+def test_the_stats_commands_still_advise_their_pair_option():
+    from causalgraph.errors import ConfigError
+    from causalgraph.stats.runs import pair_variants
+
+    with pytest.raises(ConfigError, match=r"run A \['b'\], run B \[\]; pass the pairs explicitly \(--pair A:B\)$"):
+        pair_variants(["a", "b"], ["a"])

@@ -144,6 +144,38 @@ def test_two_run_comparison_lists_exactly_the_flipped_items(chromium, toy_runs, 
     assert chromium.collect(load.url).errors == []
 
 
+def test_each_run_column_of_the_flipped_table_shows_that_runs_own_outcome(chromium, tmp_path):
+    # Run B's records are written in the reverse order of run A's, so an index local to run B points at a
+    # different item (and run) if the page reads it as a row of the whole table.
+    b_order = {v: dict(reversed(list(per.items()))) for v, per in reversed(list(RUN_B.items()))}
+    runs = [write_toy_run(tmp_path / "run-a", RUN_A), write_toy_run(tmp_path / "run-b", b_order, model="hand/other")]
+    page = write_run_page(runs, tmp_path / "cmp.html")
+    load = chromium.open(page, ready="data-ready")
+    assert load.errors == []
+    rows = chromium.js("return Array.prototype.map.call(document.querySelectorAll('#flipped tbody tr'),"
+                       " function (tr) { return [tr.getAttribute('data-variant'), tr.getAttribute('data-key'),"
+                       " tr.cells[3].textContent, tr.cells[4].textContent]; })")
+    # Each run's outcome as its own records say it (responses.jsonl read back, not the page's data).
+    from causalgraph.bench.store import load_run
+    from causalgraph.stats import pair_key
+
+    def outcome(rec):
+        if rec.get("error"):
+            return "error"
+        return "unparsed" if rec.get("label") is None else ("correct" if rec["label"] == rec["gold"] else "wrong")
+
+    own = [{(r["variant"], pair_key(r)): outcome(r) for r in load_run(p).responses} for p in runs]
+    assert len(rows) == 3
+    for variant, key, cell_a, cell_b in rows:
+        assert (cell_a, cell_b) == (own[0][(variant, key)], own[1][(variant, key)])
+    assert sorted((r[2], r[3]) for r in rows) == [("correct", "wrong"), ("unparsed", "correct"), ("wrong", "correct")]
+    # Clicking a row opens the baseline's record of that item.
+    chromium.js("document.querySelector('#flipped tbody tr[data-key=\"sample-004\"]').click()")
+    _wait(chromium, "data-detail")
+    assert chromium.js("return document.getElementById('d-title').textContent").endswith("correct")
+    assert chromium.collect(load.url).errors == []
+
+
 def test_item_graph_highlights_the_asked_event(chromium, tmp_path):
     page = write_run_page([write_toy_run(tmp_path / "r", RUN_A)], tmp_path / "g.html")
     chromium.open(page, ready="data-ready")

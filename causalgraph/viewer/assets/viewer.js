@@ -601,14 +601,16 @@
       p.notes.forEach(function (n) { box.appendChild(el("p", {cls: "warn", text: n})); });
     });
     box.appendChild(el("h3", {text: "Flipped items: correct in some runs, not in others (" + cmp.flipped.length + ")"}));
+    // f[3] holds each run's record index within that run: the page's rows of run k start at runs[k].start.
+    function rowOf(k, j) { return D.runs[k].start + j; }
     var fl = table(["variant", "item", "statement"].concat(names), cmp.flipped.map(function (f) {
-      return [f[0], f[1], f[2]].concat(f[3].map(function (j) { return stateBadge(j); }));
+      return [f[0], f[1], f[2]].concat(f[3].map(function (j, k) { return stateBadge(rowOf(k, j)); }));
     }), {id: "flipped", sortable: true});
     Array.prototype.forEach.call(fl.tBodies[0].rows, function (tr, k) {
       tr.setAttribute("data-key", cmp.flipped[k][1]);
       tr.setAttribute("data-variant", cmp.flipped[k][0]);
       tr.style.cursor = "pointer";
-      tr.addEventListener("click", function () { showItem(cmp.flipped[k][3][0]); });
+      tr.addEventListener("click", function () { showItem(rowOf(0, cmp.flipped[k][3][0])); });
     });
     box.appendChild(fl);
     box.appendChild(el("h3", {text: "Agreement per statement"}));
