@@ -392,8 +392,24 @@ def _collect_locked(store: RunStore, wait: bool, poll_interval: float, timeout: 
 
 
 def batch_status(run_dir: str | os.PathLike) -> list[dict[str, Any]]:
-    """The ledger's batches (local id, state, OpenAI status, request counts) without contacting the API."""
+    """The ledger's batches (local id, state, OpenAI status, request counts) without contacting the API.
+
+    Raises
+    ------
+    ConfigError
+        For a folder that is not a run, and for a run that has no Batch job
+        (as :func:`collect_batch` does: an empty table would read as "nothing
+        submitted yet").
+
+    Examples
+    --------
+    >>> [b["state"] for b in batch_status("runs/gpt51-batch")]   # doctest: +SKIP
+    ['collected']
+    """
     store = RunStore(run_dir)
     store.read_manifest()  # a folder that is not a run (or lost its manifest) is an error, not an empty table
+    ledger = store.read_ledger()
+    if not ledger["batches"]:
+        raise ConfigError(f"{store.path}: the run has no Batch job (no {store.ledger_path.name})")
     return [{k: e.get(k) for k in ("local_id", "batch_id", "state", "status", "requests", "created", "collected")}
-            for e in store.read_ledger()["batches"]]
+            for e in ledger["batches"]]

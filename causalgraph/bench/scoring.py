@@ -2,8 +2,10 @@
 
 * Binary tasks (the task's ``positive`` class): precision,
   recall and F1 of the positive class (paper App. G.3, Eq. 8–10).
-* Position: per-class P/R/F1, macro-F1 over ``start, middle, end, none``,
-  accuracy and the confusion matrix (rows gold, columns predicted, plus an
+* Position: per-class P/R/F1, macro averages over the classes of ``start,
+  middle, end, none`` present in gold or predictions (``macro_rule`` and
+  ``macro_classes`` in the scores say so; a class absent from both would
+  count as F1 0 and cap a perfect sample below 1), accuracy and the confusion matrix (rows gold, columns predicted, plus an
   ``unparsed`` column), plus whatever the task adds (``Task.extra_scores``;
   see :mod:`causalgraph.tasks` for what each task adds).
 * Per strategy: mean ± standard deviation (``ddof=1``) over its variants, the
@@ -36,6 +38,9 @@ __all__ = [
     "compute_metrics",
     "report_rows",
     "agreement_columns",
+    "pending_samples",
+    "pending_column",
+    "accuracy_column",
     "format_mean_std",
 ]
 
@@ -53,6 +58,10 @@ def _confusion(gold: Sequence[Any], pred: Sequence[Any], labels: Sequence[str]) 
     return m
 
 
+#: Which classes the macro averages run over (stated in every multiclass score as ``macro_rule``).
+MACRO_RULE = "mean over the classes present in gold or predictions"
+
+
 def _multi_from_confusion(m: np.ndarray, labels: Sequence[str]) -> dict[str, Any]:
     k = len(labels)
     per = {}
@@ -63,12 +72,21 @@ def _multi_from_confusion(m: np.ndarray, labels: Sequence[str]) -> dict[str, Any
         fn = int(m[i, :].sum() - tp)
         p, r, f = prf_counts(tp, fp, fn)
         per[lab] = {"precision": p, "recall": r, "f1": f, "support": int(m[i, :].sum())}
-        ps.append(p)
-        rs.append(r)
-        f1s.append(f)
+        # A class no gold item has and no answer names has P = R = F1 = 0 by convention; averaging it in
+        # would cap a perfect answer set at (classes present) / (all classes) — 0.5 for a 12-item sample.
+        if m[i, :].sum() or m[:, i].sum():
+            ps.append(p)
+            rs.append(r)
+            f1s.append(f)
     total = int(m.sum())
-    return {"per_class": per, "macro_precision": float(np.mean(ps)), "macro_recall": float(np.mean(rs)),
-            "macro_f1": float(np.mean(f1s)), "accuracy": float(np.trace(m[:, :k]) / total) if total else 0.0,
+    present = [lab for i, lab in enumerate(labels) if m[i, :].sum() or m[:, i].sum()]
+
+    def mean(xs):
+        return float(np.mean(xs)) if xs else 0.0
+
+    return {"per_class": per, "macro_precision": mean(ps), "macro_recall": mean(rs),
+            "macro_f1": mean(f1s), "macro_rule": MACRO_RULE, "macro_classes": present,
+            "accuracy": float(np.trace(m[:, :k]) / total) if total else 0.0,
             "confusion": {"labels": list(labels), "columns": list(labels) + [UNPARSED], "matrix": m.tolist()}}
 
 
@@ -304,7 +322,6 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reduce
     if red.name.startswith("pass") and red.k is None:
         red = Reducer(red.name, epochs)  # pass@k: k is every epoch of this run
     per_variant: dict[str, Any] = {}
-    planned = dict(run.manifest.get("items") or {})
     for v in run.variants:
         recs = run.records(v)
         try:
@@ -317,9 +334,7 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reduce
         except SchemaError as exc:
             raise SchemaError(f"{Path(str(run.path)) / 'responses.jsonl'}: {exc}") from None
         s["strategy"] = spec.strategy_of(v)
-        # Samples the run was asked for but has no line for yet (a stopped or killed run).
-        have = len(run.sample_records(v))
-        s["pending"] = max(0, int(planned.get(v, len(recs))) * epochs - have)
+        s["pending"] = pending_samples(run, v)
         if epochs > 1:
             s["agreement"] = epoch_agreement(run.sample_records(v), epochs=epochs)
         per_variant[v] = s
@@ -350,6 +365,33 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reduce
         "variants": per_variant,
         "strategies": aggregate_strategies(per_variant, spec.strategy_of, metric_names),
     }
+
+
+def pending_samples(run, variant: str) -> int:
+    """Samples (item × epoch) of ``variant`` the run was asked for and has no line for yet (a stopped or killed run).
+
+    The planned items are the manifest's ``items`` count of the variant (the
+    answered items where the manifest has none); in a run without epochs a
+    sample is an item.
+
+    Examples
+    --------
+    >>> pending_samples(load_run("runs/partial"), "0_1")   # doctest: +SKIP
+    748
+    """
+    planned = dict(run.manifest.get("items") or {})
+    items = int(planned[variant]) if variant in planned else len(run.records(variant))
+    return max(0, items * run.epochs - len(run.sample_records(variant)))
+
+
+def accuracy_column(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """``["accuracy"]`` when a row is of a multiclass task (its P/R/F1 are macro averages), else ``[]``."""
+    return ["accuracy"] if any(r.get("averaged") == "macro" for r in rows) else []
+
+
+def pending_column(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """``["pending"]`` when a row has samples still to ask, else ``[]`` (a complete run's table keeps its columns)."""
+    return ["pending"] if any(r.get("pending") for r in rows) else []
 
 
 def _mean_values(dicts: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -425,7 +467,7 @@ def report_rows(metrics: Mapping[str, Any], *, run_name: str = "") -> list[dict[
     for v, s in metrics.get("variants", {}).items():
         row = {"run": run_name, "task": metrics.get("task"), "model": metrics.get("model"), "row": v,
                "strategy": s.get("strategy"), "items": s.get("items"), "errors": s.get("errors"),
-               "parse_fail": s.get("parse_failure_rate")}
+               "parse_fail_rate": s.get("parse_failure_rate"), "pending": s.get("pending")}
         if "agreement" in s:
             row["identical"] = s["agreement"]["identical"]
             row["fleiss_kappa"] = s["agreement"]["fleiss_kappa"]
@@ -437,7 +479,7 @@ def report_rows(metrics: Mapping[str, Any], *, run_name: str = "") -> list[dict[
         sd = s.get("epoch_sd") or {}
         if "macro_f1" in s:
             row.update({"precision": s["macro_precision"], "recall": s["macro_recall"], "f1": s["macro_f1"],
-                        "f1_ci95": _ci(s.get("macro_f1_ci95")), "accuracy": s.get("accuracy")})
+                        "f1_ci95": _ci(s.get("macro_f1_ci95")), "accuracy": s.get("accuracy"), "averaged": "macro"})
             if "authors" in s:
                 row["authors_f1"] = s["authors"]["f1"]
             if sd:

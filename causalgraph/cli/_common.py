@@ -10,7 +10,7 @@ import sys
 from typing import Any, Iterable, Optional, Sequence
 
 __all__ = ["add_data_option", "add_split_option", "add_rule_option", "add_format_option", "find_statement",
-           "emit_table", "emit_json", "to_jsonable"]
+           "emit_table", "emit_json", "to_jsonable", "format_float", "TABLE_FLOATS"]
 
 FORMATS = ("table", "csv", "json")
 
@@ -82,27 +82,65 @@ def emit_json(obj: Any, out=None) -> None:
     out.write("\n")
 
 
+#: The table's float format: four decimals, as the intervals and mean ± std strings print them.
+TABLE_FLOATS = ".4f"
+
+
+def format_float(v: float, floatfmt: str = TABLE_FLOATS) -> str:
+    """A float as a table cell: ``floatfmt`` (four decimals), scientific where that would print a non-zero as 0.
+
+    Examples
+    --------
+    >>> format_float(1.0), format_float(0.5), format_float(3.1e-12), format_float(0.0)
+    ('1.0000', '0.5000', '3.100e-12', '0.0000')
+    """
+    if floatfmt == TABLE_FLOATS and v != 0 and math.isfinite(v) and abs(v) < 5e-5:
+        return format(v, ".3e")  # a p-value of 3e-12 is not 0.0000
+    return format(v, floatfmt)
+
+
 def _fmt_cell(v: Any, floatfmt: str) -> str:
     v = to_jsonable(v)
     if v is None:
         return ""
     if isinstance(v, float):
-        return format(v, floatfmt)
-    return str(v)
+        return format_float(v, floatfmt)
+    # A table row is one line: a newline inside a cell (a multi-line prompt) is shown, not printed.
+    return str(v).replace("\r\n", "\n").replace("\r", "\n").replace("\n", " ↵ ").replace("\t", " ")
+
+
+def _int_like_columns(frame) -> list[str]:
+    """Float columns of a DataFrame that hold only whole numbers: integer counts that a missing value made float."""
+    out = []
+    for c in frame.columns:
+        col = frame[c]
+        if col.dtype.kind == "f":
+            vals = col.dropna()
+            if len(vals) and bool(((vals % 1) == 0).all()) and len(vals) < len(col):
+                out.append(str(c))
+    return out
 
 
 def emit_table(rows: Iterable[dict] | Any, fmt: str, *, columns: Optional[Sequence[str]] = None,
-               floatfmt: str = ".4g", out=None, max_width: int = 60) -> None:
+               floatfmt: str = TABLE_FLOATS, out=None, max_width: int = 60) -> None:
     """Print rows (dicts or a DataFrame) as an aligned table, CSV or JSON.
 
-    CSV writes full precision (``repr`` of floats); the table rounds with
-    ``floatfmt`` and truncates long text cells to ``max_width`` characters.
+    CSV writes full precision (``repr`` of floats); the table prints every
+    float with ``floatfmt`` (four decimals, so ``1.0000`` beside
+    ``[0.9000, 1.0000]``; :func:`format_float`), integers as integers, shows a
+    newline inside a cell as ``↵`` so that each row stays one line, and
+    truncates long text cells to ``max_width`` characters.
     """
     out = out or sys.stdout
     if hasattr(rows, "to_dict"):
         if columns is None:
             columns = [str(c) for c in rows.columns]
+        ints = _int_like_columns(rows) if fmt == "table" else []
         rows = rows.to_dict(orient="records")
+        for r in rows:
+            for c in ints:
+                v = r.get(c)
+                r[c] = None if v is None or v != v else int(v)
     rows = [dict(r) for r in rows]
     if columns is None:
         columns = list(rows[0].keys()) if rows else []

@@ -62,14 +62,14 @@ def _summary_rows(metrics, path):
     return [r for r in report_rows(metrics, run_name=str(path)) if not str(r["row"]).startswith("[")]
 
 
-_RUN_COLUMNS = ["row", "items", "errors", "parse_fail", "precision", "recall", "f1", "f1_ci95"]
+_RUN_COLUMNS = ["row", "items", "errors", "parse_fail_rate", "precision", "recall", "f1", "f1_ci95"]
 
 
 def _cmd_run(args) -> int:
     import asyncio
 
     from ..bench.runner import arun_benchmark
-    from ..bench.scoring import agreement_columns
+    from ..bench.scoring import accuracy_column, agreement_columns, pending_column
 
     config = _config(args)
     result = asyncio.run(arun_benchmark(config, progress=not args.no_progress and sys.stderr.isatty()))
@@ -90,7 +90,8 @@ def _cmd_run(args) -> int:
                   f"label (rules {s.get('rules')}); they count as wrong — inspect {result.path}/responses.jsonl",
                   file=sys.stderr)
     rows = _summary_rows(m, result.path)
-    emit_table(rows, args.format, columns=_RUN_COLUMNS + agreement_columns(rows))
+    emit_table(rows, args.format, columns=_RUN_COLUMNS[:2] + pending_column(rows) + _RUN_COLUMNS[2:]
+               + accuracy_column(rows) + agreement_columns(rows))
     return 1 if result.errors else 0
 
 
@@ -104,17 +105,29 @@ def _cmd_parse(args) -> int:
 
 
 def _cmd_report(args) -> int:
-    from ..bench.scoring import agreement_columns, compute_metrics, report_rows
+    from ..bench.scoring import accuracy_column, agreement_columns, compute_metrics, pending_column, report_rows
     from ..bench.store import load_run
 
     from ..bench.epochs import parse_reducer
+    from ..tasks import get_task, list_tasks
 
     reducer = parse_reducer(args.reducer) if args.reducer else None
     allm = []
     rows = []
     for path in args.runs:
         run = load_run(path)
+        if reducer is not None and reducer.name == "mean" and run.epochs == 1:
+            print(f"causalgraph bench: note: --reducer mean: {path} has one answer per item (no --epochs); "
+                  f"its plain scores are shown", file=sys.stderr)
         m = compute_metrics(run, n_boot=args.bootstrap, seed=args.seed, reducer=reducer)
+        if (args.per_class or args.confusion) and m["variants"] and not any(
+                "per_class" in s or "confusion" in s for s in m["variants"].values()):
+            spec = get_task(m["task"]) if m["task"] in list_tasks() else None
+            what = (f"a binary task: its precision, recall and F1 are those of the positive class {spec.positive!r}"
+                    if spec is not None and spec.kind == "binary" else "a task scored without classes")
+            opts = " and ".join(o for o, on in (("--per-class", args.per_class), ("--confusion", args.confusion)) if on)
+            print(f"causalgraph bench: note: {opts}: {path} ({m['task']}) is {what}; per-class scores and "
+                  f"confusion matrices are for multiclass tasks", file=sys.stderr)
         allm.append({"run": str(path), "metrics": m})
         rows += report_rows(m, run_name=str(path))
         if args.per_class:
@@ -136,11 +149,13 @@ def _cmd_report(args) -> int:
         emit_json(allm)
         return 0
     pass_cols = sorted({k for r in rows for k in r if k.startswith(("pass@", "pass^"))})
+    # A stopped run's table says how much is left to ask; a complete run's keeps its columns.
+    counts = ["run", "task", "model", "row", "items", *pending_column(rows), "errors", "parse_fail_rate"]
     if pass_cols:
-        cols = ["run", "task", "model", "row", "items", "errors", "parse_fail", *pass_cols, "pass_ci95"]
+        cols = [*counts, *pass_cols, "pass_ci95"]
     else:
-        cols = ["run", "task", "model", "row", "items", "errors", "parse_fail", "precision", "recall", "f1",
-                "f1_ci95"] + (["f1_sd"] if any("f1_sd" in r for r in rows) else [])
+        cols = [*counts, "precision", "recall", "f1",
+                "f1_ci95"] + (["f1_sd"] if any("f1_sd" in r for r in rows) else []) + accuracy_column(rows)
     if any("authors_f1" in r for r in rows):
         cols.append("authors_f1")
     cols += agreement_columns(rows)

@@ -8,7 +8,7 @@ from ._common import add_format_option, emit_table
 
 __all__ = ["register"]
 
-_COLUMNS = ["row", "items", "errors", "parse_fail", "precision", "recall", "f1", "f1_ci95"]
+_COLUMNS = ["row", "items", "errors", "parse_fail_rate", "precision", "recall", "f1", "f1_ci95"]
 
 
 def register(sub) -> None:

@@ -115,7 +115,7 @@ def run_mcnemar(args) -> int:
         emit_json(table.to_dict(orient="records"))
         return 0
     cols = list(MCNEMAR_COLUMNS) + (["p_bonferroni", "threshold", "method"] if args.format == "csv" else [])
-    emit_table(table, args.format, columns=cols, floatfmt=".4g")
+    emit_table(table, args.format, columns=cols)
     if args.format == "table" and len(table):
         m = len(table)
         print(f"\n{table['method'].iloc[0]}; * = significant at Bonferroni alpha = {args.alpha:g}/{m} "
@@ -180,7 +180,7 @@ def run_compare(args) -> int:
     if args.format == "json":
         emit_json(table.to_dict(orient="records"))
         return 0
-    emit_table(table, args.format, columns=COLUMNS, floatfmt=".4g")
+    emit_table(table, args.format, columns=COLUMNS)
     if args.format == "table" and len(table):
         print(f"\ndiff = f1_b - f1_a with a 95% bootstrap interval over statements ({args.n_boot} resamples); "
               f"McNemar {'chi-squared' if args.chi2 else 'exact'} on correct answers (b: a right, b wrong); "
@@ -195,8 +195,8 @@ def run_agreement(args) -> int:
     if args.format == "json":
         emit_json(table.to_dict(orient="records"))
         return 0
-    emit_table(table, args.format, columns=AGREEMENT_COLUMNS if len(args.runs) > 1 else AGREEMENT_COLUMNS[1:],
-               floatfmt=".4g")
+    cols = [c for c in AGREEMENT_COLUMNS if c != "pending" or table["pending"].any()]  # shown for a stopped run
+    emit_table(table, args.format, columns=cols if len(args.runs) > 1 else cols[1:])
     if args.format == "table" and len(table):
         print("\nidentical = share of the items answered in every epoch that got one answer in all; fleiss_kappa: "
               "each epoch a rater, each distinct answer a category (blank when undefined: every answer the same)")

@@ -119,7 +119,9 @@ def _score_record(rec: Mapping[str, Any], kind: str, task) -> _Scored:
 
 def _f1(counts: np.ndarray, kind: str) -> float:
     if kind == "multiclass":
-        return float(np.mean([prf_counts(*row)[2] for row in counts]))
+        # The macro rule of bench.scoring (MACRO_RULE): classes present in gold or predictions only.
+        present = [prf_counts(*row)[2] for row in counts if row.sum()]
+        return float(np.mean(present)) if present else 0.0
     return prf_counts(*counts)[2]
 
 

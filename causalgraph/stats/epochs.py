@@ -18,8 +18,8 @@ from .pairing import as_run, run_name
 
 __all__ = ["AGREEMENT_COLUMNS", "agreement_runs"]
 
-AGREEMENT_COLUMNS = ["run", "task", "model", "variant", "items", "epochs", "complete", "identical", "fleiss_kappa",
-                     "categories"]
+AGREEMENT_COLUMNS = ["run", "task", "model", "variant", "items", "pending", "epochs", "complete", "identical",
+                     "fleiss_kappa", "categories"]
 
 
 def agreement_runs(runs: Sequence[Any]):
@@ -34,6 +34,8 @@ def agreement_runs(runs: Sequence[Any]):
     Returns
     -------
     pandas.DataFrame
+        ``pending``: samples (item × epoch) the run was asked for and has no
+        line for yet (:func:`causalgraph.bench.scoring.pending_samples`).
 
     Raises
     ------
@@ -47,6 +49,8 @@ def agreement_runs(runs: Sequence[Any]):
     """
     import pandas as pd
 
+    from ..bench.scoring import pending_samples
+
     rows = []
     for r in runs:
         run = as_run(r)
@@ -55,5 +59,6 @@ def agreement_runs(runs: Sequence[Any]):
                               "run made with `bench run --epochs N`, N >= 2")
         for v in run.variants:
             a = epoch_agreement(run.sample_records(v), epochs=run.epochs)
-            rows.append({"run": run_name(run), "task": run.task, "model": run.model, "variant": v, **a})
+            rows.append({"run": run_name(run), "task": run.task, "model": run.model, "variant": v, **a,
+                         "pending": pending_samples(run, v)})
     return pd.DataFrame(rows, columns=AGREEMENT_COLUMNS)

@@ -86,12 +86,16 @@ def test_bench_run_counts_errors_in_the_exit_code(tmp_path, isolated_cache, caps
     assert rc == 1 and "3 errors" in err
 
 
-def test_bench_batch_status_of_a_run_without_batches_is_empty(tmp_path, isolated_cache, capsys, climatecause_path):
+def test_bench_batch_status_of_a_run_without_batches_is_an_error_as_collect_gives(tmp_path, isolated_cache, capsys,
+                                                                                   climatecause_path):
     main(["bench", "run", "--task", "corri", "--variant", "0_1", "--model", "mock/oracle",
           "--data", str(climatecause_path), "--limit", "1", "--out", str(tmp_path / "r")])
     capsys.readouterr()
-    rc, out, _ = _run(["bench", "batch", "status", str(tmp_path / "r"), "--format", "json"], capsys)
-    assert rc == 0 and json.loads(out) == []
+    rc, out, err = _run(["bench", "batch", "status", str(tmp_path / "r"), "--format", "json"], capsys)
+    assert rc == 2 and out == "" and err.count("\n") == 1
+    assert err.strip() == (f"causalgraph bench: error: {tmp_path / 'r'}: the run has no Batch job (no batches.json)")
+    rc, _, collect_err = _run(["bench", "batch", "collect", str(tmp_path / "r")], capsys)
+    assert rc == 2 and collect_err.split("error: ", 1)[1] == err.split("error: ", 1)[1]
 
 
 def test_bench_plan_counts_requests_and_prices_them(capsys, climatecause_path):
