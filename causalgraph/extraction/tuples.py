@@ -333,14 +333,22 @@ def _parse_region(text: str, issues: list[str]) -> tuple[list[ExtractedPair], st
     return [], ""
 
 
-def _dedupe(pairs: list[ExtractedPair], issues: list[str]) -> tuple[ExtractedPair, ...]:
-    seen: dict = {}
+def _keep_repeats(pairs: list[ExtractedPair], issues: list[str]) -> tuple[ExtractedPair, ...]:
+    """Every listed pair, repeats included, each repeat noted once.
+
+    The gold keeps a pair its annotators listed twice (PubMedCausal row s/n
+    21640 lists two pairs twice each), and the authors' predictions keep
+    theirs; Table 5 counts both.  Dropping repeats on the parsed side only
+    would score an answer that copies the gold below 1, so both sides count
+    every listed pair (docs/pubmedcausal.md, "Repeated pairs").
+    """
+    counts: dict = {}
     for p in pairs:
-        if p in seen:
-            issues.append(f"repeated pair {p.cause!r} → {p.effect!r} counted once")
-        else:
-            seen[p] = None
-    return tuple(seen)
+        counts[p] = counts.get(p, 0) + 1
+    for p, n in counts.items():
+        if n > 1:
+            issues.append(f"pair {p.cause!r} → {p.effect!r} listed {n} times; each counted, as in the gold")
+    return tuple(pairs)
 
 
 def parse_tuples(response: Optional[str]) -> ParsedTuples:
@@ -366,12 +374,12 @@ def parse_tuples(response: Optional[str]) -> ParsedTuples:
         pairs, rule = _parse_region(tail, local)
         if pairs:
             issues.extend(local)
-            return ParsedTuples(_dedupe(pairs, issues), "final/" + rule, False, tuple(issues))
+            return ParsedTuples(_keep_repeats(pairs, issues), "final/" + rule, False, tuple(issues))
         if _NONE.search(tail):
             return ParsedTuples((), "none-stated", False, tuple(issues))
     pairs, rule = _parse_region(text, issues)
     if pairs:
-        return ParsedTuples(_dedupe(pairs, issues), rule, False, tuple(issues))
+        return ParsedTuples(_keep_repeats(pairs, issues), rule, False, tuple(issues))
     if _NONE.search(text):
         return ParsedTuples((), "none-stated", False, tuple(issues))
     return ParsedTuples((), "unparsed", True, tuple(issues))
