@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .errors import ConfigError
 
-__all__ = ["output_dir", "output_file", "write_atomic", "safe_name"]
+__all__ = ["output_dir", "output_file", "write_atomic", "safe_name", "open_page", "NO_BROWSER"]
 
 
 def _reason(exc: OSError) -> str:
@@ -139,3 +139,27 @@ def safe_name(text: str, *, replace: str = "_", collapse: bool = False, max_len:
     if max_len is not None:
         out = out[:max_len]
     return default if not out or set(out) <= {"."} else out
+
+
+#: What :func:`open_page` says when no browser took the page (``{path}`` is filled in).
+NO_BROWSER = "no web browser could be opened (none is installed, or there is no display); open the page yourself: {path}"
+
+
+def open_page(path: str | os.PathLike) -> bool:
+    """Open a written page in the default web browser; ``False`` when none could be opened.
+
+    ``webbrowser.open`` returns ``False`` (or raises ``webbrowser.Error``)
+    when it finds no browser to run, as on a server or in a container; the
+    callers say so with :data:`NO_BROWSER` instead of staying silent.
+
+    Examples
+    --------
+    >>> if not open_page("compare.html"):              # doctest: +SKIP
+    ...     print(NO_BROWSER.format(path="compare.html"))
+    """
+    import webbrowser
+
+    try:
+        return bool(webbrowser.open(Path(path).resolve().as_uri()))
+    except webbrowser.Error:
+        return False

@@ -43,6 +43,7 @@ from typing import Optional
 
 from .errors import ConfigError
 from .outputs import output_dir
+from .wording import plural
 from .viz import SORTABLE_TABLES_JS, content_security_policy
 from .model import Corpus
 
@@ -381,7 +382,9 @@ def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule:
             f'{_e(", ".join(skipped))}</p>')
     add('<ul id="graph-links">' + "".join(
         f'<li><a href="graphs/{_e(names[sid])}.html">{_e(sid)}</a> '
-        f'<span class="muted">{len(graphs[sid].nodes)} events, {len(graphs[sid].edges)} edges</span></li>'
+        f'<span class="muted">{plural(len(graphs[sid].nodes), "event")}, '
+        f'{plural(sum(len(e.relations) for e in graphs[sid].edges), "relation")}, '
+        f'{plural(len(graphs[sid].edges), "distinct edge")}</span></li>'
         for sid in pages) + "</ul>")
 
     if run_pages:

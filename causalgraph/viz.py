@@ -39,7 +39,8 @@ from typing import Optional, Sequence
 from .errors import ConfigError
 from .graph import CausalEdge, CausalGraph, _event, as_graph as _as_graph
 from .model import Statement
-from .outputs import output_file, safe_name
+from .outputs import NO_BROWSER, open_page, output_file, safe_name
+from .wording import plural
 
 __all__ = [
     "MAX_VIEW_NODES",
@@ -586,7 +587,7 @@ def _relation_table(graph: CausalGraph) -> str:
             cells = "".join(f"<td>{html.escape('' if v is None else str(v))}</td>" for v in vals)
             rows.append(f"<tr>{cells}</tr>")
     head = "".join(f"<th>{c}</th>" for c in cols)
-    return (f'<details><summary>{sum(len(e.relations) for e in graph.edges)} relations</summary>'
+    return (f'<details><summary>{plural(sum(len(e.relations) for e in graph.edges), "relation")}</summary>'
             f'<table class="rel"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></details>')
 
 
@@ -638,9 +639,13 @@ def graph_html(obj: CausalGraph | Statement, *, title: Optional[str] = None, hei
         notes.append("This statement has no annotated causal relation: there is no graph to draw.")
     if not_found:
         notes.append("Triggers not found verbatim in the text: " + "; ".join(not_found))
-    counts = (f"{data.count('event')} events, {data.count('causal')} causal edges, "
+    # An edge carries every relation annotating its (cause, effect) pair, so the relation count (the table
+    # below) is said beside the distinct edges drawn: "40 relations, 4 distinct causal edges".
+    n_rel = sum(len(e.relations) for e in graph.edges)
+    counts = (f"{plural(data.count('event'), 'event')}, {plural(n_rel, 'relation')}, "
+              f"{plural(data.count('causal'), 'distinct causal edge')}, "
               f"{data.count('common')} common cause/effect, {data.count('elaboration')} elaboration and "
-              f"{data.count('nesting')} nesting edges")
+              f"{plural(data.count('nesting'), 'nesting edge')}")
     boxes = []
     for view, style in OVERLAY_STYLES.items():
         n = data.count(view)
@@ -715,8 +720,8 @@ def show(obj: CausalGraph | Statement, path: Optional[str | os.PathLike] = None,
     if path is None:
         path = Path(tempfile.gettempdir()) / "causalgraph-view" / f"{safe_filename(graph.statement_id or 'graph')}.html"
     p = write_graph_html(graph, path, **kwargs).resolve()
-    if open_browser:
-        import webbrowser
+    if open_browser and not open_page(p):
+        import warnings
 
-        webbrowser.open(p.as_uri())
+        warnings.warn(NO_BROWSER.format(path=p), stacklevel=2)
     return p

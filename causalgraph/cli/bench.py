@@ -10,6 +10,7 @@ import sys
 
 from ..bench.runner import DEFAULT_MAX_CONNECTION_FAILURES
 from ..errors import ConfigError
+from ..wording import plural
 from ._common import add_data_option, add_format_option, add_model_args, emit_json, emit_table, model_options
 
 __all__ = ["register"]
@@ -78,10 +79,12 @@ def _cmd_run(args) -> int:
         print(f"causalgraph bench: note: {result.path} asks every item {result.epochs} times (the most it was ever "
               f"asked for), not {config.epochs}; counts below are of samples", file=sys.stderr)
     print(f"run {result.path}: {result.written} written, {result.skipped} already answered, "
-          f"{result.requests_sent} requests sent, {result.cache_hits} cache hits, {result.errors} errors; "
+          f"{plural(result.requests_sent, 'request')} sent, {plural(result.cache_hits, 'cache hit')}, "
+          f"{plural(result.errors, 'error')}; "
           f"tokens in {m['tokens_in']:,} out {m['tokens_out']:,}, cost ${m['cost_usd']:.4f}", file=sys.stderr)
     if result.waiting_in_batch:
-        print(f"causalgraph bench: {result.waiting_in_batch} items wait in an open Batch job; run `causalgraph bench "
+        print(f"causalgraph bench: {plural(result.waiting_in_batch, 'item waits', 'items wait')} in an open Batch job; "
+              f"run `causalgraph bench "
               f"batch collect {result.path}` for them", file=sys.stderr)
     for v, s in m.get("variants", {}).items():
         # A high share of unreadable answers usually means a prompt/parser mismatch, not a bad model.
@@ -179,7 +182,7 @@ def _cmd_batch_submit(args) -> int:
     from ..bench.batch import submit_batch
 
     res = submit_batch(_config(args))
-    print(f"run {res.path}: {res.requests} requests in {len(res.batch_ids)} batch(es) "
+    print(f"run {res.path}: {plural(res.requests, 'request')} in {plural(len(res.batch_ids), 'batch', 'batches')} "
           f"({res.cache_hits} answered from the cache, {res.skipped} already answered or waiting); "
           f"collect with: causalgraph bench batch collect {res.path}", file=sys.stderr)
     emit_table([{"batch_id": b} for b in res.batch_ids], args.format, columns=["batch_id"])
@@ -191,7 +194,8 @@ def _cmd_batch_collect(args) -> int:
 
     res = collect_batch(args.run, wait=args.wait, poll_interval=args.poll, timeout=args.wait_timeout,
                         cache=not args.no_cache)
-    print(f"run {res.path}: {res.ingested} lines ingested ({res.errors} errors), {res.pending} batch(es) pending",
+    print(f"run {res.path}: {plural(res.ingested, 'line')} ingested ({plural(res.errors, 'error')}), "
+          f"{plural(res.pending, 'batch', 'batches')} pending",
           file=sys.stderr)
     emit_table([{"batch": k, "status": v} for k, v in res.statuses.items()], args.format, columns=["batch", "status"])
     return 0

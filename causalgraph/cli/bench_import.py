@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from ..wording import plural
 from ._common import add_format_option, emit_table
 
 __all__ = ["register"]
@@ -33,8 +34,9 @@ def run(args) -> int:
     from ..interop.inspect_log import import_inspect_log
 
     res = import_inspect_log(args.log, args.out, epoch=args.epoch)
-    print(f"run {res.path}: {res.written} lines imported from {args.log} ({res.errors} failed samples), "
-          f"{res.skipped} {'samples' if res.epochs > 1 else 'items'} already there", file=sys.stderr)
+    print(f"run {res.path}: {plural(res.written, 'line')} imported from {args.log} "
+          f"({plural(res.errors, 'failed sample')}), "
+          f"{plural(res.skipped, 'sample' if res.epochs > 1 else 'item')} already there", file=sys.stderr)
     rows = [r for r in report_rows(res.metrics, run_name=str(res.path)) if not str(r["row"]).startswith("[")]
     emit_table(rows, args.format, columns=_COLUMNS + agreement_columns(rows))
     return 0

@@ -25,8 +25,13 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    import sys
+
+    from ..outputs import NO_BROWSER, open_page
     from ..viewer import write_run_page
 
-    path = write_run_page(args.runs, args.output, open_browser=args.open, title=args.title, data=args.data)
+    path = write_run_page(args.runs, args.output, title=args.title, data=args.data)
     print(path)
+    if args.open and not open_page(path):
+        print(f"causalgraph bench: note: --open: {NO_BROWSER.format(path=path.resolve())}", file=sys.stderr)
     return 0

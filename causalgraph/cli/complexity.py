@@ -51,17 +51,23 @@ def run(args) -> int:
     rows = [
         {"figure": "statements", "value": summary.n_statements},
         {"figure": "statements with C(s) > 0", "value": summary.n_complex},
-        {"figure": "percent with C(s) > 0", "value": round(summary.percent_complex, 2)},
-        {"figure": "max C(s)", "value": round(summary.max_c_norm, 3)},
+        # Rounded as the paper prints them (the table's four decimals would claim digits the figures lack).
+        {"figure": "percent with C(s) > 0", "value": f"{summary.percent_complex:.2f}"},
+        {"figure": "max C(s)", "value": f"{summary.max_c_norm:.3f}"},
     ]
     for m, (lo, hi) in summary.ranges.items():
         rows.append({"figure": f"range C^{m}", "value": f"[{lo:g}, {hi:g}]"})
     for k, v in summary.complex_in.items():
-        rows.append({"figure": f"complex in {k} metric(s)", "value": v})
+        rows.append({"figure": f"complex in {k} metric{'' if k == 1 else 's'}", "value": v})
     if lc is not None:
         rows.append({"figure": "Pearson r (n_tokens, C(s) > 0)", "value": f"r={lc.r:.3f} p={lc.p:.2g} n={lc.n}"})
-    for a in co.index:
-        for b in co.columns:
+    # The matrix is symmetric and its diagonal is each metric alone: the table shows the diagonal as counts and
+    # each unordered pair of two metrics once (the paper's lower triangle); --format json keeps the whole matrix.
+    names = list(co.index)
+    for a in names:
+        rows.append({"figure": f"statements with C^{a} > 0", "value": int(co.loc[a, a])})
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
             rows.append({"figure": f"co-occurrence {a} & {b}", "value": int(co.loc[a, b])})
     emit_table(rows, args.format, columns=["figure", "value"])
     return 0

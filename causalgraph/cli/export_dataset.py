@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import ConfigError
+from ..wording import plural
 from ._common import add_data_option, add_format_option, emit_table
 
 __all__ = ["register", "run"]
@@ -34,7 +35,7 @@ def run(args) -> int:
         raise ConfigError(f"--task {args.task[0]!r}: expected a task name (see `causalgraph bench tasks`)")
     res = export_dataset(args.dir, tasks, data=args.data, overwrite=args.overwrite)
     total = sum(c["items"] for c in res.configs.values())
-    print(f"wrote {len(res.configs)} configurations ({total:,} items) to {res.path}; load one with "
+    print(f"wrote {plural(len(res.configs), 'configuration')} ({plural(total, 'item')}) to {res.path}; load one with "
           f"datasets.load_dataset({str(res.path)!r}, name=TASK, split='test')", file=sys.stderr)
     rows = [{"config": name, "items": c["items"], "variants": len(c["variants"]), "file": c["file"],
              "corpus": (c.get("corpus") or {}).get("name")} for name, c in res.configs.items()]

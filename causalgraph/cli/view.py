@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from ..datasets import load_corpus
 from ..graph import NODE_FORMS, compile_graph
+from ..outputs import NO_BROWSER, open_page
 from ._common import add_data_option, add_rule_option, find_statement
 
 __all__ = ["register", "run"]
@@ -33,6 +35,8 @@ def run(args) -> int:
     statement = find_statement(load_corpus(args.data), args.statement)
     out = Path(args.output) if args.output else Path(f"{safe_filename(statement.id)}.html")
     graph = compile_graph(statement, node=args.node_form)
-    path = show(graph, out, open_browser=args.open, rule=args.rule)
+    path = show(graph, out, open_browser=False, rule=args.rule)
     print(path)
+    if args.open and not open_page(path):
+        print(f"causalgraph view: note: --open: {NO_BROWSER.format(path=path)}", file=sys.stderr)
     return 0

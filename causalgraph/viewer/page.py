@@ -15,13 +15,12 @@ from __future__ import annotations
 import functools
 import html
 import os
-import webbrowser
 from importlib import resources
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from ..errors import ConfigError
-from ..outputs import output_file
+from ..outputs import NO_BROWSER, open_page, output_file
 
 __all__ = ["run_page_html", "write_run_page", "load_views", "default_page_path"]
 
@@ -150,6 +149,8 @@ def write_run_page(runs: Sequence[Any], path: Optional[str | os.PathLike] = None
     page = run_page_html(runs, **kwargs)
     output_file(p, "run page")
     p.write_text(page, encoding="utf-8")
-    if open_browser:
-        webbrowser.open(p.resolve().as_uri())
+    if open_browser and not open_page(p):
+        import warnings
+
+        warnings.warn(NO_BROWSER.format(path=p), stacklevel=2)
     return p

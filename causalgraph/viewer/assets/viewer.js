@@ -8,6 +8,8 @@
   var C = D.cols, DICT = D.dict, N = C.state.length, ROW_H = 25;
   var STATES = D.states, BUCKETS = D.buckets;
   var collator = new Intl.Collator(undefined, {numeric: true, sensitivity: "base"});
+  // "1 item", "8 items": the rule of causalgraph.wording.plural.
+  function plural(n, word) { return n.toLocaleString("en-US") + " " + word + (n === 1 ? "" : "s"); }
 
   // -- small DOM helpers (text only) ------------------------------------------------------
   function el(tag, attrs, children) {
@@ -112,7 +114,7 @@
   // -- header and summary ------------------------------------------------------------------------
   var multi = D.runs.length > 1;
   document.getElementById("subtitle").textContent = D.runs.map(function (r) {
-    return r.name + ": " + r.task + " · " + r.model + " · " + r.count.toLocaleString("en-US") + " items";
+    return r.name + ": " + r.task + " · " + r.model + " · " + plural(r.count, "item");
   }).join("  |  ");
   (function summary() {
     var box = document.getElementById("summary");
@@ -274,7 +276,7 @@
       arr.sort(function (a, b) { return (keys[a] - keys[b]) * sign || a - b; });
       visible = Int32Array.from(arr);
     }
-    document.getElementById("count").textContent = n.toLocaleString("en-US") + " of " + N.toLocaleString("en-US") + " items" +
+    document.getElementById("count").textContent = n.toLocaleString("en-US") + " of " + plural(N, "item") +
       (q && !responses ? " (searching the responses…)" : "");
     document.body.setAttribute("data-visible", String(n));
     wrap.scrollTop = 0;
