@@ -41,7 +41,7 @@ from .store import Run, RunStore
 
 __all__ = ["RunConfig", "RunResult", "PreparedRun", "run_benchmark", "arun_benchmark", "prepare_run",
            "default_run_dir", "redact", "backoff_delay", "build_request", "cache_key_for", "make_record", "open_cache",
-           "finish_run", "request_cost", "DEFAULT_MAX_CONNECTION_FAILURES"]
+           "finish_run", "request_cost", "DEFAULT_MAX_CONNECTION_FAILURES", "PROGRESS_INTERVAL"]
 
 
 #: Connection failures in a row after which a run stops (``RunConfig.max_connection_failures``).
@@ -327,30 +327,84 @@ def _fingerprint(manifest: dict[str, Any]) -> dict[str, Any]:
             "backend": p.get("backend_identity")}
 
 
-class _Progress:
-    """tqdm bar with tokens and cost in its postfix (silent when disabled)."""
+#: Seconds between two progress lines when stderr is not a terminal (``progress="auto"``); the
+#: environment variable ``CAUSALGRAPH_PROGRESS_INTERVAL`` overrides it (a batch job that wants fewer lines).
+PROGRESS_INTERVAL = 10.0
 
-    def __init__(self, total: int, enabled: bool, desc: str):
+
+def _progress_interval() -> float:
+    raw = os.environ.get("CAUSALGRAPH_PROGRESS_INTERVAL")
+    if raw is None:
+        return PROGRESS_INTERVAL
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not value >= 0 or value == float("inf"):
+        raise ConfigError(f"CAUSALGRAPH_PROGRESS_INTERVAL={raw!r}: expected a number of seconds, 0 or more")
+    return value
+
+
+class _Progress:
+    """Progress on stderr: a tqdm bar with tokens and cost, or one line at most every interval.
+
+    ``enabled``: ``False`` (silent), ``True`` (the tqdm bar) or ``"auto"`` (what
+    the commands pass): the bar on a terminal, else — stderr redirected to a
+    file, as under a batch scheduler — plain lines (a bar's carriage returns
+    make no lines a log can show): at most one every
+    :data:`PROGRESS_INTERVAL` seconds, and one where the job ends if any was
+    written (a job shorter than the interval prints none: its closing summary
+    says it all).
+    """
+
+    def __init__(self, total: int, enabled: bool | str, desc: str, *, stream=None, clock=None,
+                 interval: Optional[float] = None):
         self.bar = None
+        self.lines = False
+        self.total, self.desc, self.done, self.errors = total, desc, 0, 0
         self.tok_in = self.tok_out = 0
         self.cost = 0.0
-        if enabled and total:
-            from tqdm import tqdm
+        self.stream = stream if stream is not None else sys.stderr
+        self.clock = clock or time.monotonic
+        if not (enabled and total):
+            return
+        if enabled == "auto" and not getattr(self.stream, "isatty", lambda: False)():
+            self.lines = True
+            self.interval = _progress_interval() if interval is None else interval
+            self.start = self.last = self.clock()
+            self.shown = None
+            return
+        from tqdm import tqdm
 
-            self.bar = tqdm(total=total, desc=desc, unit="item", file=sys.stderr, dynamic_ncols=True, smoothing=0.1)
+        self.bar = tqdm(total=total, desc=desc, unit="item", file=self.stream, dynamic_ncols=True, smoothing=0.1)
+
+    def _line(self) -> None:
+        elapsed = self.clock() - self.start
+        self.stream.write(f"{self.desc}: {self.done:,}/{self.total:,} ({100 * self.done / self.total:.1f} %), "
+                          f"{self.errors:,} failed, {elapsed:.0f} s; tokens in {self.tok_in:,} out {self.tok_out:,}, "
+                          f"${self.cost:.4f}\n")
+        self.stream.flush()
+        self.shown = self.done
 
     def update(self, rec: dict[str, Any]) -> None:
         u = rec.get("usage") or {}
         self.tok_in += u.get("prompt_tokens") or 0
         self.tok_out += u.get("completion_tokens") or 0
         self.cost += rec.get("cost_usd") or 0.0
+        self.done += 1
+        self.errors += bool(rec.get("error"))
         if self.bar is not None:
             self.bar.update(1)
             self.bar.set_postfix_str(f"tok in {self.tok_in:,} out {self.tok_out:,} ${self.cost:.4f}", refresh=False)
+        elif self.lines and self.clock() - self.last >= self.interval:
+            self.last = self.clock()
+            self._line()
 
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
+        elif self.lines and self.shown is not None and self.done != self.shown:
+            self._line()  # where the job ended, after the periodic lines
 
 
 def _load_items(spec: Task, config: RunConfig, variants: list[str]):
@@ -529,7 +583,7 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: l
 
 
 async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] = None,
-                         backend: Optional[Backend] = None, progress: bool = True,
+                         backend: Optional[Backend] = None, progress: bool | str = True,
                          dataset: Optional[dict[str, Any]] = None) -> RunResult:
     """Run (or resume) a benchmark; the coroutine behind :func:`run_benchmark`.
 
@@ -543,7 +597,9 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
     backend
         A backend object to use instead of ``get_backend(config.model, ...)``.
     progress
-        Show a progress bar on stderr.
+        Show a progress bar on stderr (``True``); ``"auto"`` (what the
+        commands pass): the bar on a terminal, else one line at most every
+        :data:`PROGRESS_INTERVAL` seconds (stderr redirected to a file).
     dataset
         Provenance to record when ``items`` are given (name, source, sha256).
     """
@@ -802,7 +858,7 @@ def _keys_in_open_batches(store: RunStore) -> set[tuple[str, str, str]]:
 
 
 def run_benchmark(task: str, variants: Sequence[str] | str, model: str, *, items: Optional[Sequence[Item]] = None,
-                  backend: Optional[Backend] = None, progress: bool = False,
+                  backend: Optional[Backend] = None, progress: bool | str = False,
                   dataset: Optional[dict[str, Any]] = None, **options: Any) -> RunResult:
     """Run (or resume) a benchmark and score it.
 
@@ -820,7 +876,9 @@ def run_benchmark(task: str, variants: Sequence[str] | str, model: str, *, items
     backend
         A ready backend object instead of ``model``'s.
     progress
-        Show a progress bar on stderr.
+        Show a progress bar on stderr (``True``); ``"auto"`` (what the
+        commands pass): the bar on a terminal, else one line at most every
+        :data:`PROGRESS_INTERVAL` seconds (stderr redirected to a file).
     dataset
         Provenance recorded in the manifest when ``items`` are given.
     **options

@@ -108,7 +108,7 @@ def run(args) -> int:
         raise ConfigError(f"--limit {args.limit}: expected an integer >= 1")
     opts = run_options(args)
     common = dict(variant=args.variant, shots=args.shots, model_options=model_options(args),
-                  structured=not args.no_structured, progress=not args.no_progress and sys.stderr.isatty(),
+                  structured=not args.no_structured, progress="auto" if not args.no_progress else False,
                   concurrency=args.concurrency, **opts)
     if args.data is not None:
         from ..datasets import load_corpus

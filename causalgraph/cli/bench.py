@@ -73,7 +73,7 @@ def _cmd_run(args) -> int:
     from ..bench.scoring import accuracy_column, agreement_columns, pending_column
 
     config = _config(args)
-    result = asyncio.run(arun_benchmark(config, progress=not args.no_progress and sys.stderr.isatty()))
+    result = asyncio.run(arun_benchmark(config, progress="auto" if not args.no_progress else False))
     m = result.metrics
     if result.epochs > config.epochs:
         print(f"causalgraph bench: note: {result.path} asks every item {result.epochs} times (the most it was ever "

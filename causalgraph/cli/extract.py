@@ -41,7 +41,7 @@ def run(args) -> int:
 
     task = "pubmedcausal-extract" if args.task == "extract" else "pubmedcausal-detect"
     res = run_extraction(args.model, args.strategy, task=task, split=args.split, data=args.data, limit=args.limit,
-                         out=args.out, progress=not args.no_progress and sys.stderr.isatty(),
+                         out=args.out, progress="auto" if not args.no_progress else False,
                          concurrency=args.concurrency, max_tokens=args.max_tokens, temperature=args.temperature,
                          model_options=model_options(args), cache=not args.no_cache)
     rows = []
