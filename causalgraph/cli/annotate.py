@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from ..errors import ConfigError
+from ..llm.registry import model_forms
 from ._common import add_model_args, emit_json, emit_table, model_options
 
 __all__ = ["register", "add_model_options", "read_text_file", "read_texts"]
@@ -17,8 +18,8 @@ RELATION_COLUMNS = ["statement_id", "cause", "effect", "correlation", "polarity"
 
 def add_model_options(p) -> None:
     """Options shared by ``annotate`` and ``score``: model, prompt variant, generation, backend options."""
-    add_model_args(p, model_help="backend and model: openai/NAME, llamacpp/smollm2, llamacpp/FILE.gguf, hf/DIR, "
-                                 "mock/constant …",
+    add_model_args(p, model_help="backend and model: " + ", ".join(model_forms())
+                                 + " (llamacpp/smollm2 names the bundled SmolLM2-135M)",
                    option_help="backend option, repeatable (e.g. n_ctx=8192, base_url=http://127.0.0.1:8000/v1)",
                    max_tokens_help="completion tokens at most (default: 4096)")
     p.add_argument("--variant", choices=["few-shot", "zero-shot"], default="few-shot",

@@ -10,6 +10,7 @@ import sys
 
 from ..bench.runner import DEFAULT_MAX_CONNECTION_FAILURES
 from ..errors import ConfigError
+from ..llm.registry import model_forms
 from ..wording import plural
 from ._common import add_data_option, add_format_option, add_model_args, emit_json, emit_table, model_options
 
@@ -19,8 +20,7 @@ __all__ = ["register"]
 def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--task", required=True, help="task name (see `causalgraph bench tasks`)")
     p.add_argument("--variant", required=True, metavar="V[,V…]|all", help="prompt variant ids, comma separated, or all")
-    add_model_args(p, model_help="openai/<model>, hf/<dir|file.gguf>, llamacpp/<file.gguf>, "
-                                 "mock/oracle|constant|flaky (hf/smollm2 and llamacpp/smollm2 name the bundled "
+    add_model_args(p, model_help=", ".join(model_forms()) + " (hf/smollm2 and llamacpp/smollm2 name the bundled "
                                  "SmolLM2-135M)",
                    option_help="backend option, repeatable (e.g. latency=0.05, n_ctx=2048, reasoning_effort=none)",
                    max_tokens_help="limit on generated tokens (default: the provider's)")

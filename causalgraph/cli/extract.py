@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from ..llm.registry import model_forms
 from ._common import add_model_args, emit_json, emit_table, model_options
 
 __all__ = ["register"]
@@ -16,7 +17,7 @@ def register(sub) -> None:
                     "rows with one of the paper's six prompting strategies (App. E), on the benchmark runner "
                     "(response cache, resume, retries, progress). The run directory gets responses.jsonl, "
                     "metrics.json and predictions.json (the authors' format), which evaluate-extraction reads.")
-    add_model_args(p, model_help="backend and model: llamacpp/FILE.gguf, hf/DIR, openai/NAME, mock/oracle …",
+    add_model_args(p, model_help="backend and model: " + ", ".join(model_forms()),
                    option_help="backend option, repeatable (e.g. n_ctx=4096)",
                    max_tokens_help="completion tokens at most")
     p.add_argument("--strategy", default="zero-shot", metavar="S[,S…]|all",

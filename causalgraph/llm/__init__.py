@@ -8,7 +8,7 @@
 
 Providers: ``openai/<model>`` (also any OpenAI-compatible server through
 ``base_url``), ``hf/<local dir or file.gguf>`` (transformers),
-``llamacpp/<file.gguf>`` (llama-cpp-python) and ``mock/oracle|constant|flaky``.
+``llamacpp/<file.gguf>`` (llama-cpp-python), ``vllm/<model folder>`` and ``mock/oracle|noisy|constant|flaky``.
 The SDKs are imported only when a backend is created.
 """
 

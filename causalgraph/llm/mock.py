@@ -40,7 +40,7 @@ from typing import Any, Sequence
 from ..errors import BackendError, BackendUnavailable, ConfigError, TransientBackendError
 from .base import Backend, Completion, Request, request_key
 
-__all__ = ["MockBackend", "OracleBackend", "NoisyBackend", "ConstantBackend", "FlakyBackend", "make_mock"]
+__all__ = ["MockBackend", "OracleBackend", "NoisyBackend", "ConstantBackend", "FlakyBackend", "make_mock", "mock_names"]
 
 
 def _count_words(text: str) -> int:
@@ -280,3 +280,14 @@ def make_mock(model: str, **options: Any) -> MockBackend:
     'yes'
     """
     return MockBackend.create(model, **options)
+
+
+def mock_names() -> list[str]:
+    """The mock backends' names (``mock/<name>``), in the order they are documented.
+
+    Examples
+    --------
+    >>> mock_names()
+    ['oracle', 'noisy', 'constant', 'flaky']
+    """
+    return list(_MOCKS)

@@ -13,7 +13,7 @@ from typing import Any, Callable, Union
 from ..errors import BackendError, ConfigError
 from .base import Backend
 
-__all__ = ["get_backend", "register_provider", "list_providers", "parse_model_options", "split_spec"]
+__all__ = ["get_backend", "register_provider", "list_providers", "model_forms", "parse_model_options", "split_spec"]
 
 Factory = Callable[..., Backend]
 
@@ -45,6 +45,29 @@ def register_provider(name: str, factory: Union[str, Factory]) -> None:
 def list_providers() -> list[str]:
     """Registered provider names, sorted."""
     return sorted(_PROVIDERS)
+
+
+# How each built-in provider's model part is written (help texts); a registered provider gets <model>.
+_FORMS = {"openai": "<model>", "hf": "<dir|file.gguf>", "llamacpp": "<file.gguf>", "vllm": "<model folder>"}
+
+
+def model_forms() -> list[str]:
+    """Every registered provider as ``provider/<model form>``, the mocks by name, for help texts.
+
+    Examples
+    --------
+    >>> model_forms()[-1]
+    'mock/oracle|noisy|constant|flaky'
+    """
+    from .mock import mock_names
+
+    out = []
+    for name in _PROVIDERS:
+        if name == "mock":
+            out.append("mock/" + "|".join(mock_names()))
+        else:
+            out.append(f"{name}/{_FORMS.get(name, '<model>')}")
+    return out
 
 
 def split_spec(spec: str) -> tuple[str, str]:
@@ -95,7 +118,7 @@ def get_backend(spec: str, **options: Any) -> Backend:
     ----------
     spec
         ``openai/<model>``, ``hf/<local dir or file.gguf>``,
-        ``llamacpp/<file.gguf>``, ``mock/oracle|constant|flaky`` or any
+        ``llamacpp/<file.gguf>``, ``mock/oracle|noisy|constant|flaky`` or any
         registered provider.
     **options
         Backend options (``base_url``, ``timeout``, ``latency``, ``n_ctx``…);
