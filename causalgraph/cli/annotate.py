@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..errors import ConfigError
 from ..llm.registry import model_forms
+from ..wording import plural
 from ._common import add_model_args, emit_json, emit_table, model_options
 
 __all__ = ["register", "add_model_options", "read_text_file", "read_texts"]
@@ -147,6 +148,6 @@ def run(args) -> int:
                                    "relations": [r.to_dict() for r in st.relations]} for st in statements]})
         return 0
     emit_table(rows, args.format, columns=RELATION_COLUMNS)
-    print(f"run: {res.path} ({len(statements)} statements, {failures} unreadable or failed; requests "
+    print(f"run: {res.path} ({plural(len(statements), 'statement')}, {failures} unreadable or failed; requests "
           f"{res.requests_sent}, cache hits {res.cache_hits}, already answered {res.skipped})", file=sys.stderr)
     return 0

@@ -38,6 +38,7 @@ import time
 from typing import Any, Sequence
 
 from ..errors import BackendError, BackendUnavailable, ConfigError, TransientBackendError
+from ..wording import plural
 from .base import Backend, Completion, Request, request_key
 
 __all__ = ["MockBackend", "OracleBackend", "NoisyBackend", "ConstantBackend", "FlakyBackend", "make_mock", "mock_names"]
@@ -125,13 +126,25 @@ class OracleBackend(MockBackend):
                 self._gold[it.id] = (it.gold, format_event_list([str(x) for x in it.gold]))
                 continue
             if it.gold is None and task is not None and task.reference_answer is not None:
-                self._texts[it.id] = str(task.reference_answer(it))
+                ref = task.reference_answer(it)
+                if ref is not None:
+                    self._texts[it.id] = str(ref)
             if it.gold is not None and task is not None:
                 if it.variant not in words_of:
                     words_of[it.variant] = task.words(it.variant)
                 word = words_of[it.variant].get(it.gold)
                 self._words[it.id] = tuple(str(w) for w in words_of[it.variant].values())
             self._gold[it.id] = (it.gold, word)
+        unknown = [it for it in items if it.gold is None and it.id not in self._texts]
+        if unknown:
+            # An empty answer would be recorded as the model's and scored as a parse failure: say it instead.
+            first = unknown[0]
+            text = (first.meta or {}).get("text")
+            shown = f" ({' '.join(str(text).split())[:60]!r})" if text else ""
+            raise ConfigError(f"mock/{self.model} knows no answer to {len(unknown)} of {plural(len(items), 'item')} "
+                              f"(first: {first.id}{shown}): it answers from an item's gold or its task's reference "
+                              f"answer, and these have neither (free text that is not a corpus statement); use "
+                              f"mock/constant --model-option text=ANSWER to answer any text")
 
     def _lookup(self, request: Request) -> tuple[Any, Any]:
         return self._gold.get(str(request.meta.get("item_id")), (None, None))

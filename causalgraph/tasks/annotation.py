@@ -11,6 +11,7 @@ runner counts as a parse failure) and the parse rule its ``rule``.
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Iterable, Optional, Sequence
 
@@ -24,7 +25,7 @@ from ..errors import DataNotFound
 from ..model import Statement
 from .base import Task
 
-__all__ = ["TASK", "annotation_items", "text_items", "tasks"]
+__all__ = ["TASK", "annotation_items", "text_items", "reference_annotation", "tasks"]
 
 
 def _item(st_id: str, text: str, variant: str, gold: Optional[str], shots: Optional[int], index: int) -> Item:
@@ -88,6 +89,42 @@ def _score(records: list[dict]) -> dict:
     return {"evaluated": True, **evaluate_records(records, reference=ref).summary()}
 
 
+@functools.lru_cache(maxsize=1)
+def _known_statements() -> dict[str, Statement]:
+    """ClimateCause statements by their text (spaces normalised); empty where the corpus is not at hand."""
+    from ..datasets import load_corpus
+    from ..errors import CausalGraphError
+
+    try:
+        corpus = load_corpus("climatecause")
+    except CausalGraphError:
+        return {}
+    out: dict[str, Statement] = {}
+    for s in corpus:
+        out.setdefault(" ".join(s.text.split()), s)
+    return out
+
+
+def reference_annotation(item: Item) -> Optional[str]:
+    """The gold annotation of an item's text when it is a ClimateCause statement, as a perfect model answers it.
+
+    Free text (``annotate --text``, ``score``) has no gold in its item; a text
+    that is a statement of the corpus has one all the same, which is what
+    ``mock/oracle`` answers.  ``None`` for any other text.
+
+    Examples
+    --------
+    >>> it = text_items(["Warming melts glaciers."])[0]
+    >>> reference_annotation(it) is None     # doctest: +SKIP
+    True
+    """
+    text = (item.meta or {}).get("text")
+    st = _known_statements().get(" ".join(str(text).split())) if text else None
+    if st is None:
+        return None
+    return "<Answer>" + json.dumps(statement_to_answer(st), ensure_ascii=False) + "</Answer>"
+
+
 def tasks() -> list[Task]:
     """The ``annotate`` task.
 
@@ -104,6 +141,7 @@ def tasks() -> list[Task]:
         kind="custom",
         parse=parse_for_run,
         score=_score,
+        reference_answer=reference_annotation,
         strategy=lambda v: v,
         description="annotate statements into ClimateCause-style relations (issue 9)",
     )]

@@ -84,7 +84,9 @@ class Task:
         extraction: the gold pairs, kept in ``meta``, as the prompt asks for
         them).
         ``mock/oracle`` answers it, so a custom task runs end to end with
-        the answers that must score full marks.
+        the answers that must score full marks; ``None`` for an item it has
+        no answer to (annotation: free text that is not a corpus statement),
+        which ``mock/oracle`` refuses before asking anything.
     """
 
     name: str
@@ -107,7 +109,7 @@ class Task:
     item_options: tuple[str, ...] = ()
     variant_words: tuple[str, ...] = ()
     correct: Optional[Callable[[Mapping[str, Any]], bool]] = None
-    reference_answer: Optional[Callable[[Any], str]] = None
+    reference_answer: Optional[Callable[[Any], Optional[str]]] = None
 
     def __post_init__(self):
         if self.kind not in ("binary", "multiclass", "custom"):
