@@ -5,7 +5,7 @@ kind of file is read from its name:
 
 * ``.csv``: a header row, then one text per row in the column ``--column``
   (default ``text``).  Rows are numbered as a spreadsheet shows them: the
-  header is row 1, the first text row 2.
+  header is row 1, the first text row 2 (a blank line is an empty row, skipped).
 * ``.jsonl`` / ``.ndjson``: one JSON object per line, the text under the key
   ``--column`` (default ``text``); rows are line numbers.  Blank lines are skipped.
 * anything else: UTF-8 text, one text per line, surrounding whitespace
@@ -130,7 +130,7 @@ def read_texts(path: Union[str, os.PathLike], column: Optional[str] = None):
             at = header.index(col)
             for n, rec in enumerate(reader, start=2):
                 if not rec:
-                    continue  # a blank line between rows holds no row
+                    continue  # a blank line: an empty row in a spreadsheet, holding no text
                 value = rec[at] if at < len(rec) else None
                 if not isinstance(value, str) or not value.strip():
                     raise _bad(path, n, col, value if value is not None else "nothing (a short row)")
