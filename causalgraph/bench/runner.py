@@ -321,6 +321,33 @@ def make_record(item: Item, spec: Task, *, completion: Optional[Completion], key
     ).to_dict()
 
 
+class _ParseOnce:
+    """A task whose ``parse_answer`` parses each distinct (answer, variant) once.
+
+    A cached re-run parses thousands of answers, most of them the same few
+    texts ("<Answer>yes</Answer>"); a parser is a function of the answer and
+    the variant, so its result (or its refusal) is reused.
+    """
+
+    def __init__(self, spec: Task):
+        self._spec = spec
+        self._seen: dict[tuple[str, str], tuple[Any, Any]] = {}
+
+    def parse_answer(self, text: str, variant: str):
+        key = (text, variant)
+        got = self._seen.get(key)
+        if got is None:
+            try:
+                got = (self._spec.parse_answer(text, variant), None)
+            except CausalGraphError as exc:
+                got = (None, exc)
+            if len(self._seen) < 100_000:  # bounded: long free-text answers rarely repeat
+                self._seen[key] = got
+        if got[1] is not None:
+            raise got[1].with_traceback(None)
+        return got[0]
+
+
 def _dataset_info(corpus) -> dict[str, Any]:
     sha = getattr(corpus, "sha256", None)
     src = getattr(corpus, "source", None)
@@ -609,11 +636,12 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                 planned.append((it, epoch, req, cache_key_for(backend, req, it, epoch, messages_json=msgs), msgs))
             # The cache asked for every key at once, not one row at a time.
             hits = cache.get_many([p[3] for p in planned]) if cache is not None else {}
+            parser = _ParseOnce(spec)
             for it, epoch, req, key, msgs in planned:
                 hit = hits.get(key)
                 if hit is not None:
                     counters["cache_hits"] += 1
-                    rec = make_record(it, spec, completion=hit, key=key, source="cache", attempts=0, error=None,
+                    rec = make_record(it, parser, completion=hit, key=key, source="cache", attempts=0, error=None,
                                       cost=0.0, epoch=epoch_of(epoch),
                                       prompt_sha256=hashlib.sha256(msgs.encode("utf-8")).hexdigest())
                     group.append(rec)

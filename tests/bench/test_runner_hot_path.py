@@ -122,3 +122,90 @@ def test_now_is_the_utc_second_in_iso_format():
     got = dt.datetime.fromisoformat(_now())
     after = dt.datetime.now(dt.timezone.utc)
     assert before <= got <= after and _now().endswith("+00:00") and len(_now()) == 25
+
+
+def _bootstrap_as_before(records, metric, *, kind, labels, positive=None, n_boot=1000, seed=0, level=0.95):
+    """bootstrap_interval as it was written before the confusions were counted in one call (commit 459c51c)."""
+    import math
+
+    import numpy as np
+
+    from causalgraph.bench.scoring import _groups, _multi_from_confusion
+    from causalgraph.scores import prf_counts
+
+    if not records:
+        return (math.nan, math.nan)
+    groups = _groups(records)
+    k = len(labels)
+    idx = {lab: i for i, lab in enumerate(labels)}
+    per = np.zeros((len(groups), k, k + 1), dtype=np.int64)
+    for s, members in enumerate(groups):
+        for i in members:
+            r = records[i]
+            per[s, idx[r.get("gold")], idx.get(r.get("label"), k)] += 1
+    rng = np.random.default_rng(seed)
+    weights = rng.multinomial(len(groups), np.full(len(groups), 1.0 / len(groups)), size=n_boot)
+    mats = np.einsum("bs,sij->bij", weights, per)
+    values = np.empty(n_boot)
+    for b in range(n_boot):
+        m = mats[b]
+        if kind == "binary":
+            pi = idx[positive]
+            tp = m[pi, pi]
+            fp = m[:, pi].sum() - tp
+            fn = m[pi, :].sum() - tp
+            values[b] = dict(zip(("precision", "recall", "f1"), prf_counts(tp, fp, fn)))[metric]
+        else:
+            values[b] = _multi_from_confusion(m, labels)[metric]
+    values = values[~np.isnan(values)]
+    lo, hi = np.quantile(values, [(1 - level) / 2, 1 - (1 - level) / 2])
+    return (float(lo), float(hi))
+
+
+answers = st.lists(st.tuples(st.integers(0, 12), st.sampled_from(["yes", "no"]),
+                             st.sampled_from(["yes", "no", None])), min_size=1, max_size=60)
+
+
+@given(answers, st.integers(0, 3))
+def test_bootstrap_intervals_are_those_of_the_loop_they_replace(rows, seed):
+    from causalgraph.bench.scoring import bootstrap_interval, score_records
+    from causalgraph.tasks import get_task
+
+    recs = [{"item_id": f"i{n}", "gold": g, "label": lab, "meta": {"statement_id": f"s{sid}"}, "rule": "r"}
+            for n, (sid, g, lab) in enumerate(rows)]
+    for m in ("precision", "recall", "f1"):
+        got = bootstrap_interval(recs, m, kind="binary", labels=["yes", "no"], positive="yes", n_boot=200, seed=seed)
+        assert repr(got) == repr(_bootstrap_as_before(recs, m, kind="binary", labels=["yes", "no"], positive="yes",
+                                                      n_boot=200, seed=seed))
+    scores = score_records(recs, get_task(YN_TASK), n_boot=200, seed=seed)
+    for m in ("precision", "recall", "f1"):
+        ref = _bootstrap_as_before(recs, m, kind="binary", labels=["yes", "no"], positive="yes", n_boot=200, seed=seed)
+        assert repr(scores[f"{m}_ci95"]) == repr(None if any(x != x for x in ref) else list(ref))
+    multi = ["yes", "no", "maybe"]
+    got = bootstrap_interval(recs, "macro_f1", kind="multiclass", labels=multi, n_boot=100, seed=seed)
+    assert repr(got) == repr(_bootstrap_as_before(recs, "macro_f1", kind="multiclass", labels=multi, n_boot=100,
+                                                  seed=seed))
+
+
+def test_each_distinct_answer_is_parsed_once_and_a_refusal_is_kept_as_one(isolated_cache, tmp_path):
+    from causalgraph.bench.runner import _ParseOnce
+    from causalgraph.errors import ParseError
+
+    calls = []
+
+    class Spec:
+        def parse_answer(self, text, variant):
+            calls.append((text, variant))
+            if text == "bad":
+                raise ParseError("no label in it")
+            return (text.lower(), "rule")
+
+    p = _ParseOnce(Spec())
+    assert [p.parse_answer(t, v) for t, v in [("Yes", "a"), ("Yes", "a"), ("Yes", "b")]] == [("yes", "rule")] * 3
+    for _ in range(2):
+        try:
+            p.parse_answer("bad", "a")
+            raise AssertionError("the refusal was not raised")
+        except ParseError as exc:
+            assert str(exc) == "no label in it"
+    assert calls == [("Yes", "a"), ("Yes", "b"), ("bad", "a")]
