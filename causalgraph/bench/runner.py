@@ -31,7 +31,7 @@ from typing import Any, Optional, Sequence
 from .._sync import close_quietly, run_sync
 from ..errors import (BackendError, BackendUnavailable, BackendUnreachable, CausalGraphError, ConfigError,
                       TransientBackendError)
-from ..llm.base import Backend, Completion, Request, is_secret_option, public_url, redact
+from ..llm.base import Backend, Completion, Request, canonical_json, is_secret_option, public_url, redact
 from .item import Item
 from ..outputs import safe_name
 from ..tasks import Task, get_task
@@ -239,7 +239,8 @@ def build_request(item: Item, spec: Task, config: RunConfig, epoch: int = 1) -> 
     )
 
 
-def cache_key_for(backend: Backend, request: Request, item: Item, epoch: int = 1) -> str:
+def cache_key_for(backend: Backend, request: Request, item: Item, epoch: int = 1, *,
+                  messages_json: Optional[str] = None) -> str:
     """The response-cache key of an item's request.
 
     At temperature 0 the answer is taken to be a function of the request, so
@@ -251,7 +252,8 @@ def cache_key_for(backend: Backend, request: Request, item: Item, epoch: int = 1
     paper, while re-running the same item still hits the cache.  Each epoch
     of repeated sampling after the first is its own entry (``epoch``), so
     re-running a run with epochs is free too; epoch 1 keeps the key of a run
-    without epochs.
+    without epochs.  ``messages_json`` (``canonical_json(request.messages)``,
+    when the caller has it) saves encoding the messages again; the key is the same.
     """
     from ..llm.base import request_key
 
@@ -260,7 +262,7 @@ def cache_key_for(backend: Backend, request: Request, item: Item, epoch: int = 1
         extra["sample_of"] = item.id
     if epoch > 1:
         extra["epoch"] = int(epoch)
-    return request_key(backend.identity(), request, extra or None)
+    return request_key(backend.identity(), request, extra or None, messages_json=messages_json)
 
 
 def request_cost(backend: Backend, completion: Completion, prices: Optional[dict] = None, *,
@@ -274,8 +276,16 @@ def request_cost(backend: Backend, completion: Completion, prices: Optional[dict
                             prices if prices is not None else pricing.DEFAULT_PRICES, batch=batch)
 
 
+_clock: list = [None, ""]  # the last second _now formatted, and its text
+
+
 def _now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    # Whole seconds: formatted once per second rather than once per line (a cached re-run writes thousands a second).
+    second = int(time.time())
+    if second != _clock[0]:
+        _clock[1] = _dt.datetime.fromtimestamp(second, _dt.timezone.utc).isoformat(timespec="seconds")
+        _clock[0] = second
+    return _clock[1]
 
 
 def _prompt_sha(item: Item) -> str:
@@ -286,8 +296,11 @@ def _prompt_sha(item: Item) -> str:
 
 def make_record(item: Item, spec: Task, *, completion: Optional[Completion], key: str, source: str,
                 attempts: int, error: Optional[str], cost: float = 0.0,
-                epoch: Optional[int] = None) -> dict[str, Any]:
-    """One line of ``responses.jsonl`` (``epoch``: the sample's epoch, in runs with several)."""
+                epoch: Optional[int] = None, prompt_sha256: Optional[str] = None) -> dict[str, Any]:
+    """One line of ``responses.jsonl`` (``epoch``: the sample's epoch, in runs with several).
+
+    ``prompt_sha256``: the sha256 of the item's canonical messages, when the caller has it already.
+    """
     if completion is not None:
         try:
             label, rule = spec.parse_answer(completion.text, item.variant)
@@ -300,12 +313,39 @@ def make_record(item: Item, spec: Task, *, completion: Optional[Completion], key
         label, rule, usage = None, None, {"prompt_tokens": None, "completion_tokens": None}
     return RunRecord(
         task=item.task, variant=item.variant, item_id=item.id, epoch=epoch, gold=item.gold, meta=item.meta,
-        prompt_sha256=_prompt_sha(item), request_key=key,
+        prompt_sha256=prompt_sha256 if prompt_sha256 is not None else _prompt_sha(item), request_key=key,
         response=completion.text if completion is not None else None, label=label, rule=rule, usage=usage,
         cost_usd=cost, latency_s=None if completion is None else round(completion.latency_s, 6),
         finish_reason=None if completion is None else completion.finish_reason, source=source,
         attempts=attempts, error=error, time=_now(),
     ).to_dict()
+
+
+class _ParseOnce:
+    """A task whose ``parse_answer`` parses each distinct (answer, variant) once.
+
+    A cached re-run parses thousands of answers, most of them the same few
+    texts ("<Answer>yes</Answer>"); a parser is a function of the answer and
+    the variant, so its result (or its refusal) is reused.
+    """
+
+    def __init__(self, spec: Task):
+        self._spec = spec
+        self._seen: dict[tuple[str, str], tuple[Any, Any]] = {}
+
+    def parse_answer(self, text: str, variant: str):
+        key = (text, variant)
+        got = self._seen.get(key)
+        if got is None:
+            try:
+                got = (self._spec.parse_answer(text, variant), None)
+            except CausalGraphError as exc:
+                got = (None, exc)
+            if len(self._seen) < 100_000:  # bounded: long free-text answers rarely repeat
+                self._seen[key] = got
+        if got[1] is not None:
+            raise got[1].with_traceback(None)
+        return got[0]
 
 
 def _dataset_info(corpus) -> dict[str, Any]:
@@ -548,10 +588,13 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: l
         # Lines carry `epoch`: the lowest schema that reads them (older runs keep version 1).
         manifest["record_schema"] = RECORD_SCHEMA
     # Every line checked before anything is asked or written: a broken folder stays as it is.
-    answered = {sample_key(r) for r in store.checked_lines(manifest, epochs, quiet=True) if not r.get("error")}
+    lines = store.checked_lines(manifest, epochs, quiet=True)
+    answered = {sample_key(r) for r in lines if not r.get("error")}
     # This process holds the folder: a torn last line is cut off now (and said so), whether or not
     # anything is asked, rather than reported as ignored and left.
     store.repair_tail()
+    # finish_run scores these lines and the ones appended from now on without reading the folder again.
+    store.keep_lines(lines)
     invocation = {"started": _now(), "mode": mode, "variants": variants, "limit": config.limit,
                   "concurrency": config.concurrency}
     if epochs > 1:
@@ -639,18 +682,24 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
             # Cache hits first, written in large groups: a cached re-run costs a few disk writes.
             misses: list[tuple[Item, Request, str, int]] = []
             group: list[dict] = []
-            checked = False
+            planned: list[tuple[Item, int, Request, str, str]] = []
             for it, epoch in todo:
                 req = build_request(it, spec, config, epoch)
-                if not checked:  # every request of a run carries the same parameters: check one, before sending
+                if not planned:  # every request of a run carries the same parameters: check one, before sending
                     backend.check_request(req)
-                    checked = True
-                key = cache_key_for(backend, req, it, epoch)
-                hit = cache.get(key) if cache is not None else None
+                # The messages encoded once, for both the cache key and the line's prompt sha256.
+                msgs = canonical_json(req.messages)
+                planned.append((it, epoch, req, cache_key_for(backend, req, it, epoch, messages_json=msgs), msgs))
+            # The cache asked for every key at once, not one row at a time.
+            hits = cache.get_many([p[3] for p in planned]) if cache is not None else {}
+            parser = _ParseOnce(spec)
+            for it, epoch, req, key, msgs in planned:
+                hit = hits.get(key)
                 if hit is not None:
                     counters["cache_hits"] += 1
-                    rec = make_record(it, spec, completion=hit, key=key, source="cache", attempts=0, error=None,
-                                      cost=0.0, epoch=epoch_of(epoch))
+                    rec = make_record(it, parser, completion=hit, key=key, source="cache", attempts=0, error=None,
+                                      cost=0.0, epoch=epoch_of(epoch),
+                                      prompt_sha256=hashlib.sha256(msgs.encode("utf-8")).hexdigest())
                     group.append(rec)
                     bar.update(rec)
                     if len(group) >= 2000:

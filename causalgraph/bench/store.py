@@ -27,7 +27,7 @@ from typing import Any, Iterable, Optional
 from ..errors import ConfigError, SchemaError
 from ..outputs import output_dir, write_atomic
 from .epochs import majority_records, sample_key
-from .record import RECORD_FIELDS, RunRecord, record_schema_of
+from .record import OPTIONAL_FIELDS, RECORD_FIELDS, RunRecord, record_schema_of
 from ..viewer.display import HTML_DISPLAY
 
 __all__ = ["RunStore", "Run", "load_run", "write_atomic", "MANIFEST", "RESPONSES", "METRICS", "LEDGER",
@@ -39,6 +39,31 @@ METRICS = "metrics.json"
 LEDGER = "batches.json"
 #: Held (flock) by the process writing into a run directory; the OS frees it when that process dies.
 LOCK = ".lock"
+
+# One encoder for every line: json.dumps with these options would build a new encoder per call.
+_LINE_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
+
+# The key orders of a line as RunRecord.to_dict writes it (every field, the optional ones only when set):
+# such a line reads back as itself, so checked_lines can take it without building a RunRecord.
+_WRITTEN_ORDERS = frozenset(
+    tuple(f for f in RECORD_FIELDS if f not in OPTIONAL_FIELDS or f in present)
+    for present in ((), ("epoch",), ("batch_id",), ("epoch", "batch_id")))
+
+
+def _as_written(raw: dict[str, Any]) -> bool:
+    """Whether ``RunRecord.from_dict(raw).to_dict()`` would be ``raw`` itself, unchanged (and accepted).
+
+    True for a line in the order :meth:`RunRecord.to_dict` writes, with the
+    types :meth:`RunRecord.from_dict` checks; anything else goes through
+    ``from_dict`` (which fills, orders, or refuses it).
+    """
+    if tuple(raw) not in _WRITTEN_ORDERS:
+        return False
+    epoch = raw.get("epoch")
+    return (type(raw["task"]) is str and type(raw["variant"]) is str and type(raw["item_id"]) is str
+            and type(raw["meta"]) is dict and type(raw["usage"]) is dict
+            and (epoch is None or (type(epoch) is int and epoch >= 1)) and raw.get("batch_id", "") is not None)
+
 
 def _write_json_atomic(path: Path, obj: Any) -> None:
     write_atomic(path, (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
@@ -193,6 +218,10 @@ class RunStore:
         self._tail_checked = False
         self._torn_said = False
         self._lock_fd: Optional[int] = None
+        # keep_lines: the checked lines read so far plus the lines appended since, and the file size they add up to.
+        self._kept: Optional[list[dict[str, Any]]] = None
+        self._kept_raw: list[bytes] = []
+        self._kept_size = 0
 
     # -- one writer at a time ----------------------------------------------------------------
     def acquire(self, what: str = "writing") -> None:
@@ -373,16 +402,56 @@ class RunStore:
         output_dir(self.path, "run directory")
         self.repair_tail()
         fd = os.open(self.responses_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        encode = _LINE_ENCODER.encode
         try:
             for rec in records:
-                line = (json.dumps(rec, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
+                line = (encode(rec) + "\n").encode("utf-8")
                 written = os.write(fd, line)
                 if written != len(line):  # a short write (disk full): say so rather than leave half a line
+                    self._kept = None  # the file no longer holds what was kept
                     raise OSError(f"{self.responses_path}: wrote {written} of {len(line)} bytes")
+                if self._kept is not None:
+                    self._kept_raw.append(line)
+                    self._kept_size += written
             if sync:
                 os.fsync(fd)
         finally:
             os.close(fd)
+
+    def keep_lines(self, lines: list[dict[str, Any]]) -> None:
+        """Remember ``lines`` (what :meth:`checked_lines` just read) and every line appended from now on.
+
+        :meth:`load` then reads the run from memory instead of the file — the
+        same records, in file order — as long as the file is exactly as long
+        as those lines (a line written by anything but this store, a repair, a
+        rewrite: the file is read again).  For the process holding the folder,
+        which has just read and checked it.
+        """
+        self._kept = list(lines)
+        self._kept_raw = []
+        try:
+            self._kept_size = self.responses_path.stat().st_size
+        except FileNotFoundError:
+            self._kept_size = 0
+
+    def _kept_lines(self, manifest: dict[str, Any]) -> Optional[list[dict[str, Any]]]:
+        """The kept lines when they are still the whole file, checked as :meth:`checked_lines` checks them."""
+        if self._kept is None:
+            return None
+        try:
+            size = self.responses_path.stat().st_size
+        except FileNotFoundError:
+            size = 0
+        if size != self._kept_size:
+            return None
+        if self._kept_raw:
+            # One parse for every appended line (as the file would be read), then kept parsed.
+            new = json.loads(b"[" + b",".join(self._kept_raw) + b"]")
+            self._kept.extend(self._checked(new, manifest, None, start=None))
+            self._kept_raw = []
+        # Once: the records go to a reader that may change them; a second load reads the file.
+        lines, self._kept = self._kept, None
+        return lines
 
     def sync(self) -> None:
         """Flush ``responses.jsonl`` to the disk."""
@@ -448,13 +517,25 @@ class RunStore:
             belongs to another task, or whose ``epoch`` is above the run's
             epochs (``epochs``, else the manifest's; 1 without).
         """
+        return self._checked(self.iter_numbered_lines(quiet), manifest, epochs)
+
+    def _checked(self, numbered, manifest: dict[str, Any], epochs: Optional[int], *,
+                 start: Optional[int] = 1) -> list[dict[str, Any]]:
+        """Records through the schema and the manifest's checks (``numbered``: (line, raw) pairs, or raws when
+        ``start`` is None)."""
         limit = epochs if epochs is not None else int(manifest.get("epochs") or 1)
         task = manifest.get("task")
         out = []
-        for n, raw in self.iter_numbered_lines(quiet):
-            where = f"{self.responses_path}, line {n}"
-            # Every line through the one record schema: old lines get the fields they lack, in order.
-            rec = RunRecord.from_dict(raw, where).to_dict()
+        if start is None:
+            numbered = ((None, raw) for raw in numbered)
+        for n, raw in numbered:
+            # Every line through the one record schema: old lines get the fields they lack, in order. A line
+            # as RunRecord writes it would come back unchanged, so it is taken as it is.
+            if isinstance(raw, dict) and _as_written(raw):
+                rec = raw
+            else:
+                where = f"{self.responses_path}, line {n}" if n is not None else f"{self.responses_path}"
+                rec = RunRecord.from_dict(raw, where).to_dict()
             if task is not None and rec.get("task") != task:
                 # Lines of another task (a folder reused after its manifest was lost) would be scored
                 # against this task's labels and fail deep inside the scorer.
@@ -463,6 +544,7 @@ class RunStore:
                     f"expected {task!r}, the task in {self.manifest_path.name}. The folder mixes two runs: move the "
                     "other task's lines to a run directory of their own")
             if int(rec.get("epoch") or 1) > limit:
+                where = f"{self.responses_path}, line {n}" if n is not None else f"{self.responses_path}"
                 raise SchemaError(f"{where}: epoch {rec.get('epoch')} of item {rec.get('item_id')!r} is above the "
                                   f"{limit} epoch(s) of the run ({self.manifest_path.name}); the line does not belong "
                                   "to this run")
@@ -486,9 +568,12 @@ class RunStore:
         _write_json_atomic(self.ledger_path, ledger)
 
     def load(self) -> Run:
+        """The run as it is on disk (from the lines kept in memory where :meth:`keep_lines` kept them whole)."""
         manifest = self.read_manifest()
         record_schema_of(manifest, str(self.manifest_path))
-        lines = self.checked_lines(manifest)
+        lines = self._kept_lines(manifest)
+        if lines is None:
+            lines = self.checked_lines(manifest)
         latest: dict[tuple, dict] = {}
         order: list[tuple] = []
         for rec in lines:

@@ -116,9 +116,13 @@ def url_secrets(url: "str | None") -> list[str]:
     return [s for s in out if s]
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
 def canonical_json(obj: Any) -> str:
     """JSON with sorted keys and no spaces: the same value always gives the same text."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    # One encoder: json.dumps with these options would build a new one per call.
+    return _CANONICAL.encode(obj)
 
 
 @dataclass(frozen=True)
@@ -229,8 +233,12 @@ class Completion:
         )
 
 
-def request_key(identity: dict[str, Any], request: Request, extra: Optional[dict[str, Any]] = None) -> str:
+def request_key(identity: dict[str, Any], request: Request, extra: Optional[dict[str, Any]] = None, *,
+                messages_json: Optional[str] = None) -> str:
     """sha256 of the canonical request: backend identity, generation parameters, messages.
+
+    ``messages_json``, when given, must be ``canonical_json(request.messages)``
+    (the runner has it already for the prompt's sha256); the key is the same.
 
     ``identity`` is :meth:`Backend.identity` (provider, model, base URL and
     any option that changes the output); ``extra`` is
@@ -243,8 +251,15 @@ def request_key(identity: dict[str, Any], request: Request, extra: Optional[dict
     >>> len(request_key({"provider": "mock", "model": "oracle"}, r))
     64
     """
+    backend = identity if not extra else {**identity, "request": extra}
+    if messages_json is not None:
+        # canonical_json of the payload below, built around the messages' text already encoded: a dict's
+        # canonical JSON is its sorted keys' canonical values in order, so the bytes are the same.
+        text = (f'{{"backend":{canonical_json(backend)},"messages":{messages_json},'
+                f'"params":{canonical_json(request.generation_params())}}}')
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
     payload = {
-        "backend": identity if not extra else {**identity, "request": extra},
+        "backend": backend,
         "params": request.generation_params(),
         "messages": [dict(sorted(m.items())) for m in request.messages],
     }

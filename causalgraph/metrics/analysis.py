@@ -100,7 +100,7 @@ def length_correlation(table_or_corpus, *, positive_only: bool = True) -> Pearso
     >>> length_correlation(load_climatecause()).n   # doctest: +SKIP
     43
     """
-    from scipy import stats
+    from .pearson import pearson
 
     t = _table(table_or_corpus)
     if positive_only:
@@ -112,8 +112,9 @@ def length_correlation(table_or_corpus, *, positive_only: bool = True) -> Pearso
     y = t[C_S_COLUMN].astype(float)
     if x.nunique() < 2 or y.nunique() < 2:
         raise ConfigError("a Pearson correlation needs variation in both length and C(s); one of them is constant")
-    r, p = stats.pearsonr(x, y)
-    return PearsonResult(float(r), float(p), n)
+    # scipy.stats.pearsonr's arithmetic without importing scipy.stats (1.3-1.5 s): metrics/pearson.py
+    r, p = pearson(x, y)
+    return PearsonResult(r, p, n)
 
 
 def _complex_flags(t):

