@@ -188,7 +188,8 @@ def _resolve(task: str, variant: str, encoding: Optional[str], names: Optional[s
     if names is not None:
         scheme = names
     if encoding is not None:
-        base = encoding_variant_id(get_structure_variant(task, base).id, encoding)
+        base = encoding_variant_id(get_structure_variant(task, base).id, encoding,
+                                   stored=[v.id for v in catalog_variants(_CATALOG, task)])
     return get_structure_variant(task, base), scheme
 
 

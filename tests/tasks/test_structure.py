@@ -182,3 +182,32 @@ def test_parents_and_reachability_run_through_the_oracle_and_score_perfectly(cli
         assert s["parse_failures"] == 0 and s["unknown_answers"] == 0
     res = run_benchmark("reachability", ["MX_1"], "mock/oracle", data=str(climatecause_path), out=str(tmp_path / "r"))
     assert res.metrics["variants"]["MX_1"]["f1"] == 1.0
+
+
+@pytest.mark.parametrize("task", ["parents", "sinks"])
+def test_an_encoding_that_contradicts_a_derived_variant_is_an_error(task):
+    # Issue 23 item 11: `items --task parents --variant MX_1 --encoding dot` built DOT_1 items silently.
+    # Every (variant, encoding) pair: a stored variant (A_1, A_2) takes any encoding; a derived id names its
+    # own encoding, so only that one is accepted.
+    from causalgraph.prompts import ENCODING_PREFIXES
+
+    st = Statement("s1", "x", True, (Relation("a", "b"), Relation("b", "c")))
+    for v in list_structure_variants(task):
+        prefix, number = v.id.split("_")
+        for encoding, want_prefix in ENCODING_PREFIXES.items():
+            if prefix == "A" or prefix == want_prefix:
+                assert items([st], task, v.id, encoding=encoding)[0].variant == f"{want_prefix}_{number}"
+            else:
+                with pytest.raises(ConfigError, match=rf"^variant '{v.id}' names the encoding '.+' but encoding "
+                                                      rf"'{encoding}' was asked; use --variant {want_prefix}_"
+                                                      rf"{number}, or a stored variant \(A_1, A_2\)"):
+                    items([st], task, v.id, encoding=encoding)
+
+
+def test_items_cli_refuses_mx_with_dot_in_one_line(capsys):
+    from causalgraph.cli import main
+
+    assert main(["items", "--data", "sample", "--task", "parents", "--variant", "MX_1", "--encoding", "dot"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("causalgraph items: error: variant 'MX_1' names the encoding 'matrix' but encoding 'dot' was "
+                   "asked; use --variant DOT_1, or a stored variant (A_1, A_2) with --encoding dot\n")
