@@ -31,7 +31,7 @@ from typing import Any, Optional, Sequence
 from .._sync import close_quietly, run_sync
 from ..errors import (BackendError, BackendUnavailable, BackendUnreachable, CausalGraphError, ConfigError,
                       TransientBackendError)
-from ..llm.base import Backend, Completion, Request, is_secret_option, public_url, redact
+from ..llm.base import Backend, Completion, Request, is_secret_option, option_secrets, redact, redact_options
 from .item import Item
 from ..outputs import safe_name
 from ..tasks import Task, get_task
@@ -49,10 +49,11 @@ DEFAULT_MAX_CONNECTION_FAILURES = 5
 
 
 def _public_options(options: dict[str, Any]) -> dict[str, Any]:
-    """Backend options safe to write down: anything named like a credential is dropped, and a URL
-    (``base_url``) loses its user info (``http://user:KEY@host`` carries a login)."""
-    return {k: (public_url(v) if isinstance(v, str) and "://" in v else v) for k, v in sorted(options.items())
-            if not is_secret_option(k)}
+    """Backend options safe to write down: anything named like a credential is dropped, a URL
+    (``base_url``) loses its user info (``http://user:KEY@host`` carries a login) and its key, and
+    a credential header (``extra_headers={"api-key": …}``) or a value shaped like a key is
+    ``[redacted]`` (:func:`~causalgraph.llm.base.redact_options`)."""
+    return redact_options({k: v for k, v in sorted(options.items()) if not is_secret_option(k)})
 
 
 #: Samples per item ``--epochs`` accepts: every sample is a request and a line, planned up front.
@@ -559,7 +560,7 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
     if backend is None:
         backend = get_backend(config.model, **config.model_options)
     secrets = [str(v) for k, v in config.model_options.items() if is_secret_option(k) and v]
-    secrets += [s for s in backend.secrets() if s]
+    secrets += option_secrets(config.model_options) + [s for s in backend.secrets() if s]
     if backend.greedy_only and (config.temperature not in (None, 0, 0.0) or config.epochs > 1):
         if own_backend:
             await backend.aclose()

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Optional
 
-from ..errors import BackendError
+from ..errors import BackendError, ConfigError
 from ..outputs import write_atomic
 from .base import Request, public_url, redact
 from .batch import BatchClient, BatchJob, BatchResult
@@ -50,6 +50,13 @@ class OpenAIBatchClient(BatchClient):
         login it carried gets it back from the environment, never from a file.
         """
         out = dict(options)
+        hidden = [k for k, v in (out.get("extra_headers") or {}).items() if v == "[redacted]"] \
+            if isinstance(out.get("extra_headers"), dict) else []
+        if hidden:
+            # The manifest never holds a credential header, so it cannot be sent again from there.
+            raise ConfigError(f"the run was submitted with the credential header(s) {', '.join(hidden)} in "
+                              "extra_headers, which are never stored; this command cannot send them again: give the "
+                              "key through OPENAI_API_KEY (or a login in OPENAI_BASE_URL)")
         stored = out.get("base_url")
         env = os.environ.get("OPENAI_BASE_URL")
         if stored and env and public_url(env).rstrip("/") == str(stored).rstrip("/"):
