@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from .._sync import close_quietly, run_sync
-from ..errors import (BackendError, BackendUnavailable, BackendUnreachable, CausalGraphError, ConfigError,
-                      TransientBackendError)
+from ..errors import (BackendError, BackendProtocolError, BackendUnavailable, BackendUnreachable, CausalGraphError,
+                      ConfigError, TransientBackendError)
 from ..llm.base import Backend, Completion, Request, is_secret_option, option_secrets, redact, redact_options
 from .item import Item
 from ..outputs import safe_name
@@ -616,7 +616,7 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
             stop: list[str] = []  # set when the backend refuses everything: ask nothing more
             # Connection failures in a row, over all items; at the limit `down` is set and every item
             # still in progress leaves off without a line, so it stays pending for the next invocation.
-            unreachable = {"count": 0, "endpoint": None, "last": ""}
+            unreachable = {"count": 0, "endpoint": None, "last": "", "protocol": False}
             down = asyncio.Event()
 
             async def pause(delay: float) -> None:
@@ -651,6 +651,7 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                             if down.is_set():
                                 return
                             unreachable["count"] += 1
+                            unreachable["protocol"] = isinstance(exc, BackendProtocolError)
                             unreachable["endpoint"] = exc.endpoint or unreachable["endpoint"]
                             unreachable["last"] = redact(str(exc), secrets)
                             if config.max_connection_failures and \
@@ -733,6 +734,13 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
         if down.is_set():
             pending = len(todo) - counters["written"]
             where = unreachable["endpoint"] or config.model
+            if unreachable["protocol"]:
+                # The server is there but is not the API: an HTML page, a proxy, a wrong path in the URL.
+                raise BackendProtocolError(
+                    f"{config.model}: {unreachable['count']} replies in a row from {where} that are not the "
+                    f"backend's protocol (last: {unreachable['last']}); the run stopped with {pending} {unit} not "
+                    f"answered, left pending. Point --base-url at the API itself (e.g. http://HOST:PORT/v1) and "
+                    f"run the same command again: {out} resumes them", endpoint=unreachable["endpoint"])
             raise BackendUnreachable(
                 f"{config.model}: {unreachable['count']} connection failures in a row to {where} "
                 f"(last: {unreachable['last']}); the run stopped with {pending} {unit} not answered, left pending. "

@@ -19,11 +19,13 @@ import os
 import time
 from typing import Any, Optional
 
-from ..errors import BackendError, BackendUnavailable, BackendUnreachable, ConfigError, TransientBackendError
+from ..errors import (BackendError, BackendProtocolError, BackendUnavailable, BackendUnreachable, ConfigError,
+                      TransientBackendError)
 from .base import (Backend, Completion, Request, is_secret_option, option_secrets, public_url, redact,
                    redact_options, url_secrets)
 
-__all__ = ["OpenAIBackend", "OPENAI_URL", "retry_after_seconds", "make_client", "completion_from_body", "split_query"]
+__all__ = ["OpenAIBackend", "OPENAI_URL", "retry_after_seconds", "make_client", "completion_from_body", "split_query",
+           "protocol_reply"]
 
 OPENAI_URL = "https://api.openai.com/v1"
 
@@ -199,6 +201,10 @@ class OpenAIBackend(Backend):
     _CLIENT_OPTIONS = ("base_url", "api_key", "timeout", "max_tokens_param", "extra_headers")
 
     def __init__(self, model: str, **options: Any):
+        # Fail before any item is asked, with the install hint (get_backend), when the SDK is missing:
+        # otherwise every item would record the same ModuleNotFoundError.
+        import openai  # noqa: F401
+
         super().__init__(model, **options)
         base_url = options.get("base_url") or os.environ.get("OPENAI_BASE_URL") or None
         # The URL as given reaches the HTTP client only; everything that is stored or shown
@@ -277,7 +283,7 @@ class OpenAIBackend(Backend):
         body = self.body(request)
         t0 = time.perf_counter()
         try:
-            resp = await client.chat.completions.create(**body)
+            raw = await client.chat.completions.with_raw_response.create(**body)
         except openai.APITimeoutError as exc:
             raise TransientBackendError(self._scrub(f"request timed out: {exc}")) from None
         except openai.APIConnectionError as exc:
@@ -299,6 +305,7 @@ class OpenAIBackend(Backend):
         except openai.OpenAIError as exc:
             raise BackendError(self._scrub(f"{type(exc).__name__}: {exc}")) from None
         latency = time.perf_counter() - t0
+        resp = protocol_reply(raw, self.endpoint, "chat completion", scrub=self._scrub)
         return completion_from_body(resp.model_dump(mode="json"), latency)
 
     async def aclose(self) -> None:
@@ -307,6 +314,33 @@ class OpenAIBackend(Backend):
                 await self._client.close()
             # else: its loop is gone, and its connections with it; there is nothing left to close
             self._client = self._client_loop = None
+
+
+def protocol_reply(raw: Any, endpoint: Optional[str], what: str, *, scrub=lambda text: text) -> Any:
+    """The parsed object of an openai ``with_raw_response`` reply, or :class:`BackendProtocolError`.
+
+    A server that answers 200 with an HTML page (a proxy's login page, a base URL naming a web
+    site) gives the SDK a plain string; the error names the status, the content type and the first
+    80 characters of the reply, so that the user sees what answered.
+    """
+    status = getattr(raw, "status_code", None)
+    headers = getattr(raw, "headers", None) or {}
+    ctype = headers.get("content-type") or "no content type"
+    obj = None
+    if "json" in ctype.lower():
+        try:
+            obj = raw.parse()
+        except Exception:  # a body that says JSON and is not: the same kind of reply
+            obj = None
+    if obj is None or isinstance(obj, (str, bytes)) or not hasattr(obj, "model_dump"):
+        try:
+            text = raw.text
+        except Exception:
+            text = ""
+        head = " ".join(str(text).split())[:80]
+        raise BackendProtocolError(scrub(f"{endpoint}: the reply to a {what} request is not the OpenAI API "
+                                         f"(HTTP {status}, {ctype}): {head!r}"), endpoint=endpoint, status=status)
+    return obj
 
 
 def completion_from_body(body: dict[str, Any], latency: float = 0.0) -> Completion:
