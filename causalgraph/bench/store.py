@@ -17,6 +17,7 @@ the parse ``rule``, ``usage``, ``latency_s``, ``error``.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -25,7 +26,7 @@ from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from ..errors import ConfigError, SchemaError
-from ..outputs import output_dir, write_atomic
+from ..outputs import named_os_error, output_dir, write_atomic
 from .epochs import majority_records, sample_key
 from .record import RECORD_FIELDS, RunRecord, record_schema_of
 from ..viewer.display import HTML_DISPLAY
@@ -39,6 +40,11 @@ METRICS = "metrics.json"
 LEDGER = "batches.json"
 #: Held (flock) by the process writing into a run directory; the OS frees it when that process dies.
 LOCK = ".lock"
+
+def _write_line(fd: int, line: bytes) -> int:
+    """One ``write`` of one line (a function of its own so that tests can fill the disk)."""
+    return os.write(fd, line)
+
 
 def _write_json_atomic(path: Path, obj: Any) -> None:
     write_atomic(path, (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
@@ -373,14 +379,26 @@ class RunStore:
         output_dir(self.path, "run directory")
         self.repair_tail()
         fd = os.open(self.responses_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        size = None
         try:
             for rec in records:
                 line = (json.dumps(rec, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
-                written = os.write(fd, line)
+                size = os.fstat(fd).st_size
+                written = _write_line(fd, line)
                 if written != len(line):  # a short write (disk full): say so rather than leave half a line
-                    raise OSError(f"{self.responses_path}: wrote {written} of {len(line)} bytes")
+                    raise OSError(errno.ENOSPC, f"wrote {written} of {len(line)} bytes of a line (is the disk full?)",
+                                  str(self.responses_path))
+                size = None
             if sync:
                 os.fsync(fd)
+        except OSError as exc:
+            if size is not None:
+                # Half a line would be cut off (and its item asked again) on the next run; cut it now.
+                try:
+                    os.ftruncate(fd, size)
+                except OSError:
+                    pass
+            raise named_os_error(exc, self.responses_path) from None
         finally:
             os.close(fd)
 

@@ -176,7 +176,7 @@ def redact(text: str, secrets: Iterable[str] = ()) -> str:
     out = re.sub(r"(?i)(bearer\s+)[A-Za-z0-9_\-.]{8,}", r"\1[redacted]", out)
     # A credential header as a message may quote it: 'api-key': 'abc', x-api-key=abc, Cookie: a=b
     out = re.sub(r"(?i)(['\"]?\b(?:x-)?(?:api[-_]?key|authorization|cookie|proxy-authorization)['\"]?\s*[:=]\s*['\"]?)"
-                 r"(?!\[redacted\])[^\s'\",}]+", r"\1[redacted]", out)
+                 r"(?!\[redacted\])[^\s'\",}&#]+", r"\1[redacted]", out)
     out = re.sub(_URL_USERINFO, r"\1[redacted]@", out)
     out = re.sub(_URL_SECRET_PARAM, r"\1[redacted]", out)
     return out
