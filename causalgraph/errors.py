@@ -16,6 +16,7 @@ __all__ = [
     "BackendError",
     "TransientBackendError",
     "BackendUnreachable",
+    "BackendProtocolError",
     "BackendUnavailable",
     "ParseError",
     "ConfigError",
@@ -77,6 +78,15 @@ class BackendUnreachable(TransientBackendError):
                  status: "int | None" = None):
         super().__init__(message, retry_after=retry_after, status=status)
         self.endpoint = endpoint
+
+
+class BackendProtocolError(BackendUnreachable):
+    """The server answered, but not in the backend's protocol: an HTML page with status 200 (a proxy's
+    login page, a base URL that names the web site instead of the API), a reply that does not parse.
+
+    Retried like a 5xx and counted with the connection failures: a run stops after
+    ``max_connection_failures`` of either in a row, naming ``host:port``, and leaves the items pending.
+    """
 
 
 class BackendUnavailable(BackendError):

@@ -35,7 +35,7 @@ import numpy as np
 from .scores import prf_counts
 
 __all__ = ["parse_event_list", "normalize_event", "match_events", "EventMatch", "SetOutcome", "set_outcome",
-           "record_outcome", "set_scores", "format_event_list", "NONE_WORDS"]
+           "record_outcome", "set_scores", "format_event_list", "unreadable_event", "NONE_WORDS"]
 
 #: Answers that mean "no event".
 NONE_WORDS = ("none", "nothing", "no event", "no events", "no such event", "no such events", "n/a", "na",
@@ -298,6 +298,43 @@ def _micro_f1_interval(records, outs, *, n_boot: int, seed: int) -> Optional[lis
     f1 = np.array([prf_counts(*row)[2] for row in sums])
     lo, hi = np.quantile(f1, [0.025, 0.975])
     return None if math.isnan(lo) else [float(lo), float(hi)]
+
+
+_LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # what str.splitlines breaks at
+
+
+def unreadable_event(name: str) -> Optional[str]:
+    """Why an answer listing ``name`` (one event per line, between answer tags) cannot name it exactly, or ``None``.
+
+    A set-valued answer is read line by line, ``none`` … is the empty set and the answer tags bound
+    the region, so an event that holds a line break, is one of :data:`NONE_WORDS`, holds an answer
+    tag or normalises to nothing would be split, dropped or read as another answer.  The last check
+    reads the event back through :func:`parse_event_list` and :func:`match_events` themselves, so a
+    shape no rule above names (a code fence, a JSON list) is caught too.
+
+    Examples
+    --------
+    >>> unreadable_event("sea level rise") is None
+    True
+    >>> unreadable_event("None")
+    "is one of the words that mean 'no event' (none, nothing, n/a …), so an answer naming it reads as the empty set"
+    """
+    text = str(name)
+    brk = next((c for c in text if c in _LINE_BREAKS), None)
+    if brk is not None:
+        return (f"holds a line break ({brk!r}), so an answer listing events one per line splits it in two")
+    key = normalize_event(text)
+    if key in NONE_WORDS:
+        return ("is one of the words that mean 'no event' (none, nothing, n/a …), so an answer naming it reads "
+                "as the empty set")
+    if _OPEN_TAG.search(text) or re.search(r"<\s*/\s*answer\s*>", text, re.IGNORECASE):
+        return "holds an <Answer> tag, so an answer naming it ends (or starts) inside the event"
+    if not key:
+        return "holds nothing an answer can name once quotes, bullets and punctuation are removed"
+    fragments, _ = parse_event_list(f"<Answer>{format_event_list([text])}</Answer>")
+    if match_events(fragments, [text]).events != (text,):
+        return f"is read back from an answer naming it as {fragments!r}, not as the event"
+    return None
 
 
 def format_event_list(events: Sequence[str]) -> str:

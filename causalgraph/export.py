@@ -26,11 +26,13 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Iterable, Optional, Sequence
 
 from .errors import ConfigError
+from .outputs import named_os_error, write_atomic
 
 __all__ = ["ITEM_COLUMNS", "gold_kind", "items_table", "write_items_parquet", "write_parquet_output", "export_dataset",
            "dataset_card", "ExportResult", "CORPUS_LICENSES", "SPLIT"]
@@ -312,8 +314,12 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
     Parameters
     ----------
     out
-        The folder to write (created; an existing non-empty folder needs
-        ``overwrite=True``, and then only the files written here are replaced).
+        The folder to write (created).  Everything is written aside first and
+        moved into place at the end, so a failure (a full disk) leaves the
+        folder as it was, or no folder.  An existing non-empty folder needs
+        ``overwrite=True`` and must be a folder this function wrote (a
+        dataset card and task folders of Parquet files): its dataset is then
+        replaced as a whole; hidden entries (``.git`` of a Hub clone) stay.
     tasks
         Task names (default: every task of :func:`causalgraph.tasks.list_tasks`).
     data
@@ -327,7 +333,10 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
     ------
     ConfigError
         For an unknown task, a corpus a task cannot build items from (naming
-        the task), or a non-empty folder without ``overwrite``.
+        the task), a non-empty folder without ``overwrite``, or with it a
+        folder that is not a dataset folder (a run folder).
+    OSError
+        Naming the file, when the disk is full (nothing is left behind).
 
     Examples
     --------
@@ -344,10 +353,31 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
         raise ConfigError(f"--task names a task twice: {', '.join(names)}")
     specs = [get_task(n) for n in names]
     root = Path(out)
-    if root.is_dir() and any(root.iterdir()) and not overwrite:
+    existing = root.is_dir() and any(root.iterdir())
+    if existing and not overwrite:
         raise ConfigError(f"{root} is not empty; choose a new folder or pass --overwrite")
+    if existing:
+        _check_dataset_folder(root)
     _pa()
+    created = not root.exists()
     output_dir(root, "dataset folder")
+    # Everything is written into a hidden folder inside `root` first and moved into place at the end,
+    # so a full disk or an error leaves the folder as it was (or no folder): never half a dataset.
+    tmp = root / f".causalgraph-export.{os.getpid()}.tmp"
+    try:
+        tmp.mkdir()
+        result = _write_export(tmp, specs, data, load_corpus)
+        _swap_in(root, tmp, result)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if created:
+            shutil.rmtree(root, ignore_errors=True)
+        raise
+    result.path = root
+    return result
+
+
+def _write_export(root: Path, specs, data: Optional[str], load_corpus) -> ExportResult:
     corpora: dict[str, Any] = {}
     result = ExportResult(path=root)
     for spec in specs:
@@ -369,12 +399,61 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
                               "(choose the tasks of that corpus with --task)")
         rel = f"{spec.name}/{SPLIT}.parquet"
         (root / spec.name).mkdir(exist_ok=True)
-        _write_table(items_table(items, spec.strategy_of), root / rel)
+        try:
+            _write_table(items_table(items, spec.strategy_of), root / rel)
+        except OSError as exc:  # pyarrow's "[Errno 28] Error writing bytes to file" names no file
+            raise named_os_error(exc, root.parent / rel) from None
         result.files.append(rel)
         result.configs[spec.name] = {"file": rel, "items": len(items), "variants": variants, "kind": spec.kind,
                                      "gold": gold_kind(it.gold for it in items),
                                      "labels": list(spec.labels), "description": spec.description,
                                      "corpus": _corpus_info(corpus)}
-    (root / "README.md").write_text(dataset_card(result.configs), encoding="utf-8")
+    try:
+        write_atomic(root / "README.md", dataset_card(result.configs).encode("utf-8"))
+    except OSError as exc:
+        raise named_os_error(OSError(exc.errno, exc.strerror), root.parent / "README.md") from None
     result.files.append("README.md")
     return result
+
+
+def _dataset_entries(root: Path) -> list[Path]:
+    """The entries of an exported folder: README.md and the task folders (hidden entries, ``.git``, are not)."""
+    return [p for p in sorted(root.iterdir()) if not p.name.startswith(".")]
+
+
+def _check_dataset_folder(root: Path) -> None:
+    """Refuse to overwrite a folder that ``export-dataset`` did not write (a run folder, a project …).
+
+    An exported folder holds ``README.md`` (the dataset card, YAML header with ``configs:``) and one
+    folder per task holding only Parquet files; hidden entries (``.git`` of a Hub clone) are left alone.
+    """
+    card = root / "README.md"
+    why = None
+    try:
+        head = card.read_text(encoding="utf-8")[:100_000] if card.is_file() else None
+    except (OSError, UnicodeDecodeError):
+        head = None
+    if head is None or not head.startswith("---\n") or "\nconfigs:\n" not in head:
+        why = "no dataset card (README.md with a configs: header)"
+    else:
+        for p in _dataset_entries(root):
+            if p.name == "README.md":
+                continue
+            if not p.is_dir() or not all(f.suffix == ".parquet" for f in p.iterdir()):
+                why = f"{p.name!r}, which is not a task folder of Parquet files"
+                break
+    if why:
+        raise ConfigError(f"{root} is not a dataset folder written by export-dataset (it holds {why}); "
+                          "--overwrite replaces only such a folder: choose a new or empty folder")
+
+
+def _swap_in(root: Path, tmp: Path, result: ExportResult) -> None:
+    """Replace the dataset entries of ``root`` by those written in ``tmp`` (renames only: no disk space needed)."""
+    old = root / f".causalgraph-export.{os.getpid()}.old"
+    old.mkdir()
+    for p in _dataset_entries(root):
+        os.replace(p, old / p.name)
+    for p in sorted(tmp.iterdir()):
+        os.replace(p, root / p.name)
+    tmp.rmdir()
+    shutil.rmtree(old, ignore_errors=True)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .errors import ConfigError
 
-__all__ = ["output_dir", "output_file", "write_atomic", "safe_name", "open_page", "NO_BROWSER"]
+__all__ = ["output_dir", "output_file", "write_atomic", "named_os_error", "safe_name", "open_page", "NO_BROWSER"]
 
 
 def _reason(exc: OSError) -> str:
@@ -102,15 +102,54 @@ def output_file(path: str | os.PathLike, what: str = "output file") -> Path:
     return p
 
 
+def _write_all(fd: int, data: bytes) -> None:
+    """``os.write`` until every byte is written (a short write is retried; a full disk raises)."""
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+
+
+def named_os_error(exc: OSError, path: str | os.PathLike) -> OSError:
+    """``exc`` with ``path`` as its file name when it has none (``[Errno 28] No space left on device`` names none).
+
+    The command line prints an ``OSError`` as ``<file>: <reason>``; an error raised by ``os.write`` or
+    a library (pyarrow) carries no file name, so the writer that knows the file adds it.
+
+    Examples
+    --------
+    >>> str(named_os_error(OSError(28, "No space left on device"), "run/manifest.json"))
+    "[Errno 28] No space left on device: 'run/manifest.json'"
+    """
+    if exc.filename is not None:
+        return exc
+    out = OSError(exc.errno, exc.strerror or " ".join(str(exc).split()), str(path))
+    out.__cause__ = exc
+    return out
+
+
 def write_atomic(path: str | os.PathLike, data: bytes) -> None:
-    """Write ``data`` through a temporary file and rename, so readers never see half a file."""
+    """Write ``data`` through a temporary file and rename, so readers never see half a file.
+
+    When the write fails (a full disk), the temporary file is removed and the ``OSError`` names
+    ``path``; the file at ``path`` is as it was.
+    """
     path = Path(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass  # never created, or already renamed
+        raise named_os_error(exc, path) from None
 
 
 def safe_name(text: str, *, replace: str = "_", collapse: bool = False, max_len: int | None = None,

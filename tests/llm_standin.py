@@ -43,6 +43,10 @@ class Standin:
         self.arrivals: dict[str, list[float]] = {}
         self.chat_calls = 0
         self.auth_headers: list[str] = []
+        #: (path with query, headers) of every request, for tests of what reached the server.
+        self.requests: list[tuple[str, dict[str, str]]] = []
+        #: When True, every route answers 200 with an HTML page (a proxy's login page, a wrong URL).
+        self.html_everywhere = False
         self.files: dict[str, dict] = {}
         self.batches: dict[str, dict] = {}
         self.batch_polls_seen: dict[str, int] = {}
@@ -141,6 +145,14 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def _html(self) -> None:
+        data = b"<!DOCTYPE html><html><head><title>Sign in</title></head><body>Please sign in</body></html>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
     def _body(self) -> bytes:
         n = int(self.headers.get("Content-Length") or 0)
         return self.rfile.read(n) if n else b""
@@ -148,8 +160,12 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self):  # noqa: N802
         s = self.standin
         s.auth_headers.append(self.headers.get("Authorization", ""))
+        s.requests.append((self.path, dict(self.headers.items())))
         raw = self._body()
-        if self.path.endswith("/chat/completions"):
+        if s.html_everywhere:
+            return self._html()
+        route = self.path.split("?")[0]
+        if route.endswith("/chat/completions"):
             body = json.loads(raw)
             prompt = " ".join(m.get("content", "") for m in body.get("messages", []))
             with s.lock:
@@ -168,6 +184,8 @@ class _Handler(BaseHTTPRequestHandler):
                 # Like OpenAI, the message repeats (most of) the key that was sent.
                 return self._json(401, {"error": {"message": f"Incorrect API key provided: {key}",
                                                   "type": "invalid_request_error"}})
+            if action == "html":
+                return self._html()
             if action == "drop":
                 self.close_connection = True
                 self.connection.close()
@@ -175,7 +193,7 @@ class _Handler(BaseHTTPRequestHandler):
             if action == "slow":
                 time.sleep(s.slow_seconds)
             return self._json(200, s.chat_body(body))
-        if self.path.endswith("/files"):
+        if route.endswith("/files"):
             ctype = self.headers.get("Content-Type", "")
             msg = email.parser.BytesParser().parsebytes(b"Content-Type: " + ctype.encode() + b"\r\n\r\n" + raw)
             content, filename, purpose = b"", "upload.jsonl", ""
@@ -192,7 +210,7 @@ class _Handler(BaseHTTPRequestHandler):
                 s.files[fid] = {"content": content, "filename": filename, "purpose": purpose}
             return self._json(200, {"id": fid, "object": "file", "bytes": len(content), "created_at": int(time.time()),
                                     "filename": filename, "purpose": purpose, "status": "processed"})
-        if self.path.endswith("/batches"):
+        if route.endswith("/batches"):
             if s.refuse_batches:
                 key = self.headers.get("Authorization", "").replace("Bearer ", "")
                 return self._json(401, {"error": {"message": f"Incorrect API key provided: {key}",
@@ -212,6 +230,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):  # noqa: N802
         s = self.standin
+        s.requests.append((self.path, dict(self.headers.items())))
+        if s.html_everywhere:
+            return self._html()
         path = self.path.split("?")[0]
         if path.endswith("/content") and "/files/" in path:
             fid = path.split("/files/")[1].split("/")[0]

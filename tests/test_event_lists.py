@@ -86,3 +86,54 @@ def test_parse_never_raises_and_always_names_a_rule(text):
 
 def test_normalize_event_examples():
     assert normalize_event("  The  ÉVENT. ") == "the évent"
+
+
+# Issue 23 item 12: an event holding a newline was split in two, one named `none` (or holding `</Answer>`) read
+# as the empty set. Names are refused when items are built (tasks/structure.py); every name accepted must be
+# read back exactly from an answer listing it among other events, in any order.
+_NAMES = st.one_of(st.text(max_size=12),
+                   st.sampled_from(["none", "None.", "n/a", "- ", "a\nb", "a\u2028b", "x</Answer>", "<answer>y",
+                                    "```py", "[1, 2]", "1. rain", "rain, heat", "(warming)"]),
+                   st.builds(lambda a, b, c: a + b + c, st.text(max_size=4),
+                             st.sampled_from(["\n", "\r", "</Answer>", "<Answer>", "Answer:", "none", ",", "```"]),
+                             st.text(max_size=4)))
+
+
+@given(name=_NAMES, others=st.lists(st.sampled_from(["rain", "sea level rise", "heat, drought"]), unique=True),
+       position=st.integers(0, 3))
+def test_an_event_unreadable_event_accepts_is_read_back_exactly_from_a_list_answer(name, others, position):
+    from hypothesis import assume
+
+    from causalgraph.event_lists import format_event_list, unreadable_event
+
+    assume(all(normalize_event(name) != normalize_event(o) for o in others))
+    why = unreadable_event(name)
+    if why is not None:
+        return
+    events = [name] + others
+    listed = list(others)
+    listed.insert(min(position, len(listed)), name)
+    frags, _ = parse_event_list(f"<Answer>{format_event_list(listed)}</Answer>")
+    m = match_events(frags, events)
+    assert set(m.events) == set(listed) and m.unknown == ()
+
+
+@pytest.mark.parametrize("name, why, parser_splits", [
+    ("warm\nsummers", "holds a line break ('\\n')", True),
+    # The parser itself breaks at \n only, but a prompt shows U+2029 as a new line and a model asked for one
+    # event per line may well write it as one: refused too.
+    ("a\u2029b", "holds a line break ('\\u2029')", False),
+    ("none", "mean 'no event'", True), ("Nothing.", "mean 'no event'", True), ("N/A", "mean 'no event'", True),
+    ("rise </Answer> fall", "holds an <Answer> tag", True),
+    # An opening tag inside a closed answer is harmless, but an answer cut off by the token limit is read from
+    # its last opening tag on, which would be inside the event: refused too.
+    ("< answer >", "holds an <Answer> tag", False),
+    ("**", "holds nothing an answer can name", True), ("```python code", "is read back from an answer naming it as", True),
+])
+def test_unreadable_event_names_why(name, why, parser_splits):
+    from causalgraph.event_lists import unreadable_event
+
+    assert why in unreadable_event(name)
+    # and the parser indeed misreads it: listed alone, it is not read back as the event
+    frags, _ = parse_event_list(f"<Answer>{name}</Answer>")
+    assert (match_events(frags, [name]).events != (name,)) is parser_splits

@@ -113,8 +113,11 @@ def test_export_refuses_a_non_empty_folder_an_unknown_task_and_a_task_twice(tmp_
     with pytest.raises(ConfigError, match="not empty"):
         export_dataset(tmp_path / "full", ["corri"], data="sample")
     assert sorted(p.name for p in (tmp_path / "full").iterdir()) == ["notes.txt"]
-    res = export_dataset(tmp_path / "full", ["corri"], data="sample", overwrite=True)
-    assert (tmp_path / "full" / "notes.txt").read_text() == "mine" and res.configs["corri"]["items"] > 0
+    # --overwrite replaces a dataset folder only; notes.txt makes this one something else (issue 23 item 17).
+    with pytest.raises(ConfigError, match=r"full is not a dataset folder written by export-dataset \(it holds no "
+                                          r"dataset card"):
+        export_dataset(tmp_path / "full", ["corri"], data="sample", overwrite=True)
+    assert sorted(p.name for p in (tmp_path / "full").iterdir()) == ["notes.txt"]
     with pytest.raises(ConfigError, match="unknown task 'nope'"):
         export_dataset(tmp_path / "x", ["nope"])
     with pytest.raises(ConfigError, match="twice"):
@@ -126,3 +129,55 @@ def test_export_refuses_a_non_empty_folder_an_unknown_task_and_a_task_twice(tmp_
                        labels=("yes", "no"), positive="yes"), replace=True)
     with pytest.raises(ConfigError, match="task 'export-empty': no items from corpus 'sample'"):
         export_dataset(tmp_path / "z", ["export-empty"], data="sample")
+
+
+def _enospc_on(name, monkeypatch):
+    """Make the Parquet write of task ``name`` fail as a full disk does: half a file, then ENOSPC naming no file."""
+    import causalgraph.export as export
+
+    real = export._write_table
+
+    def write(table, where):
+        if f"/{name}/" in str(where):
+            with open(where, "wb") as fh:
+                fh.write(b"PAR1 half")
+            raise OSError(28, "No space left on device")
+        real(table, where)
+
+    monkeypatch.setattr(export, "_write_table", write)
+
+
+def test_a_full_disk_leaves_no_dataset_folder_and_names_the_file(tmp_path, monkeypatch):
+    _enospc_on("corri-rc", monkeypatch)
+    with pytest.raises(OSError) as info:
+        export_dataset(tmp_path / "ds", ["corri", "corri-rc"], data="sample")
+    assert info.value.errno == 28 and info.value.filename == str(tmp_path / "ds" / "corri-rc" / "test.parquet")
+    assert not (tmp_path / "ds").exists() and list(tmp_path.iterdir()) == []
+
+
+def test_a_full_disk_during_overwrite_leaves_the_old_dataset_as_it_was(tmp_path, monkeypatch):
+    root = tmp_path / "ds"
+    export_dataset(root, ["corri"], data="sample")
+    (root / ".git").mkdir()
+    (root / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    before = {p.relative_to(root): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    _enospc_on("corri-rc", monkeypatch)
+    with pytest.raises(OSError, match="No space left on device"):
+        export_dataset(root, ["corri", "corri-rc"], data="sample", overwrite=True)
+    assert {p.relative_to(root): p.read_bytes() for p in root.rglob("*") if p.is_file()} == before
+    monkeypatch.undo()
+    # Without the fault the same command replaces the dataset as a whole and keeps the hidden entries.
+    res = export_dataset(root, ["corri-rc"], data="sample", overwrite=True)
+    assert sorted(p.name for p in root.iterdir()) == [".git", "README.md", "corri-rc"]
+    assert (root / ".git" / "HEAD").read_text() == "ref: refs/heads/main\n" and res.path == root
+
+
+def test_overwrite_refuses_a_run_folder_and_leaves_it_alone(tmp_path):
+    from causalgraph.bench.runner import run_benchmark
+
+    run = tmp_path / "run"
+    run_benchmark("corri", ["0_1"], "mock/oracle", data="sample", out=run, limit=2, progress=False)
+    before = sorted(p.name for p in run.iterdir())
+    with pytest.raises(ConfigError, match=r"run is not a dataset folder written by export-dataset"):
+        export_dataset(run, ["corri"], data="sample", overwrite=True)
+    assert sorted(p.name for p in run.iterdir()) == before and "README.md" not in before

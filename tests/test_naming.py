@@ -103,3 +103,12 @@ def test_ccr_graph_variants_take_renamed_events_and_other_encodings(climatecause
     assert its[3].meta["real_event"] == plain[3].meta["event"] and its[3].meta["event"].isdigit()
     assert f"determine whether {its[3].meta['event']} is part" in its[3].prompt
     assert "Events:\n1. " in its[0].prompt and plain[0].meta["event"] not in its[0].prompt
+
+
+def test_ccr_derived_variant_refuses_another_encoding_and_a_paper_variant_takes_any(climatecause):
+    task = get_task("ccr-member")
+    assert task.items(climatecause, "MX_4", encoding="matrix")[0].variant == "MX_4"
+    assert task.items(climatecause, "ML_5", encoding="dot")[0].variant == "DOT_5"
+    with pytest.raises(ConfigError, match=r"^variant 'MX_4' names the encoding 'matrix' but encoding 'dot' was asked; "
+                                          r"use --variant DOT_4"):
+        task.items(climatecause, "MX_4", encoding="dot")

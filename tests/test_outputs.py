@@ -59,3 +59,55 @@ def test_output_file_refuses_a_folder_and_a_path_under_a_file(tmp_path):
 def test_output_file_creates_the_folder_but_not_the_file(tmp_path):
     p = output_file(tmp_path / "new" / "page.html")
     assert p.parent.is_dir() and not p.exists()
+
+
+def _full_disk(monkeypatch, module, name, after=0):
+    """``module.name`` (a write helper) writes ``after`` bytes and then fails as a full disk does (ENOSPC, no file)."""
+    def write(fd, data):
+        if after:
+            os.write(fd, bytes(data)[:after])
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(module, name, write)
+
+
+def test_write_atomic_on_a_full_disk_names_the_file_removes_its_temporary_and_keeps_the_old_file(
+        tmp_path, monkeypatch):
+    import causalgraph.outputs as outputs
+    from causalgraph.outputs import write_atomic
+
+    target = tmp_path / "manifest.json"
+    target.write_text("old")
+    _full_disk(monkeypatch, outputs, "_write_all", after=3)
+    with pytest.raises(OSError) as info:
+        write_atomic(target, b"new contents")
+    assert (info.value.errno, info.value.filename) == (28, str(target))
+    assert target.read_text() == "old" and sorted(p.name for p in tmp_path.iterdir()) == ["manifest.json"]
+
+
+def test_a_full_disk_during_a_run_is_one_line_naming_the_file_and_leaves_no_temporary_or_half_line(
+        tmp_path, monkeypatch, capsys):
+    import causalgraph.bench.store as store
+    import causalgraph.outputs as outputs
+    from causalgraph.cli import main
+
+    args = ["bench", "run", "--data", "sample", "--task", "corri", "--variant", "0_1", "--model", "mock/oracle",
+            "--no-progress", "--no-cache"]
+    # The manifest, first written before anything is asked.
+    with monkeypatch.context() as m:
+        _full_disk(m, outputs, "_write_all")
+        assert main(args + ["--out", str(tmp_path / "a")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"causalgraph bench: error: {tmp_path / 'a' / 'manifest.json'}: No space left on device\n"
+    # no manifest, no .manifest.json.<pid>.tmp (the .lock of the folder stays, as after any run)
+    assert [p.name for p in (tmp_path / "a").iterdir() if p.name != ".lock"] == []
+    # A response line, half written.
+    with monkeypatch.context() as m:
+        _full_disk(m, store, "_write_line", after=10)
+        assert main(args + ["--out", str(tmp_path / "b")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"causalgraph bench: error: {tmp_path / 'b' / 'responses.jsonl'}: No space left on device\n"
+    assert (tmp_path / "b" / "responses.jsonl").read_bytes() == b""
+    assert not [p for p in (tmp_path / "b").iterdir() if p.name.endswith(".tmp")]
+    # With room again, the same command completes the run.
+    assert main(args + ["--out", str(tmp_path / "b"), "--format", "json"]) == 0

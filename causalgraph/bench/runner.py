@@ -29,9 +29,10 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from .._sync import close_quietly, run_sync
-from ..errors import (BackendError, BackendUnavailable, BackendUnreachable, CausalGraphError, ConfigError,
-                      TransientBackendError)
-from ..llm.base import Backend, Completion, Request, canonical_json, is_secret_option, public_url, redact
+from ..errors import (BackendError, BackendProtocolError, BackendUnavailable, BackendUnreachable, CausalGraphError,
+                      ConfigError, TransientBackendError)
+from ..llm.base import (Backend, Completion, Request, canonical_json, is_secret_option, option_secrets, public_url,
+                        redact, redact_options)
 from .item import Item
 from ..outputs import safe_name
 from ..tasks import Task, get_task
@@ -49,10 +50,11 @@ DEFAULT_MAX_CONNECTION_FAILURES = 5
 
 
 def _public_options(options: dict[str, Any]) -> dict[str, Any]:
-    """Backend options safe to write down: anything named like a credential is dropped, and a URL
-    (``base_url``) loses its user info (``http://user:KEY@host`` carries a login)."""
-    return {k: (public_url(v) if isinstance(v, str) and "://" in v else v) for k, v in sorted(options.items())
-            if not is_secret_option(k)}
+    """Backend options safe to write down: anything named like a credential is dropped, a URL
+    (``base_url``) loses its user info (``http://user:KEY@host`` carries a login) and its key, and
+    a credential header (``extra_headers={"api-key": …}``) or a value shaped like a key is
+    ``[redacted]`` (:func:`~causalgraph.llm.base.redact_options`)."""
+    return redact_options({k: v for k, v in sorted(options.items()) if not is_secret_option(k)})
 
 
 #: Samples per item ``--epochs`` accepts: every sample is a request and a line, planned up front.
@@ -658,7 +660,7 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
     if backend is None:
         backend = get_backend(config.model, **config.model_options)
     secrets = [str(v) for k, v in config.model_options.items() if is_secret_option(k) and v]
-    secrets += [s for s in backend.secrets() if s]
+    secrets += option_secrets(config.model_options) + [s for s in backend.secrets() if s]
     if backend.greedy_only and (config.temperature not in (None, 0, 0.0) or config.epochs > 1):
         if own_backend:
             await backend.aclose()
@@ -720,7 +722,7 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
             stop: list[str] = []  # set when the backend refuses everything: ask nothing more
             # Connection failures in a row, over all items; at the limit `down` is set and every item
             # still in progress leaves off without a line, so it stays pending for the next invocation.
-            unreachable = {"count": 0, "endpoint": None, "last": ""}
+            unreachable = {"count": 0, "endpoint": None, "last": "", "protocol": False}
             down = asyncio.Event()
 
             async def pause(delay: float) -> None:
@@ -755,6 +757,7 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                             if down.is_set():
                                 return
                             unreachable["count"] += 1
+                            unreachable["protocol"] = isinstance(exc, BackendProtocolError)
                             unreachable["endpoint"] = exc.endpoint or unreachable["endpoint"]
                             unreachable["last"] = redact(str(exc), secrets)
                             if config.max_connection_failures and \
@@ -837,6 +840,13 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
         if down.is_set():
             pending = len(todo) - counters["written"]
             where = unreachable["endpoint"] or config.model
+            if unreachable["protocol"]:
+                # The server is there but is not the API: an HTML page, a proxy, a wrong path in the URL.
+                raise BackendProtocolError(
+                    f"{config.model}: {unreachable['count']} replies in a row from {where} that are not the "
+                    f"backend's protocol (last: {unreachable['last']}); the run stopped with {pending} {unit} not "
+                    f"answered, left pending. Point --base-url at the API itself (e.g. http://HOST:PORT/v1) and "
+                    f"run the same command again: {out} resumes them", endpoint=unreachable["endpoint"])
             raise BackendUnreachable(
                 f"{config.model}: {unreachable['count']} connection failures in a row to {where} "
                 f"(last: {unreachable['last']}); the run stopped with {pending} {unit} not answered, left pending. "

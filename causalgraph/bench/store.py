@@ -17,6 +17,7 @@ the parse ``rule``, ``usage``, ``latency_s``, ``error``.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -25,7 +26,7 @@ from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from ..errors import ConfigError, SchemaError
-from ..outputs import output_dir, write_atomic
+from ..outputs import named_os_error, output_dir, write_atomic
 from .epochs import majority_records, sample_key
 from .record import OPTIONAL_FIELDS, RECORD_FIELDS, RunRecord, record_schema_of
 from ..viewer.display import HTML_DISPLAY
@@ -63,6 +64,11 @@ def _as_written(raw: dict[str, Any]) -> bool:
     return (type(raw["task"]) is str and type(raw["variant"]) is str and type(raw["item_id"]) is str
             and type(raw["meta"]) is dict and type(raw["usage"]) is dict
             and (epoch is None or (type(epoch) is int and epoch >= 1)) and raw.get("batch_id", "") is not None)
+
+
+def _write_line(fd: int, line: bytes) -> int:
+    """One ``write`` of one line (a function of its own so that tests can fill the disk)."""
+    return os.write(fd, line)
 
 
 def _write_json_atomic(path: Path, obj: Any) -> None:
@@ -403,18 +409,30 @@ class RunStore:
         self.repair_tail()
         fd = os.open(self.responses_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         encode = _LINE_ENCODER.encode
+        size = None
         try:
             for rec in records:
                 line = (encode(rec) + "\n").encode("utf-8")
-                written = os.write(fd, line)
+                size = os.fstat(fd).st_size
+                written = _write_line(fd, line)
                 if written != len(line):  # a short write (disk full): say so rather than leave half a line
-                    self._kept = None  # the file no longer holds what was kept
-                    raise OSError(f"{self.responses_path}: wrote {written} of {len(line)} bytes")
+                    raise OSError(errno.ENOSPC, f"wrote {written} of {len(line)} bytes of a line (is the disk full?)",
+                                  str(self.responses_path))
+                size = None
                 if self._kept is not None:
                     self._kept_raw.append(line)
                     self._kept_size += written
             if sync:
                 os.fsync(fd)
+        except OSError as exc:
+            self._kept = None  # the file may no longer hold exactly what was kept
+            if size is not None:
+                # Half a line would be cut off (and its item asked again) on the next run; cut it now.
+                try:
+                    os.ftruncate(fd, size)
+                except OSError:
+                    pass
+            raise named_os_error(exc, self.responses_path) from None
         finally:
             os.close(fd)
 

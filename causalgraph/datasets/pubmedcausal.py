@@ -9,13 +9,19 @@ Raw hub format (``30k_train.json``/``30k_test.json``): flat records with
 ``Causality N``; a record without pairs is a non-causal row.  A JSON list or
 JSON Lines are both accepted.
 
-Labels are normalised (``Explcit`` → explicit, ``intra`` → intra …); empty or
-unknown labels stay ``None`` and are counted in ``corpus.report``.
+Every field must have the type the format gives it (``sentence`` and the spans
+text, ``s/n`` and ``num_pairs`` integers, labels text or null): a record with a
+field of another type is refused, naming record, field, the value found and the
+type expected.  Labels are normalised (``Explcit`` → explicit, ``intra`` →
+intra …); an empty label stays ``None`` and is listed; an unknown one refuses
+the file, as in the ClimateCause loader (``strict=False`` lists every problem
+and keeps it as ``None``).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 from typing import Optional
@@ -77,7 +83,8 @@ class _Labels:
         self.normalised: dict[str, int] = {}
         self.unknown: dict[str, int] = {}
         self.empty = 0
-        self.problems: list[Problem] = []
+        self.problems: list[Problem] = []  # empty labels: kept as None, listed, never refused
+        self.unknown_problems: list[Problem] = []  # unknown labels: kept as None when lenient, refused when strict
 
     def parse(self, raw, parser, canonical_spellings, record: int, column: str, kind: str):
         if L.is_empty(raw):
@@ -90,16 +97,81 @@ class _Labels:
         s = str(raw).strip()
         if val is None:
             self.unknown[s] = self.unknown.get(s, 0) + 1
-            self.problems.append(Problem(self.fname, record, column, raw, L.ACCEPTED[kind],
+            self.unknown_problems.append(Problem(self.fname, record, column, raw, L.ACCEPTED[kind],
                                          f"{self.fname}: record {record}, field {column!r}: unknown label "
-                                         f"{s!r}; kept as None (expected {L.ACCEPTED[kind]})"))
+                                         f"{s!r}; expected {L.ACCEPTED[kind]}"))
         elif s not in canonical_spellings:
             key = f"{s} -> {val.value}"
             self.normalised[key] = self.normalised.get(key, 0) + 1
         return val
 
 
-def load_pubmedcausal(path: Optional[str | Path] = None, split: str = "test") -> Corpus:
+def _describe(value) -> str:
+    """A found value as a message shows it: its JSON type, and the value itself."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"the boolean {json.dumps(value)}"
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"the number {value!r}".replace("nan", "NaN").replace("inf", "Infinity")
+    kind = {int: "the number", float: "the number", str: "the text", list: "a list", dict: "an object"}
+    for t, word in kind.items():
+        if type(value) is t:
+            shown = repr(value)
+            return f"{word} {shown if len(shown) <= 60 else shown[:57] + '...'}"
+    return f"a {type(value).__name__} ({value!r})"
+
+
+class _Refused(Exception):
+    """One field of a record has the wrong type; the record cannot become a statement."""
+
+
+class _Record:
+    """Reads one record's fields, checking each against the type the format gives it.
+
+    Every wrong field is a problem, not only the first, so a lenient load lists them all; a
+    record with any such problem is left out of the corpus.
+    """
+
+    def __init__(self, fname: str, recno: int):
+        self.fname, self.recno = fname, recno
+        self.problems: list[Problem] = []
+
+    def add(self, field: str, value, expected: str, found: Optional[str] = None, pair: Optional[int] = None) -> None:
+        where = f"record {self.recno}, field {field!r}" + (f" (pair {pair})" if pair is not None else "")
+        self.problems.append(Problem(self.fname, self.recno, field, value, expected,
+                                     f"{self.fname}: {where}: found {found or _describe(value)}; expected {expected}"))
+
+    def text(self, field: str, value, expected: str, *, optional: bool = False) -> Optional[str]:
+        """A text field: a JSON string (``optional``: or null / absent)."""
+        if value is None and optional:
+            return None
+        if not isinstance(value, str):
+            self.add(field, value, expected)
+            return None
+        return value
+
+    def integer(self, field: str, value, expected: str) -> Optional[int]:
+        # bool is an int in Python, and 3.0 or NaN are JSON numbers that are no integers.
+        if type(value) is not int:
+            self.add(field, value, expected)
+            return None
+        return value
+
+
+def _pair_labels(rec: _Record, prefix: str, j: int, sent, caus):
+    """The two label fields of a pair: text, or null / absent (an empty label, kept as None)."""
+    col_s = f"{prefix}sententiality" if prefix else f"Sententiality {j}"
+    col_c = f"{prefix}causality" if prefix else f"Causality {j}"
+    ok = True
+    for col, value in ((col_s, sent), (col_c, caus)):
+        if value is not None and not isinstance(value, str):
+            rec.add(col, value, "a label as text (or null)", pair=j)
+            ok = False
+    return ok, col_s, col_c
+
+
+def load_pubmedcausal(path: Optional[str | Path] = None, split: str = "test", *, strict: bool = True):
     """Load PubMedCausal rows into a :class:`~causalgraph.model.Corpus`.
 
     Parameters
@@ -110,6 +182,15 @@ def load_pubmedcausal(path: Optional[str | Path] = None, split: str = "test") ->
         ``pubmedcausal`` for ``split``.
     split
         ``"train"`` or ``"test"`` (used when ``path`` is None or a folder).
+    strict
+        With ``True`` (default) the first problem raises
+        :class:`~causalgraph.errors.SchemaError` (saying how many more follow):
+        a field of the wrong type (``"sentence": ["a"]``, ``"s/n": 3.7``,
+        ``true`` or ``NaN``), an unknown label, an empty span, a duplicate
+        s/n.  An *empty* label is not refused: the release holds four (kept as
+        None and listed in ``corpus.problems``).  With ``False`` the call
+        returns ``(corpus, problems)``: every problem is listed, and a record
+        that cannot become a statement is left out *and* listed.
 
     Returns
     -------
@@ -117,7 +198,8 @@ def load_pubmedcausal(path: Optional[str | Path] = None, split: str = "test") ->
         One statement per row, id ``pmc-<s/n>``; ``corpus.report`` holds
         ``rows``, ``pairs``, ``labels_normalised`` (total and per spelling),
         ``labels_unknown`` and ``labels_empty``; ``corpus.problems`` lists
-        every unknown or empty label.
+        every unknown or empty label.  ``(corpus, problems)`` with
+        ``strict=False``.
 
     Examples
     --------
@@ -144,86 +226,33 @@ def load_pubmedcausal(path: Optional[str | Path] = None, split: str = "test") ->
     if not data:
         raise SchemaError(f"{fname}: the file holds no records")
     labels = _Labels(fname)
+    # Problems that refuse a record (or, strict, the file); empty labels are listed apart (kept).
+    refused: list[Problem] = []
     statements: list[Statement] = []
     seen_ids: dict[str, int] = {}
     fmt = None
     n_pairs = 0
-    for recno, rec in enumerate(data, start=1):
-        if not isinstance(rec, dict):
-            raise SchemaError(f"{fname}: record {recno}: expected an object, found {type(rec).__name__}")
-        if "pairs" in rec or "sentence" in rec:
-            fmt = fmt or "prepared"
-            sentence = rec.get("sentence")
-            raw_pairs = rec.get("pairs") or []
-            if not isinstance(raw_pairs, list):
-                raise SchemaError(f"{fname}: record {recno}, field 'pairs': expected a list, "
-                                  f"found {type(raw_pairs).__name__}")
-            pairs = []
-            for j, pr in enumerate(raw_pairs, start=1):
-                if not isinstance(pr, dict):
-                    raise SchemaError(f"{fname}: record {recno}, field 'pairs[{j}]': expected an object "
-                                      f"with cause and effect, found {pr!r}")
-                pairs.append((j, pr.get("cause"), pr.get("effect"), pr.get("sententiality"), pr.get("causality"),
-                              f"pairs[{j}]."))
-            declared = rec.get("num_pairs")
-            if declared is not None and declared != len(raw_pairs):
-                # A count that disagrees means pairs were lost or added on the way.
-                raise SchemaError(f"{fname}: record {recno}, field 'num_pairs': found {declared!r}; expected "
-                                  f"{len(raw_pairs)}, the number of entries in 'pairs'")
-        else:
-            fmt = fmt or "raw"
-            sentence = _field(rec, "sentence", "text")
-            pairs = []
-            idx = sorted({int(m.group(1)) for k in rec for m in [_RAW_CAUSE.match(str(k).strip())] if m})
-            for j in idx:
-                c = _field(rec, f"cause {j}", f"cause_{j}", f"cause{j}")
-                e = _field(rec, f"effect {j}", f"effect_{j}", f"effect{j}")
-                if L.is_empty(c) and L.is_empty(e):
-                    continue
-                pairs.append((j, c, e, _field(rec, f"sententiality {j}", f"sententiality_{j}"),
-                              _field(rec, f"causality {j}", f"causality_{j}"), ""))
-        if L.is_empty(sentence):
-            raise SchemaError(f"{fname}: record {recno}, field 'sentence': found an empty value; "
-                              "expected the row's text")
-        sn = _field(rec, "s/n", "sn", "id")
-        sn = recno if L.is_empty(sn) else L.clean(sn)
-        sid = f"pmc-{sn}"
-        if sid in seen_ids:
-            raise SchemaError(f"{fname}: record {recno}, field 's/n': found {sn!r} again (first at record "
-                              f"{seen_ids[sid]}); expected a unique s/n")
-        seen_ids[sid] = recno
-        rels = []
-        for j, c, e, sent, caus, prefix in pairs:
-            for which, value in (("cause", c), ("effect", e)):
-                field_name = f"{prefix}{which}" if prefix else f"{which.capitalize()} {j}"
-                if isinstance(value, (list, dict, bool)):
-                    raise SchemaError(f"{fname}: record {recno}, field '{field_name}' (pair {j}): found a "
-                                      f"{type(value).__name__} ({value!r}); expected the {which} as text")
-                if L.is_empty(value):
-                    # Spaces or invisible characters only would make an event that prints as nothing.
-                    found = (f"an empty {which}" if not isinstance(value, str) or not value.strip()
-                             else f"{value!r}, which shows nothing")
-                    raise SchemaError(f"{fname}: record {recno}, field '{field_name}' (pair {j}): found {found}; "
-                                      "expected both cause and effect")
-                bad = unprintable_char(str(value))
-                if bad:
-                    # XML cannot hold it even as a reference: the event would have no GraphML encoding.
-                    raise SchemaError(f"{fname}: record {recno}, field '{field_name}' (pair {j}): found {value!r}, "
-                                      f"which holds the control character {bad!r} (U+{ord(bad):04X}); expected "
-                                      f"text without control characters (tab and line breaks are fine)")
-            col_s = f"{prefix}sententiality" if prefix else f"Sententiality {j}"
-            col_c = f"{prefix}causality" if prefix else f"Causality {j}"
-            rels.append(Relation(
-                cause=str(c).strip(), effect=str(e).strip(), cause_np=str(c).strip(), effect_np=str(e).strip(),
-                sententiality=labels.parse(sent, L.parse_sententiality, {"Intra", "Inter"}, recno, col_s,
-                                           "sententiality"),
-                explicitness=labels.parse(caus, L.parse_explicitness, {"Explicit", "Implicit"}, recno, col_c,
-                                          "explicitness"),
-                source_file=fname, source_row=recno,
-            ))
-        n_pairs += len(rels)
-        statements.append(Statement(id=sid, text=str(sentence).strip(), causal=bool(rels), relations=tuple(rels),
-                                    meta={"s/n": sn}, source_file=fname, source_rows=(recno,)))
+    for recno, raw_rec in enumerate(data, start=1):
+        if not isinstance(raw_rec, dict):
+            refused.append(Problem(fname, recno, None, raw_rec, "an object",
+                                   f"{fname}: record {recno}: expected an object, found {_describe(raw_rec)}"))
+            continue
+        st, n = _statement(raw_rec, recno, fname, labels, seen_ids, fmt)
+        fmt = fmt or st[0]
+        if st[1]:
+            refused.extend(st[1])
+            continue
+        statements.append(st[2])
+        n_pairs += n
+    n_refused = len({q.row for q in refused})
+    # Unknown labels refuse the file when strict, like the ClimateCause loader's; lenient, each stays None.
+    fatal = sorted(refused + labels.unknown_problems, key=lambda q: q.row or 0)
+    if strict and fatal:
+        extra = len(fatal) - 1
+        more = f" (and {extra} more problem{'s' if extra > 1 else ''}; load with strict=False to list all)" if extra else ""
+        raise SchemaError(fatal[0].message + more)
+    # Problems in file order, as a person reads the file.
+    problems = sorted(fatal + labels.problems, key=lambda q: q.row or 0)
     report = {
         "format": fmt,
         "split": split,
@@ -236,5 +265,112 @@ def load_pubmedcausal(path: Optional[str | Path] = None, split: str = "test") ->
         "labels_unknown_by_spelling": dict(sorted(labels.unknown.items())),
         "labels_empty": labels.empty,
     }
-    return Corpus(name="pubmedcausal", statements=statements, source=fname, sha256=sha256_file(p),
-                  problems=labels.problems, report=report)
+    if not strict:
+        report["records_refused"] = n_refused
+    corpus = Corpus(name="pubmedcausal", statements=statements, source=fname, sha256=sha256_file(p),
+                    problems=problems, report=report)
+    if strict:
+        return corpus
+    return corpus, list(problems)
+
+
+def _statement(raw: dict, recno: int, fname: str, labels: _Labels, seen_ids: dict, fmt):
+    """One record as ``((format, problems, statement), pairs)``: the statement is None when refused."""
+    rec = _Record(fname, recno)
+    if "pairs" in raw or "sentence" in raw:
+        fmt = "prepared"
+        sentence = (rec.text("sentence", raw["sentence"], "the row's text") if "sentence" in raw
+                    else rec.add("sentence", None, "the row's text", found="no 'sentence' field"))
+        raw_pairs = raw.get("pairs")
+        pairs = []
+        if raw_pairs is not None and not isinstance(raw_pairs, list):
+            rec.add("pairs", raw_pairs, "a list of pairs")
+            raw_pairs = None
+        for j, pr in enumerate(raw_pairs or [], start=1):
+            if not isinstance(pr, dict):
+                rec.add(f"pairs[{j}]", pr, "an object with cause and effect")
+                continue
+            pairs.append((j, pr.get("cause"), pr.get("effect"), pr.get("sententiality"), pr.get("causality"),
+                          f"pairs[{j}]."))
+        if "num_pairs" in raw and raw["num_pairs"] is not None:
+            declared = rec.integer("num_pairs", raw["num_pairs"], "an integer, the number of entries in 'pairs'")
+            n_listed = len(raw_pairs) if isinstance(raw_pairs, list) else None
+            if declared is not None and n_listed is not None and declared != n_listed:
+                # A count that disagrees means pairs were lost or added on the way.
+                rec.add("num_pairs", declared, f"{n_listed}, the number of entries in 'pairs'",
+                        found=repr(declared))
+        sn_field = "s/n" if "s/n" in raw else None
+        sn_raw = raw.get("s/n")
+        sn_expected = "an integer (or no s/n: the record number is used)"
+    else:
+        fmt = "raw"
+        keys = {str(k).strip().lower(): k for k in raw}
+        text_key = next((keys[n] for n in ("sentence", "text") if n in keys), None)
+        sentence = (rec.text(str(text_key), raw[text_key], "the row's text") if text_key is not None
+                    else rec.add("Sentence", None, "the row's text", found="no 'Sentence' field"))
+        pairs = []
+        idx = sorted({int(m.group(1)) for k in raw for m in [_RAW_CAUSE.match(str(k).strip())] if m})
+        for j in idx:
+            c = _field(raw, f"cause {j}", f"cause_{j}", f"cause{j}")
+            e = _field(raw, f"effect {j}", f"effect_{j}", f"effect{j}")
+            if L.is_empty(c) and L.is_empty(e):
+                continue
+            pairs.append((j, c, e, _field(raw, f"sententiality {j}", f"sententiality_{j}"),
+                          _field(raw, f"causality {j}", f"causality_{j}"), ""))
+        sn_field = next((str(keys[n]) for n in ("s/n", "sn", "id") if n in keys), None)
+        sn_raw = raw[keys[sn_field.strip().lower()]] if sn_field is not None else None
+        sn_expected = "an integer or a text id (or no id: the record number is used)"
+    if sentence is not None and L.is_empty(sentence):
+        rec.add("sentence" if fmt == "prepared" else str(text_key), sentence, "the row's text",
+                found="an empty value")
+    if sn_raw is None:
+        sn = str(recno)
+    elif fmt == "raw" and isinstance(sn_raw, str) and not L.is_empty(sn_raw):
+        sn = sn_raw.strip()
+    else:
+        sn = rec.integer(sn_field, sn_raw, sn_expected)
+        sn = None if sn is None else str(sn)
+    if sn is not None:
+        sid = f"pmc-{sn}"
+        if sid in seen_ids:
+            rec.add(sn_field or "s/n", sn, "a unique s/n", found=f"{sn!r} again (first at record {seen_ids[sid]})")
+        else:
+            # A refused record claims its s/n too, so a later duplicate is not taken for the first.
+            seen_ids[sid] = recno
+    rels = []
+    for j, c, e, sent, caus, prefix in pairs:
+        spans_ok = True
+        for which, value in (("cause", c), ("effect", e)):
+            field_name = f"{prefix}{which}" if prefix else f"{which.capitalize()} {j}"
+            if value is not None and not isinstance(value, str):
+                rec.add(field_name, value, f"the {which} as text", pair=j)
+                spans_ok = False
+            elif L.is_empty(value):
+                # Spaces or invisible characters only would make an event that prints as nothing.
+                found = (f"an empty {which}" if not isinstance(value, str) or not value.strip()
+                         else f"{value!r}, which shows nothing")
+                rec.add(field_name, value, "both cause and effect", found=found, pair=j)
+                spans_ok = False
+            else:
+                bad = unprintable_char(value)
+                if bad:
+                    # XML cannot hold it even as a reference: the event would have no GraphML encoding.
+                    rec.add(field_name, value, "text without control characters (tab and line breaks are fine)",
+                            found=f"{value!r}, which holds the control character {bad!r} (U+{ord(bad):04X})",
+                            pair=j)
+                    spans_ok = False
+        labels_ok, col_s, col_c = _pair_labels(rec, prefix, j, sent, caus)
+        if spans_ok and labels_ok and not rec.problems:
+            rels.append((j, c, e, sent, caus, col_s, col_c))
+    if rec.problems:
+        return (fmt, rec.problems, None), 0
+    relations = tuple(Relation(
+        cause=c.strip(), effect=e.strip(), cause_np=c.strip(), effect_np=e.strip(),
+        sententiality=labels.parse(sent, L.parse_sententiality, {"Intra", "Inter"}, recno, col_s, "sententiality"),
+        explicitness=labels.parse(caus, L.parse_explicitness, {"Explicit", "Implicit"}, recno, col_c,
+                                  "explicitness"),
+        source_file=fname, source_row=recno,
+    ) for j, c, e, sent, caus, col_s, col_c in rels)
+    st = Statement(id=f"pmc-{sn}", text=sentence.strip(), causal=bool(relations), relations=relations,
+                   meta={"s/n": sn}, source_file=fname, source_rows=(recno,))
+    return (fmt, [], st), len(relations)

@@ -136,6 +136,74 @@ def _completion(sample) -> tuple[Optional[Completion], Optional[str], float]:
     return completion, None, cost
 
 
+def _check_log_names_the_samples(path: Path, data, meta: dict[str, Any], spec, variants: list[str]) -> None:
+    """Refuse a log whose own task or task arguments name another task or variant than its samples do.
+
+    A log is the record of one ``inspect eval``: its task (``causalgraph/ccr_member``), its task
+    arguments (``-T variant=A_5``) and the causalgraph metadata of its task say what was asked.
+    Samples that disagree come from somewhere else (an edited or merged log), and a run built
+    from them would be labelled with the wrong task or variant.
+    """
+    from ..inspect import inspect_name, resolve_variants
+
+    name = str(data.eval.task or "")
+    if name.startswith("causalgraph/") and name != f"causalgraph/{inspect_name(spec.name)}":
+        raise ConfigError(f"{path}: the log is of task {name}, but its samples are items of {spec.name} "
+                          f"(causalgraph/{inspect_name(spec.name)}); a run must not mix the two")
+    if meta.get("task") not in (None, spec.name):
+        raise ConfigError(f"{path}: the log's causalgraph metadata names task {meta['task']!r}, but its samples are "
+                          f"items of {spec.name!r}")
+    asked: Optional[list[str]] = None
+    args = dict(data.eval.task_args or {})
+    if "variant" in args:
+        try:
+            asked = resolve_variants(spec, args["variant"])
+        except ConfigError as exc:
+            raise ConfigError(f"{path}: the log's task_args variant={args['variant']!r} names no variant of "
+                              f"{spec.name} ({exc})") from None
+    elif meta.get("variants"):
+        asked = [str(v) for v in meta["variants"]]
+    if asked is not None:
+        other = [v for v in variants if v not in asked]
+        if other:
+            where = "task_args" if "variant" in args else "causalgraph metadata"
+            raise ConfigError(f"{path}: samples of variant {', '.join(other)}, but the log's {where} name "
+                              f"{', '.join(asked)}; a run must not label answers with a variant that was not asked")
+
+
+def _answer_text(answer) -> tuple:
+    completion, error, _ = answer
+    return (None if completion is None else completion.text), error
+
+
+def _check_same_items(path: Path, out: Path, items, first: dict) -> None:
+    """Refuse log items that the folder already holds under the same id with another prompt or gold.
+
+    The folder then holds other items than the log (other item options, another corpus file of
+    the same name): counting them "already there" would hide that the log's answers were never read.
+    """
+    from ..bench.runner import _prompt_sha
+    from ..bench.store import RunStore
+
+    store = RunStore(out)
+    if not store.exists():
+        return
+    manifest = store.read_manifest()
+    held: dict[tuple[str, str], dict[str, Any]] = {}
+    for r in store.checked_lines(manifest, int(manifest.get("epochs") or 1), quiet=True):
+        held.setdefault((r.get("variant"), r.get("item_id")), r)
+    for it in items:
+        rec = held.get((it.variant, it.id))
+        if rec is None:
+            continue
+        what = ("prompt" if rec.get("prompt_sha256") not in (None, _prompt_sha(it)) else
+                "gold" if rec.get("gold") != it.gold else None)
+        if what:
+            sample = next((sid for (iid, _), sid in first.items() if iid == it.id), None)
+            raise ConfigError(f"{path}: sample {sample!r} (item {it.id}) has another {what} than the item of that id "
+                              f"in {out}; the log holds other items than the run: choose another --out")
+
+
 def import_inspect_log(log: str | os.PathLike, out: Optional[str | os.PathLike] = None, *,
                        epoch: Optional[int] = None) -> RunResult:
     """Turn an inspect eval log of a causalgraph task into a run folder.
@@ -177,21 +245,32 @@ def import_inspect_log(log: str | os.PathLike, out: Optional[str | os.PathLike] 
     >>> res.metrics["variants"]["A_5"]["f1"]                                                          # doctest: +SKIP
     0.5
     """
-    from ..inspect import sample_item
-
     path = Path(log)
     data = _read_log(path)
+    try:
+        from ..inspect import sample_item
+    except ImportError:  # _read_log found inspect_ai.log; a partial install may still lack the rest
+        raise ConfigError("reading an inspect log needs inspect_ai: pip install 'causalgraph[inspect]'") from None
     samples = _pick_epoch(data, path, epoch)
     epochs = sorted({int(s.epoch) for s in samples})
     several = len(epochs) > 1
-    items, answers, seen = [], {}, set()
+    items, answers, seen, first = [], {}, set(), {}
     for s in samples:
         item = sample_item(s.metadata, s.input, where=f"{path}: sample {s.id!r}")
         if item.id not in seen:  # an item once, however many epochs answered it
             seen.add(item.id)
             items.append(item)
         # One run epoch per inspect epoch; a single epoch (or --epoch) is the run's only answer.
-        answers[(item.id, int(s.epoch) if several else 1)] = _completion(s), s.completed_at
+        key = (item.id, int(s.epoch) if several else 1)
+        answer = _completion(s), s.completed_at
+        if key in answers:
+            # One answer per sample: a second one would replace the first without a word.
+            same = _answer_text(answers[key][0]) == _answer_text(answer[0])
+            raise ConfigError(f"{path}: sample {s.id!r} epoch {s.epoch} (item {item.id}) appears twice in the log "
+                              f"(first as sample {first[key]!r}), {'with the same answer' if same else 'with different answers'}; "
+                              "a run holds one answer per sample: import a log with each sample once")
+        answers[key] = answer
+        first[key] = s.id
     tasks = sorted({it.task for it in items})
     if len(tasks) != 1:
         raise ConfigError(f"{path}: samples of {len(tasks)} tasks ({', '.join(tasks)}); a run holds one task")
@@ -200,6 +279,7 @@ def import_inspect_log(log: str | os.PathLike, out: Optional[str | os.PathLike] 
     variants = sorted({it.variant for it in items}, key=lambda v: (order.get(v, len(order)), v))
 
     meta = (data.eval.metadata or {}).get("causalgraph") or {}
+    _check_log_names_the_samples(path, data, meta, spec, variants)
     gen = data.plan.config if data.plan is not None else data.eval.model_generate_config
     model = data.eval.model
     config = RunConfig(task=spec.name, variants=variants, model=model, data=meta.get("data"),
@@ -210,6 +290,7 @@ def import_inspect_log(log: str | os.PathLike, out: Optional[str | os.PathLike] 
     dataset = meta.get("dataset") or {"name": meta.get("data"), "source": None, "sha256": None}
     old_inspect = _old_inspect(Path(config.out))
     _check_epoch_mix(Path(config.out), old_inspect, epochs if several else None, samples[0].epoch)
+    _check_same_items(path, Path(config.out), items, first)
     prep = prepare_run(config, backend, items=items, dataset=dataset, mode="import-inspect")
     try:
         prep.manifest["inspect"] = {

@@ -18,7 +18,7 @@ from typing import Any, Iterable, Optional, Sequence
 from ..errors import ConfigError
 
 __all__ = ["Request", "Completion", "Backend", "canonical_json", "request_key", "is_secret_option", "redact",
-           "public_url", "url_secrets"]
+           "public_url", "url_secrets", "is_secret_header", "looks_like_key", "redact_options", "option_secrets"]
 
 _SECRET_WORDS = ("key", "secret", "password", "authorization", "credential")
 
@@ -39,6 +39,115 @@ def is_secret_option(name: str) -> bool:
 
     low = name.lower()
     return any(w in low for w in _SECRET_WORDS) or re.search(r"(?<![a-z])token(?![a-z])", low.replace("_", " ")) is not None
+
+
+#: Words that make an HTTP header a credential besides those of :func:`is_secret_option`.
+_SECRET_HEADER_WORDS = ("cookie", "auth", "session", "signature", "subscription")
+# Values with the shape of a key whatever they are called: OpenAI/Anthropic (sk-…), Hugging Face (hf_…),
+# GitHub (ghp_…), Slack (xox…-), AWS access key ids, and a bearer or basic credential.
+_KEY_SHAPED = (r"\bsk-[A-Za-z0-9_\-*]{6,}|\bhf_[A-Za-z0-9]{16,}|\bgh[pousr]_[A-Za-z0-9]{16,}|\bxox[abprs]-[A-Za-z0-9\-]{8,}"
+               r"|\bAKIA[A-Z0-9]{16}\b")
+
+
+def is_secret_header(name: str) -> bool:
+    """True for an HTTP header that carries a credential (``Authorization``, ``api-key``, ``X-API-Key``, ``Cookie`` …).
+
+    Examples
+    --------
+    >>> [is_secret_header(h) for h in ("Authorization", "api-key", "x-api-key", "Cookie", "X-Request-Id")]
+    [True, True, True, True, False]
+    """
+    low = str(name).lower()
+    return is_secret_option(low) or any(w in low for w in _SECRET_HEADER_WORDS)
+
+
+def looks_like_key(value: str, *, strict: bool = False) -> bool:
+    """True when ``value`` has the shape of a credential (``sk-…``, ``hf_…``, ``Bearer …``).
+
+    ``strict`` (for header values, which never decide an answer) also takes any single token of
+    20 or more letters, digits and ``-_.+/=`` holding both letters and digits for a key.
+
+    Examples
+    --------
+    >>> looks_like_key("sk-proj-abcdef123456"), looks_like_key("high"), looks_like_key("Bearer abc.def.ghi1")
+    (True, False, True)
+    >>> looks_like_key("3f9a1c0d8e7b6a5f4e3d2c1b", strict=True), looks_like_key("3f9a1c0d8e7b6a5f4e3d2c1b")
+    (True, False)
+    """
+    import re
+
+    text = str(value).strip()
+    if re.search(_KEY_SHAPED, text) or re.match(r"(?i)(bearer|basic|token)\s+\S{8,}$", text):
+        return True
+    return strict and re.fullmatch(r"[A-Za-z0-9_\-.+/=]{20,}", text) is not None and \
+        re.search(r"[A-Za-z]", text) is not None and re.search(r"[0-9]", text) is not None
+
+
+def redact_options(value: Any, *, _header: bool = False) -> Any:
+    """``value`` (backend options, or any part of them) as it may be written down or shown.
+
+    Recursively: the value under a key named like a credential (:func:`is_secret_option`, or a
+    header name under ``extra_headers``/``default_headers``: :func:`is_secret_header`) and any
+    value shaped like a key (:func:`looks_like_key`; within headers, :func:`looks_like_key` strict)
+    become ``"[redacted]"``; a URL loses its login and credential-named query values
+    (:func:`public_url`).  Keys stay, so a manifest still says *that* a header was sent.
+
+    Examples
+    --------
+    >>> redact_options({"extra_headers": {"api-key": "abc123", "X-Trace": "run-7"}, "top_p": 0.9})
+    {'extra_headers': {'api-key': '[redacted]', 'X-Trace': 'run-7'}, 'top_p': 0.9}
+    """
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            header = _header or str(k).lower() in _HEADER_OPTIONS
+            secret = is_secret_header(k) if _header else is_secret_option(str(k))
+            out[k] = "[redacted]" if secret and v not in (None, "") else redact_options(v, _header=header)
+        return out
+    if isinstance(value, (list, tuple)):
+        return type(value)(redact_options(v, _header=_header) for v in value)
+    if isinstance(value, str):
+        if looks_like_key(value, strict=_header):
+            return "[redacted]"
+        if "://" in value:
+            return public_url(value)
+    return value
+
+
+def option_secrets(value: Any, *, _header: bool = False) -> list[str]:
+    """Every credential inside backend options (what :func:`redact_options` hides), for :func:`redact`.
+
+    Examples
+    --------
+    >>> option_secrets({"extra_headers": {"Authorization": "Bearer abcdefgh12"}, "base_url": "http://h/v1?key=k1234"})
+    ['Bearer abcdefgh12', 'abcdefgh12', 'k1234']
+    """
+    out: list[str] = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            header = _header or str(k).lower() in _HEADER_OPTIONS
+            secret = is_secret_header(k) if _header else is_secret_option(str(k))
+            if secret and isinstance(v, (str, int)) and str(v):
+                out.append(str(v))
+                # "Bearer KEY": the key alone may be echoed by a server too
+                parts = str(v).split()
+                if len(parts) == 2:
+                    out.append(parts[1])
+            else:
+                out += option_secrets(v, _header=header)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            out += option_secrets(v, _header=_header)
+    elif isinstance(value, str):
+        if looks_like_key(value, strict=_header):
+            out.append(value)
+        elif "://" in value:
+            out += url_secrets(value)
+    return [s for s in out if s]
+
+
+#: Options whose value is a mapping of HTTP headers (the openai client's names).
+_HEADER_OPTIONS = ("extra_headers", "default_headers", "headers")
 
 
 # user:password@ in a URL, and the value of a query parameter named like a credential.
@@ -63,8 +172,11 @@ def redact(text: str, secrets: Iterable[str] = ()) -> str:
     for s in secrets:
         if s and len(s) >= 4:
             out = out.replace(s, "[redacted]")
-    out = re.sub(r"\bsk-[A-Za-z0-9_\-*]{6,}", "[redacted]", out)
+    out = re.sub(_KEY_SHAPED, "[redacted]", out)
     out = re.sub(r"(?i)(bearer\s+)[A-Za-z0-9_\-.]{8,}", r"\1[redacted]", out)
+    # A credential header as a message may quote it: 'api-key': 'abc', x-api-key=abc, Cookie: a=b
+    out = re.sub(r"(?i)(['\"]?\b(?:x-)?(?:api[-_]?key|authorization|cookie|proxy-authorization)['\"]?\s*[:=]\s*['\"]?)"
+                 r"(?!\[redacted\])[^\s'\",}&#]+", r"\1[redacted]", out)
     out = re.sub(_URL_USERINFO, r"\1[redacted]@", out)
     out = re.sub(_URL_SECRET_PARAM, r"\1[redacted]", out)
     return out

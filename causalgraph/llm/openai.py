@@ -19,10 +19,13 @@ import os
 import time
 from typing import Any, Optional
 
-from ..errors import BackendError, BackendUnavailable, BackendUnreachable, ConfigError, TransientBackendError
-from .base import Backend, Completion, Request, is_secret_option, public_url, redact, url_secrets
+from ..errors import (BackendError, BackendProtocolError, BackendUnavailable, BackendUnreachable, ConfigError,
+                      TransientBackendError)
+from .base import (Backend, Completion, Request, is_secret_option, option_secrets, public_url, redact,
+                   redact_options, url_secrets)
 
-__all__ = ["OpenAIBackend", "OPENAI_URL", "retry_after_seconds", "make_client", "completion_from_body"]
+__all__ = ["OpenAIBackend", "OPENAI_URL", "retry_after_seconds", "make_client", "completion_from_body", "split_query",
+           "protocol_reply"]
 
 OPENAI_URL = "https://api.openai.com/v1"
 
@@ -115,8 +118,51 @@ def make_client(options: dict[str, Any], *, sync: bool = False):
     base_url = options.get("base_url") or os.environ.get("OPENAI_BASE_URL") or None
     key = _api_key(options, base_url)
     cls = openai.OpenAI if sync else openai.AsyncOpenAI
-    return cls(api_key=key, base_url=base_url or OPENAI_URL, max_retries=0,
-               timeout=float(options.get("timeout", 600.0)))
+    url, query = split_query(base_url or OPENAI_URL)
+    extra: dict[str, Any] = {}
+    if query:
+        extra["default_query"] = query
+    headers = _headers(options)
+    if headers:
+        # Sent with every request, live or Batch, and never part of a request body (which a Batch
+        # input file would write to disk).
+        extra["default_headers"] = headers
+    return cls(api_key=key, base_url=url, max_retries=0, timeout=float(options.get("timeout", 600.0)), **extra)
+
+
+def _headers(options: dict[str, Any]) -> dict[str, str]:
+    """The ``extra_headers`` option checked: a JSON object of header names to text."""
+    headers = options.get("extra_headers")
+    if headers is None:
+        return {}
+    if not isinstance(headers, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in headers.items()):
+        shown = redact_options({"extra_headers": headers})["extra_headers"]
+        raise ConfigError(f"openai option extra_headers={shown!r}: expected a JSON object of header names to text, "
+                          'e.g. extra_headers={"X-Request-Source": "causalgraph"}')
+    return dict(headers)
+
+
+def split_query(url: str) -> tuple[str, dict[str, str]]:
+    """``(url without its query, the query's parameters)``.
+
+    The openai client joins the path of each endpoint to the base URL as text, so a query left in
+    the base URL would end up inside the path (``/v1/?api-key=…chat/completions``); it is sent as
+    the client's ``default_query`` instead, on every request.
+
+    Examples
+    --------
+    >>> split_query("http://127.0.0.1:8000/v1?api-key=abc&x=1")
+    ('http://127.0.0.1:8000/v1', {'api-key': 'abc', 'x': '1'})
+    >>> split_query("http://127.0.0.1:8000/v1")
+    ('http://127.0.0.1:8000/v1', {})
+    """
+    from urllib.parse import parse_qsl, urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if not parts.query:
+        return url, {}
+    return (urlunsplit(parts._replace(query="", fragment="")),
+            dict(parse_qsl(parts.query, keep_blank_values=True)))
 
 
 class OpenAIBackend(Backend):
@@ -152,9 +198,13 @@ class OpenAIBackend(Backend):
     # A strict json_schema response format (OpenAI, and OpenAI-compatible servers that read it).
     structured_output = True
     batch_client = "causalgraph.llm.openai_batch:OpenAIBatchClient"
-    _CLIENT_OPTIONS = ("base_url", "api_key", "timeout", "max_tokens_param")
+    _CLIENT_OPTIONS = ("base_url", "api_key", "timeout", "max_tokens_param", "extra_headers")
 
     def __init__(self, model: str, **options: Any):
+        # Fail before any item is asked, with the install hint (get_backend), when the SDK is missing:
+        # otherwise every item would record the same ModuleNotFoundError.
+        import openai  # noqa: F401
+
         super().__init__(model, **options)
         base_url = options.get("base_url") or os.environ.get("OPENAI_BASE_URL") or None
         # The URL as given reaches the HTTP client only; everything that is stored or shown
@@ -171,6 +221,7 @@ class OpenAIBackend(Backend):
             raise ConfigError(f"openai option max_tokens_param={self.max_tokens_param!r}: expected max_tokens or "
                               "max_completion_tokens")
         self.extra_params = {k: v for k, v in sorted(options.items()) if k not in self._CLIENT_OPTIONS}
+        self.headers = _headers(options)
         named_like_secrets = [k for k in self.extra_params if is_secret_option(k)]
         if named_like_secrets:
             # Request parameters go into the cache key and the manifest: a credential must not.
@@ -180,13 +231,17 @@ class OpenAIBackend(Backend):
         self._client_loop = None
 
     def identity(self) -> dict[str, Any]:
-        return {"provider": self.provider, "model": self.model, "base_url": self.base_url,
-                "params": self.extra_params}
+        # Headers are sent (extra_headers) but a credential among them is never written down.
+        ident = {"provider": self.provider, "model": self.model, "base_url": self.base_url,
+                 "params": redact_options(self.extra_params)}
+        if self.headers:
+            ident["headers"] = redact_options({"extra_headers": self.headers})["extra_headers"]
+        return ident
 
     def secrets(self) -> list[str]:
         """Strings an error message must never show: the key and any credential inside the URL."""
         key = [self._key] if self._key and self._key != "not-needed" else []
-        return key + url_secrets(self._url)
+        return key + url_secrets(self._url) + option_secrets({**self.extra_params, "extra_headers": self.headers})
 
     def new_client(self, *, sync: bool = False):
         """A new (Async)OpenAI client for this backend's server, with the URL as given (login included)."""
@@ -228,7 +283,7 @@ class OpenAIBackend(Backend):
         body = self.body(request)
         t0 = time.perf_counter()
         try:
-            resp = await client.chat.completions.create(**body)
+            raw = await client.chat.completions.with_raw_response.create(**body)
         except openai.APITimeoutError as exc:
             raise TransientBackendError(self._scrub(f"request timed out: {exc}")) from None
         except openai.APIConnectionError as exc:
@@ -250,6 +305,7 @@ class OpenAIBackend(Backend):
         except openai.OpenAIError as exc:
             raise BackendError(self._scrub(f"{type(exc).__name__}: {exc}")) from None
         latency = time.perf_counter() - t0
+        resp = protocol_reply(raw, self.endpoint, "chat completion", scrub=self._scrub)
         return completion_from_body(resp.model_dump(mode="json"), latency)
 
     async def aclose(self) -> None:
@@ -258,6 +314,33 @@ class OpenAIBackend(Backend):
                 await self._client.close()
             # else: its loop is gone, and its connections with it; there is nothing left to close
             self._client = self._client_loop = None
+
+
+def protocol_reply(raw: Any, endpoint: Optional[str], what: str, *, scrub=lambda text: text) -> Any:
+    """The parsed object of an openai ``with_raw_response`` reply, or :class:`BackendProtocolError`.
+
+    A server that answers 200 with an HTML page (a proxy's login page, a base URL naming a web
+    site) gives the SDK a plain string; the error names the status, the content type and the first
+    80 characters of the reply, so that the user sees what answered.
+    """
+    status = getattr(raw, "status_code", None)
+    headers = getattr(raw, "headers", None) or {}
+    ctype = headers.get("content-type") or "no content type"
+    obj = None
+    if "json" in ctype.lower():
+        try:
+            obj = raw.parse()
+        except Exception:  # a body that says JSON and is not: the same kind of reply
+            obj = None
+    if obj is None or isinstance(obj, (str, bytes)) or not hasattr(obj, "model_dump"):
+        try:
+            text = raw.text
+        except Exception:
+            text = ""
+        head = " ".join(str(text).split())[:80]
+        raise BackendProtocolError(scrub(f"{endpoint}: the reply to a {what} request is not the OpenAI API "
+                                         f"(HTTP {status}, {ctype}): {head!r}"), endpoint=endpoint, status=status)
+    return obj
 
 
 def completion_from_body(body: dict[str, Any], latency: float = 0.0) -> Completion:

@@ -8,11 +8,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Optional
 
-from ..errors import BackendError
+from ..errors import BackendError, ConfigError
 from ..outputs import write_atomic
 from .base import Request, public_url, redact
 from .batch import BatchClient, BatchJob, BatchResult
-from .openai import completion_from_body
+from .openai import completion_from_body, protocol_reply
 
 __all__ = ["OpenAIBatchClient", "ENDPOINT", "request_line"]
 
@@ -50,6 +50,13 @@ class OpenAIBatchClient(BatchClient):
         login it carried gets it back from the environment, never from a file.
         """
         out = dict(options)
+        hidden = [k for k, v in (out.get("extra_headers") or {}).items() if v == "[redacted]"] \
+            if isinstance(out.get("extra_headers"), dict) else []
+        if hidden:
+            # The manifest never holds a credential header, so it cannot be sent again from there.
+            raise ConfigError(f"the run was submitted with the credential header(s) {', '.join(hidden)} in "
+                              "extra_headers, which are never stored; this command cannot send them again: give the "
+                              "key through OPENAI_API_KEY (or a login in OPENAI_BASE_URL)")
         stored = out.get("base_url")
         env = os.environ.get("OPENAI_BASE_URL")
         if stored and env and public_url(env).rstrip("/") == str(stored).rstrip("/"):
@@ -61,7 +68,12 @@ class OpenAIBatchClient(BatchClient):
 
     def upload(self, path: Path) -> str:
         with open(path, "rb") as fh:
-            return self._client.files.create(file=fh, purpose="batch").id
+            return self._reply(self._client.files.with_raw_response.create(file=fh, purpose="batch"), "file upload").id
+
+    def _reply(self, raw, what: str):
+        # A server answering 200 with an HTML page gives the SDK a plain string: named as such, never
+        # an AttributeError on the string.
+        return protocol_reply(raw, self.backend.endpoint, what, scrub=lambda text: redact(text, self.backend.secrets()))
 
     @staticmethod
     def _job(b) -> BatchJob:
@@ -73,8 +85,8 @@ class OpenAIBatchClient(BatchClient):
                         error_file_id=getattr(b, "error_file_id", None))
 
     def create(self, input_file_id: str, metadata: dict[str, str]) -> BatchJob:
-        return self._job(self._client.batches.create(input_file_id=input_file_id, endpoint=ENDPOINT,
-                                                     completion_window="24h", metadata=metadata))
+        return self._job(self._reply(self._client.batches.with_raw_response.create(
+            input_file_id=input_file_id, endpoint=ENDPOINT, completion_window="24h", metadata=metadata), "batch create"))
 
     def find(self, metadata: dict[str, str]) -> Optional[BatchJob]:
         try:
@@ -88,7 +100,7 @@ class OpenAIBatchClient(BatchClient):
         return None
 
     def retrieve(self, job_id: str) -> BatchJob:
-        return self._job(self._client.batches.retrieve(job_id))
+        return self._job(self._reply(self._client.batches.with_raw_response.retrieve(job_id), "batch status"))
 
     def download(self, file_id: str, path: Path) -> None:
         resp = self._client.files.content(file_id)

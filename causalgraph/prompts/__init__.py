@@ -269,15 +269,22 @@ def variant_encoding(variant_id: str) -> Optional[str]:
     return _split_graph_id(variant_id)[0]
 
 
-def encoding_variant_id(variant_id: str, encoding: str) -> str:
+def encoding_variant_id(variant_id: str, encoding: str, *, stored: Optional[Sequence[str]] = None) -> str:
     """The id of a graph variant with another encoding: ``("A_5", "matrix")`` → ``"MX_5"``.
 
-    Raises :class:`~causalgraph.errors.ConfigError` for an unknown encoding or an id that names none.
+    ``stored`` (the ids the task's catalog stores) makes the change an *option* of a stored
+    variant only: a derived id (``MX_1``) already names its encoding, so asking another one
+    (``dot``) contradicts it, as ``A_5.letters`` with other event names does.
+
+    Raises :class:`~causalgraph.errors.ConfigError` for an unknown encoding, an id that names none,
+    or (with ``stored``) a derived id whose encoding differs from ``encoding``.
 
     Examples
     --------
     >>> encoding_variant_id("A_5", "matrix"), encoding_variant_id("SN_4", "adjacency")
     ('MX_5', 'A_4')
+    >>> encoding_variant_id("MX_5", "matrix", stored=["A_5"])
+    'MX_5'
     """
     if encoding not in ENCODING_PREFIXES:
         raise ConfigError(f"unknown encoding {encoding!r}; expected one of {', '.join(ENCODING_PREFIXES)}")
@@ -285,7 +292,12 @@ def encoding_variant_id(variant_id: str, encoding: str) -> str:
     if current is None:
         raise ConfigError(f"variant {variant_id!r} holds no graph, so it has no encoding to change; graph "
                           f"variants read <encoding prefix>_<n> ({', '.join(ENCODING_PREFIXES.values())})")
-    return f"{ENCODING_PREFIXES[encoding]}_{number}"
+    new_id = f"{ENCODING_PREFIXES[encoding]}_{number}"
+    if stored is not None and current != encoding and variant_id not in stored:
+        raise ConfigError(f"variant {variant_id!r} names the encoding {current!r} but encoding {encoding!r} was "
+                          f"asked; use --variant {new_id}, or a stored variant ({', '.join(stored)}) with "
+                          f"--encoding {encoding}")
+    return new_id
 
 
 def with_encoding(base: PromptVariant, encoding: str) -> PromptVariant:

@@ -38,7 +38,7 @@ from ..metrics.chains import RULES, chain_labels, chain_stats
 from ..model import Statement, as_statements
 from ..bench.item import Item, item_id
 from ..naming import event_names as _event_names, join_variant, rename_graph, split_variant
-from ..prompts import PromptVariant, encoding_variant_id, get_variant
+from ..prompts import PromptVariant, catalog_variants, encoding_variant_id, get_variant
 from ..scores import binary_scores
 from .base import Task
 
@@ -113,7 +113,7 @@ def _resolve(task: str, variant, encoding: Optional[str], names: Optional[str]) 
         if "graph" not in v.placeholders:
             raise ConfigError(f"task {task} variant {v.id}: its prompt holds no graph, so it takes no encoding "
                               f"(graph variants: ccr-member and ccr-position A_/SN_/ML_ ids)")
-        base = encoding_variant_id(v.id, encoding)
+        base = encoding_variant_id(v.id, encoding, stored=[c.id for c in catalog_variants("climatecause", task)])
         variant = base
     v = _variant(task, variant if isinstance(variant, PromptVariant) else base)
     if scheme != "real":

@@ -40,8 +40,8 @@ from typing import Any, Iterator, Optional
 
 from ..bench.item import Item, item_id
 from ..encoders import check_order, prompt_graph
-from ..errors import ConfigError
-from ..event_lists import parse_event_list, record_outcome, set_scores
+from ..errors import ConfigError, SchemaError
+from ..event_lists import parse_event_list, record_outcome, set_scores, unreadable_event
 from ..graph import CausalGraph, compile_graph
 from ..model import Statement, as_statements
 from ..naming import event_names as _event_names, join_variant, rename_graph, split_variant
@@ -188,7 +188,8 @@ def _resolve(task: str, variant: str, encoding: Optional[str], names: Optional[s
     if names is not None:
         scheme = names
     if encoding is not None:
-        base = encoding_variant_id(get_structure_variant(task, base).id, encoding)
+        base = encoding_variant_id(get_structure_variant(task, base).id, encoding,
+                                   stored=[v.id for v in catalog_variants(_CATALOG, task)])
     return get_structure_variant(task, base), scheme
 
 
@@ -235,6 +236,8 @@ def items(corpus, task: str, variant: str, *, order: str = "paper", encoding: Op
     for st in _causal(corpus):
         g = compile_graph(st)
         shown = _event_names(g.nodes, scheme, key=st.id)
+        if task in SET_TASKS:
+            _check_readable(st, shown, task, vid)
         graph_text = prompt_graph(g if scheme == "real" else rename_graph(g, shown), v.encoding, order=order)
         base_meta: dict[str, Any] = {"statement_id": st.id, "events": [shown[n] for n in g.nodes],
                                      "encoding": v.encoding, "event_names": scheme, "edge_order": order}
@@ -272,6 +275,21 @@ def items(corpus, task: str, variant: str, *, order: str = "paper", encoding: Op
                     if gold:
                         out.append(item(f"e{i:03d}-e{j:03d}", gold, e_i=(i, a), e_j=(j, b)))
     return out
+
+
+def _check_readable(st: Statement, shown: dict, task: str, variant: str) -> None:
+    """Refuse a statement with an event no set-valued answer can name exactly (a line break, ``none`` …)."""
+    for real, name in shown.items():
+        why = unreadable_event(name)
+        if why is None:
+            continue
+        rows = st.source_rows
+        place = (f"row {rows[0]}" if len(rows) == 1 else f"rows {', '.join(map(str, rows))}") if rows else ""
+        where = (f"{st.source_file}: " if st.source_file else "") + (f"{place} (statement {st.id})" if place
+                                                                     else f"statement {st.id}")
+        raise SchemaError(f"{where}: event {name!r} {why}; a set-valued "
+                          f"task ({task} {variant}) cannot ask about this statement: rename the event in the corpus, or "
+                          f"show events under other names (--event-names integer)")
 
 
 # -- the tasks ------------------------------------------------------------------------------------------

@@ -6,8 +6,11 @@ import json
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from causalgraph import Explicitness, SchemaError, Sententiality, load_pubmedcausal
+from causalgraph.model import is_blank, unprintable_char
 
 
 def test_load_pubmedcausal_test_split_counts(pubmed_test):
@@ -49,7 +52,12 @@ def test_load_pubmedcausal_raw_hub_format(tmp_path):
     ]
     p = tmp_path / "30k_test.json"
     p.write_text(json.dumps(rows))
-    c = load_pubmedcausal(p)
+    # The unknown label refuses the file, as in the ClimateCause loader; lenient, it is kept as None and listed.
+    with pytest.raises(SchemaError, match=r"30k_test\.json: record 1, field 'Causality 2': unknown label 'weird'; "
+                                          r"expected E, I, explicit, implicit$"):
+        load_pubmedcausal(p)
+    c, problems = load_pubmedcausal(p, strict=False)
+    assert problems == c.problems
     assert c.report["format"] == "raw"
     assert [s.id for s in c] == ["pmc-1", "pmc-2"]
     assert [s.causal for s in c] == [True, False]
@@ -111,7 +119,7 @@ def test_load_pubmedcausal_json_lines_record_holding_a_unicode_line_separator_st
 
 @pytest.mark.parametrize("span, found", [("\u200b", "found '\\u200b', which shows nothing"),
                                          ("\t", "found an empty cause"),
-                                         (["x"], "found a list (['x']); expected the cause as text")])
+                                         (["x"], "found a list ['x']; expected the cause as text")])
 def test_load_pubmedcausal_blank_or_non_text_cause_names_record_and_field(tmp_path, span, found):
     p = tmp_path / "x.json"
     p.write_text(json.dumps([{"s/n": 1, "sentence": "s", "pairs": [{"cause": "a", "effect": "b"}]},
@@ -152,3 +160,108 @@ def test_loaders_call_a_path_that_is_no_regular_file_so(tmp_path):
             load(fifo)
     with pytest.raises(SchemaError, match=r"missing\.json: no such file$"):
         load_pubmedcausal(tmp_path / "missing.json")
+
+
+def _write(tmp_path, records, name="x.json"):
+    p = tmp_path / name
+    # allow_nan: json.dumps writes NaN as the bare word NaN, which json.loads reads back (as the file had).
+    p.write_text(json.dumps(records))
+    return p
+
+
+GOOD = {"s/n": 7, "sentence": "Smoking causes cancer.", "num_pairs": 1,
+        "pairs": [{"cause": "Smoking", "effect": "cancer", "sententiality": "Intra", "causality": "Explicit"}]}
+
+
+@pytest.mark.parametrize("field, value, found, expected", [
+    ("sentence", ["a", "b"], "a list ['a', 'b']", "the row's text"),
+    ("sentence", 12, "the number 12", "the row's text"),
+    ("s/n", 3.7, "the number 3.7", "an integer"),
+    ("s/n", True, "the boolean true", "an integer"),
+    ("s/n", float("nan"), "the number NaN", "an integer"),
+    ("s/n", "7", "the text '7'", "an integer"),
+    ("num_pairs", True, "the boolean true", "an integer"),
+    ("pairs", "Smoking->cancer", "the text 'Smoking->cancer'", "a list of pairs"),
+])
+def test_load_pubmedcausal_field_of_the_wrong_type_refuses_the_record_naming_record_field_value_and_type(
+        tmp_path, field, value, found, expected):
+    p = _write(tmp_path, [dict(GOOD, **{"s/n": 1}), dict(GOOD, **{field: value})])
+    with pytest.raises(SchemaError, match=rf"^{re.escape(str(p))}: record 2, field {re.escape(repr(field))}: found "
+                                          rf"{re.escape(found)}; expected {re.escape(expected)}"):
+        load_pubmedcausal(p)
+    c, problems = load_pubmedcausal(p, strict=False)
+    # Lenient: the record is left out and listed, nothing stringified into a statement.
+    assert [s.id for s in c] == ["pmc-1"]
+    assert [(q.row, q.column) for q in problems] == [(2, field)]
+    assert c.report["records_refused"] == 1
+
+
+def test_load_pubmedcausal_unknown_label_refuses_the_file_like_the_csv_loader(tmp_path):
+    rec = dict(GOOD, pairs=[dict(GOOD["pairs"][0], causality="Explicitish")])
+    p = _write(tmp_path, [rec])
+    with pytest.raises(SchemaError, match=r"record 1, field 'pairs\[1\]\.causality': unknown label 'Explicitish'"):
+        load_pubmedcausal(p)
+    c, problems = load_pubmedcausal(p, strict=False)
+    assert c[0].relations[0].explicitness is None
+    assert [q.value for q in problems] == ["Explicitish"]
+
+
+def test_load_pubmedcausal_lenient_load_lists_every_problem_of_every_record(tmp_path):
+    bad = {"s/n": 2.5, "sentence": None, "num_pairs": "x",
+           "pairs": [{"cause": 1, "effect": ["e"], "sententiality": 0, "causality": {}}]}
+    p = _write(tmp_path, [GOOD, bad, dict(GOOD, **{"s/n": 9, "pairs": [dict(GOOD["pairs"][0], causality="?")]})])
+    with pytest.raises(SchemaError, match=r"record 2, field 'sentence': found null.* \(and 7 more problems; load with strict=False"):
+        load_pubmedcausal(p)
+    c, problems = load_pubmedcausal(p, strict=False)
+    assert [(q.row, q.column) for q in problems] == [
+        (2, "sentence"), (2, "num_pairs"), (2, "s/n"), (2, "pairs[1].cause"), (2, "pairs[1].effect"),
+        (2, "pairs[1].sententiality"), (2, "pairs[1].causality"), (3, "pairs[1].causality")]
+    assert [s.id for s in c] == ["pmc-7", "pmc-9"]
+
+
+def test_load_pubmedcausal_refused_record_still_claims_its_s_n(tmp_path):
+    p = _write(tmp_path, [dict(GOOD, sentence=["x"]), GOOD])
+    c, problems = load_pubmedcausal(p, strict=False)
+    assert [(q.row, q.column) for q in problems] == [(1, "sentence"), (2, "s/n")]
+    assert "found '7' again (first at record 1)" in problems[1].message
+
+
+# Values of every JSON type; the types each field accepts are those the format gives it.
+_JSON_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.floats(allow_infinity=False),
+                         st.text(max_size=8), st.lists(st.text(max_size=3), max_size=2),
+                         st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
+_ACCEPTS = {"s/n": lambda v: v is None or type(v) is int,
+            "sentence": lambda v: isinstance(v, str) and v.strip() != "" and not is_blank(v),
+            "num_pairs": lambda v: v is None or (type(v) is int and v == 1),
+            "cause": lambda v: isinstance(v, str) and not is_blank(v) and unprintable_char(v) is None,
+            "effect": lambda v: isinstance(v, str) and not is_blank(v) and unprintable_char(v) is None,
+            "sententiality": lambda v: v is None or (isinstance(v, str) and (is_blank(v) or
+                                                                           v.strip().lower() in ("intra", "inter"))),
+            "causality": lambda v: v is None or (isinstance(v, str) and (is_blank(v) or
+                                                                       v.strip().lower() in ("explicit", "implicit")))}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(field=st.sampled_from(sorted(_ACCEPTS)), value=_JSON_VALUES)
+def test_load_pubmedcausal_a_field_loads_only_when_its_value_has_the_formats_type(tmp_path, field, value):
+    rec = json.loads(json.dumps(GOOD))
+    if field in ("cause", "effect", "sententiality", "causality"):
+        rec["pairs"][0][field] = value
+        shown = f"pairs[1].{field}"
+    else:
+        rec[field] = value
+        shown = field
+    p = _write(tmp_path, [rec])
+    if _ACCEPTS[field](value):
+        c = load_pubmedcausal(p)
+        st_ = c[0]
+        # What loads is the value itself, never a str() of another type.
+        assert st_.text == rec["sentence"].strip()
+        assert st_.id == f"pmc-{rec['s/n'] if rec['s/n'] is not None else 1}"
+        r = st_.relations[0]
+        assert (r.cause, r.effect) == (rec["pairs"][0]["cause"].strip(), rec["pairs"][0]["effect"].strip())
+    else:
+        with pytest.raises(SchemaError, match=rf"^{re.escape(str(p))}: record 1, field {re.escape(repr(shown))}"):
+            load_pubmedcausal(p)
+        c, problems = load_pubmedcausal(p, strict=False)
+        assert problems and all(q.row == 1 and q.column == shown for q in problems)

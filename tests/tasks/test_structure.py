@@ -10,9 +10,11 @@ import sys
 from collections import Counter
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
-from causalgraph.errors import ConfigError
-from causalgraph.model import Relation, Statement
+from causalgraph.errors import ConfigError, SchemaError
+from causalgraph.model import Relation, Statement, is_blank
 from causalgraph.tasks import get_task
 from causalgraph.tasks.structure import SET_TASKS, STRUCTURE_TASKS, items, list_structure_variants
 
@@ -182,3 +184,63 @@ def test_parents_and_reachability_run_through_the_oracle_and_score_perfectly(cli
         assert s["parse_failures"] == 0 and s["unknown_answers"] == 0
     res = run_benchmark("reachability", ["MX_1"], "mock/oracle", data=str(climatecause_path), out=str(tmp_path / "r"))
     assert res.metrics["variants"]["MX_1"]["f1"] == 1.0
+
+
+@pytest.mark.parametrize("task", ["parents", "sinks"])
+def test_an_encoding_that_contradicts_a_derived_variant_is_an_error(task):
+    # Issue 23 item 11: `items --task parents --variant MX_1 --encoding dot` built DOT_1 items silently.
+    # Every (variant, encoding) pair: a stored variant (A_1, A_2) takes any encoding; a derived id names its
+    # own encoding, so only that one is accepted.
+    from causalgraph.prompts import ENCODING_PREFIXES
+
+    st = Statement("s1", "x", True, (Relation("a", "b"), Relation("b", "c")))
+    for v in list_structure_variants(task):
+        prefix, number = v.id.split("_")
+        for encoding, want_prefix in ENCODING_PREFIXES.items():
+            if prefix == "A" or prefix == want_prefix:
+                assert items([st], task, v.id, encoding=encoding)[0].variant == f"{want_prefix}_{number}"
+            else:
+                with pytest.raises(ConfigError, match=rf"^variant '{v.id}' names the encoding '.+' but encoding "
+                                                      rf"'{encoding}' was asked; use --variant {want_prefix}_"
+                                                      rf"{number}, or a stored variant \(A_1, A_2\)"):
+                    items([st], task, v.id, encoding=encoding)
+
+
+def test_items_cli_refuses_mx_with_dot_in_one_line(capsys):
+    from causalgraph.cli import main
+
+    assert main(["items", "--data", "sample", "--task", "parents", "--variant", "MX_1", "--encoding", "dot"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("causalgraph items: error: variant 'MX_1' names the encoding 'matrix' but encoding 'dot' was "
+                   "asked; use --variant DOT_1, or a stored variant (A_1, A_2) with --encoding dot\n")
+
+
+@settings(max_examples=120, deadline=None)
+@given(name=st.one_of(st.text(min_size=1, max_size=10).filter(lambda s: not is_blank(s)),  # compile_graph refuses blanks
+                      st.sampled_from(["none", "NONE", "nothing", "x\ny", "x\r\ny", "a</Answer>", "<Answer>b", "n/a"])),
+       task=st.sampled_from(SET_TASKS))
+def test_a_statement_with_an_event_no_list_answer_can_name_is_refused_naming_it(name, task):
+    # Issue 23 item 12. The oracle's own answer (the gold one per line) must be read back as the gold for every
+    # statement items are built for; any other statement is refused, naming the event.
+    from causalgraph.event_lists import format_event_list, parse_event_list, set_outcome
+    from causalgraph.event_lists import normalize_event as norm
+
+    assume(norm(name) not in ("rain", "floods"))
+    st_ = Statement("s1", "x", True, (Relation("rain", name), Relation(name, "floods")), source_file="f.csv",
+                    source_rows=(2, 3))
+    try:
+        its = items([st_], task, "A_1")
+    except SchemaError as exc:
+        assert str(exc).startswith(f"f.csv: rows 2, 3 (statement s1): event {name!r} ")
+        assert f"set-valued task ({task} A_1) cannot ask" in str(exc)
+        # renamed events are always readable, so the same statement builds under --event-names integer
+        assert items([st_], task, "A_1", event_names="integer")
+        return
+    for it in its:
+        frags, _ = parse_event_list(f"<Answer>{format_event_list(it.gold)}</Answer>")
+        assert set_outcome(frags, it.gold, it.meta["events"]).exact, (it.id, it.gold)
+
+
+def test_reachability_keeps_events_named_none_since_its_answer_is_yes_or_no():
+    st_ = Statement("s1", "x", True, (Relation("rain", "none"),))
+    assert [i.gold for i in items([st_], "reachability", "A_1")] == ["yes", "no"]
