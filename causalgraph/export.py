@@ -278,6 +278,12 @@ def dataset_card(configs: dict[str, dict[str, Any]]) -> str:
                      f"{cfg.get('gold', 'string')} | {', '.join(cfg['variants'])} | {cfg['items']} | "
                      f"{corpus.get('name') or ''} | "
                      f"{cfg.get('description', '')} |")
+    catalogs = {task: cfg["prompts"] for task, cfg in configs.items() if cfg.get("prompts")}
+    if catalogs:
+        lines += ["", "Prompt catalogs (`causalgraph export-dataset --prompts`): "
+                  + ", ".join(f"`{task}` {name}" for task, name in catalogs.items())
+                  + ". `authors` is the text the ClimateCause authors sent; `tables`, the paper's Tables 23-29 as "
+                    "printed."]
     lines += ["", "## Columns", "",
               "| column | meaning |", "|---|---|",
               "| `id` | item id, `task/variant/statement/...`; unique within a configuration |",
@@ -306,7 +312,7 @@ def dataset_card(configs: dict[str, dict[str, Any]]) -> str:
 
 
 def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None, *, data: Optional[str] = None,
-                   overwrite: bool = False) -> ExportResult:
+                   overwrite: bool = False, prompts: Optional[str] = None) -> ExportResult:
     """Write every task's items (all variants) as a Hugging Face ``datasets`` folder.
 
     Parameters
@@ -318,6 +324,12 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
         Task names (default: every task of :func:`causalgraph.tasks.list_tasks`).
     data
         Dataset name or path for every task (default: each task's own corpus).
+    prompts
+        The prompt catalog of the tasks that offer one (ClimateCause paper
+        tasks: ``"authors"``, their default, or ``"tables"``).  Tasks without
+        that catalog keep their own prompts when every task is exported; a
+        task named in ``tasks`` that lacks it is an error naming the task.
+        Each configuration records its catalog (``configs[task]["prompts"]``).
 
     Returns
     -------
@@ -343,6 +355,9 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
     if len(set(names)) != len(names):
         raise ConfigError(f"--task names a task twice: {', '.join(names)}")
     specs = [get_task(n) for n in names]
+    if prompts is not None and tasks:
+        for spec in specs:
+            spec.prompt_catalog(prompts)  # a task named with --task that lacks the catalog: its one-line error
     root = Path(out)
     if root.is_dir() and any(root.iterdir()) and not overwrite:
         raise ConfigError(f"{root} is not empty; choose a new folder or pass --overwrite")
@@ -357,9 +372,10 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
         corpus = corpora[source]
         items: list[Any] = []
         variants = list(spec.list_variants())
+        catalog = prompts if prompts is not None and prompts in spec.prompt_catalogs else None
         for v in variants:
             try:
-                items.extend(spec.items(corpus, v))
+                items.extend(spec.items(corpus, v, prompts=catalog))
             except ConfigError as exc:
                 raise ConfigError(f"task {spec.name!r} variant {v!r}: no items from corpus {source!r} ({exc}); "
                                   "choose the tasks of that corpus with --task") from None
@@ -375,6 +391,8 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
                                      "gold": gold_kind(it.gold for it in items),
                                      "labels": list(spec.labels), "description": spec.description,
                                      "corpus": _corpus_info(corpus)}
+        if spec.prompt_catalogs:
+            result.configs[spec.name]["prompts"] = spec.prompt_catalog(catalog)
     (root / "README.md").write_text(dataset_card(result.configs), encoding="utf-8")
     result.files.append("README.md")
     return result
