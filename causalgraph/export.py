@@ -280,6 +280,12 @@ def dataset_card(configs: dict[str, dict[str, Any]]) -> str:
                      f"{cfg.get('gold', 'string')} | {', '.join(cfg['variants'])} | {cfg['items']} | "
                      f"{corpus.get('name') or ''} | "
                      f"{cfg.get('description', '')} |")
+    catalogs = {task: cfg["prompts"] for task, cfg in configs.items() if cfg.get("prompts")}
+    if catalogs:
+        lines += ["", "Prompt catalogs (`causalgraph export-dataset --prompts`): "
+                  + ", ".join(f"`{task}` {name}" for task, name in catalogs.items())
+                  + ". `authors` is the text the ClimateCause authors sent; `tables`, the paper's Tables 23-29 as "
+                    "printed."]
     lines += ["", "## Columns", "",
               "| column | meaning |", "|---|---|",
               "| `id` | item id, `task/variant/statement/...`; unique within a configuration |",
@@ -308,7 +314,7 @@ def dataset_card(configs: dict[str, dict[str, Any]]) -> str:
 
 
 def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None, *, data: Optional[str] = None,
-                   overwrite: bool = False) -> ExportResult:
+                   overwrite: bool = False, prompts: Optional[str] = None) -> ExportResult:
     """Write every task's items (all variants) as a Hugging Face ``datasets`` folder.
 
     Parameters
@@ -324,6 +330,12 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
         Task names (default: every task of :func:`causalgraph.tasks.list_tasks`).
     data
         Dataset name or path for every task (default: each task's own corpus).
+    prompts
+        The prompt catalog of the tasks that offer one (ClimateCause paper
+        tasks: ``"authors"``, their default, or ``"tables"``).  Tasks without
+        that catalog keep their own prompts when every task is exported; a
+        task named in ``tasks`` that lacks it is an error naming the task.
+        Each configuration records its catalog (``configs[task]["prompts"]``).
 
     Returns
     -------
@@ -352,6 +364,9 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
     if len(set(names)) != len(names):
         raise ConfigError(f"--task names a task twice: {', '.join(names)}")
     specs = [get_task(n) for n in names]
+    if prompts is not None and tasks:
+        for spec in specs:
+            spec.prompt_catalog(prompts)  # a task named with --task that lacks the catalog: its one-line error
     root = Path(out)
     existing = root.is_dir() and any(root.iterdir())
     if existing and not overwrite:
@@ -366,7 +381,7 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
     tmp = root / f".causalgraph-export.{os.getpid()}.tmp"
     try:
         tmp.mkdir()
-        result = _write_export(tmp, specs, data, load_corpus)
+        result = _write_export(tmp, specs, data, load_corpus, prompts)
         _swap_in(root, tmp, result)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -377,7 +392,7 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
     return result
 
 
-def _write_export(root: Path, specs, data: Optional[str], load_corpus) -> ExportResult:
+def _write_export(root: Path, specs, data: Optional[str], load_corpus, prompts: Optional[str]) -> ExportResult:
     corpora: dict[str, Any] = {}
     result = ExportResult(path=root)
     for spec in specs:
@@ -387,9 +402,10 @@ def _write_export(root: Path, specs, data: Optional[str], load_corpus) -> Export
         corpus = corpora[source]
         items: list[Any] = []
         variants = list(spec.list_variants())
+        catalog = prompts if prompts is not None and prompts in spec.prompt_catalogs else None
         for v in variants:
             try:
-                items.extend(spec.items(corpus, v))
+                items.extend(spec.items(corpus, v, prompts=catalog))
             except ConfigError as exc:
                 raise ConfigError(f"task {spec.name!r} variant {v!r}: no items from corpus {source!r} ({exc}); "
                                   "choose the tasks of that corpus with --task") from None
@@ -408,6 +424,8 @@ def _write_export(root: Path, specs, data: Optional[str], load_corpus) -> Export
                                      "gold": gold_kind(it.gold for it in items),
                                      "labels": list(spec.labels), "description": spec.description,
                                      "corpus": _corpus_info(corpus)}
+        if spec.prompt_catalogs:
+            result.configs[spec.name]["prompts"] = spec.prompt_catalog(catalog)
     try:
         write_atomic(root / "README.md", dataset_card(result.configs).encode("utf-8"))
     except OSError as exc:

@@ -333,7 +333,10 @@ def inspect_task(task: str, variant: Any = "all", *, data: Optional[str] = None,
     data
         Dataset name or path (default: the task's own corpus).
     **item_options
-        The task's item options (``rule``, ``order`` …).
+        The task's item options (``rule``, ``order``, ``prompts`` …; with
+        inspect, ``-T prompts=tables`` asks a ClimateCause paper task in the
+        printed tables' wording instead of the authors').  The task's metadata
+        records the prompt catalog of tasks that offer one.
 
     Examples
     --------
@@ -353,6 +356,7 @@ def inspect_task(task: str, variant: Any = "all", *, data: Optional[str] = None,
     for v in variants:
         samples.extend(item_sample(it) for it in spec.items(corpus, v, **item_options))
     options = {k: v for k, v in item_options.items() if v is not None}
+    catalog = spec.prompt_catalog(options.get("prompts"))
     return InspectTask(
         dataset=samples,
         solver=generate(),
@@ -361,6 +365,7 @@ def inspect_task(task: str, variant: Any = "all", *, data: Optional[str] = None,
         config=GenerateConfig(temperature=0.0),
         metadata={"causalgraph": {"task": task, "variants": variants, "data": data,
                                   "dataset": _dataset_info(corpus), "item_options": options,
+                                  **({"prompts": catalog} if catalog is not None else {}),
                                   "causalgraph_version": __version__}},
     )
 

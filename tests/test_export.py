@@ -181,3 +181,30 @@ def test_overwrite_refuses_a_run_folder_and_leaves_it_alone(tmp_path):
     with pytest.raises(ConfigError, match=r"run is not a dataset folder written by export-dataset"):
         export_dataset(run, ["corri"], data="sample", overwrite=True)
     assert sorted(p.name for p in run.iterdir()) == before and "README.md" not in before
+
+
+def test_export_writes_the_catalog_asked_and_records_it(tmp_path):
+    from causalgraph.tasks.climatecause import items as cc_items
+
+    corpus = load_corpus("sample")
+    res = export_dataset(tmp_path / "t", ["ccr-position", "corri-multihop"], data="sample", prompts="tables")
+    rows = pq.read_table(res.path / "ccr-position" / f"{SPLIT}.parquet").to_pylist()
+    want = [it.prompt for v in get_task("ccr-position").list_variants()
+            for it in cc_items(corpus, "ccr-position", v, prompts="tables")]
+    assert [r["prompt"] for r in rows] == want
+    assert {n: c.get("prompts") for n, c in res.configs.items()} == {"ccr-position": "tables",
+                                                                     "corri-multihop": "tables"}
+    assert "`ccr-position` tables, `corri-multihop` tables." in (res.path / "README.md").read_text(encoding="utf-8")
+    default = export_dataset(tmp_path / "a", ["ccr-position", "sources"], data="sample")
+    assert default.configs["ccr-position"]["prompts"] == "authors" and "prompts" not in default.configs["sources"]
+    rows = pq.read_table(default.path / "ccr-position" / f"{SPLIT}.parquet").to_pylist()
+    assert [r["prompt"] for r in rows] == [it.prompt for v in get_task("ccr-position").list_variants()
+                                           for it in cc_items(corpus, "ccr-position", v)]
+    assert all(json.loads(r["meta"])["prompts"] == "authors" for r in rows)
+
+
+@pytest.mark.parametrize("task", ["corri-multihop", "sources"])
+def test_export_of_a_named_task_without_the_authors_prompts_is_refused_naming_it(task, tmp_path):
+    with pytest.raises(ConfigError, match=f"task '{task}' has"):
+        export_dataset(tmp_path / "x", [task], data="sample", prompts="authors")
+    assert not (tmp_path / "x").exists()

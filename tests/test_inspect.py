@@ -58,6 +58,22 @@ def test_the_samples_are_the_items_with_their_statement_id(climatecause_path, pu
     assert any(m.role == "system" for m in samples[0].input)  # PubMedCausal items carry a system message
 
 
+def test_the_prompts_parameter_chooses_the_catalog_and_the_metadata_records_it(climatecause_path):
+    from causalgraph.tasks.climatecause import items
+
+    corpus = load_corpus(str(climatecause_path))
+    for prompts in (None, "tables", "authors"):
+        t = inspect_task("ccr-position", "SN_5", data=str(climatecause_path), prompts=prompts)
+        want = items(corpus, "ccr-position", "SN_5", prompts=prompts)
+        assert [s.input[-1].text for s in t.dataset] == [it.prompt for it in want]
+        assert t.metadata["causalgraph"]["prompts"] == (prompts or "authors")
+        assert [sample_item(s.metadata, s.input) for s in t.dataset] == want
+    # A task with one set of prompts records none and refuses the option, naming the task.
+    assert "prompts" not in inspect_task("sources", "A_1", data=str(climatecause_path)).metadata["causalgraph"]
+    with pytest.raises(ConfigError, match="task 'sources' has one set of prompts of its own"):
+        inspect_task("sources", "A_1", data=str(climatecause_path), prompts="authors")
+
+
 def test_the_variant_parameter_reads_what_inspects_yaml_made_of_every_variant_id():
     # inspect parses -T values as YAML: 0_1 arrives as the number 1, A_5,A_6 as a list.
     for name in builtin_tasks():

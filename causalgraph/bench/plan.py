@@ -22,11 +22,13 @@ CHARS_PER_TOKEN = 4.0
 def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[str]] = None, data=None,
              output_tokens: float = PAPER_OUTPUT_TOKENS_PER_REQUEST, batch: bool = False,
              prices: Optional[dict] = None, count_tokens: Optional[Callable[[str], int]] = None,
-             epochs: int = 1) -> list[dict]:
+             epochs: int = 1, prompts: Optional[str] = None) -> list[dict]:
     """One row per task and variant: requests (items × ``epochs``), prompt characters, estimated tokens and cost.
 
     ``epochs`` is ``bench run --epochs``: every item asked that many times
-    (the response cache serves none of the first run's samples).
+    (the response cache serves none of the first run's samples).  ``prompts``
+    is ``bench run --prompts``: the prompt catalog of tasks that offer one
+    (``None``: each task's default).
 
     Examples
     --------
@@ -53,7 +55,7 @@ def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[st
             corpora[key] = load_corpus(key)
         vs = list(variants) if variants else spec.list_variants()
         for v in vs:
-            items = spec.build_items(corpora[key], spec.variant_id(v))
+            items = spec.items(corpora[key], spec.variant_id(v), prompts=prompts)
             chars = epochs * sum(len(m["content"]) for it in items for m in it.messages())
             tok_in = epochs * sum(count_tokens(m["content"]) for it in items for m in it.messages()) \
                 if count_tokens else chars / CHARS_PER_TOKEN

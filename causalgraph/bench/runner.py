@@ -40,7 +40,7 @@ from .record import RECORD_SCHEMA, RunRecord
 from .epochs import sample_key
 from .store import Run, RunStore
 
-__all__ = ["RunConfig", "RunResult", "PreparedRun", "run_benchmark", "arun_benchmark", "prepare_run",
+__all__ = ["RunConfig", "RunResult", "PreparedRun", "run_benchmark", "arun_benchmark", "prepare_run", "run_prompts",
            "default_run_dir", "redact", "backoff_delay", "build_request", "cache_key_for", "make_record", "open_cache",
            "finish_run", "request_cost", "DEFAULT_MAX_CONNECTION_FAILURES", "PROGRESS_INTERVAL"]
 
@@ -105,6 +105,12 @@ class RunConfig:
         of epochs it was ever asked for.
     prices
         Price table (``None``: :data:`causalgraph.llm.pricing.DEFAULT_PRICES`).
+    prompts
+        The prompt catalog of a task that offers several (``Task.prompt_catalogs``;
+        ClimateCause: ``authors`` or ``tables``).  ``None``: the catalog of the
+        run directory when it already holds a run (a run resumes with the
+        prompts it started with), else the task's default.  The manifest
+        records it; a directory holding a run of another catalog is refused.
     """
 
     task: str
@@ -127,6 +133,7 @@ class RunConfig:
     cache_path: Optional[str] = None
     prices: Optional[dict[str, dict[str, float]]] = None
     epochs: int = 1
+    prompts: Optional[str] = None
 
     def validate(self) -> None:
         if self.concurrency is not None and self.concurrency < 1:
@@ -360,13 +367,15 @@ def _dataset_info(corpus) -> dict[str, Any]:
     return {"name": getattr(corpus, "name", None), "source": None if src is None else str(src), "sha256": sha}
 
 
-def _fingerprint(manifest: dict[str, Any]) -> dict[str, Any]:
+def _fingerprint(manifest: dict[str, Any], spec: Task) -> dict[str, Any]:
     """What must not change between two invocations writing into one run directory."""
     p = manifest.get("parameters", {})
     return {"task": manifest.get("task"), "model": manifest.get("model"),
             "dataset_sha256": (manifest.get("dataset") or {}).get("sha256"),
             "temperature": p.get("temperature"), "max_tokens": p.get("max_tokens"), "seed": p.get("seed"),
-            "backend": p.get("backend_identity")}
+            "backend": p.get("backend_identity"),
+            # A manifest without it predates the choice of catalog: the task says which one it used.
+            "prompts": spec.manifest_prompts(manifest)}
 
 
 #: Seconds between two progress lines when stderr is not a terminal (``progress="auto"``); the
@@ -449,15 +458,51 @@ class _Progress:
             self._line()  # where the job ended, after the periodic lines
 
 
-def _load_items(spec: Task, config: RunConfig, variants: list[str]):
+def _load_items(spec: Task, config: RunConfig, variants: list[str], prompts: Optional[str] = None):
     from ..datasets import load_corpus
 
     corpus = load_corpus(config.data if config.data is not None else spec.default_data)
     items: dict[str, list[Item]] = {}
     for v in variants:
-        built = list(spec.build_items(corpus, v))
+        built = spec.items(corpus, v, prompts=prompts)
         items[v] = built[: config.limit] if config.limit else built
     return corpus, items
+
+
+def run_prompts(spec: Task, config: RunConfig, store: Optional[RunStore] = None,
+                items: Optional[Sequence[Item]] = None) -> Optional[str]:
+    """The prompt catalog a run's items are built from (``None`` for a task without a choice).
+
+    ``config.prompts`` when given (checked against the task); else, for given
+    ``items``, the catalog their meta names (``Task.unrecorded_prompts`` where
+    it names none); else the catalog of the run already in ``store`` (a run
+    resumes with its own prompts); else the task's default.
+
+    Raises :class:`~causalgraph.errors.ConfigError` for a catalog the task
+    does not have, or items of two catalogs.
+    """
+    asked = spec.prompt_catalog(config.prompts) if config.prompts is not None else None
+    if not spec.prompt_catalogs:
+        return None
+    if items is not None:
+        found = sorted({str(it.meta.get("prompts") or spec.unrecorded_prompts) for it in items})
+        if len(found) > 1:
+            raise ConfigError(f"task {spec.name!r}: the items were built from the prompt catalogs {', '.join(found)}; "
+                              "a run holds the items of one")
+        if found and asked is not None and found[0] != asked:
+            raise ConfigError(f"task {spec.name!r}: the items were built from the {found[0]!r} prompts, not "
+                              f"{asked!r} (--prompts)")
+        return found[0] if found else (asked or spec.prompt_catalog())
+    if asked is not None:
+        return asked
+    if store is not None and store.manifest_path.is_file():
+        try:
+            old = store.read_manifest()
+        except CausalGraphError:
+            old = None  # reported where the manifest is checked, before anything is written
+        if old is not None and old.get("task") == spec.name:
+            return spec.manifest_prompts(old)
+    return spec.prompt_catalog()
 
 
 @dataclass
@@ -503,8 +548,11 @@ def prepare_run(config: RunConfig, backend: Backend, *, items: Optional[Sequence
     if len(set(variants)) != len(variants):
         raise ConfigError(f"--variant lists a variant twice: {','.join(variants)}")
 
+    out = Path(config.out) if config.out else default_run_dir(config.task, config.model, variants)
+    store = RunStore(out)
+    prompts = run_prompts(spec, config, store, items)
     if items is None:
-        corpus, by_variant = _load_items(spec, config, variants)
+        corpus, by_variant = _load_items(spec, config, variants, prompts)
         ds = _dataset_info(corpus)
     else:
         by_variant = {v: [] for v in variants}
@@ -524,13 +572,11 @@ def prepare_run(config: RunConfig, backend: Backend, *, items: Optional[Sequence
                 raise ConfigError(f"task {config.task!r} variant {v!r}: item id {it.id!r} occurs twice")
             seen.add(it.id)
 
-    out = Path(config.out) if config.out else default_run_dir(config.task, config.model, variants)
-    store = RunStore(out)
     # Before the lock: a refused folder must be left exactly as it was found.
     store.check_resumable()
     store.acquire(f"{mode} {config.task} {config.model}")
     try:
-        return _prepare_locked(config, backend, spec, variants, by_variant, ds, out, store, mode)
+        return _prepare_locked(config, backend, spec, variants, by_variant, ds, out, store, mode, prompts)
     except BaseException:
         store.release()
         raise
@@ -538,7 +584,7 @@ def prepare_run(config: RunConfig, backend: Backend, *, items: Optional[Sequence
 
 def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: list[str],
                     by_variant: dict[str, list[Item]], ds: dict[str, Any], out: Path, store: RunStore,
-                    mode: str) -> PreparedRun:
+                    mode: str, prompts: Optional[str] = None) -> PreparedRun:
     """The part of :func:`prepare_run` that runs while this process holds the run directory."""
     from .._version import __version__
 
@@ -556,6 +602,7 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: l
             "backend_identity": backend.identity(),
         },
         "dataset": ds,
+        **({"prompts": prompts} if prompts is not None else {}),
         "items": {v: len(its) for v, its in by_variant.items()},
         "causalgraph_version": __version__,
         "record_schema": 1,
@@ -566,7 +613,7 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: l
     old: dict[str, Any] = {}
     if store.exists():
         old = store.read_manifest()
-        a, b = _fingerprint(old), _fingerprint(manifest)
+        a, b = _fingerprint(old, spec), _fingerprint(manifest, spec)
         diff = sorted(k for k in a if a[k] != b[k])
         if diff:
             raise ConfigError(
@@ -942,7 +989,9 @@ def run_benchmark(task: str, variants: Sequence[str] | str, model: str, *, items
         Provenance recorded in the manifest when ``items`` are given.
     **options
         Any :class:`RunConfig` field (``out``, ``data``, ``concurrency``,
-        ``limit``, ``temperature``, ``max_tokens``, ``model_options`` …).
+        ``limit``, ``temperature``, ``max_tokens``, ``model_options``,
+        ``prompts`` …); ``prompts="tables"`` asks a ClimateCause paper task
+        in the printed tables' wording instead of the authors' (the default).
 
     Returns
     -------

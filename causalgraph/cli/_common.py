@@ -9,8 +9,8 @@ import math
 import sys
 from typing import Any, Iterable, Optional, Sequence
 
-__all__ = ["add_data_option", "add_split_option", "add_rule_option", "add_format_option", "find_statement",
-           "emit_table", "emit_json", "to_jsonable", "format_float", "TABLE_FLOATS"]
+__all__ = ["add_data_option", "add_prompts_option", "add_split_option", "add_rule_option", "add_format_option",
+           "find_statement", "emit_table", "emit_json", "to_jsonable", "format_float", "TABLE_FLOATS"]
 
 FORMATS = ("table", "csv", "json")
 
@@ -21,6 +21,17 @@ def add_data_option(parser, *, help_extra: str = "") -> None:
         "--data", metavar="NAME|PATH", default=None,
         help="dataset name (climatecause, pubmedcausal[:train|:test]), a corpus file, or a folder "
              "(default: climatecause)" + help_extra,
+    )
+
+
+def add_prompts_option(parser, *, help_extra: str = "") -> None:
+    """``--prompts authors|tables``: the prompt catalog of the ClimateCause paper tasks (docs/prompts.md)."""
+    from ..prompts import CATALOGS
+
+    parser.add_argument(
+        "--prompts", choices=list(CATALOGS), default=None,
+        help="prompt catalog of the ClimateCause paper tasks: authors (default; the text the authors sent) or "
+             "tables (Tables 23-29 as printed); tasks with one set of prompts take none" + help_extra,
     )
 
 

@@ -12,7 +12,8 @@ from ..bench.runner import DEFAULT_MAX_CONNECTION_FAILURES
 from ..errors import ConfigError
 from ..llm.registry import model_forms
 from ..wording import plural
-from ._common import add_data_option, add_format_option, add_model_args, emit_json, emit_table, model_options
+from ._common import (add_data_option, add_format_option, add_model_args, add_prompts_option, emit_json, emit_table,
+                      model_options)
 
 __all__ = ["register"]
 
@@ -25,6 +26,7 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
                    option_help="backend option, repeatable (e.g. latency=0.05, n_ctx=2048, reasoning_effort=none)",
                    max_tokens_help="limit on generated tokens (default: the provider's)")
     add_data_option(p)
+    add_prompts_option(p, help_extra="; a run directory resumes with the catalog it started with")
     p.add_argument("--out", metavar="DIR", help="run directory (default runs/<task>__<model>__<variants>); "
                                                 "the same directory resumes the run")
     p.add_argument("--concurrency", type=int, metavar="N", help="requests in flight at most (default: the backend's)")
@@ -53,7 +55,7 @@ def _config(args):
                      max_tokens=args.max_tokens, seed=args.seed, model_options=options,
                      max_attempts=args.max_attempts, retry_base=args.retry_base, retry_cap=args.retry_cap,
                      request_timeout=args.timeout, max_connection_failures=args.max_connection_failures,
-                     cache=not args.no_cache, epochs=getattr(args, "epochs", 1),
+                     cache=not args.no_cache, epochs=getattr(args, "epochs", 1), prompts=args.prompts,
                      prices=load_prices(args.prices) if args.prices else None)
 
 
@@ -219,7 +221,8 @@ def _cmd_plan(args) -> int:
     rows = plan_run(tasks, args.model, variants=variants, data=args.data, batch=args.batch,
                     output_tokens=args.output_tokens if args.output_tokens is not None
                     else PAPER_OUTPUT_TOKENS_PER_REQUEST,
-                    prices=load_prices(args.prices) if args.prices else None, epochs=args.epochs)
+                    prices=load_prices(args.prices) if args.prices else None, epochs=args.epochs,
+                    prompts=args.prompts)
     if len(rows) > 1:
         rows.append({"task": "total", "variant": "", **{k: sum(r[k] for r in rows) for k in
                      ("requests", "prompt_chars", "input_tokens_est", "output_tokens_est", "cost_usd_est")}})
@@ -302,6 +305,7 @@ def register(subparsers) -> None:
     p.add_argument("--variant", default="all", help="variant ids, comma separated, or all (default)")
     p.add_argument("--model", default="openai/gpt-5.1-2025-11-13", help="provider/model priced (default GPT-5.1)")
     add_data_option(p)
+    add_prompts_option(p)
     p.add_argument("--batch", action="store_true", help="price at the Batch API discount")
     p.add_argument("--epochs", type=int, default=1, metavar="N", help="every item asked N times (bench run --epochs)")
     p.add_argument("--output-tokens", type=float, help="output tokens assumed per request "

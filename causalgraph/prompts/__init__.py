@@ -1,8 +1,20 @@
 """Prompt catalogs, stored as data files inside the package.
 
-The ClimateCause catalog (``prompts/climatecause/*.json``) holds every prompt
-variant of the paper's Tables 23–29, transcribed exactly (typographic quotes
-written as ASCII), plus the causalgraph multi-hop task.  Templates use
+The paper's six ClimateCause tasks have two catalogs of the same variants:
+
+``authors`` (default)
+    ``prompts/climatecause/authors/*.json``: the text the ClimateCause
+    authors sent, as their ``Code/create_batch_files.py`` composed it (its
+    f-strings copied character for character; the graph placeholder takes
+    the encoder's text as it is, as theirs took networkx's).
+``tables``
+    ``prompts/climatecause/*.json``: Tables 23–29 as printed, transcribed
+    exactly (typographic quotes written as ASCII), plus the causalgraph
+    multi-hop task; graphs are inserted with the authors' punctuation
+    (:func:`causalgraph.encoders.prompt_graph`).
+
+Both give the same variants, answer words and item ids; only the prompt
+text differs (docs/reproduction.md lists every difference).  Templates use
 ``${name}`` placeholders (:class:`string.Template`), so the braces of answer
 sets such as ``{Yes, No}`` stay literal.
 
@@ -32,17 +44,27 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Optional, Sequence
 
-from ..errors import ConfigError
-from .catalog import load_catalog
+from ..errors import ConfigError, SchemaError
+from .catalog import catalog_path, load_catalog
 
-__all__ = ["PromptVariant", "Exemplar", "TASKS", "ENCODING_PREFIXES", "list_tasks", "list_variants", "get_variant",
-           "exemplars", "encoding_variant_id", "variant_encoding", "with_encoding", "catalog_variants"]
+__all__ = ["PromptVariant", "Exemplar", "TASKS", "ENCODING_PREFIXES", "CATALOGS", "DEFAULT_CATALOG", "AUTHORS_TASKS",
+           "list_tasks", "list_variants", "get_variant", "task_catalogs", "resolve_catalog", "exemplars",
+           "encoding_variant_id", "variant_encoding", "with_encoding", "catalog_variants"]
 
 #: ClimateCause tasks, in the paper's order, then the causalgraph extension.
 TASKS = ("corri", "corri-rc", "ccr-member", "ccr-position", "ccr-eci-member", "ccr-eci-position",
          "corri-multihop")
 
 _CATALOG = "climatecause"
+
+#: The prompt catalogs of the paper's tasks: the authors' own text first (the default), then the tables.
+CATALOGS = ("authors", "tables")
+#: The catalog used when none is asked for (for tasks that have it).
+DEFAULT_CATALOG = "authors"
+#: The tasks whose prompts the ClimateCause authors released (the paper's six); multi-hop has ``tables`` only.
+AUTHORS_TASKS = ("corri", "corri-rc", "ccr-member", "ccr-position", "ccr-eci-member", "ccr-eci-position")
+# Where each catalog's file of a task lives under prompts/climatecause/.
+_CATALOG_FILES = {"authors": "authors/{task}.json", "tables": "{task}.json"}
 
 #: The variant id prefix of each graph encoding: the paper's ``A``, ``SN`` and ``ML``, then causalgraph's.
 #: A graph variant of another encoding is the same template with that prefix: ``A_5`` with a matrix
@@ -82,6 +104,14 @@ class PromptVariant:
         Names the template needs.
     source
         Where the wording comes from.
+    catalog
+        The catalog the variant was read from (``authors`` or ``tables``;
+        ``None`` for catalogs without a choice, such as the structure tasks').
+    graph_text
+        What ``${graph}`` takes: ``"prompt"`` (the graph text with the
+        punctuation :func:`causalgraph.encoders.prompt_graph` adds, which the
+        printed tables need) or ``"encoded"`` (the encoder's text as it is;
+        the authors' templates carry their own punctuation).
     """
 
     task: str
@@ -95,6 +125,8 @@ class PromptVariant:
     fact_template: Optional[str] = None
     placeholders: tuple[str, ...] = ()
     source: str = ""
+    catalog: Optional[str] = None
+    graph_text: str = "prompt"
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -158,6 +190,8 @@ class Exemplar:
 
 # The fields of a catalog in the ClimateCause layout, checked on reading (prompts/catalog.py).
 _TASK_FIELDS = {"placeholders": list, "source": str, "variants": list}
+_TASK_OPTIONAL = {"graph_text": str}
+_GRAPH_TEXTS = ("prompt", "encoded")
 _VARIANT_FIELDS = {"id": str, "strategy": str, "template": str, "answer_labels": dict}
 _VARIANT_OPTIONAL = {"paper_name": str, "expected_output": str, "encoding": str, "fact_template": str}
 _EXEMPLAR_FIELDS = {"name": str, "statement": str}
@@ -165,11 +199,45 @@ _EXEMPLAR_OPTIONAL = {"relation": list, "correlation": str, "events": list, "ask
                       "position": str}
 
 
-@lru_cache(maxsize=None)
-def _catalog(task: str) -> tuple[PromptVariant, ...]:
+def task_catalogs(task: str) -> tuple[str, ...]:
+    """The prompt catalogs of a ClimateCause task, the default first.
+
+    Examples
+    --------
+    >>> task_catalogs("ccr-member"), task_catalogs("corri-multihop")
+    (('authors', 'tables'), ('tables',))
+    """
     if task not in TASKS:
         raise ConfigError(f"unknown task {task!r}; expected one of {', '.join(TASKS)}")
-    return catalog_variants(_CATALOG, task)
+    return CATALOGS if task in AUTHORS_TASKS else ("tables",)
+
+
+def resolve_catalog(task: str, prompts: Optional[str] = None) -> str:
+    """The catalog ``prompts`` names for ``task`` (``None``: the task's default).
+
+    Raises :class:`~causalgraph.errors.ConfigError` for an unknown catalog, or
+    ``authors`` for a task the authors released no prompts for.
+
+    Examples
+    --------
+    >>> resolve_catalog("corri"), resolve_catalog("corri", "tables"), resolve_catalog("corri-multihop")
+    ('authors', 'tables', 'tables')
+    """
+    have = task_catalogs(task)
+    if prompts is None:
+        return have[0]
+    if prompts not in CATALOGS:
+        raise ConfigError(f"unknown prompt catalog {prompts!r}; expected one of {', '.join(CATALOGS)}")
+    if prompts not in have:
+        raise ConfigError(f"task {task} has no {prompts!r} prompts: the ClimateCause authors released prompts for "
+                          f"{', '.join(AUTHORS_TASKS)} only; {task} has one catalog, {', '.join(have)}")
+    return prompts
+
+
+@lru_cache(maxsize=None)
+def _catalog(task: str, prompts: str) -> tuple[PromptVariant, ...]:
+    name = _CATALOG_FILES[prompts].format(task=task)
+    return _read_variants(_CATALOG, name, task, prompts)
 
 
 @lru_cache(maxsize=None)
@@ -181,14 +249,22 @@ def catalog_variants(catalog: str, task: str) -> tuple[PromptVariant, ...]:
     >>> [v.id for v in catalog_variants("climatecause", "ccr-member")][:2]
     ['A_4', 'A_5']
     """
-    doc = load_catalog(catalog, f"{task}.json", required=_TASK_FIELDS, entries="variants",
+    return _read_variants(catalog, f"{task}.json", task, "tables" if catalog == _CATALOG else None)
+
+
+def _read_variants(folder: str, name: str, task: str, prompts: Optional[str]) -> tuple[PromptVariant, ...]:
+    doc = load_catalog(folder, name, required=_TASK_FIELDS, optional=_TASK_OPTIONAL, entries="variants",
                        entry_required=_VARIANT_FIELDS, entry_optional=_VARIANT_OPTIONAL)
+    graph_text = doc.get("graph_text") or "prompt"
+    if graph_text not in _GRAPH_TEXTS:
+        raise SchemaError(f"{catalog_path(folder, name)}: field 'graph_text' is {graph_text!r}; expected one of "
+                          f"{', '.join(_GRAPH_TEXTS)}")
     return tuple(
         PromptVariant(task=task, id=v["id"], paper_name=v.get("paper_name"), strategy=v["strategy"],
                       template=v["template"], answer_labels=dict(v["answer_labels"]),
                       expected_output=v.get("expected_output", ""), encoding=v.get("encoding"),
                       fact_template=v.get("fact_template"), placeholders=tuple(doc["placeholders"]),
-                      source=doc["source"])
+                      source=doc["source"], catalog=prompts, graph_text=graph_text)
         for v in doc["variants"]
     )
 
@@ -198,29 +274,33 @@ def list_tasks() -> list[str]:
     return list(TASKS)
 
 
-def list_variants(task: str) -> list[PromptVariant]:
-    """Every variant of a task, in the paper's order.
+def list_variants(task: str, prompts: Optional[str] = None) -> list[PromptVariant]:
+    """Every variant of a task, in the paper's order, from catalog ``prompts`` (default: the task's default).
+
+    Both catalogs hold the same variant ids, answer words and strategies.
 
     Examples
     --------
     >>> [v.id for v in list_variants("ccr-member")][:4]
     ['A_4', 'A_5', 'A_6', 'SN_4']
     """
-    return list(_catalog(task))
+    return list(_catalog(task, resolve_catalog(task, prompts)))
 
 
-def get_variant(task: str, variant_id: str) -> PromptVariant:
-    """One variant by id (or by the paper's name).
+def get_variant(task: str, variant_id: str, prompts: Optional[str] = None) -> PromptVariant:
+    """One variant by id (or by the paper's name), from catalog ``prompts`` (``authors`` or ``tables``).
 
     Examples
     --------
     >>> v = get_variant("corri-rc", "RC_F_2")
-    >>> v.answer_labels
-    {'positive': 'same', 'negative': 'opposite'}
+    >>> v.answer_labels, v.catalog
+    ({'positive': 'same', 'negative': 'opposite'}, 'authors')
     >>> get_variant("corri-rc", "F_2") == v
     True
+    >>> get_variant("ccr-member", "A_4", "tables").template == v.template
+    False
     """
-    variants = _catalog(task)
+    variants = _catalog(task, resolve_catalog(task, prompts))
     for v in variants:
         if variant_id in (v.id, v.paper_name):
             return v

@@ -1,4 +1,4 @@
-"""Comparing arms of a study: the same items under two encodings, event namings, variants or models.
+"""Comparing arms of a study: the same items under two encodings, event namings, variants, models or prompt catalogs.
 
 :func:`compare_runs` reads any number of runs, sorts every answered item into an *arm* by one
 axis, pairs the items of two arms that differ only along that axis, and reports per task and per
@@ -20,7 +20,11 @@ Axes (``by``) and what else must match for two items to pair:
 ``event-names``    the ``.scheme`` suffix (``real`` without)     model, variant without the suffix
 ``variant``        the variant id                                model
 ``model``          the run's model                               variant
+``prompts``        the run's prompt catalog (authors, tables)    model, variant
 =================  ===========================================  ==================================
+
+A run's catalog is its manifest's ``prompts`` (a run of a ClimateCause paper task whose manifest
+names none is a ``tables`` run: it was written before the authors' catalog existed).
 
 and always the item key (:func:`causalgraph.stats.pairing.pair_key`: statement and event or pair).
 """
@@ -30,7 +34,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -45,14 +49,14 @@ from .pairing import as_run, pair_key, run_name
 __all__ = ["AXES", "COLUMNS", "compare_runs", "arm_of"]
 
 #: The axes arms can differ along.
-AXES = ("encoding", "event-names", "variant", "model")
+AXES = ("encoding", "event-names", "variant", "model", "prompts")
 #: Columns of the table :func:`compare_runs` returns.
 COLUMNS = ["task", "metric", "arm_a", "arm_b", "n", "statements", "f1_a", "f1_b", "diff", "ci_low", "ci_high",
            "b", "c", "p", "p_holm", "significant"]
 
 
-def arm_of(by: str, model: str, variant: str) -> tuple[str, tuple]:
-    """``(arm, what else must match)`` of an item of ``variant`` answered by ``model``.
+def arm_of(by: str, model: str, variant: str, prompts: Optional[str] = None) -> tuple[str, tuple]:
+    """``(arm, what else must match)`` of an item of ``variant`` answered by ``model`` (from catalog ``prompts``).
 
     Examples
     --------
@@ -60,9 +64,16 @@ def arm_of(by: str, model: str, variant: str) -> tuple[str, tuple]:
     ('matrix', ('m', '5', 'nonsense'))
     >>> arm_of("event-names", "m", "A_1")
     ('real', ('m', 'A_1'))
+    >>> arm_of("prompts", "m", "A_4", "tables")
+    ('tables', ('m', 'A_4'))
     """
     if by not in AXES:
         raise ConfigError(f"unknown axis {by!r}; expected one of {', '.join(AXES)}")
+    if by == "prompts":
+        if prompts is None:
+            raise ConfigError(f"variant {variant!r} answered by {model!r} comes from no prompt catalog (its task has "
+                              "one set of prompts); compare it --by variant or --by model")
+        return prompts, (model, variant)
     base, scheme = split_variant(variant)
     if by == "encoding":
         enc = variant_encoding(base)
@@ -75,6 +86,17 @@ def arm_of(by: str, model: str, variant: str) -> tuple[str, tuple]:
     if by == "variant":
         return variant, (model,)
     return model, (variant,)
+
+
+def _catalog_of(run) -> Optional[str]:
+    """The prompt catalog of a run: its manifest's, else the one its task says unrecorded runs used."""
+    from ..tasks import get_task
+
+    try:
+        return get_task(run.task).manifest_prompts(run.manifest)
+    except ConfigError:  # a task not registered here: only what the manifest says
+        recorded = run.manifest.get("prompts")
+        return None if recorded is None else str(recorded)
 
 
 @dataclass(frozen=True)
@@ -169,8 +191,12 @@ def compare_runs(runs: Sequence[Any], by: str = "encoding", *, alpha: float = 0.
     cells: dict[str, dict[str, dict[tuple, Mapping[str, Any]]]] = {}
     for r in runs:
         run = as_run(r)
+        catalog = _catalog_of(run) if by == "prompts" else None
         for v in run.variants:
-            arm, rest = arm_of(by, run.model, v)
+            try:
+                arm, rest = arm_of(by, run.model, v, catalog)
+            except ConfigError as exc:
+                raise ConfigError(f"{run_name(run)}: {exc}") from None
             for rec in run.records(v):
                 task_cells = cells.setdefault(str(rec.get("task") or run.task), {})
                 slot = task_cells.setdefault(arm, {})

@@ -87,6 +87,14 @@ class Task:
         the answers that must score full marks; ``None`` for an item it has
         no answer to (annotation: free text that is not a corpus statement),
         which ``mock/oracle`` refuses before asking anything.
+    prompt_catalogs
+        The prompt catalogs a task's items can be built from, its default
+        first (ClimateCause paper tasks: ``("authors", "tables")``); empty
+        for a task with one set of prompts and no choice.  ``build_items``
+        then takes the option ``prompts`` (one of these names).
+    unrecorded_prompts
+        The catalog of a run whose manifest names none (runs written before
+        the task offered a choice): such runs read and resume as runs of it.
     """
 
     name: str
@@ -110,6 +118,8 @@ class Task:
     variant_words: tuple[str, ...] = ()
     correct: Optional[Callable[[Mapping[str, Any]], bool]] = None
     reference_answer: Optional[Callable[[Any], Optional[str]]] = None
+    prompt_catalogs: tuple[str, ...] = ()
+    unrecorded_prompts: Optional[str] = None
 
     def __post_init__(self):
         if self.kind not in ("binary", "multiclass", "custom"):
@@ -119,6 +129,45 @@ class Task:
                               f"found labels={self.labels!r} positive={self.positive!r}")
         if self.kind == "custom" and self.score is None:
             raise ConfigError(f"task {self.name!r}: a custom task needs a score function")
+        if self.prompt_catalogs and "prompts" not in self.item_options:
+            raise ConfigError(f"task {self.name!r}: prompt catalogs {list(self.prompt_catalogs)} need the item option "
+                              "'prompts' (build_items takes prompts=NAME)")
+
+    def prompt_catalog(self, prompts: Optional[str] = None) -> Optional[str]:
+        """The catalog ``prompts`` names for this task: ``None`` gives the default (``None`` when there is no choice).
+
+        Raises
+        ------
+        ConfigError
+            A one-line message naming the task, for a catalog it does not have
+            (any catalog at all for a task without a choice).
+
+        Examples
+        --------
+        >>> t = Task(name="t", build_items=list, list_variants=list, labels=("yes", "no"), positive="yes")
+        >>> t.prompt_catalog() is None
+        True
+        >>> t.prompt_catalog("authors")
+        Traceback (most recent call last):
+        ...
+        causalgraph.errors.ConfigError: task 't' has one set of prompts of its own and no catalog to choose; drop --prompts authors
+        """
+        if prompts is None:
+            return self.prompt_catalogs[0] if self.prompt_catalogs else None
+        if not self.prompt_catalogs:
+            raise ConfigError(f"task {self.name!r} has one set of prompts of its own and no catalog to choose; "
+                              f"drop --prompts {prompts}")
+        if prompts not in self.prompt_catalogs:
+            raise ConfigError(f"task {self.name!r} has no {prompts!r} prompts; its catalogs: "
+                              f"{', '.join(self.prompt_catalogs)}")
+        return prompts
+
+    def manifest_prompts(self, manifest: Mapping[str, Any]) -> Optional[str]:
+        """The catalog a run manifest says its items were built from (:attr:`unrecorded_prompts` when it says none)."""
+        recorded = manifest.get("prompts")
+        if recorded is not None:
+            return str(recorded)
+        return self.unrecorded_prompts if self.prompt_catalogs else None
 
     def items(self, corpus, variant: str, **options: Any) -> list:
         """The items of one variant; ``options`` (``None`` values are left out) must be :attr:`item_options`.
@@ -129,6 +178,9 @@ class Task:
             For an option this task does not take.
         """
         given = {k: v for k, v in options.items() if v is not None}
+        if "prompts" in given:
+            # Checked here, whatever the task: a one-line error that names it, not "takes no item option".
+            self.prompt_catalog(given["prompts"])
         unknown = sorted(set(given) - set(self.item_options))
         if unknown:
             takes = ", ".join(self.item_options) or "none"

@@ -19,7 +19,10 @@ task                      one item per                        gold
 Events are the no-quantifier forms; graph events follow graph node order
 (first appearance in the data).  Graphs embedded in prompts list their edges
 in the ClimateCause authors' order by default (``order="paper"``, see
-:mod:`causalgraph.encoders`); ``order="data"`` keeps data order.  Item ids read
+:mod:`causalgraph.encoders`); ``order="data"`` keeps data order.  The paper's
+six tasks build their prompts from the authors' catalog by default
+(``prompts="authors"``: the text their code sent) or from the printed tables
+(``prompts="tables"``); see :mod:`causalgraph.prompts`.  Item ids read
 ``<task>/<variant>/<statement id>/r<relation index>`` (CorrI),
 ``…/e<event index>`` (CCR) and ``…/p<chain index>`` (multi-hop), indices
 0-based within the statement, so the same data always gives the same ids.
@@ -31,14 +34,14 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterator, Optional, Sequence
 
-from ..encoders import check_order, prompt_graph
+from ..encoders import check_order, encode, prompt_graph
 from ..errors import ConfigError, SchemaError
 from ..graph import CausalGraph, compile_graph
 from ..metrics.chains import RULES, chain_labels, chain_stats
 from ..model import Statement, as_statements
 from ..bench.item import Item, item_id
 from ..naming import event_names as _event_names, join_variant, rename_graph, split_variant
-from ..prompts import PromptVariant, catalog_variants, encoding_variant_id, get_variant
+from ..prompts import PromptVariant, catalog_variants, encoding_variant_id, get_variant, resolve_catalog
 from ..scores import binary_scores
 from .base import Task
 
@@ -84,22 +87,29 @@ def _causal(corpus) -> Iterator[Statement]:
             yield st
 
 
-def _variant(task: str, variant) -> PromptVariant:
+def _variant(task: str, variant, prompts: Optional[str] = None) -> PromptVariant:
     if task not in TASK_NAMES:
         raise ConfigError(f"unknown task {task!r}; expected one of {', '.join(TASK_NAMES)}")
     if isinstance(variant, PromptVariant):
         if variant.task != task:
             raise ConfigError(f"variant {variant.task}/{variant.id} does not belong to task {task}")
+        if prompts is not None and variant.catalog is not None and variant.catalog != prompts:
+            raise ConfigError(f"variant {variant.task}/{variant.id} comes from the {variant.catalog!r} prompts, "
+                              f"not {prompts!r}")
         return variant
-    return get_variant(task, str(variant))
+    return get_variant(task, str(variant), prompts)
 
 
-def _graph_text(g: CausalGraph, encoding: str, order: str) -> str:
-    # The authors' punctuation after adjacency, single-node and GraphML text; see encoders.prompt_graph.
-    return prompt_graph(g, encoding, order=order)
+def _graph_text(g: CausalGraph, v: PromptVariant, order: str) -> str:
+    # The printed tables need the authors' punctuation after the graph (encoders.prompt_graph); the
+    # authors' own templates carry it, so they take the encoder's text as their code took networkx's.
+    if v.graph_text == "encoded":
+        return encode(g, v.encoding, order=order)
+    return prompt_graph(g, v.encoding, order=order)
 
 
-def _resolve(task: str, variant, encoding: Optional[str], names: Optional[str]) -> tuple[PromptVariant, str]:
+def _resolve(task: str, variant, encoding: Optional[str], names: Optional[str],
+             prompts: Optional[str] = None) -> tuple[PromptVariant, str]:
     """The prompt variant and event-name scheme of a variant id (``MX_5.nonsense``) plus the options."""
     if isinstance(variant, PromptVariant):
         base, scheme = variant.id, "real"
@@ -109,13 +119,13 @@ def _resolve(task: str, variant, encoding: Optional[str], names: Optional[str]) 
         raise ConfigError(f"variant {variant!r} names events {scheme!r} but event names {names!r} were asked")
     scheme = names if names is not None else scheme
     if encoding is not None:
-        v = _variant(task, base if not isinstance(variant, PromptVariant) else variant)
+        v = _variant(task, base if not isinstance(variant, PromptVariant) else variant, prompts)
         if "graph" not in v.placeholders:
             raise ConfigError(f"task {task} variant {v.id}: its prompt holds no graph, so it takes no encoding "
                               f"(graph variants: ccr-member and ccr-position A_/SN_/ML_ ids)")
         base = encoding_variant_id(v.id, encoding, stored=[c.id for c in catalog_variants("climatecause", task)])
         variant = base
-    v = _variant(task, variant if isinstance(variant, PromptVariant) else base)
+    v = _variant(task, variant if isinstance(variant, PromptVariant) else base, prompts)
     if scheme != "real":
         if "s" in v.placeholders:
             raise ConfigError(f"task {task} variant {v.id} cannot take event names {scheme!r}: its prompt holds the "
@@ -144,10 +154,18 @@ def _corri_items(corpus, task: str, v: PromptVariant) -> list[Item]:
             out.append(Item(
                 id=item_id(task, v.id, st.id, f"r{i:03d}"), task=task, variant=v.id, prompt=v.render(**values),
                 gold=r.correlation.value,
-                meta={"statement_id": st.id, "relation_index": i, "source_row": r.source_row,
-                      "cause": r.cause, "effect": r.effect},
+                meta=_with_catalog({"statement_id": st.id, "relation_index": i, "source_row": r.source_row,
+                                    "cause": r.cause, "effect": r.effect}, v),
             ))
     return out
+
+
+def _with_catalog(meta: dict, v: PromptVariant) -> dict:
+    # Items of the tables keep the meta they always had (runs written before the choice are tables
+    # runs and read as such); the authors' items say so.
+    if v.catalog not in (None, "tables"):
+        meta["prompts"] = v.catalog
+    return meta
 
 
 def _ccr_items(corpus, task: str, v: PromptVariant, rule: str, order: str, scheme: str = "real") -> list[Item]:
@@ -161,7 +179,7 @@ def _ccr_items(corpus, task: str, v: PromptVariant, rule: str, order: str, schem
         shown = _event_names(g.nodes, scheme, key=st.id)
         shared: dict[str, str] = {}
         if "graph" in v.placeholders:
-            shared["graph"] = _graph_text(g if scheme == "real" else rename_graph(g, shown), v.encoding, order)
+            shared["graph"] = _graph_text(g if scheme == "real" else rename_graph(g, shown), v, order)
         if "event_list" in v.placeholders:
             shared["event_list"] = "[" + ", ".join(g.nodes) + "]"
         if "s" in v.placeholders:
@@ -175,6 +193,7 @@ def _ccr_items(corpus, task: str, v: PromptVariant, rule: str, order: str, schem
                 meta["edge_order"] = order
             if scheme != "real":
                 meta.update(event=shown[event], real_event=event, event_names=scheme)
+            _with_catalog(meta, v)
             out.append(Item(
                 id=item_id(task, vid, st.id, f"e{i:03d}"), task=task, variant=vid,
                 prompt=v.render(e_i=shown[event], **shared),
@@ -256,7 +275,8 @@ def _multihop_items(corpus, task: str, v: PromptVariant, max_chains: int) -> lis
 
 
 def items(corpus, task: str, variant, *, rule: str = "path", max_chains: int = DEFAULT_MAX_CHAINS,
-          order: str = "paper", encoding: Optional[str] = None, event_names: Optional[str] = None) -> list[Item]:
+          order: str = "paper", encoding: Optional[str] = None, event_names: Optional[str] = None,
+          prompts: Optional[str] = None) -> list[Item]:
     """Build the benchmark items of one task and prompt variant.
 
     Parameters
@@ -285,6 +305,12 @@ def items(corpus, task: str, variant, *, rule: str = "path", max_chains: int = D
         ``real`` (default), ``integer``, ``letters`` or ``nonsense``
         (:mod:`causalgraph.naming`); the variant id gets ``.<scheme>``.  Only
         for prompts that hold the graph and not the statement text.
+    prompts
+        The prompt catalog: ``"authors"`` (default for the paper's six tasks:
+        the text the ClimateCause authors sent) or ``"tables"`` (Tables 23–29
+        as printed; multi-hop has only this one).  Item ids, golds and answer
+        words are the same under both; items of the authors' catalog carry
+        ``meta["prompts"] = "authors"``.
 
     Examples
     --------
@@ -299,7 +325,9 @@ def items(corpus, task: str, variant, *, rule: str = "path", max_chains: int = D
     if rule not in RULES:
         raise ConfigError(f"unknown chain rule {rule!r}; expected one of {', '.join(RULES)}")
     check_order(order)
-    v, scheme = _resolve(task, variant, encoding, event_names)
+    if task in TASK_NAMES and not isinstance(variant, PromptVariant):
+        prompts = resolve_catalog(task, prompts)
+    v, scheme = _resolve(task, variant, encoding, event_names, prompts)
     if task in ("corri", "corri-rc"):
         return _corri_items(corpus, task, v)
     if task == "corri-multihop":
@@ -376,8 +404,8 @@ def _authors_extra(gold: list, pred: list) -> dict[str, Any]:
 # What each task's items depend on besides corpus and variant: the CCR golds on the chain rule and
 # their graphs on the edge order; CorrI prompts hold no graph; multi-hop has its chain bound.
 # encoding/event_names: CCR graph variants take them; CorrI and the ECI variants refuse them saying why.
-_ITEM_OPTIONS = {"corri": ("encoding", "event_names"), "corri-rc": ("encoding", "event_names"),
-                 "corri-multihop": ("max_chains",)}
+_ITEM_OPTIONS = {"corri": ("encoding", "event_names", "prompts"), "corri-rc": ("encoding", "event_names", "prompts"),
+                 "corri-multihop": ("max_chains", "prompts")}
 
 
 def _task(name: str) -> Task:
@@ -409,7 +437,9 @@ def _task(name: str) -> Task:
     return Task(name=name, build_items=build, list_variants=lambda _n=name: [v.id for v in prompts.list_variants(_n)],
                 labels=labels, kind=kind, positive=positive, answer_words=words, strategy=strategy,
                 canonical_variant=canonical, default_data="climatecause",
-                item_options=_ITEM_OPTIONS.get(name, ("rule", "order", "encoding", "event_names")),
+                item_options=_ITEM_OPTIONS.get(name, ("rule", "order", "encoding", "event_names", "prompts")),
+                # The authors' text by default; runs written before the choice existed used the tables.
+                prompt_catalogs=prompts.task_catalogs(name), unrecorded_prompts="tables",
                 variant_words=VARIANT_WORDS,
                 description=f"ClimateCause {name} ({len(variants)} prompt variants, labels {', '.join(labels)})",
                 # The authors' released scorer of chain position, reported beside ours (docs/reproduction.md).

@@ -181,6 +181,7 @@ def build_payload(views: Sequence[Any], comparison: Optional[dict] = None, *, ti
             "summary": [_summary_row(x) for x in view.summary], "totals": _finite(view.totals),
             "notes": list(view.notes),
             "dataset": dataset_of(view.manifest).get("name"),
+            **({"prompts": view.prompt_catalog} if view.prompt_catalog else {}),
         })
     graphs: dict[str, dict] = {}
     by_source: dict[int, list[str]] = {}

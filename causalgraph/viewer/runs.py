@@ -160,6 +160,10 @@ class RunView:
     epochs
         In a run with several epochs, per record its samples ``[epoch, label,
         response, error]`` in epoch order; empty otherwise.
+    prompt_catalog
+        The prompt catalog the run's items were built from (``authors`` or
+        ``tables``; a run whose manifest names none is a ``tables`` run), or
+        ``None`` for a task without a choice; prompts are rebuilt from it.
     """
 
     name: str
@@ -181,6 +185,7 @@ class RunView:
     manifest: dict = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     epochs: list = field(default_factory=list)
+    prompt_catalog: Optional[str] = None
 
 
 def _load_candidate(key: Any, cache: dict):
@@ -283,9 +288,11 @@ def _rebuild_prompts(task, corpus, run, records: Sequence[dict], notes: list[str
                      + ("the task is not registered" if task is None else "the corpus was not found"))
         return out
     items: dict[str, Any] = {}
+    # The run's own catalog: prompts rebuilt from another would all read as "differs".
+    catalog = task.manifest_prompts(run.manifest)
     for v in run.variants:
         try:
-            for it in task.build_items(corpus, v):
+            for it in task.items(corpus, v, prompts=catalog):
                 items[str(it.id)] = it
         except (CausalGraphError, ValueError, KeyError, TypeError) as exc:
             notes.append(f"variant {v}: its items could not be rebuilt to show the prompts ({exc})")
@@ -431,7 +438,9 @@ def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: 
     return RunView(name=name or Path(str(run.path)).name, path=str(run.path), task_name=task_name, model=run.model,
                    task=task, kind=kind, labels=labels, pairs=pairs, records=records, states=states,
                    matches=matches, prompts=prompts, corpus=corpus, statements=statements, summary=summary,
-                   totals=totals, manifest=dict(run.manifest), notes=notes, epochs=per_epoch)
+                   totals=totals, manifest=dict(run.manifest), notes=notes, epochs=per_epoch,
+                   prompt_catalog=task.manifest_prompts(run.manifest) if task is not None
+                   else run.manifest.get("prompts"))
 
 
 def unique_names(paths: Sequence[Any]) -> list[str]:

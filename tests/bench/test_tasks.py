@@ -38,7 +38,11 @@ def test_items_corri_one_per_relation_row_in_data_order(toy):
                                    "corri/0_1/t-2/r000", "corri/0_1/t-2/r001", "corri/0_1/t-2/r002"]
     assert [i.gold for i in its] == ["positive", "negative", "negative", "positive", "negative", "positive"]
     assert its[1].prompt == "[MASK] in {positive, negative}. There is a [MASK] correlation between b and c."
-    assert its[1].meta == {"statement_id": "t-1", "relation_index": 1, "source_row": 3, "cause": "b", "effect": "c"}
+    assert its[1].meta == {"statement_id": "t-1", "relation_index": 1, "source_row": 3, "cause": "b", "effect": "c",
+                           "prompts": "authors"}
+    # The printed tables' items carry the meta runs always had (no catalog: they are tables items).
+    assert items(toy, "corri", "0_1", prompts="tables")[1].meta == {
+        "statement_id": "t-1", "relation_index": 1, "source_row": 3, "cause": "b", "effect": "c"}
 
 
 def test_items_corri_rc_inserts_statement(toy):
@@ -69,11 +73,21 @@ def test_items_ccr_member_graph_prompt(toy):
                                     "Based on this graph, determine whether c belongs to a causal chain.")
 
 
-def test_items_ccr_single_node_is_followed_by_a_space_only(toy):
-    it = items(toy, "ccr-position", "SN_6")[0]
+def test_items_ccr_single_node_is_followed_by_a_space_only_in_the_tables(toy):
+    it = items(toy, "ccr-position", "SN_6", prompts="tables")[0]
     assert it.prompt.startswith("The given causal graph includes the following causal relations: a causes b. "
                                 "b causes c. c causes d. Study this graph carefully")
     assert it.gold == "start"
+
+
+def test_items_ccr_single_node_gets_the_authors_second_full_stop_where_their_template_has_one(toy):
+    # CCR_position_SN_6 reads "{G_SN}. Study": single-node text already ends in a full stop.
+    it = items(toy, "ccr-position", "SN_6")[0]
+    assert it.prompt.startswith("The given causal graph includes the following causal relations: a causes b. "
+                                "b causes c. c causes d.. Study this graph carefully, and decide whether there the "
+                                "graph contains")
+    # CCR_member_SN_6 reads "{G_SN} Study".
+    assert "c causes d. Study this graph carefully" in items(toy, "ccr-member", "SN_6")[0].prompt
 
 
 def test_items_ccr_graphml_keeps_the_writers_newline_before_the_period(toy):
@@ -95,7 +109,7 @@ def test_items_ccr_graphs_follow_the_authors_edge_order_by_default(reordered):
     assert it.prompt.startswith("The causal relationships in a causal graph are- (heat, drought) (heat, fires) "
                                 "(drought, yields). Based on this graph")
     assert it.meta["edge_order"] == "paper"
-    it = items(reordered, "ccr-position", "SN_5")[0]
+    it = items(reordered, "ccr-member", "SN_5")[0]
     assert it.prompt.startswith("The causal relationships in a causal graph are- heat causes drought. "
                                 "heat causes fires. drought causes yields. Based on this graph")
 
@@ -229,34 +243,39 @@ def _spreadsheet_statements(path):
     import pandas as pd
 
     df = pd.read_excel(path)
-    df = df[df["Causal?"].astype(str).str.strip() == "Yes"]
+    df = df[df["Causal?"] == "Yes"]
     out: dict[str, tuple[list, nx.DiGraph]] = {}
     for _, row in df.iterrows():
         rows, g = out.setdefault(row["ipccText"], ([], nx.DiGraph()))
         rows.append(row)
         g.add_edge(row["Cause_no_quantifier"], row["Effect_no_quantifier"])
-    return [(text.strip(), rows, g) for text, (rows, g) in out.items()]
+    return [(text, rows, g) for text, (rows, g) in out.items()]
 
 
-def _graph_texts(g):
+def _graph_texts(g, catalog):
+    """The graph arguments of the authors' create_batch_files.py (networkx's edge order, nx.write_graphml);
+    the printed tables write ``${graph}`` without the full stop their code put after adjacency and GraphML."""
     import io
 
     import networkx as nx
 
     buf = io.BytesIO()
     nx.write_graphml_xml(g, buf)
-    return {"adjacency": " ".join(f"({u}, {v})" for u, v in g.edges()) + ".",
+    stop = "." if catalog == "tables" else ""
+    return {"adjacency": " ".join(f"({u}, {v})" for u, v in g.edges()) + stop,
             "single-node": " ".join(f"{u} causes {v}." for u, v in g.edges()),
-            "graphml": buf.getvalue().decode("utf-8") + "."}
+            "graphml": buf.getvalue().decode("utf-8") + stop}
 
 
+@pytest.mark.parametrize("catalog", ["authors", "tables"])
 @pytest.mark.parametrize("task", ["ccr-member", "ccr-position", "ccr-eci-member", "ccr-eci-position",
                                   "corri", "corri-rc"])
-def test_every_paper_variant_renders_the_prompts_built_from_the_spreadsheet(task, climatecause, climatecause_path):
+def test_every_paper_variant_renders_the_prompts_built_from_the_spreadsheet(task, catalog, climatecause,
+                                                                           climatecause_path):
     import string
 
     statements = _spreadsheet_statements(climatecause_path)
-    variants = list_variants(task)
+    variants = list_variants(task, catalog)
     assert len(variants) == 9
     for v in variants:
         tpl = string.Template(v.template)
@@ -269,10 +288,10 @@ def test_every_paper_variant_renders_the_prompts_built_from_the_spreadsheet(task
                 continue
             values = {"s": text, "event_list": "[" + ", ".join(g.nodes()) + "]"}
             if v.encoding:
-                values["graph"] = _graph_texts(g)[v.encoding]
+                values["graph"] = _graph_texts(g, catalog)[v.encoding]
             for event in g.nodes():
                 values["e_i"] = event
                 expected.append(tpl.substitute({k: values[k] for k in v.placeholders}))
-        ours = [it.prompt for it in items(climatecause, task, v.id)]
+        ours = [it.prompt for it in items(climatecause, task, v.id, prompts=catalog)]
         assert len(ours) == (874 if task.startswith("corri") else 512), (task, v.id)
         assert ours == expected, (task, v.id)

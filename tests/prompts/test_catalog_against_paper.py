@@ -19,7 +19,17 @@ from pathlib import Path
 
 import pytest
 
-from causalgraph.prompts import exemplars, get_variant, list_variants
+from causalgraph.prompts import exemplars
+from causalgraph.prompts import get_variant as _get_variant, list_variants as _list_variants
+
+
+# The printed tables are the `tables` catalog (the default, `authors`, is the text the authors' code sent).
+def get_variant(task, variant_id):
+    return _get_variant(task, variant_id, "tables")
+
+
+def list_variants(task):
+    return _list_variants(task, "tables")
 
 PAPER = "002_4588404c1aef94a9.txt"
 

@@ -32,7 +32,7 @@ def test_every_catalog_module_reads_through_the_loader():
     from causalgraph.prompts import exemplars as climatecause_exemplars, list_variants
 
     doc = read_json("climatecause", "corri.json")
-    assert [v.template for v in list_variants("corri")] == [v["template"] for v in doc["variants"]]
+    assert [v.template for v in list_variants("corri", "tables")] == [v["template"] for v in doc["variants"]]
     assert [e.name for e in climatecause_exemplars()] == [e["name"] for e in
                                                           read_json("climatecause", "exemplars.json")["exemplars"]]
     assert [e.answer for e in annotation_exemplars()] == [e["answer"] for e in

@@ -1,4 +1,4 @@
-"""The ClimateCause prompt catalog: every variant of Tables 23-29, transcribed exactly."""
+"""The ClimateCause `tables` prompt catalog: every variant of Tables 23-29, transcribed exactly."""
 
 from __future__ import annotations
 
@@ -8,7 +8,18 @@ import string
 import pytest
 
 from causalgraph.errors import ConfigError
-from causalgraph.prompts import TASKS, exemplars, get_variant, list_tasks, list_variants
+from causalgraph.prompts import TASKS, exemplars, list_tasks
+from causalgraph.prompts import get_variant as _get_variant, list_variants as _list_variants
+
+
+# This file checks the catalog of the printed tables (`tables`); the authors' catalog is checked in
+# test_authors_catalog.py against the prompts they sent.
+def get_variant(task, variant_id):
+    return _get_variant(task, variant_id, "tables")
+
+
+def list_variants(task):
+    return _list_variants(task, "tables")
 
 PAPER_TASKS = TASKS[:6]
 CORR = {"1": {"positive": "positive", "negative": "negative"}, "2": {"positive": "same", "negative": "opposite"},

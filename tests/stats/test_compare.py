@@ -96,3 +96,38 @@ def test_cli_refuses_a_task_scored_by_its_own_scorer(tmp_path, capsys):
     run = run_benchmark("annotate", ["zero-shot"], "mock/oracle", items=its, out=str(tmp_path / "a")).path
     assert main(["stats", "compare", str(run), "--by", "model"]) == 2
     assert "stats compare handles binary" in capsys.readouterr().err
+
+
+def _catalog_run(tmp_path, name, prompts, text):
+    its = get_task("ccr-member").items(TOY, "A_4", prompts=prompts)
+    return run_benchmark("ccr-member", ["A_4"], "mock/constant", items=its, out=str(tmp_path / name),
+                         model_options={"text": text}).path
+
+
+def test_prompts_axis_pairs_the_same_items_under_the_two_catalogs_by_hand(tmp_path, capsys):
+    a = _catalog_run(tmp_path, "a", "authors", "<Answer>Yes</Answer>")
+    t = _catalog_run(tmp_path, "t", "tables", "<Answer>No</Answer>")
+    row = compare_runs([a, t], by="prompts").iloc[0]
+    # TOY: s1 a->b->c is a chain (3 events yes); s2 and s3 hold none (5 events no).
+    assert (row["task"], row["arm_a"], row["arm_b"], row["n"], row["statements"]) == (
+        "ccr-member", "authors", "tables", 8, 3)
+    assert row["f1_a"] == pytest.approx(2 * (3 / 8) / (3 / 8 + 1)) and row["f1_b"] == 0.0
+    # authors ("Yes") right on the 3 yes golds, tables ("No") right on the 5 no golds
+    assert (row["b"], row["c"]) == (3, 5)
+    assert row["p"] == pytest.approx(ss.binomtest(3, 8, 0.5).pvalue)
+    assert main(["stats", "compare", str(a), str(t), "--by", "prompts", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [(r["arm_a"], r["arm_b"], r["b"], r["c"]) for r in out] == [("authors", "tables", 3, 5)]
+
+
+def test_prompts_axis_reads_a_run_without_a_catalog_as_tables_and_refuses_tasks_without_one(tmp_path):
+    a = _catalog_run(tmp_path, "a", "authors", "<Answer>Yes</Answer>")
+    t = _catalog_run(tmp_path, "t", "tables", "<Answer>Yes</Answer>")
+    manifest = json.loads((t / "manifest.json").read_text(encoding="utf-8"))
+    del manifest["prompts"]
+    (t / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    row = compare_runs([a, t], by="prompts").iloc[0]
+    assert (row["arm_a"], row["arm_b"], row["diff"], row["n"]) == ("authors", "tables", 0.0, 8)
+    s = _run(tmp_path, "s", "parents", ["A_1"], "mock/oracle")
+    with pytest.raises(ConfigError, match="comes from no prompt catalog"):
+        compare_runs([s], by="prompts")

@@ -126,3 +126,22 @@ def test_a_run_with_epochs_shows_majority_answers_and_lists_every_epoch(tmp_path
     assert any("asked 3 times" in n for n in view.notes)
     # Tokens of every request: 5 answered samples of 10 prompt tokens each.
     assert view.summary[0]["tokens_in"] == 50 and view.summary[0]["items"] == 2
+
+
+@pytest.mark.parametrize("prompts,drop", [("authors", False), ("tables", False), ("tables", True)])
+def test_a_climatecause_run_rebuilds_its_prompts_from_its_own_catalog(prompts, drop, tmp_path, monkeypatch):
+    from causalgraph.bench.runner import run_benchmark
+    from causalgraph.viewer.payload import build_payload
+
+    monkeypatch.setenv("CAUSALGRAPH_CACHE", str(tmp_path / "cache"))
+    res = run_benchmark("ccr-position", "A_4,SN_5", "mock/oracle", data="sample", out=tmp_path / "r",
+                        prompts=prompts, progress=False)
+    if drop:  # a folder written before the catalogs: its manifest names none, and it is a tables run
+        manifest = json.loads((res.path / "manifest.json").read_text(encoding="utf-8"))
+        del manifest["prompts"]
+        (res.path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    view = build_run_view(load_run(res.path))
+    assert view.prompt_catalog == prompts
+    assert [p["check"] for p in view.prompts] == ["verified"] * len(view.records) and view.records
+    payload = build_payload([view])
+    assert payload["runs"][0]["prompts"] == prompts

@@ -121,7 +121,8 @@
     D.runs.forEach(function (r, k) {
       box.appendChild(el("h3", {text: (multi ? "Run " + (k + 1) + ": " : "") + r.name}));
       box.appendChild(el("p", {cls: "muted", text: "task " + r.task + " (" + r.kind + (r.labels.length ? ": " + r.labels.join(", ") : "") +
-        ") · model " + r.model + (r.dataset ? " · data " + r.dataset : "") + " · " + r.path}));
+        ") · model " + r.model + (r.dataset ? " · data " + r.dataset : "") +
+        (r.prompts ? " · prompts " + r.prompts : "") + " · " + r.path}));
       var rows = r.summary.map(function (s) {
         return [s.variant, s.strategy, s.items, s.answered, s.errors, s.parse_failures,
                 s.precision, s.recall, s.f1, ci(s.f1_ci95), s.accuracy, s.tokens_in, s.tokens_out,
