@@ -180,14 +180,15 @@ def sample_subgraphs(graph: MergedGraph, *, around: Sequence[int] = (), n_random
                 break
             room = max_nodes - visited.size
             if nxt.size > room:
-                pick = np.sort(rng.choice(nxt.size, size=room, replace=False))
-                nxt = nxt[pick]
                 truncated = True
+                if room == 0:
+                    break
+                nxt = nxt[np.sort(rng.choice(nxt.size, size=room, replace=False))]
             taken += 1
             nodes.append(nxt)
             visited = np.concatenate([visited, nxt])
             frontier = nxt
-            if truncated or visited.size >= max_nodes:
+            if truncated:
                 break
         members = np.concatenate(nodes)
         key = tuple(np.sort(members).tolist())
