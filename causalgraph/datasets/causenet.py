@@ -313,7 +313,7 @@ def _load_arrow(p: Path, keep_sentences: bool, min_sources: int) -> MergedGraph:
     try:
         reader = pj.open_json(source, read_options=pj.ReadOptions(block_size=_BLOCK, use_threads=True),
                               parse_options=opts)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError, OSError, EOFError) as exc:
         raise _ArrowUnfit(str(exc)) from None
     concepts, n_sources, supports = [], [], []
     type_chunks, type_parent = [], []

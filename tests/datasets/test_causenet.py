@@ -202,3 +202,48 @@ def test_counts_match_a_count_made_line_by_line(tmp_path_factory, lines):
     assert dict(zip(g.pairs(), zip(g.relations.tolist(), g.sources.tolist()))) == expect
     assert list(expect) == g.pairs()  # first-appearance order
     assert json.dumps(g.report)  # the report is plain JSON
+
+
+json_values = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=False, width=32),
+                        st.text(max_size=4), st.lists(st.integers(0, 2), max_size=2),
+                        st.dictionaries(st.sampled_from(["concept", "surface", "type"]), st.text(max_size=3),
+                                        max_size=2))
+
+
+@st.composite
+def hostile_lines(draw):
+    """A valid line with one field replaced by an arbitrary JSON value."""
+    obj = relation("a", "b", [("wikipedia_sentence", "A makes B.")], support=1)
+    where = draw(st.sampled_from(["cause", "effect", "concept", "support", "sources", "type", "payload",
+                                  "sentence", "surface"]))
+    value = draw(json_values)
+    cr = obj["causal_relation"]
+    if where in ("cause", "effect"):
+        cr[where] = value
+    elif where == "concept":
+        cr["cause"]["concept"] = value
+    elif where in ("support", "sources"):
+        obj[where] = value
+    elif where in ("type", "payload"):
+        obj["sources"][0][where] = value
+    elif where == "sentence":
+        obj["sources"][0]["payload"]["sentence"] = value
+    else:
+        obj["sources"][0]["payload"]["sentence"]["surface"] = value
+    return obj
+
+
+@pytest.mark.skipif(not HAVE_ARROW, reason="pyarrow with pyarrow.json.open_json is not installed")
+@settings(max_examples=150)
+@given(line=hostile_lines(), keep=st.booleans())
+def test_on_hostile_fields_the_default_engine_accepts_exactly_what_the_python_reader_accepts(tmp_path_factory, line,
+                                                                                            keep):
+    p = write(tmp_path_factory.mktemp("cn") / "c.jsonl", [LINES[0], line])
+    try:
+        expect = graph_view(load_causenet(p, keep_sentences=keep, engine="python"))
+    except SchemaError as exc:
+        with pytest.raises(SchemaError) as got:
+            load_causenet(p, keep_sentences=keep)
+        assert str(got.value) == str(exc)
+    else:
+        assert graph_view(load_causenet(p, keep_sentences=keep)) == expect
