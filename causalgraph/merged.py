@@ -24,7 +24,7 @@ import numpy as np
 
 from .errors import ConfigError
 
-__all__ = ["MergedGraph", "merge_pairs", "merge_ids"]
+__all__ = ["MergedGraph", "merge_pairs", "merge_ids", "concat_ranges"]
 
 
 @dataclass
@@ -227,15 +227,24 @@ def _filter_edges(g: MergedGraph, keep: np.ndarray) -> MergedGraph:
         starts = g.sentence_offsets[:-1][keep]
         offsets = np.zeros(lens.shape[0] + 1, dtype=np.int64)
         np.cumsum(lens, out=offsets[1:])
-        texts = _take(g.sentences, _ranges(starts, lens))
+        texts = _take(g.sentences, concat_ranges(starts, lens))
     return MergedGraph(names, new_id[src], new_id[dst], g.relations[keep], g.sources[keep], g.source_types,
                        None if g.type_counts is None else g.type_counts[keep],
                        None if g.support is None else g.support[keep], offsets, texts,
                        name=g.name, source=g.source, problems=g.problems)
 
 
-def _ranges(starts: np.ndarray, lens: np.ndarray) -> np.ndarray:
-    """Concatenation of ``range(s, s + l)`` for each start and length, vectorised."""
+def concat_ranges(starts: np.ndarray, lens: np.ndarray) -> np.ndarray:
+    """Concatenation of ``range(s, s + l)`` for each start and length, vectorised.
+
+    How a CSR row slice is gathered for many rows at once (neighbours of a
+    whole frontier, sentences of the kept edges).
+
+    Examples
+    --------
+    >>> concat_ranges(np.array([5, 0]), np.array([2, 3])).tolist()
+    [5, 6, 0, 1, 2]
+    """
     lens = np.asarray(lens, dtype=np.int64)
     total = int(lens.sum())
     if total == 0:

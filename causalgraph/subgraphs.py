@@ -35,7 +35,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from .errors import ConfigError
-from .merged import MergedGraph, _ranges
+from .merged import MergedGraph, concat_ranges
 
 __all__ = ["Subgraph", "sample_subgraphs", "subgraph_rows", "write_relations", "check_relations_path", "RELATION_COLUMNS",
            "MAX_SUBGRAPH_NODES"]
@@ -94,10 +94,10 @@ class _Adjacency:
         return np.diff(self.nb_ptr)
 
     def neighbours(self, nodes: np.ndarray) -> np.ndarray:
-        return self.nb[_ranges(self.nb_ptr[nodes], self.nb_ptr[nodes + 1] - self.nb_ptr[nodes])]
+        return self.nb[concat_ranges(self.nb_ptr[nodes], self.nb_ptr[nodes + 1] - self.nb_ptr[nodes])]
 
     def out_edges(self, nodes: np.ndarray) -> np.ndarray:
-        return self.out_edge[_ranges(self.out_ptr[nodes], self.out_ptr[nodes + 1] - self.out_ptr[nodes])]
+        return self.out_edge[concat_ranges(self.out_ptr[nodes], self.out_ptr[nodes + 1] - self.out_ptr[nodes])]
 
 
 def _check_int(name: str, value, low: int, high: Optional[int] = None) -> None:

@@ -50,7 +50,7 @@ from typing import Optional
 import numpy as np
 
 from ..errors import ConfigError
-from ..merged import MergedGraph, _ranges, merge_pairs
+from ..merged import MergedGraph, concat_ranges, merge_pairs
 from .chains import RULES, ChainStats, Position
 
 __all__ = ["POSITIONS", "GraphChainStats", "as_merged", "graph_positions", "graph_chain_labels",
@@ -131,7 +131,7 @@ def _two_step_escape(n: int, s: np.ndarray, d: np.ndarray, cand: np.ndarray, out
         base = int(cum[lo - 1]) if lo else 0
         hi = max(int(np.searchsorted(cum, base + _PAIR_CHUNK, side="right")), lo + 1)
         v, u, ln = vs[lo:hi], us[lo:hi], lens[lo:hi]
-        w = nbr[_ranges(ptr[u], ln)]
+        w = nbr[concat_ranges(ptr[u], ln)]
         vv = np.repeat(v, ln)
         q = vv.astype(np.int64) * n + w
         at = np.searchsorted(keys, q)
@@ -303,7 +303,7 @@ def _dag_paths(c: int, cs: np.ndarray, cd: np.ndarray) -> tuple[np.ndarray, np.n
         f = frontier[outdeg[frontier] > 0]
         if f.size:
             lens = outdeg[f]
-            nb = succ[_ranges(sptr[f], lens)]
+            nb = succ[concat_ranges(sptr[f], lens)]
             seg = np.cumsum(lens) - lens
             longest[f] = np.maximum.reduceat(longest[nb], seg) + 1
             vals = paths[nb]
@@ -315,7 +315,7 @@ def _dag_paths(c: int, cs: np.ndarray, cd: np.ndarray) -> tuple[np.ndarray, np.n
         lens = indeg[frontier]
         if not lens.any():
             break
-        pr = pred[_ranges(pptr[frontier], lens)]
+        pr = pred[concat_ranges(pptr[frontier], lens)]
         u, cnt = np.unique(pr, return_counts=True)
         remaining[u] -= cnt
         frontier = u[remaining[u] == 0]
