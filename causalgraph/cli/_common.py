@@ -10,7 +10,7 @@ import sys
 from typing import Any, Iterable, Optional, Sequence
 
 __all__ = ["add_data_option", "add_prompts_option", "add_split_option", "add_rule_option", "add_format_option",
-           "find_statement", "emit_table", "emit_json", "to_jsonable", "format_float", "TABLE_FLOATS"]
+           "find_statement", "emit_table", "emit_rows", "emit_json", "to_jsonable", "format_float", "TABLE_FLOATS"]
 
 FORMATS = ("table", "csv", "json")
 
@@ -175,6 +175,53 @@ def emit_table(rows: Iterable[dict] | Any, fmt: str, *, columns: Optional[Sequen
     out.write("  ".join("-" * w for w in widths) + "\n")
     for row in cells:
         out.write("  ".join(c.rjust(w) if n else c.ljust(w) for c, w, n in zip(row, widths, numeric)).rstrip() + "\n")
+
+
+def emit_rows(columns: Sequence[str], chunks, fmt: str, *, floatfmt: str = ".4g", out=None,
+              max_width: int = 60) -> None:
+    """:func:`emit_table`'s output for rows too many to hold as dicts, written chunk by chunk.
+
+    ``chunks`` is a callable returning an iterable of lists of row tuples (in
+    ``columns`` order); the table format calls it twice (widths, then rows).
+    The bytes are those :func:`emit_table` writes for the same rows.
+    """
+    out = out or sys.stdout
+    columns = list(columns)
+    if fmt == "json":
+        first = True
+        for chunk in chunks():
+            for row in chunk:
+                body = json.dumps(to_jsonable(dict(zip(columns, row))), indent=2, ensure_ascii=False)
+                out.write(("[\n  " if first else ",\n  ") + body.replace("\n", "\n  "))
+                first = False
+        out.write("[]\n" if first else "\n]\n")
+        return
+    if fmt == "csv":
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(columns)
+        for chunk in chunks():
+            w.writerows(["" if to_jsonable(v) is None else to_jsonable(v) for v in row] for row in chunk)
+        return
+
+    def cells(row):
+        cs = [_fmt_cell(v, floatfmt) for v in row]
+        return [c if len(c) <= max_width else c[: max_width - 1] + "…" for c in cs]
+
+    widths = [len(str(h)) for h in columns]
+    numeric = [True] * len(columns)
+    for chunk in chunks():
+        for row in chunk:
+            for i, c in enumerate(cells(row)):
+                if len(c) > widths[i]:
+                    widths[i] = len(c)
+                if c and numeric[i] and not _is_num(c):
+                    numeric[i] = False
+    line = "  ".join(str(h).rjust(w) if n else str(h).ljust(w) for h, w, n in zip(columns, widths, numeric))
+    out.write(line.rstrip() + "\n")
+    out.write("  ".join("-" * w for w in widths) + "\n")
+    for chunk in chunks():
+        out.write("".join("  ".join(c.rjust(w) if n else c.ljust(w) for c, w, n in zip(cells(row), widths, numeric))
+                          .rstrip() + "\n" for row in chunk))
 
 
 def _is_num(s: str) -> bool:

@@ -25,12 +25,16 @@ def register(sub) -> None:
                         f"{DEFAULT_THRESHOLDS['cosine']:g} for cosine)")
     p.add_argument("--embedder", metavar="hf/DIR", default=None, help="encoder for cosine merging")
     add_rule_option(p, "chain rule (default: path)")
+    p.add_argument("--merged", action="store_true",
+                   help="merge every row's graph into one corpus-level graph (rows naming the same span share a "
+                        "node) and print its nodes, edges, components, depth, breadth, chains (cycles on their "
+                        "condensation) and chain positions, one row per merging rule")
     add_format_option(p)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    from ..extraction.producer import MERGE_RULES, chain_statistics, corpus_from_extraction
+    from ..extraction.producer import MERGE_RULES, chain_statistics, corpus_from_extraction, merged_chain_statistics
 
     embedder = None
     if args.similarity == "cosine":
@@ -41,7 +45,7 @@ def run(args) -> int:
     for merge in (MERGE_RULES if args.merge == "all" else (args.merge,)):
         c = corpus_from_extraction(args.source, merge=merge, similarity=args.similarity, threshold=args.threshold,
                                    embedder=embedder)
-        st = chain_statistics(c, args.rule)
+        st = merged_chain_statistics(c, args.rule) if args.merged else chain_statistics(c, args.rule)
         rep = c.report
         rows.append({"merge": merge, "similarity": rep["similarity"] or "", "threshold": rep["threshold"],
                      "rows": rep["rows"], "pairs": rep["pairs"], "merged_spans": rep["merged_spans"],

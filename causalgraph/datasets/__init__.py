@@ -10,8 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
-from ..errors import DataNotFound, SchemaError
+from ..errors import ConfigError, DataNotFound, SchemaError
 from ..model import Corpus
+from .causenet import causenet_path, load_causenet
 from .climatecause import load_climatecause
 from .fetch import DATASETS, cache_dir, data_dir, download, resolve_file, sha256_file
 from .pubmedcausal import load_pubmedcausal
@@ -19,6 +20,8 @@ from .pubmedcausal import load_pubmedcausal
 __all__ = [
     "load_climatecause",
     "load_pubmedcausal",
+    "load_causenet",
+    "causenet_path",
     "load_corpus",
     "resolve_file",
     "download",
@@ -75,6 +78,10 @@ def load_corpus(data: Optional[str | Path] = None, *, split: Optional[str] = Non
     """
     if data is None:
         return load_climatecause()
+    if causenet_path(data) is not None:
+        raise ConfigError(f"{data}: CauseNet is one merged graph, not a corpus of statements; `causalgraph chains` "
+                          "labels and counts it, and `causalgraph sample-subgraphs` writes statements from it that "
+                          "--data reads")
     s = str(data)
     name, _, name_split = s.partition(":")
     if name.lower() in DATASET_NAMES and not Path(s).exists():

@@ -30,8 +30,8 @@ from ..model import Corpus, Relation, Statement, is_blank
 from .predictions import PredictionSet, load_predictions, predictions_from_corpus
 from .spans import normalize_span, token_f1
 
-__all__ = ["MERGE_RULES", "SpanMerger", "corpus_from_extraction", "chain_statistics", "chain_rows", "chain_items",
-           "DEFAULT_THRESHOLDS"]
+__all__ = ["MERGE_RULES", "SpanMerger", "corpus_from_extraction", "chain_statistics", "merged_chain_statistics",
+           "chain_rows", "chain_items", "DEFAULT_THRESHOLDS"]
 
 MERGE_RULES = ("exact", "normalized", "fuzzy")
 #: Default fuzzy thresholds per similarity.
@@ -213,6 +213,34 @@ def chain_statistics(corpus: Corpus, rule: str = "path") -> dict:
             chains += chain_stats(g).n_chains
             events += sum(1 for p in labels.values() if p.member)
     return {"rows_with_chain": rows_with_chain, "chains": chains, "chain_events": events}
+
+
+def merged_chain_statistics(corpus: Corpus, rule: str = "path") -> dict:
+    """Chain statistics of every row's graph merged into one corpus-level graph.
+
+    Rows that name the same (merged) span share one node, as CauseNet's
+    concepts do across sentences; the graph is labelled and counted by
+    :mod:`causalgraph.metrics.graph_chains` (per weakly connected component,
+    cycles on their condensation), so a corpus-scale graph never raises.
+
+    Examples
+    --------
+    >>> from causalgraph.model import Relation, Statement, Corpus
+    >>> rows = [Statement("a", "t", True, (Relation("A", "B"),)), Statement("b", "u", True, (Relation("B", "C"),))]
+    >>> merged_chain_statistics(Corpus("x", rows))["chains"]
+    1
+    """
+    import numpy as np
+
+    from ..merged import merge_pairs
+    from ..metrics.graph_chains import graph_chain_stats, graph_positions
+
+    g = merge_pairs(p for st in corpus if st.relations for p in compile_graph(st).pairs)
+    st_ = graph_chain_stats(g)
+    counts = np.bincount(graph_positions(g, rule), minlength=4).tolist()
+    return {"nodes": g.n_nodes, "edges": g.n_edges, "components": st_.n_components, "depth": st_.total.depth,
+            "breadth": st_.total.breadth, "chains": st_.total.n_chains, "acyclic": "yes" if st_.total.acyclic else "no",
+            "cyclic_nodes": int(st_.cyclic_nodes.sum()), "start": counts[0], "middle": counts[1], "end": counts[2]}
 
 
 def chain_rows(corpus: Corpus, rule: str = "path") -> Corpus:

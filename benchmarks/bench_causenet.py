@@ -1,0 +1,227 @@
+"""Benchmark: the CauseNet pipeline (load → merged graph → chain labels → chain statistics) at scale.
+
+The script writes a synthetic CauseNet-shaped JSON Lines file of CauseNet's
+size (11,609,890 relations over about 12.2 million concepts) and its first
+1M and 3M lines, then measures, each in a fresh subprocess so that peak
+memory (``ru_maxrss``) is that of one pipeline alone:
+
+ours
+    :func:`causalgraph.datasets.causenet.load_causenet` (interning, dedup
+    with provenance counts), :func:`graph_positions` (paper's ``path`` rule)
+    and :func:`graph_chain_stats` (per weakly connected component, cycles on
+    the condensation);
+networkx (the baseline of issue 28)
+    the same file read line by line with ``json.loads``, a ``networkx.DiGraph``
+    built from the pairs, labelled by the paper's rule (middle = has in- and
+    out-edges other than one 2-cycle partner; start = no in-edge and a
+    successor with an out-edge; end = no out-edge and a predecessor with an
+    in-edge).  It gives labels only (networkx has no chain count); its
+    labels are checked against ours (counts per position).
+
+The synthetic graph: each endpoint of a relation is a fresh concept with
+probability ``--p-new`` (most CauseNet concepts occur once), otherwise a
+concept drawn from a Zipf law (exponent ``--zipf``) over ``--hubs`` popular
+concepts, so degrees are heavy-tailed and the popular concepts form large
+cycles.  Each line carries 1 to 4 sources of CauseNet's four types, the
+sentence ones with a short sentence, and a ``support`` count.
+
+Run (several GB of disk in --dir, removed afterwards unless --keep)::
+
+    python benchmarks/bench_causenet.py                       # 1M, 3M, 11.6M; baseline at 1M, 3M
+    python benchmarks/bench_causenet.py --sizes 100000 --baseline-sizes 100000   # a quick look
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+CAUSENET_RELATIONS = 11_609_890
+TYPES = ("wikipedia_sentence", "clueweb12_sentence", "wikipedia_list", "wikipedia_infobox")
+
+
+def generate(path: Path, n: int, *, p_new: float, hubs: int, zipf: float, seed: int, prefixes=()) -> dict:
+    """Write ``n`` CauseNet-shaped lines to ``path`` (and the first ``k`` lines of it for each prefix)."""
+    rng = np.random.Generator(np.random.PCG64(seed))
+    outs = {k: open(path.with_name(f"{path.stem}-{k}.jsonl"), "w") for k in prefixes if k < n}
+    main = open(path, "w")
+    next_id = hubs
+    chunk = 500_000
+    written = 0
+    ranks = np.arange(1, hubs + 1, dtype=np.float64)
+    weights = ranks ** -zipf
+    weights /= weights.sum()
+    while written < n:
+        m = min(chunk, n - written)
+        ends = np.empty(2 * m, dtype=np.int64)
+        fresh = rng.random(2 * m) < p_new
+        k = int(fresh.sum())
+        ends[fresh] = np.arange(next_id, next_id + k)
+        next_id += k
+        ends[~fresh] = rng.choice(hubs, size=2 * m - k, p=weights)
+        n_src = rng.integers(1, 5, size=m)
+        types = rng.integers(0, 4, size=int(n_src.sum()))
+        support = rng.geometric(0.5, size=m)
+        lines = []
+        t = 0
+        for i in range(m):
+            c, e = int(ends[2 * i]), int(ends[2 * i + 1])
+            srcs = []
+            for _ in range(int(n_src[i])):
+                ty = TYPES[types[t]]
+                t += 1
+                if ty.endswith("sentence"):
+                    srcs.append('{"type": "%s", "payload": {"sentence": {"surface": "term %d causes term %d."}}}'
+                                % (ty, c, e))
+                else:
+                    srcs.append('{"type": "%s", "payload": {"infobox_argument": "causes"}}' % ty)
+            lines.append('{"causal_relation": {"cause": {"concept": "term_%d"}, "effect": {"concept": "term_%d"}}, '
+                         '"support": %d, "sources": [%s]}\n' % (c, e, support[i], ", ".join(srcs)))
+        text = "".join(lines)
+        main.write(text)
+        for k, f in outs.items():
+            if written < k:
+                f.write("".join(lines[: k - written]))
+        written += m
+    main.close()
+    for f in outs.values():
+        f.close()
+    return {"lines": n, "bytes": path.stat().st_size}
+
+
+# -- workers (one per subprocess) ---------------------------------------------------------------------
+
+def worker_ours(path: str) -> dict:
+    from causalgraph.datasets.causenet import load_causenet
+    from causalgraph.metrics.graph_chains import graph_chain_stats, graph_positions
+
+    t0 = time.perf_counter()
+    g = load_causenet(path)
+    t1 = time.perf_counter()
+    codes = graph_positions(g)
+    t2 = time.perf_counter()
+    st = graph_chain_stats(g)
+    t3 = time.perf_counter()
+    counts = np.bincount(codes, minlength=4).tolist()
+    return {"load_merge": t1 - t0, "labels": t2 - t1, "stats": t3 - t2, "total": t3 - t0,
+            "engine": g.report.get("engine"), "relations": g.report.get("relations"), "nodes": g.n_nodes,
+            "edges": g.n_edges, "components": st.n_components, "depth": st.total.depth,
+            "breadth": st.total.breadth, "chains_digits": len(str(st.total.n_chains)), "acyclic": st.total.acyclic,
+            "cyclic_nodes": int(st.cyclic_nodes.sum()), "positions": counts}
+
+
+def worker_networkx(path: str) -> dict:
+    import networkx as nx
+
+    t0 = time.perf_counter()
+    pairs = []
+    with open(path, "rb") as f:
+        for raw in f:
+            if raw.strip():
+                cr = json.loads(raw)["causal_relation"]
+                pairs.append((cr["cause"]["concept"].replace("_", " "), cr["effect"]["concept"].replace("_", " ")))
+    t1 = time.perf_counter()
+    g = nx.DiGraph()
+    g.add_edges_from(pairs)
+    g.remove_edges_from(list(nx.selfloop_edges(g)))
+    t2 = time.perf_counter()
+    succ, pred = g.succ, g.pred
+    counts = [0, 0, 0, 0]  # start, middle, end, none
+    for v in g:
+        s, p = succ[v], pred[v]
+        if s and p:
+            counts[1 if (len(s) > 1 or len(p) > 1 or next(iter(s)) != next(iter(p))) else 3] += 1
+        elif s:
+            counts[0 if any(succ[u] for u in s) else 3] += 1
+        elif p:
+            counts[2 if any(pred[u] for u in p) else 3] += 1
+        else:
+            counts[3] += 1
+    t3 = time.perf_counter()
+    return {"read_pairs": t1 - t0, "graph": t2 - t1, "labels": t3 - t2, "total": t3 - t0,
+            "nodes": g.number_of_nodes(), "positions": counts}
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident memory (VmHWM: unlike ru_maxrss, not inherited across fork and exec)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def run_worker(kind: str, path: Path) -> dict:
+    code = ("import json, sys; sys.path.insert(0, %r); import bench_causenet as b; "
+            "r = b.worker_%s(%r); r['peak_rss_mb'] = b.peak_rss_mb(); "
+            "print(json.dumps(r))") % (str(Path(__file__).parent), kind, str(path))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", default=f"1000000,3000000,{CAUSENET_RELATIONS}")
+    ap.add_argument("--baseline-sizes", default="1000000,3000000")
+    ap.add_argument("--p-new", type=float, default=0.517)
+    ap.add_argument("--hubs", type=int, default=400_000)
+    ap.add_argument("--zipf", type=float, default=1.05)
+    ap.add_argument("--seed", type=int, default=28)
+    ap.add_argument("--dir", default=None, help="where the synthetic files go (default: a temporary folder)")
+    ap.add_argument("--keep", action="store_true", help="keep the synthetic files")
+    args = ap.parse_args(argv)
+    sizes = sorted(int(s) for s in args.sizes.split(",") if s)
+    base = {int(s) for s in args.baseline_sizes.split(",") if s}
+    folder = Path(args.dir or tempfile.mkdtemp(prefix="bench-causenet-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        big = max(sizes)
+        path = folder / "causenet-synthetic.jsonl"
+        t0 = time.perf_counter()
+        info = generate(path, big, p_new=args.p_new, hubs=args.hubs, zipf=args.zipf, seed=args.seed,
+                        prefixes=[s for s in sizes if s < big])
+        print(f"generated {info['lines']:,} lines, {info['bytes'] / 1e9:.2f} GB in {time.perf_counter() - t0:.0f} s",
+              flush=True)
+        print(f"load average at start: {os.getloadavg()}", flush=True)
+        rows = []
+        for n in sizes:
+            f = path if n == big else folder / f"{path.stem}-{n}.jsonl"
+            ours = run_worker("ours", f)
+            row = {"relations": n, "ours": ours, "load": os.getloadavg()[0]}
+            print(json.dumps(row), flush=True)
+            if n in base:
+                nx_ = run_worker("networkx", f)
+                row["networkx"] = nx_
+                row["labels_equal"] = nx_["positions"] == ours["positions"]
+                print(json.dumps({"relations": n, "networkx": nx_, "labels_equal": row["labels_equal"]}), flush=True)
+            rows.append(row)
+        print()
+        print("| relations | concepts | edges | load+merge | labels | chain stats | total | µs/relation | peak RSS "
+              "| networkx total | peak RSS | networkx / ours |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for r in rows:
+            o = r["ours"]
+            nxr = r.get("networkx")
+            nx_cols = (f"{nxr['total']:.1f} s | {nxr['peak_rss_mb'] / 1024:.2f} GB | {nxr['total'] / o['total']:.1f}"
+                       if nxr else "– | – | –")
+            print(f"| {r['relations']:,} | {o['nodes']:,} | {o['edges']:,} | {o['load_merge']:.1f} s | "
+                  f"{o['labels']:.2f} s | {o['stats']:.1f} s | {o['total']:.1f} s | "
+                  f"{o['total'] / r['relations'] * 1e6:.2f} | {o['peak_rss_mb'] / 1024:.2f} GB | {nx_cols} |")
+    finally:
+        if not args.keep:
+            shutil.rmtree(folder, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
