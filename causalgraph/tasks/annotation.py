@@ -105,5 +105,6 @@ def tasks() -> list[Task]:
         parse=parse_for_run,
         score=_score,
         strategy=lambda v: v,
+        requires=("text",),
         description="annotate statements into ClimateCause-style relations (issue 9)",
     )]

@@ -410,6 +410,9 @@ def _task(name: str) -> Task:
                 labels=labels, kind=kind, positive=positive, answer_words=words, strategy=strategy,
                 canonical_variant=canonical, default_data="climatecause",
                 item_options=_ITEM_OPTIONS.get(name, ("rule", "order", "encoding", "event_names")),
+                # CorrI asks about a pair as the statement relates it; ECI first finds the events in the text.
+                requires=(("text", "correlation") if name.startswith("corri") else
+                          ("text",) if name.startswith("ccr-eci") else ()),
                 variant_words=VARIANT_WORDS,
                 description=f"ClimateCause {name} ({len(variants)} prompt variants, labels {', '.join(labels)})",
                 # The authors' released scorer of chain position, reported beside ours (docs/reproduction.md).
