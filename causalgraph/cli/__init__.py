@@ -28,6 +28,7 @@ COMMAND_MODULES = [
     "encode",
     "items",
     "export_dataset",
+    "export_graphs",
     "bench",
     "extract",
     "evaluate_extraction",

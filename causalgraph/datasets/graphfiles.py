@@ -91,7 +91,7 @@ def read_graph_file(path: str | Path):
                 import pydot  # noqa: F401  (networkx's DOT reader)
             except ImportError:
                 raise SchemaError(f"{p}: reading DOT needs pydot (pip install pydot)") from None
-            g = nx.nx_pydot.read_dot(p)
+            g = _unquote_dot(nx.nx_pydot.read_dot(p))
         elif suffix == ".json":
             data = json.loads(p.read_text(encoding="utf-8-sig"))
             if not (isinstance(data, dict) and "nodes" in data and ("links" in data or "edges" in data)):
@@ -113,6 +113,32 @@ def read_graph_file(path: str | Path):
     if labels and all(isinstance(x, str) and x.strip() for x in labels) and len(set(labels)) == len(labels):
         g = nx.relabel_nodes(g, {n: g.nodes[n]["label"] for n in g.nodes})
     return nx.relabel_nodes(g, {n: str(n) for n in g.nodes if not isinstance(n, str)})
+
+
+def _dot_unquote(value):
+    """A DOT quoted string as text: quotes dropped, ``\\"``, ``\\\\`` and ``\\n`` unescaped (pydot keeps them)."""
+    if not isinstance(value, str):
+        return value
+    s = value[1:-1] if len(value) >= 2 and value[0] == value[-1] == '"' else value
+    out, i = [], 0
+    while i < len(s):
+        if s[i] == "\\" and i + 1 < len(s) and s[i + 1] in '"\\nr':
+            out.append({"n": "\n", "r": "\r"}.get(s[i + 1], s[i + 1]))
+            i += 2
+        else:
+            out.append(s[i])
+            i += 1
+    return "".join(out)
+
+
+def _unquote_dot(g):
+    import networkx as nx
+
+    g = nx.relabel_nodes(g, {n: _dot_unquote(n) for n in g.nodes})
+    for *_, attrs in g.edges(data=True):
+        for k in list(attrs):
+            attrs[k] = _dot_unquote(attrs[k])
+    return g
 
 
 def _edge_label(p: Path, u: str, v: str, attrs: dict, keys, parser, accepted: str) -> tuple[bool, list]:
