@@ -36,6 +36,7 @@ COMMAND_MODULES = [
     "annotate",
     "score",
     "evaluate_annotation",
+    "compare_graphs",
 ]
 
 
