@@ -119,3 +119,38 @@ def test_a_gold_statement_without_prediction_is_scored_against_an_empty_graph(tm
     assert [(r["statement_id"], r["pred_id"], r["shd"], r["sid"]) for r in rows] == [("s1", "s1", 0, 0),
                                                                                      ("s2", None, 1, 1)]
     assert "have no predicted graph" in err and "s9" in err
+
+
+# -- in the evaluations ----------------------------------------------------------------------------------
+
+def test_evaluate_statements_with_graphs_reports_shd_and_sid_per_statement_and_their_means():
+    from causalgraph.annotation.evaluate import evaluate_statements
+    from causalgraph.model import Relation, Statement
+
+    gold = [Statement("s1", "t", True, (Relation("a", "b"), Relation("b", "c"))),
+            Statement("s2", "u", True, (Relation("x", "y"),))]
+    pred = [Statement("s1", "t", True, (Relation("b", "a"), Relation("b", "c"))), None]
+    rep = evaluate_statements(pred, gold, reference="paper", graphs=True)
+    assert [(r["graph_shd"], r["graph_sid"]) for r in rep.per_statement] == [(1, 3), (1, 1)]
+    assert rep.graph["shd"] == 1.0 and rep.graph["sid"] == 2.0 and rep.graph["n"] == 2
+    assert {"measure": "graph.sid.mean", "value": 2.0, "n": 2} in rep.rows()
+    plain = evaluate_statements(pred, gold, reference="paper")
+    assert "graph" not in plain.summary() and "graph_shd" not in plain.per_statement[0]
+
+
+def test_evaluate_extraction_graphs_scores_each_row_and_gold_against_itself_is_zero(tmp_path, capsys,
+                                                                                   pubmed_test_path):
+    rows = json.loads(pubmed_test_path.read_text())
+    k = next(i for i, r in enumerate(rows) if len(r["pairs"]) == 1)
+    rows = rows[k:k + 6]
+    pred = tmp_path / "pred.json"
+    # the first row (one pair) predicts its pair reversed, the others as gold
+    first = dict(rows[0], pairs=[dict(p, cause=p["effect"], effect=p["cause"]) for p in rows[0]["pairs"]])
+    pred.write_text(json.dumps({"predictions": [first] + rows[1:]}))
+    assert main(["evaluate-extraction", str(pred), "--gold", str(pubmed_test_path), "--only-predicted", "--graphs",
+                 "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert len(out) == len([r for r in rows if r["pairs"]])
+    # one reversed edge: SHD 1; the guess says the effect causes the cause, and SID counts both ordered pairs
+    assert (out[0]["shd"], out[0]["sid"], out[0]["n_events"]) == (1, 2, 2)
+    assert all(r["shd"] == 0 and r["sid"] == 0 for r in out[1:])
