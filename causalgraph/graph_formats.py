@@ -209,7 +209,9 @@ def to_pgmpy(graph):
     dag = DAG()
     dag.add_nodes_from(graph.nodes)
     for e in graph.edges:
-        dag.add_edge(e.cause, e.effect, **edge_labels(e))
+        # pgmpy's add_edge takes no attributes; the DAG is a networkx DiGraph, whose edge data holds them
+        dag.add_edge(e.cause, e.effect)
+        dag.edges[e.cause, e.effect].update(edge_labels(e))
     return dag
 
 

@@ -177,6 +177,14 @@ def test_pgmpy_d_separation_equals_networkx_on_200_random_triples():
     assert set(to_pgmpy(compile_graph([Relation(u, v) for u, v in ASIA_ARCS])).edges) == ASIA_ARCS
 
 
+def test_the_pgmpy_dag_of_a_climatecause_graph_keeps_its_edge_labels(climatecause):
+    pytest.importorskip("pgmpy")
+    g = compile_graph(climatecause["cc-001"])
+    dag = to_pgmpy(g)
+    assert labelled(dag.edges(data=True)) == labelled(to_digraph(g).edges(data=True))
+    assert all(d.get("correlation") in ("positive", "negative", "conflicting") for *_, d in dag.edges(data=True))
+
+
 def test_to_dowhy_gives_the_gml_dowhy_parses(climatecause):
     g = compile_graph(climatecause["cc-001"])
     parsed = nx.parse_gml(to_dowhy(g))  # DoWhy's CausalModel reads a GML string with networkx.parse_gml

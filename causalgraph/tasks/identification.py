@@ -123,19 +123,24 @@ def identification_questions(graph: CausalGraph, task: str, *,
     import networkx as nx
 
     nodes = list(graph.nodes)
-    dg = to_digraph(graph)
+    dg = to_digraph(graph)  # built once: every question of the graph reads it
     key = graph.statement_id
     yes, no = [], []
     for i, x in enumerate(nodes):
-        desc = nx.descendants(dg, x) if task == "adjustment-set" else set()
+        if task == "adjustment-set":
+            desc = nx.descendants(dg, x)
+            cut = dg.copy()
+            cut.remove_edges_from(list(dg.out_edges(x)))
         for j, y in enumerate(nodes):
             if i == j or (task == "d-separation" and j < i) or (task == "adjustment-set" and y not in desc):
                 continue
             for d, z in enumerate(_draw_z(nodes, i, j, key, seed)):
-                names = [nodes[k] for k in z]
-                ans = (d_separated(graph, x, y, names) if task == "d-separation"
-                       else is_backdoor_set(graph, x, y, names))
-                (yes if ans else no).append((i, j, d, z, ans))
+                names = {nodes[k] for k in z}
+                if task == "d-separation":
+                    ans = nx.is_d_separator(dg, {x}, {y}, names)
+                else:  # the back-door criterion, as is_backdoor_set states it
+                    ans = not (names & desc) and nx.is_d_separator(cut, {x}, {y}, names)
+                (yes if ans else no).append((i, j, d, z, bool(ans)))
     k = min(len(yes), len(no))
     chosen = []
     for group in (yes, no):

@@ -80,9 +80,10 @@ def test_yes_and_no_are_balanced_in_every_statement(climatecause, task):
 
 
 def test_another_seed_draws_other_conditioning_sets_and_the_same_seed_the_same(climatecause):
-    a = items(climatecause, "d-separation", "A_1", seed=0)
-    b = items(climatecause, "d-separation", "A_1", seed=0)
-    c = items(climatecause, "d-separation", "A_1", seed=1)
+    some = list(climatecause)[:12]
+    a = items(some, "d-separation", "A_1", seed=0)
+    b = items(some, "d-separation", "A_1", seed=0)
+    c = items(some, "d-separation", "A_1", seed=1)
     assert [(i.id, i.meta["given"]) for i in a] == [(i.id, i.meta["given"]) for i in b]
     assert [(i.id, i.meta["given"]) for i in a] != [(i.id, i.meta["given"]) for i in c]
 
