@@ -205,6 +205,30 @@ class CausalGraph:
             g.add_edge(b.event, b.overarching, role=b.role, n_relations=len(b.relations))
         return g
 
+    def to_gml(self) -> str:
+        """GML text of the causal edges, labels as edge attributes (:func:`causalgraph.graph_formats.to_gml`)."""
+        from .graph_formats import to_gml
+
+        return to_gml(self)
+
+    def to_dagitty(self) -> str:
+        """dagitty ``dag { … }`` text; a cycle is refused, naming it (:func:`causalgraph.graph_formats.to_dagitty`)."""
+        from .graph_formats import to_dagitty
+
+        return to_dagitty(self)
+
+    def to_pgmpy(self):
+        """A ``pgmpy.base.DAG``; a cycle is refused, naming it (:func:`causalgraph.graph_formats.to_pgmpy`)."""
+        from .graph_formats import to_pgmpy
+
+        return to_pgmpy(self)
+
+    def to_dowhy(self) -> str:
+        """The GML DoWhy's ``CausalModel(graph=...)`` takes (:func:`causalgraph.graph_formats.to_dowhy`)."""
+        from .graph_formats import to_dowhy
+
+        return to_dowhy(self)
+
     def to_rustworkx(self):
         """A ``rustworkx.PyDiGraph``: node payloads are events, edge payloads attribute dicts.
 

@@ -222,7 +222,13 @@ class Corpus:
     """An ordered collection of statements, with where they came from.
 
     ``problems`` lists everything a lenient load reported; ``report`` holds
-    loader statistics such as how many labels were normalised.
+    loader statistics such as how many labels were normalised.  ``lacks``
+    names what the source does not hold, in the column names of the
+    relations format (docs/data.md): ``"text"`` for graph files,
+    ``"correlation"``, ``"relation_type"``, ``"nested"`` … for a relations
+    file without those columns.  Metrics that read a lacking label are NaN
+    and tasks that need one are refused; the two released corpora lack
+    nothing (PubMedCausal's unannotated labels read as today).
     """
 
     name: str
@@ -231,6 +237,7 @@ class Corpus:
     sha256: Optional[str] = None
     problems: list[Problem] = field(default_factory=list)
     report: dict = field(default_factory=dict)
+    lacks: tuple[str, ...] = ()
 
     def __len__(self) -> int:
         return len(self.statements)

@@ -6,6 +6,9 @@ PY=${1:-.venv/bin/python}
 PIP="$PY -m pip"
 
 $PIP install --quiet -e '.[dev,viz,openai]'
+# Graph interchange and scores (tests/test_graph_formats.py, tests/metrics/test_graph_scores.py): pgmpy checks
+# d-separation, gadjid computes SID/AID, pydot reads DOT.  DoWhy is not installed: it would downgrade scipy.
+$PIP install --quiet "pgmpy>=1.0" "gadjid>=0.1" "pydot>=3"
 
 # LLM backends (tests/llm, tests/bench).  torch first, pinned to the CPU build that these machines
 # keep on disk (pip's find-links), so that installing transformers never pulls a CUDA torch; a

@@ -40,6 +40,7 @@ from ..errors import ConfigError, CycleLimitExceeded, SchemaError
 from ..scores import prf
 from ..extraction.spans import exact_key, pair_score
 from ..metrics.complexity import METRICS, complexity
+from ..metrics.graph_scores import compare_graphs
 from ..model import Relation, Statement
 from .answer import parse_annotation, to_statement
 from .reference import ReferenceRanges, normalized_complexity, resolve_reference
@@ -52,6 +53,8 @@ __all__ = ["AnnotationReport", "evaluate_statements", "evaluate_records", "evalu
 LABELS = {"correlation": "correlation", "relation_type": "polarity", "explicitness": "explicitness"}
 #: Token S at or above which two pairs count as the same relation.
 MATCH_THRESHOLD = 0.5
+# The graph scores a --graphs evaluation reports per statement and as means (counts, not normalised).
+GRAPH_MEANS = ("shd", "sid", "parent_aid", "ancestor_aid", "oset_aid")
 
 
 def distinct_pairs(statement: Statement) -> list[tuple[tuple[str, str], Relation]]:
@@ -120,11 +123,17 @@ class AnnotationReport:
     counts: dict[str, Any]
     reference: dict[str, Any] = field(default_factory=dict)
     threshold: float = MATCH_THRESHOLD
+    #: With ``graphs=True``: the mean SHD, SID and AIDs over the statements (``{"shd": …, "n": …}``)
+    #: and their notes; empty otherwise, so that reports without it keep their bytes.
+    graph: dict[str, Any] = field(default_factory=dict)
 
     def summary(self) -> dict[str, Any]:
         """Everything but the per-statement rows, as plain JSON values."""
-        return {"pairs": self.pairs, "labels": self.labels, "complexity": self.complexity, "causal": self.causal,
-                "counts": self.counts, "threshold": self.threshold, "reference": self.reference}
+        out = {"pairs": self.pairs, "labels": self.labels, "complexity": self.complexity, "causal": self.causal,
+               "counts": self.counts, "threshold": self.threshold, "reference": self.reference}
+        if self.graph:
+            out["graph"] = self.graph
+        return out
 
     def rows(self) -> list[dict[str, Any]]:
         """A flat table: one row per figure (``measure``, ``value``, ``n``)."""
@@ -140,6 +149,9 @@ class AnnotationReport:
         for m, v in self.complexity["mae"].items():
             out.append({"measure": f"complexity.mae.{m}", "value": v, "n": self.complexity["n"]})
         out.append({"measure": "statements.failed", "value": self.counts["failed"], "n": self.counts["statements"]})
+        for k, v in self.graph.items():
+            if k not in ("n", "notes"):
+                out.append({"measure": f"graph.{k}.mean", "value": v, "n": self.graph["n"]})
         return out
 
 
@@ -152,7 +164,7 @@ def _metrics(st: Statement, ref: ReferenceRanges) -> tuple[Optional[dict], Optio
 
 def evaluate_statements(predicted: Sequence[Optional[Statement]], gold: Sequence[Statement], *,
                         reference: Union[None, str, ReferenceRanges] = None, threshold: float = MATCH_THRESHOLD,
-                        rules: Optional[Sequence[Optional[str]]] = None) -> AnnotationReport:
+                        rules: Optional[Sequence[Optional[str]]] = None, graphs: bool = False) -> AnnotationReport:
     """Compare predicted annotations with gold ones, statement by statement.
 
     Parameters
@@ -168,6 +180,11 @@ def evaluate_statements(predicted: Sequence[Optional[Statement]], gold: Sequence
         τ: token S at or above which a matched pair counts as found and its labels are compared.
     rules
         Parse rule of each prediction (reported per statement).
+    graphs
+        Also score each predicted graph against the gold one (SHD, SID and
+        the AIDs of :func:`causalgraph.metrics.graph_scores.compare_graphs`):
+        per statement in ``per_statement`` (``graph_shd`` …), and their means
+        in ``graph``.
 
     Examples
     --------
@@ -195,6 +212,7 @@ def evaluate_statements(predicted: Sequence[Optional[Statement]], gold: Sequence
     cs_pred, cs_gold = [], []
     abs_err = {m: 0.0 for m in (*METRICS, "c_s")}
     n_cx = 0
+    graph_notes: list[str] = []
     for p, g, rule in zip(predicted, gold, rules):
         if p is None:
             failed += 1
@@ -234,7 +252,17 @@ def evaluate_statements(predicted: Sequence[Optional[Statement]], gold: Sequence
             row.update({f"gold_{m}": mg[m] for m in METRICS})
             row.update({f"pred_{m}": mp[m] for m in METRICS})
             row.update({"gold_c_s": mg["c_s"], "pred_c_s": mp["c_s"]})
+        if graphs:
+            gc = compare_graphs(g, p if p is not None else [], name=g.id)
+            row.update({f"graph_{k}": v for k, v in gc.as_row().items() if k in GRAPH_MEANS})
+            graph_notes.extend(gc.notes)
         rows.append(row)
+    graph_summary: dict[str, Any] = {}
+    if graphs:
+        for k in GRAPH_MEANS:
+            vals = [r[f"graph_{k}"] for r in rows if not math.isnan(r[f"graph_{k}"])]
+            graph_summary[k] = sum(vals) / len(vals) if vals else None
+        graph_summary.update(n=len(rows), notes=graph_notes)
     pairs = {
         "exact": prf(exact_hits, n_pred, exact_hits, n_gold),
         "token": prf(tok_sum, n_pred, tok_sum, n_gold),
@@ -249,7 +277,7 @@ def evaluate_statements(predicted: Sequence[Optional[Statement]], gold: Sequence
     counts = {"statements": len(gold), "failed": failed, "predicted_pairs": n_pred, "gold_pairs": n_gold}
     causal = {"accuracy": causal_ok / len(gold) if gold else None, "n": len(gold)}
     return AnnotationReport(pairs=pairs, labels=labels, complexity=cx, causal=causal, per_statement=rows,
-                            counts=counts, reference=ref.to_dict(), threshold=threshold)
+                            counts=counts, reference=ref.to_dict(), threshold=threshold, graph=graph_summary)
 
 
 def _mean(xs: list[float]) -> Optional[float]:
@@ -268,7 +296,7 @@ def _spearman(a: list[float], b: list[float]) -> tuple[Optional[float], Optional
 
 
 def evaluate_records(records: Iterable[dict], *, reference: Union[None, str, ReferenceRanges] = None,
-                     threshold: float = MATCH_THRESHOLD, source: str = "run") -> AnnotationReport:
+                     threshold: float = MATCH_THRESHOLD, source: str = "run", graphs: bool = False) -> AnnotationReport:
     """Evaluate the response records of an ``annotate`` run (each carries its gold annotation).
 
     Records without gold are refused: a run on free text has nothing to compare with.
@@ -290,12 +318,12 @@ def evaluate_records(records: Iterable[dict], *, reference: Union[None, str, Ref
         else:
             preds.append(to_statement(parsed_from_label(label, r.get("rule")), text, id=str(gid)))
         rules.append("error" if r.get("error") else r.get("rule"))
-    return evaluate_statements(preds, golds, reference=reference, threshold=threshold, rules=rules)
+    return evaluate_statements(preds, golds, reference=reference, threshold=threshold, rules=rules, graphs=graphs)
 
 
 def evaluate_annotation(run: Union[str, os.PathLike, Any], *, variant: Optional[str] = None,
                         reference: Union[None, str, ReferenceRanges] = None,
-                        threshold: float = MATCH_THRESHOLD) -> AnnotationReport:
+                        threshold: float = MATCH_THRESHOLD, graphs: bool = False) -> AnnotationReport:
     """Evaluate an ``annotate`` run directory against the gold annotations it carries.
 
     Parameters
@@ -304,7 +332,7 @@ def evaluate_annotation(run: Union[str, os.PathLike, Any], *, variant: Optional[
         A run directory (``causalgraph annotate --data climatecause --out DIR``) or a loaded run.
     variant
         Only this variant (default: the run's only variant; required when it has several).
-    reference, threshold
+    reference, threshold, graphs
         See :func:`evaluate_statements`.
 
     Examples
@@ -325,4 +353,4 @@ def evaluate_annotation(run: Union[str, os.PathLike, Any], *, variant: Optional[
     elif variant not in variants:
         raise ConfigError(f"{r.path} has no variant {variant!r}; it has {', '.join(variants)}")
     return evaluate_records(input_order(r.records(variant)), reference=reference, threshold=threshold,
-                            source=str(r.path))
+                            source=str(r.path), graphs=graphs)

@@ -29,6 +29,7 @@ COMMAND_MODULES = [
     "encode",
     "items",
     "export_dataset",
+    "export_graphs",
     "bench",
     "extract",
     "evaluate_extraction",
@@ -36,6 +37,7 @@ COMMAND_MODULES = [
     "annotate",
     "score",
     "evaluate_annotation",
+    "compare_graphs",
 ]
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from ..datasets import load_corpus
 from ..metrics.analysis import complexity_summary, cooccurrence
 from ..metrics.complexity import COMPLEXITY_COLUMNS, CONFLICT_RULES, complexity_table, normalize_weights
@@ -39,6 +41,8 @@ def run(args) -> int:
     weights = normalize_weights(args.weights)  # validate before loading anything
     corpus = load_corpus(args.data, split=args.split)
     table = complexity_table(corpus, weights, conflicts=args.conflicts, cycle_limit=args.cycle_limit)
+    for note in table.attrs.get("notes", ()):
+        print(f"causalgraph complexity: note: {note}", file=sys.stderr)
     if not args.summary:
         emit_table(table, args.format, columns=list(COMPLEXITY_COLUMNS))
         return 0

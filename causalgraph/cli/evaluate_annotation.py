@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from ..annotation.evaluate import MATCH_THRESHOLD
 from ._common import add_format_option, emit_json, emit_table
 
@@ -22,6 +24,9 @@ def register(sub) -> None:
     p.add_argument("--threshold", type=float, default=MATCH_THRESHOLD, metavar="TAU",
                    help=f"token pair score at which a matched pair counts as found (default: {MATCH_THRESHOLD:g})")
     p.add_argument("--per-statement", action="store_true", help="print one row per statement instead")
+    p.add_argument("--graphs", action="store_true",
+                   help="also score each predicted graph against the gold one: SHD, SID, parent/ancestor/oset AID "
+                        "(per statement, and their means; docs/graphs.md#scores)")
     add_format_option(p)
     p.set_defaults(func=run)
 
@@ -29,7 +34,10 @@ def register(sub) -> None:
 def run(args) -> int:
     from ..annotation.evaluate import evaluate_annotation
 
-    rep = evaluate_annotation(args.run, variant=args.variant, reference=args.reference, threshold=args.threshold)
+    rep = evaluate_annotation(args.run, variant=args.variant, reference=args.reference, threshold=args.threshold,
+                              graphs=args.graphs)
+    for note in rep.graph.get("notes", ()):
+        print(f"causalgraph evaluate-annotation: note: {note}", file=sys.stderr)
     if args.per_statement:
         emit_table(rep.per_statement, args.format)
     elif args.format == "json":

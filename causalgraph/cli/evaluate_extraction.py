@@ -33,6 +33,10 @@ def register(sub) -> None:
     rows.add_argument("--only-predicted", action="store_true",
                       help="score only the gold rows that have a prediction (a failed request's row left out too)")
     p.add_argument("--examples", type=int, default=3, metavar="N", help="examples per error bucket (default: 3)")
+    p.add_argument("--graphs", action="store_true",
+                   help="score each row's predicted graph against its gold graph instead (SHD, SID, parent/ancestor/"
+                        "oset AID; spans merged by their normalised form, as extraction-chains does; "
+                        "docs/graphs.md#scores): one row per gold row with pairs")
     p.add_argument("--format", choices=["table", "csv", "json"], default="table",
                    help="table: summary, metrics, labels, error buckets and examples (default); csv: the metrics "
                         "table only; json: everything")
@@ -47,6 +51,8 @@ def run(args) -> int:
         raise ConfigError(f"--threshold {args.threshold}: expected a number in (0, 1]")
     if args.examples < 0:
         raise ConfigError(f"--examples {args.examples}: expected zero or more")
+    if args.graphs:
+        return _graphs(args)
     rep = evaluate_extraction(args.pred, args.gold or args.split or "test", mode=args.mode, cosine=args.cosine,
                               embedder=args.embedder, threshold=args.threshold, only_predicted=args.only_predicted,
                               all_rows=args.all_rows, examples=args.examples)
@@ -76,4 +82,24 @@ def run(args) -> int:
     for k, ex in b["examples"].items():
         for e in ex:
             print(f"  {k:<14} s/n {e['s/n']}: predicted {e['predicted'] or '-'} | gold {e['gold'] or '-'}")
+    return 0
+
+
+def _graphs(args) -> int:
+    """``--graphs``: both sides compiled into graphs (normalised spans as events), scored row by row."""
+    import sys
+
+    from ..extraction.producer import corpus_from_extraction
+    from ..metrics.graph_scores import SCORE_COLUMNS, compare_corpora
+    from ..model import Corpus
+
+    gold = corpus_from_extraction(args.gold or f"pubmedcausal:{args.split or 'test'}", merge="normalized")
+    pred = corpus_from_extraction(args.pred, merge="normalized")
+    if args.only_predicted:
+        have = {s.id for s in pred}
+        gold = Corpus(gold.name, [s for s in gold if s.id in have], source=gold.source)
+    rows, notes = compare_corpora(gold, pred)
+    for note in notes:
+        print(f"causalgraph evaluate-extraction: note: {note}", file=sys.stderr)
+    emit_table(rows, args.format, columns=["statement_id", "pred_id", *SCORE_COLUMNS])
     return 0

@@ -14,14 +14,22 @@ from ..errors import ConfigError, DataNotFound, SchemaError
 from ..model import Corpus
 from .causenet import causenet_path, load_causenet
 from .climatecause import load_climatecause
+from .detect import detect_file, detect_folder
 from .fetch import DATASETS, cache_dir, data_dir, download, resolve_file, sha256_file
+from .graphfiles import load_graph_files
 from .pubmedcausal import load_pubmedcausal
+from .relations import example_relations_path, load_relations
 
 __all__ = [
     "load_climatecause",
     "load_pubmedcausal",
     "load_causenet",
     "causenet_path",
+    "load_relations",
+    "load_graph_files",
+    "example_relations_path",
+    "detect_file",
+    "detect_folder",
     "load_corpus",
     "resolve_file",
     "download",
@@ -52,11 +60,6 @@ def sample_path() -> Path:
     return Path(__file__).with_name("sample") / "sample_climatecause.csv"
 
 
-def _sniff_json(p: Path) -> bool:
-    # Both corpora could sit in one folder; a .json file is PubMedCausal.
-    return p.suffix.lower() in (".json", ".jsonl")
-
-
 def load_corpus(data: Optional[str | Path] = None, *, split: Optional[str] = None) -> Corpus:
     """Load a corpus from a dataset name, a file or a folder.
 
@@ -67,7 +70,12 @@ def load_corpus(data: Optional[str | Path] = None, *, split: Optional[str] = Non
         (optionally ``"pubmedcausal:train"``): PubMedCausal; a ``.xlsx`` or
         ``.csv`` file: ClimateCause; a ``.json`` file: PubMedCausal; a
         folder: the ClimateCause spreadsheet in it, else PubMedCausal's
-        ``extraction_<split>.json``.
+        ``extraction_<split>.json``.  A CSV, TSV, JSON Lines or Parquet
+        file (or a folder's spreadsheet) whose header holds ``text``,
+        ``cause`` and ``effect`` and no ``Causal?`` column is the relations
+        format (:func:`load_relations`); a ``.graphml``, ``.gml``, ``.dot``
+        or node-link ``.json`` file, or a folder of them, is read by
+        :func:`load_graph_files` (docs/data.md).
     split
         PubMedCausal split (default ``"test"``).
 
@@ -99,18 +107,28 @@ def load_corpus(data: Optional[str | Path] = None, *, split: Optional[str] = Non
     p = Path(s).expanduser()
     if not p.exists():
         raise DataNotFound(f"{s}: no such dataset, file or folder; expected one of {', '.join(DATASET_NAMES)}, "
-                           "an .xlsx/.csv/.json file, or a folder holding one")
+                           "an .xlsx/.csv/.json file, a relations or graph file, or a folder holding one")
     if p.is_dir():
         # A data root laid out as <root>/<name>/… is accepted too.
         for sub in ("climatecause", "pubmedcausal"):
             if (p / sub).is_dir() and not any(p.glob("*.xlsx")) and not any(p.glob("*.json")):
                 p = p / sub
                 break
+        kind = detect_folder(p)
+        if kind == "relations":
+            return load_relations((sorted(p.glob("*.csv")))[0])
+        if kind == "graph":
+            return load_graph_files(p)
         if any(p.glob("*.xlsx")) or any(p.glob("*.csv")):
             return load_climatecause(p)
         if any(p.glob("*.json")):
             return load_pubmedcausal(p, split=split or "test")
-        raise SchemaError(f"{p}: folder holds no .xlsx, .csv or .json corpus file")
-    if _sniff_json(p):
+        raise SchemaError(f"{p}: folder holds no .xlsx, .csv or .json corpus file, nor graph files")
+    kind = detect_file(p)
+    if kind == "relations":
+        return load_relations(p)
+    if kind == "graph":
+        return load_graph_files(p)
+    if kind == "pubmedcausal":
         return load_pubmedcausal(p, split=split or "test")
     return load_climatecause(p)

@@ -57,6 +57,7 @@ __all__ = [
     "complexity",
     "complexity_table",
     "complexity_columns",
+    "missing_metrics",
     "belongs_complexity",
     "nesting_complexity",
     "signed_complexity",
@@ -125,12 +126,18 @@ class ComplexityMetric:
         One line saying what it counts (shown in docs and listings).
     symbol
         How the paper writes it (``C^com``).
+    columns
+        The label columns (relations-format names, docs/data.md) it reads:
+        for a corpus that :attr:`~causalgraph.model.Corpus.lacks` one of
+        them, :func:`complexity_table` reports the metric as NaN with a note
+        instead of scoring every relation as unlabelled.
     """
 
     name: str
     function: Callable[[CausalGraph, MetricOptions], float]
     description: str
     symbol: str
+    columns: tuple[str, ...] = ()
 
 
 _REGISTRY: dict[str, ComplexityMetric] = {}
@@ -142,7 +149,7 @@ _RESERVED = {"raw", "norm", "s", "as_dict", "n_complex", "c_s", "beyond_range", 
 
 
 def register_metric(name: str, function: Callable[[CausalGraph, MetricOptions], float], description: str, *,
-                    symbol: Optional[str] = None) -> ComplexityMetric:
+                    symbol: Optional[str] = None, columns: Sequence[str] = ()) -> ComplexityMetric:
     """Add a complexity metric: :func:`complexity`, the table, weights and C(s) take it up.
 
     Parameters
@@ -156,6 +163,9 @@ def register_metric(name: str, function: Callable[[CausalGraph, MetricOptions], 
         What the metric counts, in one line.
     symbol
         The printed name (default ``C^<name>``).
+    columns
+        The label columns the metric reads (``("correlation",)``), so that it
+        is NaN on a corpus that lacks one (see :class:`ComplexityMetric`).
 
     Returns
     -------
@@ -177,7 +187,7 @@ def register_metric(name: str, function: Callable[[CausalGraph, MetricOptions], 
     if not callable(function):
         raise ConfigError(f"metric {name!r}: function is {type(function).__name__}; expected a callable "
                           "function(graph, options)")
-    metric = ComplexityMetric(name, function, str(description), symbol or f"C^{name}")
+    metric = ComplexityMetric(name, function, str(description), symbol or f"C^{name}", tuple(columns))
     _REGISTRY[name] = metric
     return metric
 
@@ -426,17 +436,21 @@ def signed_complexity(
 # A new metric: a function of (graph, options) and one register_metric line below.
 
 register_metric("com", lambda g, o: belongs_complexity(g.common),
-                "common cause/effect structures (eq. 1): edges + components of the Combined = Yes belongs-to graph")
+                "common cause/effect structures (eq. 1): edges + components of the Combined = Yes belongs-to graph",
+                columns=("combined", "cause_belongs_to", "effect_belongs_to"))
 register_metric("ex", lambda g, o: belongs_complexity(g.elaboration),
-                "elaboration of examples (eq. 2): the same for Combined = No, not nested")
+                "elaboration of examples (eq. 2): the same for Combined = No, not nested",
+                columns=("combined", "nested", "cause_belongs_to", "effect_belongs_to"))
 register_metric("nest", lambda g, o: nesting_complexity(g.nesting),
-                "nested causality (eq. 3): T + T ln T per nesting event of T nested relations")
+                "nested causality (eq. 3): T + T ln T per nesting event of T nested relations",
+                columns=("nested", "effect_belongs_to"))
 register_metric("corr", lambda g, o: signed_complexity(g, "correlation", conflicts=o.conflicts,
                                                        cycle_limit=o.cycle_limit).total,
-                "correlation (eq. 4): negative edges + negative paths + mixed-in + mixed-out nodes")
+                "correlation (eq. 4): negative edges + negative paths + mixed-in + mixed-out nodes",
+                columns=("correlation",))
 register_metric("pol", lambda g, o: signed_complexity(g, "polarity", conflicts=o.conflicts,
                                                       cycle_limit=o.cycle_limit).total,
-                "polarity (eq. 5): the same terms on the relation-type labels")
+                "polarity (eq. 5): the same terms on the relation-type labels", columns=("relation_type",))
 
 _PAPER_METRICS = metric_names()
 
@@ -642,6 +656,13 @@ def complexity_table(
         ``density`` (c_raw / n_tokens; NaN for a text without words) and
         ``n_tokens`` (:func:`count_tokens`).
 
+        For a corpus that :attr:`~causalgraph.model.Corpus.lacks` a label
+        column (a relations or graph file, docs/data.md), every metric
+        reading it is NaN, and so are ``c_raw``, ``c_norm`` and ``density``
+        (C(s) is defined over all the metrics); ``table.attrs["notes"]``
+        holds one line per such metric naming the column that would define
+        it.
+
     Examples
     --------
     >>> from causalgraph import load_climatecause
@@ -662,6 +683,7 @@ def complexity_table(
     names = metric_names()
     # eq. 6: each metric's range over the statements scored together (a zero range contributes 0).
     ranges = {m: (min(c[m] for c in scores), max(c[m] for c in scores)) for m in names} if scores else {}
+    missing = missing_metrics(corpus)
     rows = []
     for s, c in zip(stmts, scores):
         n_tok = count_tokens(s.text)
@@ -675,4 +697,37 @@ def complexity_table(
             "density": raw / n_tok if n_tok else math.nan,
             "n_tokens": n_tok,
         })
-    return pd.DataFrame(rows, columns=list(complexity_columns()))
+        if missing:
+            # Unlabelled is not "no negative edge": a metric the data cannot define is missing, not 0.
+            rows[-1].update({f"c_{m}": math.nan for m in missing}, c_raw=math.nan, density=math.nan,
+                            **{C_S_COLUMN: math.nan})
+    table = pd.DataFrame(rows, columns=list(complexity_columns()))
+    table.attrs["notes"] = [f"c_{m} is NaN: {why}" for m, why in missing.items()]
+    if missing:
+        table.attrs["notes"].append(f"c_raw, {C_S_COLUMN} and density are NaN: they sum every metric, and "
+                                    f"{', '.join('c_' + m for m in missing)} {'is' if len(missing) == 1 else 'are'} "
+                                    "missing")
+    return table
+
+
+def missing_metrics(corpus) -> dict[str, str]:
+    """Metric → why it is missing, for a corpus that lacks label columns (empty for the released corpora).
+
+    Examples
+    --------
+    >>> from causalgraph.model import Corpus
+    >>> missing_metrics(Corpus("x", [], source="x.csv", lacks=("correlation",)))
+    {'corr': "x.csv has no 'correlation' column, which C^corr reads"}
+    """
+    lacks = set(getattr(corpus, "lacks", ()) or ())
+    if not lacks:
+        return {}
+    source = getattr(corpus, "source", None) or getattr(corpus, "name", "the corpus")
+    out = {}
+    for m in complexity_metrics():
+        gone = [c for c in m.columns if c in lacks]
+        if gone:
+            what = ("label" if "text" in lacks else "column")
+            cols = ", ".join(repr(c) for c in gone)
+            out[m.name] = f"{source} has no {cols} {what}{'s' if len(gone) > 1 else ''}, which {m.symbol} reads"
+    return out

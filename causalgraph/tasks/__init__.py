@@ -30,7 +30,7 @@ __all__ = ["Task", "register_task", "get_task", "list_tasks", "builtin_tasks"]
 
 #: The modules that declare built-in tasks, loaded on first use.
 _FAMILIES = ("causalgraph.tasks.climatecause", "causalgraph.tasks.pubmedcausal", "causalgraph.tasks.annotation",
-             "causalgraph.tasks.structure")
+             "causalgraph.tasks.structure", "causalgraph.tasks.identification")
 
 _TASKS: dict[str, Task] = {}
 _BUILTIN: list[str] = []

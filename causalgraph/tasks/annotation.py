@@ -143,5 +143,6 @@ def tasks() -> list[Task]:
         score=_score,
         reference_answer=reference_annotation,
         strategy=lambda v: v,
+        requires=("text",),
         description="annotate statements into ClimateCause-style relations (issue 9)",
     )]

@@ -8,6 +8,7 @@ declare theirs with it.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Optional
 
@@ -95,6 +96,12 @@ class Task:
     unrecorded_prompts
         The catalog of a run whose manifest names none (runs written before
         the task offered a choice): such runs read and resume as runs of it.
+    requires
+        What the task needs of a corpus beyond its graphs, in the column
+        names of the relations format (``"text"``, ``"correlation"`` …; see
+        docs/data.md).  :meth:`items` refuses, in one line, a corpus that
+        :attr:`~causalgraph.model.Corpus.lacks` one of them (CorrI on a
+        graph file, which has no statement text).
     """
 
     name: str
@@ -120,6 +127,7 @@ class Task:
     reference_answer: Optional[Callable[[Any], Optional[str]]] = None
     prompt_catalogs: tuple[str, ...] = ()
     unrecorded_prompts: Optional[str] = None
+    requires: tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.kind not in ("binary", "multiclass", "custom"):
@@ -172,10 +180,14 @@ class Task:
     def items(self, corpus, variant: str, **options: Any) -> list:
         """The items of one variant; ``options`` (``None`` values are left out) must be :attr:`item_options`.
 
+        Items built from a corpus without statement text (graph files) say
+        so in their meta: ``meta["statement_text"]`` is ``False``.
+
         Raises
         ------
         ConfigError
-            For an option this task does not take.
+            For an option this task does not take, or a corpus that lacks
+            what the task :attr:`requires`.
         """
         given = {k: v for k, v in options.items() if v is not None}
         if "prompts" in given:
@@ -185,7 +197,20 @@ class Task:
         if unknown:
             takes = ", ".join(self.item_options) or "none"
             raise ConfigError(f"task {self.name!r} takes no item option {', '.join(unknown)} (it takes: {takes})")
-        return list(self.build_items(corpus, variant, **given))
+        lacks = tuple(getattr(corpus, "lacks", ()) or ())
+        gone = [c for c in self.requires if c in lacks]
+        if gone:
+            source = getattr(corpus, "source", None) or getattr(corpus, "name", "the corpus")
+            what = ("statement text" if c == "text" else f"{c!r} labels" for c in gone)
+            raise ConfigError(f"task {self.name!r} needs {' and '.join(what)}, which {source} does not hold "
+                              f"(see docs/data.md); tasks that need only the graph: ccr-member, ccr-position, "
+                              f"the structure and identification tasks")
+        out = list(self.build_items(corpus, variant, **given))
+        if "text" in lacks:
+            # An item on a graph file asks about a graph that no text states: say so where scores are read.
+            out = [dataclasses.replace(it, meta={**it.meta, "statement_text": False}) if hasattr(it, "meta") else it
+                   for it in out]
+        return out
 
     def variant_id(self, variant: str) -> str:
         """The canonical id of ``variant`` (checked against the task's variants when it can be)."""

@@ -440,6 +440,9 @@ def _task(name: str) -> Task:
                 item_options=_ITEM_OPTIONS.get(name, ("rule", "order", "encoding", "event_names", "prompts")),
                 # The authors' text by default; runs written before the choice existed used the tables.
                 prompt_catalogs=prompts.task_catalogs(name), unrecorded_prompts="tables",
+                # CorrI asks about a pair as the statement relates it; ECI first finds the events in the text.
+                requires=(("text", "correlation") if name.startswith("corri") else
+                          ("text",) if name.startswith("ccr-eci") else ()),
                 variant_words=VARIANT_WORDS,
                 description=f"ClimateCause {name} ({len(variants)} prompt variants, labels {', '.join(labels)})",
                 # The authors' released scorer of chain position, reported beside ours (docs/reproduction.md).

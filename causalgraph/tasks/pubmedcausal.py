@@ -100,10 +100,11 @@ def tasks() -> list[Task]:
         Task(name=EXTRACT_TASK, build_items=lambda corpus, variant: extraction_items(corpus, variant),
              list_variants=ids, kind="custom", parse=_parse_extraction, score=score_extraction_records,
              reference_answer=reference_extraction,
-             strategy=strategy_of, default_data="pubmedcausal:test",
+             strategy=strategy_of, default_data="pubmedcausal:test", requires=("text",),
              description="PubMedCausal span-level cause-effect pair extraction (App. E.1, six strategies)"),
         Task(name=DETECT_TASK, build_items=lambda corpus, variant: detection_items(corpus, variant),
              list_variants=ids, labels=("1", "0"), positive="1", kind="binary", parse=_parse_detection,
              answer_words=lambda v: {"1": "1", "0": "0"}, strategy=strategy_of, default_data="pubmedcausal:test",
+             requires=("text",),
              description="PubMedCausal causal detection, 1 = causal (App. E.2, six strategies)"),
     ]

@@ -1,0 +1,241 @@
+"""Graph files as a corpus: GraphML, GML, DOT or networkx node-link JSON, one statement per file.
+
+Every directed edge of a file becomes a :class:`~causalgraph.model.Relation`
+(cause → effect, in the file's edge order), with the edge attributes
+``correlation`` and ``relation_type`` (or ``polarity``, as causalgraph's own
+exports write it) read when present.  A file has no statement text: its
+statement's ``text`` is empty, ``meta["statement_text"]`` is ``None`` and the
+corpus :attr:`~causalgraph.model.Corpus.lacks` ``"text"``, so that tasks
+asking about the text are refused and items say in their meta that there was
+none.  docs/data.md#graph-files documents the choices.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+from ..errors import SchemaError
+from ..model import Corpus, Relation, Statement, is_blank, unprintable_char
+from . import labels as L
+from .fetch import sha256_file
+
+__all__ = ["GRAPH_SUFFIXES", "MAX_GRAPH_EDGES", "load_graph_files", "read_graph_file", "is_node_link_json",
+           "graph_files_in"]
+
+#: File types read as graphs (``.json`` only when it holds a node-link object).
+GRAPH_SUFFIXES = (".graphml", ".gml", ".dot", ".gv", ".json")
+#: Most edges one graph file may have: a bound on the work of every graph-level task.
+MAX_GRAPH_EDGES = 100_000
+# What every graph file lacks (the corpus columns of the relations format).
+_ALWAYS_LACKING = ("text", "explicitness", "cause_belongs_to", "effect_belongs_to", "nested", "combined")
+_LABELS = (("correlation", ("correlation",), L.parse_correlation, "correlation"),
+           ("relation_type", ("relation_type", "polarity"), L.parse_polarity, "polarity"))
+
+
+def is_node_link_json(path: Path) -> bool:
+    """Whether a ``.json`` file holds a networkx node-link object (``nodes`` and ``links`` or ``edges``).
+
+    Only a file that starts with ``{`` is parsed, so a corpus list (PubMedCausal) is not read twice.
+    """
+    try:
+        with open(path, encoding="utf-8-sig") as fh:
+            head = fh.read(1)
+            while head and head.isspace():
+                head = fh.read(1)
+            if head != "{":
+                return False
+            data = json.loads(head + fh.read())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return False
+    return isinstance(data, dict) and "nodes" in data and ("links" in data or "edges" in data)
+
+
+def graph_files_in(folder: Path) -> list[Path]:
+    """The graph files of a folder, sorted by name (``.json`` only when node-link)."""
+    out = []
+    for p in sorted(folder.iterdir()):
+        if p.is_file() and p.suffix.lower() in GRAPH_SUFFIXES:
+            if p.suffix.lower() != ".json" or is_node_link_json(p):
+                out.append(p)
+    return out
+
+
+def read_graph_file(path: str | Path):
+    """The file's graph as a networkx ``DiGraph``/``MultiDiGraph``, node names as strings.
+
+    GML nodes are named by their ``label`` (by their ``id`` when they have
+    none), GraphML and node-link nodes by their ``label`` attribute when
+    every node has a distinct one, else by their id.
+
+    Raises
+    ------
+    SchemaError
+        The file cannot be read as its type, or its graph is undirected.
+    """
+    import networkx as nx
+
+    p = Path(path)
+    suffix = p.suffix.lower()
+    try:
+        if suffix == ".graphml":
+            g = nx.read_graphml(p)
+        elif suffix == ".gml":
+            try:
+                g = nx.read_gml(p, label="label")
+            except nx.NetworkXError:
+                g = nx.read_gml(p, label="id")
+        elif suffix in (".dot", ".gv"):
+            try:
+                import pydot  # noqa: F401  (networkx's DOT reader)
+            except ImportError:
+                raise SchemaError(f"{p}: reading DOT needs pydot (pip install pydot)") from None
+            g = _unquote_dot(nx.nx_pydot.read_dot(p))
+        elif suffix == ".json":
+            data = json.loads(p.read_text(encoding="utf-8-sig"))
+            if not (isinstance(data, dict) and "nodes" in data and ("links" in data or "edges" in data)):
+                raise SchemaError(f"{p}: found JSON without 'nodes' and 'links' (or 'edges'); expected a networkx "
+                                  "node-link graph (networkx.node_link_data)")
+            g = nx.node_link_graph(data, edges="links" if "links" in data else "edges")
+        else:
+            raise SchemaError(f"{p}: unsupported graph file type {suffix!r}; expected one of "
+                              f"{', '.join(GRAPH_SUFFIXES)}")
+    except SchemaError:
+        raise
+    except Exception as exc:  # networkx, lxml and pydot raise many kinds for a damaged file
+        detail = " ".join(str(exc).split()) or type(exc).__name__
+        raise SchemaError(f"{p}: cannot read as {suffix[1:].upper()} ({type(exc).__name__}: {detail})") from None
+    if not g.is_directed():
+        raise SchemaError(f"{p}: the graph is undirected; expected a directed graph (a causal graph's edges "
+                          "point from cause to effect)")
+    labels = [g.nodes[n].get("label") for n in g.nodes] if suffix != ".gml" else []
+    if labels and all(isinstance(x, str) and x.strip() for x in labels) and len(set(labels)) == len(labels):
+        g = nx.relabel_nodes(g, {n: g.nodes[n]["label"] for n in g.nodes})
+    return nx.relabel_nodes(g, {n: str(n) for n in g.nodes if not isinstance(n, str)})
+
+
+def _dot_unquote(value):
+    """A DOT quoted string as text: quotes dropped, ``\\"``, ``\\\\`` and ``\\n`` unescaped (pydot keeps them)."""
+    if not isinstance(value, str):
+        return value
+    s = value[1:-1] if len(value) >= 2 and value[0] == value[-1] == '"' else value
+    out, i = [], 0
+    while i < len(s):
+        if s[i] == "\\" and i + 1 < len(s) and s[i + 1] in '"\\nr':
+            out.append({"n": "\n", "r": "\r"}.get(s[i + 1], s[i + 1]))
+            i += 2
+        else:
+            out.append(s[i])
+            i += 1
+    return "".join(out)
+
+
+def _unquote_dot(g):
+    import networkx as nx
+
+    g = nx.relabel_nodes(g, {n: _dot_unquote(n) for n in g.nodes})
+    for *_, attrs in g.edges(data=True):
+        for k in list(attrs):
+            attrs[k] = _dot_unquote(attrs[k])
+    return g
+
+
+def _edge_label(p: Path, u: str, v: str, attrs: dict, keys, parser, accepted: str) -> tuple[bool, list]:
+    """(found, labels) of one edge: ``conflicting`` (causalgraph's own exports) reads as both signs."""
+    for k in keys:
+        if k in attrs and not L.is_empty(attrs[k]):
+            raw = attrs[k]
+            if str(raw).strip().lower() == "conflicting":
+                return True, [parser("positive"), parser("negative")]
+            val = parser(raw)
+            if val is None:
+                raise SchemaError(f"{p}: edge {u!r} -> {v!r}, attribute {k!r}: found {raw!r}; expected "
+                                  f"{L.ACCEPTED[accepted]} (or conflicting)")
+            return True, [val]
+    return False, []
+
+
+def _statement(p: Path, sid: str) -> tuple[Statement, set[str]]:
+    g = read_graph_file(p)
+    if g.number_of_edges() > MAX_GRAPH_EDGES:
+        raise SchemaError(f"{p}: {g.number_of_edges():,} edges; expected at most {MAX_GRAPH_EDGES:,} per graph file")
+    for n in g.nodes:
+        if is_blank(n) or unprintable_char(n):
+            raise SchemaError(f"{p}: node {n!r}: expected an event name that shows something, without control "
+                              "characters")
+    edges = list(g.edges(data=True))
+    holds: dict[str, int] = {}
+    rel_labels = []
+    for u, v, attrs in edges:
+        per = {}
+        for col, keys, parser, accepted in _LABELS:
+            found, vals = _edge_label(p, u, v, attrs, keys, parser, accepted)
+            if found:
+                holds[col] = holds.get(col, 0) + 1
+            per[col] = vals
+        rel_labels.append(per)
+    for col, count in holds.items():
+        if count != len(edges):
+            bare = next(f"{u!r} -> {v!r}" for (u, v, _), per in zip(edges, rel_labels) if not per[col])
+            raise SchemaError(f"{p}: edge {bare} has no {col} attribute while {count} of {len(edges)} edges have "
+                              f"one; expected every edge or none to carry it")
+    relations = []
+    for (u, v, _), per in zip(edges, rel_labels):
+        corr = per["correlation"] or [None]
+        pol = per["relation_type"] or [None]
+        for i in range(max(len(corr), len(pol))):
+            relations.append(Relation(cause=u, effect=v, correlation=corr[min(i, len(corr) - 1)],
+                                      polarity=pol[min(i, len(pol) - 1)], source_file=str(p)))
+    touched = {x for u, v, _ in edges for x in (u, v)}
+    meta = {"format": "graph", "file": p.name, "statement_text": None,
+            "isolated_events": [n for n in g.nodes if n not in touched]}
+    lacking = {col for col, *_ in _LABELS if col not in holds}
+    return Statement(id=sid, text="", causal=bool(relations), relations=tuple(relations), meta=meta,
+                     source_file=str(p)), lacking
+
+
+def load_graph_files(path: str | Path) -> Corpus:
+    """Load a graph file, or a folder of them, as a corpus: one statement per file.
+
+    Parameters
+    ----------
+    path
+        A ``.graphml``, ``.gml``, ``.dot``/``.gv`` or node-link ``.json``
+        file, or a folder holding such files (read in name order).
+
+    Returns
+    -------
+    Corpus
+        Named ``graphs``; statement ids are the file names without their
+        suffix (with it where two files share a stem).  ``lacks`` holds
+        ``text`` and the labels no file carries on every edge.
+
+    Examples
+    --------
+    >>> import networkx as nx, tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> nx.write_gml(nx.DiGraph([("smoking", "cancer")]), d / "tiny.gml")
+    >>> c = load_graph_files(d / "tiny.gml")
+    >>> c["tiny"].relations[0].cause, "text" in c.lacks
+    ('smoking', True)
+    """
+    p = Path(path)
+    if not p.exists():
+        raise SchemaError(f"{p}: no such file or folder")
+    files = graph_files_in(p) if p.is_dir() else [p]
+    if not files:
+        raise SchemaError(f"{p}: folder holds no graph file (expected {', '.join(GRAPH_SUFFIXES)}; .json as "
+                          "networkx node-link data)")
+    stems = [f.stem for f in files]
+    statements, lacking = [], set()
+    for f in files:
+        sid = f.stem if stems.count(f.stem) == 1 else f.name
+        st, lack = _statement(f, sid)
+        statements.append(st)
+        lacking |= lack
+    lacks = tuple(c for c in ("text", "correlation", "relation_type", *_ALWAYS_LACKING[1:])
+                  if c in lacking or c in _ALWAYS_LACKING)
+    return Corpus(name="graphs", statements=statements, source=str(p),
+                  sha256=sha256_file(p) if p.is_file() else None, lacks=lacks,
+                  report={"files": len(files)})

@@ -1,0 +1,218 @@
+"""Graph-level scores of a predicted causal graph against a gold one: SHD, SID and the AIDs.
+
+* **SHD** (structural Hamming distance) is computed here: the number of unordered event pairs
+  whose connection differs (none, one direction, the other direction, both), so a reversed edge
+  counts once, as gadjid and CausalBench count it.  It is defined for any two graphs.
+* **SID** (structural intervention distance, Peters & Bühlmann 2015) and the adjustment
+  identification distances of Henckel et al. (2024) — **parent AID** (the SID's generalisation),
+  **ancestor AID** and **optimal-set AID** — are computed by ``gadjid`` (Rust; polynomial), for
+  DAGs only: where either graph has a directed cycle they are NaN and the comparison names the
+  cycle in its notes.
+
+Both graphs are put on one set of events: the gold graph's events, then the predicted graph's
+other events, so an extra predicted event counts wherever it is joined.  Events match by their
+exact name (docs/graphs.md#scores).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..errors import ConfigError
+from ..graph import CausalGraph, as_graph
+from ..graph_formats import find_cycle
+
+__all__ = ["GraphComparison", "SCORE_COLUMNS", "MAX_SCORE_NODES", "shd", "compare_graphs", "compare_corpora", "adjacency"]
+
+#: Most events (union of both graphs) a comparison takes; SID and the AIDs grow with its cube.
+MAX_SCORE_NODES = 2_000
+#: The columns of :meth:`GraphComparison.as_row`, in order.
+SCORE_COLUMNS = ("n_events", "gold_edges", "pred_edges", "shd", "shd_norm", "sid", "sid_norm", "parent_aid",
+                 "parent_aid_norm", "ancestor_aid", "ancestor_aid_norm", "oset_aid", "oset_aid_norm")
+
+
+@dataclass(frozen=True)
+class GraphComparison:
+    """SHD, SID and the AIDs of one predicted graph against its gold graph.
+
+    Counts are integers; ``*_norm`` are gadjid's normalised values (SID and AIDs: count over
+    n(n−1) ordered pairs; SHD: count over n(n−1)/2 unordered pairs).  The SID and AIDs are NaN
+    when a graph has a cycle (``notes`` says which).
+    """
+
+    n_events: int
+    gold_edges: int
+    pred_edges: int
+    shd: int
+    shd_norm: float
+    sid: float
+    sid_norm: float
+    parent_aid: float
+    parent_aid_norm: float
+    ancestor_aid: float
+    ancestor_aid_norm: float
+    oset_aid: float
+    oset_aid_norm: float
+    notes: tuple[str, ...] = field(default=())
+
+    def as_row(self) -> dict:
+        """The scores as one table row (:data:`SCORE_COLUMNS`)."""
+        return {c: getattr(self, c) for c in SCORE_COLUMNS}
+
+
+def _pairs(g) -> set[tuple[str, str]]:
+    if isinstance(g, CausalGraph):
+        return {(e.cause, e.effect) for e in g.edges if e.cause != e.effect}
+    return {(str(u), str(v)) for u, v in g if u != v}
+
+
+def shd(gold, pred) -> int:
+    """Structural Hamming distance: event pairs whose connection differs (a reversed edge counts once).
+
+    Parameters
+    ----------
+    gold, pred
+        :class:`~causalgraph.graph.CausalGraph`\\ s (or statements, or relations), or iterables of
+        ``(cause, effect)`` pairs.  Self-loops are not part of a DAG's adjacency and are ignored.
+
+    Examples
+    --------
+    >>> shd([("a", "b"), ("b", "c")], [("b", "a"), ("b", "c")])   # one reversed edge
+    1
+    >>> shd([("a", "b"), ("b", "c")], [])                          # two missing edges
+    2
+    >>> shd([("a", "b")], [("a", "b"), ("b", "a"), ("c", "a")])    # a 2-cycle differs, one extra edge
+    2
+    """
+    a, b = _pairs(_as_graph(gold)), _pairs(_as_graph(pred))
+
+    def state(pairs, u, v):
+        return ((u, v) in pairs, (v, u) in pairs)
+
+    keys = {frozenset(p) for p in a | b}
+    return sum(1 for k in keys for u, v in [sorted(k)] if state(a, u, v) != state(b, u, v))
+
+
+def _as_graph(x):
+    if isinstance(x, (list, tuple, set, frozenset)) and all(isinstance(p, tuple) and len(p) == 2 for p in x):
+        return list(x)
+    return as_graph(x)
+
+
+def adjacency(gold, pred):
+    """``(events, gold matrix, pred matrix)``: int8 adjacency matrices, a 1 in row r, column c for r → c.
+
+    The events are the gold graph's (in its order) then the predicted graph's others.
+    """
+    import numpy as np
+
+    g, p = _as_graph(gold), _as_graph(pred)
+    events: dict[str, None] = {}
+    for x in (g, p):
+        nodes = x.nodes if isinstance(x, CausalGraph) else [n for e in x for n in e]
+        for n in nodes:
+            events.setdefault(str(n), None)
+    names = list(events)
+    if len(names) > MAX_SCORE_NODES:
+        raise ConfigError(f"the two graphs have {len(names):,} events together; graph scores take at most "
+                          f"{MAX_SCORE_NODES:,} (SID grows with the cube of the events)")
+    index = {n: i for i, n in enumerate(names)}
+    mats = []
+    for x in (g, p):
+        m = np.zeros((len(names), len(names)), dtype=np.int8)
+        for u, v in _pairs(x):
+            m[index[u], index[v]] = 1
+        mats.append(m)
+    return names, mats[0], mats[1]
+
+
+def compare_graphs(gold, pred, *, name: Optional[str] = None) -> GraphComparison:
+    """SHD (here), SID and the parent, ancestor and optimal-set AIDs (gadjid) of ``pred`` against ``gold``.
+
+    Parameters
+    ----------
+    gold, pred
+        Graphs, statements, relations, or iterables of ``(cause, effect)`` pairs.
+    name
+        How notes name the comparison (a statement id).
+
+    Examples
+    --------
+    >>> c = compare_graphs([("a", "b"), ("b", "c")], [])   # doctest: +SKIP
+    >>> c.shd, c.sid                                       # doctest: +SKIP
+    (2, 3)
+    """
+    names, gm, pm = adjacency(gold, pred)
+    n = len(names)
+    count = shd(gold, pred)
+    shd_norm = count / (n * (n - 1) / 2) if n > 1 else 0.0
+    notes = []
+    cycles = []
+    for label, x in (("gold", gold), ("predicted", pred)):
+        g = _as_graph(x)
+        if not isinstance(g, CausalGraph):
+            from ..graph import compile_graph
+            from ..model import Relation
+
+            g = compile_graph([Relation(u, v) for u, v in g]) if g else None
+        cycle = find_cycle(g) if g is not None and g.edges else None
+        if cycle is not None:
+            cycles.append(f"the {label} graph has the cycle {' -> '.join(map(repr, cycle))}")
+    scores: dict[str, float] = {}
+    if cycles or n < 2:
+        for k in ("sid", "parent_aid", "ancestor_aid", "oset_aid"):
+            scores[k] = scores[k + "_norm"] = (math.nan if cycles else 0.0)
+        if cycles:
+            where = f"{name}: " if name else ""
+            notes.append(f"{where}SID and AIDs are NaN: {'; '.join(cycles)} (they are defined for DAGs)")
+    else:
+        try:
+            import gadjid
+        except ImportError:
+            raise ConfigError("SID and AIDs need gadjid (pip install 'causalgraph[causal]')") from None
+        for k, fn in (("sid", gadjid.sid), ("parent_aid", gadjid.parent_aid), ("ancestor_aid", gadjid.ancestor_aid),
+                      ("oset_aid", gadjid.oset_aid)):
+            norm, mistakes = fn(gm, pm, edge_direction="from row to column")
+            scores[k], scores[k + "_norm"] = int(mistakes), float(norm)
+    return GraphComparison(n_events=n, gold_edges=int(gm.sum()), pred_edges=int(pm.sum()), shd=count,
+                           shd_norm=shd_norm, notes=tuple(notes), **scores)
+
+
+def compare_corpora(gold, pred) -> tuple[list[dict], list[str]]:
+    """One row of scores per gold statement with relations, paired with ``pred``'s statement of the same id.
+
+    Two corpora of one statement each (two graph files) are paired whatever their ids.  A gold
+    statement that ``pred`` lacks is scored against an empty graph, and a predicted statement that
+    gold lacks is left out; the notes say which.
+
+    Returns
+    -------
+    (rows, notes)
+        ``rows``: ``{"statement_id", "pred_id", *SCORE_COLUMNS}`` in gold order; ``notes``: lines
+        for the reader (statements unpaired, cycles).
+    """
+    gold_st = [s for s in gold if s.relations]
+    pred_st = list(pred)
+    notes: list[str] = []
+    if len(gold_st) == 1 and len(pred_st) == 1:
+        pairs = [(gold_st[0], pred_st[0])]
+    else:
+        by_id = {s.id: s for s in pred_st}
+        pairs = [(s, by_id.get(s.id)) for s in gold_st]
+        absent = [s.id for s, p in pairs if p is None]
+        if absent:
+            notes.append(f"{len(absent)} gold statement(s) have no predicted graph and are scored against an empty "
+                         f"one: {', '.join(absent[:5])}{' …' if len(absent) > 5 else ''}")
+        known = {s.id for s in gold_st}
+        extra = [s.id for s in pred_st if s.id not in known]
+        if extra:
+            notes.append(f"{len(extra)} predicted statement(s) have no gold graph and are left out: "
+                         f"{', '.join(extra[:5])}{' …' if len(extra) > 5 else ''}")
+    rows = []
+    for g, p in pairs:
+        c = compare_graphs(g, p if p is not None and p.relations else [], name=g.id)
+        notes.extend(c.notes)
+        rows.append({"statement_id": g.id, "pred_id": p.id if p is not None else None, **c.as_row()})
+    return rows, notes

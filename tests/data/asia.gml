@@ -1,0 +1,20 @@
+graph [
+  comment "The Asia (chest clinic) network of Lauritzen and Spiegelhalter (1988), as in the bnlearn repository; edges written by hand from the published structure"
+  directed 1
+  node [ id 0 label "asia" ]
+  node [ id 1 label "tub" ]
+  node [ id 2 label "smoke" ]
+  node [ id 3 label "lung" ]
+  node [ id 4 label "bronc" ]
+  node [ id 5 label "either" ]
+  node [ id 6 label "xray" ]
+  node [ id 7 label "dysp" ]
+  edge [ source 0 target 1 ]
+  edge [ source 2 target 3 ]
+  edge [ source 2 target 4 ]
+  edge [ source 1 target 5 ]
+  edge [ source 3 target 5 ]
+  edge [ source 5 target 6 ]
+  edge [ source 5 target 7 ]
+  edge [ source 4 target 7 ]
+]

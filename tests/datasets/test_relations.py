@@ -1,0 +1,182 @@
+"""The minimal relations format: detection, row-by-row validation, and the metrics its labels define."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from causalgraph.cli import main
+from causalgraph.datasets import example_relations_path, load_climatecause, load_corpus, load_relations
+from causalgraph.datasets.detect import detect_file
+from causalgraph.errors import ConfigError, SchemaError
+from causalgraph.metrics.complexity import complexity_table
+from causalgraph.tasks import get_task
+
+ALL_OPTIONAL = ["statement_id", "text", "cause", "effect", "correlation", "relation_type", "explicitness",
+                "cause_belongs_to", "effect_belongs_to", "nested", "combined"]
+
+
+def relation_rows(corpus):
+    """The corpus's relations written out by hand in the minimal format (a row per non-causal text too)."""
+    rows = []
+    for s in corpus:
+        if not s.relations:
+            rows.append({"statement_id": s.id, "text": s.text})
+        for r in s.relations:
+            rows.append({"statement_id": s.id, "text": s.text, "cause": r.cause, "effect": r.effect,
+                         "correlation": r.correlation.value if r.correlation else None,
+                         "relation_type": r.polarity.value if r.polarity else None,
+                         "explicitness": r.explicitness.value if r.explicitness else None,
+                         "cause_belongs_to": r.cause_belongs_to, "effect_belongs_to": r.effect_belongs_to,
+                         "nested": {True: "Yes", False: "No", None: None}[r.nested],
+                         "combined": {True: "Yes", False: "No", None: None}[r.combined]})
+    return pd.DataFrame(rows, columns=ALL_OPTIONAL)
+
+
+def run(capsys, *argv):
+    rc = main(list(argv))
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+@pytest.fixture(scope="module")
+def climatecause():
+    return load_climatecause()
+
+
+def test_a_file_with_every_optional_column_scores_as_the_climatecause_loader_does(climatecause, tmp_path, capsys):
+    f = tmp_path / "relations.csv"
+    relation_rows(climatecause).to_csv(f, index=False)
+    rc, out, err = run(capsys, "complexity", "--data", str(f), "--format", "csv")
+    assert rc == 0 and err == ""
+    rc, ref, _ = run(capsys, "complexity", "--format", "csv")
+    assert out == ref
+
+
+def test_a_three_column_file_gives_nan_metrics_with_one_note_per_metric(climatecause, tmp_path, capsys):
+    f = tmp_path / "relations.csv"
+    relation_rows(climatecause)[["text", "cause", "effect"]].to_csv(f, index=False)
+    rc, out, err = run(capsys, "complexity", "--data", str(f), "--format", "json")
+    assert rc == 0
+    rows = json.loads(out)
+    assert len(rows) == len(climatecause)
+    assert [r["statement"] for r in rows] == [s.text for s in climatecause]
+    for r in rows:
+        assert all(r[c] is None for c in ("c_com", "c_ex", "c_nest", "c_corr", "c_pol", "c_raw", "c_norm"))
+    notes = err.strip().splitlines()
+    assert len(notes) == 6
+    assert "c_corr is NaN" in notes[3] and "'correlation'" in notes[3]
+    assert "c_pol is NaN" in notes[4] and "'relation_type'" in notes[4]
+
+
+def test_a_file_with_only_the_correlation_label_scores_c_corr_and_leaves_the_rest_nan(climatecause, tmp_path):
+    f = tmp_path / "relations.tsv"
+    relation_rows(climatecause)[["text", "cause", "effect", "correlation"]].to_csv(f, index=False, sep="\t")
+    t = complexity_table(load_corpus(f))
+    ref = complexity_table(climatecause)
+    assert list(t.c_corr) == list(ref.c_corr)
+    assert t.c_pol.isna().all() and t.c_com.isna().all() and t.c_norm.isna().all()
+    assert any("relation_type" in n for n in t.attrs["notes"])
+
+
+def test_jsonl_and_parquet_files_read_like_the_csv(climatecause, tmp_path):
+    frame = relation_rows(climatecause)
+    frame.to_csv(tmp_path / "r.csv", index=False)
+    with open(tmp_path / "r.jsonl", "w", encoding="utf-8") as fh:
+        for rec in frame.to_dict(orient="records"):
+            fh.write(json.dumps({k: v for k, v in rec.items() if isinstance(v, str)}) + "\n")
+    ref = complexity_table(load_corpus(tmp_path / "r.csv"))
+    pd.testing.assert_frame_equal(complexity_table(load_corpus(tmp_path / "r.jsonl")), ref)
+    pytest.importorskip("pyarrow")
+    frame.to_parquet(tmp_path / "r.parquet")
+    for name in ("r.parquet",):
+        t = complexity_table(load_corpus(tmp_path / name))
+        pd.testing.assert_frame_equal(t, ref)
+
+
+def test_the_released_corpora_and_the_sample_are_detected_as_before():
+    assert load_corpus("sample").name == "sample"
+    assert detect_file(example_relations_path()) == "relations"
+
+
+def test_the_shipped_example_has_every_optional_column_and_a_non_causal_statement():
+    c = load_relations(example_relations_path())
+    assert c.lacks == ()
+    assert [s.causal for s in c] == [True, True, False]
+    assert c["ex-1"].meta["context"].startswith("A made-up")
+
+
+def write(tmp_path, text, name="r.csv"):
+    f = tmp_path / name
+    f.write_text(text, encoding="utf-8")
+    return f
+
+
+def test_a_bad_label_names_the_file_row_column_value_and_what_was_expected(tmp_path):
+    f = write(tmp_path, "text,cause,effect,correlation\nT,a,b,positive\nT,b,c,sideways\n")
+    with pytest.raises(SchemaError) as e:
+        load_relations(f)
+    msg = str(e.value)
+    assert f"{f}: row 3, column 'correlation': found 'sideways'; expected Positive_correlation" in msg
+
+
+def test_an_empty_label_cell_is_an_error_when_the_column_is_present(tmp_path):
+    f = write(tmp_path, "text,cause,effect,relation_type\nT,a,b,\n")
+    with pytest.raises(SchemaError, match=r"row 2, column 'relation_type': found an empty cell; expected Positive"):
+        load_relations(f)
+
+
+def test_a_cause_without_an_effect_is_refused_and_lenient_loading_lists_every_problem(tmp_path):
+    f = write(tmp_path, "text,cause,effect\nT,a,\nU,,b\nV,x,y\n")
+    corpus, problems = load_relations(f, strict=False)
+    assert [(p.row, p.column) for p in problems] == [(2, "effect"), (3, "cause")]
+    assert [len(s.relations) for s in corpus] == [0, 0, 1]
+
+
+def test_a_misspelt_optional_column_is_refused_rather_than_read_as_missing(tmp_path):
+    f = write(tmp_path, "text,cause,effect,corelation\nT,a,b,positive\n")
+    with pytest.raises(SchemaError, match="column 'corelation'.*expected 'correlation'"):
+        load_relations(f)
+
+
+def test_a_statement_id_shared_by_two_texts_is_refused(tmp_path):
+    f = write(tmp_path, "statement_id,text,cause,effect\ns1,T,a,b\ns1,U,b,c\n")
+    with pytest.raises(SchemaError, match="row 3, column 'text'.*same statement_id 's1'"):
+        load_relations(f)
+
+
+def test_a_jsonl_line_that_is_not_json_is_named_by_its_line(tmp_path):
+    f = write(tmp_path, '{"text": "T", "cause": "a", "effect": "b"}\n{oops\n', "r.jsonl")
+    with pytest.raises(SchemaError, match=r"r.jsonl: line 2: not JSON"):
+        load_corpus(f)
+
+
+def test_a_task_needing_a_missing_label_is_refused_in_one_line(tmp_path, capsys):
+    f = write(tmp_path, "text,cause,effect\nWarming melts ice.,warming,ice\n")
+    with pytest.raises(ConfigError, match="needs 'correlation' labels"):
+        get_task("corri").items(load_corpus(f), "0_1")
+    rc, out, err = run(capsys, "items", "--task", "corri", "--variant", "0_1", "--data", str(f))
+    assert rc == 2 and out == "" and len(err.strip().splitlines()) == 1
+    # the graph-only tasks run
+    assert get_task("ccr-member").items(load_corpus(f), "A_5")
+
+
+names = st.text(st.characters(codec="utf-8", exclude_categories=("Cc", "Cs", "Zl", "Zp", "Cf")), min_size=1,
+                max_size=8).filter(lambda s: s.strip() and s == s.strip())
+
+
+@settings(max_examples=40)
+@given(st.lists(st.tuples(st.sampled_from(["T1", "T2", "T3"]), names, names,
+                          st.sampled_from(["positive", "negative"])), min_size=1, max_size=12))
+def test_any_relations_round_trip_through_a_csv_file(tmp_path_factory, rows):
+    f = tmp_path_factory.mktemp("h") / "r.csv"
+    pd.DataFrame(rows, columns=["text", "cause", "effect", "correlation"]).to_csv(f, index=False)
+    c = load_relations(f)
+    got = [(s.text, r.cause, r.effect, r.correlation.value) for s in c for r in s.relations]
+    texts = list(dict.fromkeys(t for t, *_ in rows))
+    assert got == [row for t in texts for row in rows if row[0] == t]
+    assert math.isnan(complexity_table(c).c_pol.iloc[0])
