@@ -268,10 +268,15 @@ def dataset_card(configs: dict[str, dict[str, Any]]) -> str:
              "```python", "from datasets import load_dataset", "",
              f"items = load_dataset(\"path/to/this/folder\", name=\"{next(iter(configs), 'TASK')}\", "
              f"split=\"{SPLIT}\")",
-             "one_variant = items.filter(lambda row: row[\"variant\"] == \"A_5\")", "```", "",
-             "## Configurations", "",
-             "| config | kind | labels | gold | variants | items | corpus | description |",
-             "|---|---|---|---|---|---|---|---|"]
+             "one_variant = items.filter(lambda row: row[\"variant\"] == \"A_5\")", "```", ""]
+    edits = sorted({cfg["graph_edit"] for cfg in configs.values() if cfg.get("graph_edit")})
+    if edits:
+        lines += [f"Counterfactual graphs (`{'`, `'.join(edits)}`): every prompt shows the statement's graph "
+                  "edited (`reverse`: every edge reversed; `shuffle`: its events permuted over its nodes), and "
+                  "every gold is computed on the edited graph; `meta` records `graph_edit`.", ""]
+    lines += ["## Configurations", "",
+              "| config | kind | labels | gold | variants | items | corpus | description |",
+              "|---|---|---|---|---|---|---|---|"]
     for task, cfg in configs.items():
         corpus = cfg.get("corpus") or {}
         lines.append(f"| `{task}` | {cfg.get('kind', '')} | {', '.join(cfg.get('labels') or []) or '(see meta)'} | "
@@ -306,7 +311,7 @@ def dataset_card(configs: dict[str, dict[str, Any]]) -> str:
 
 
 def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None, *, data: Optional[str] = None,
-                   overwrite: bool = False) -> ExportResult:
+                   overwrite: bool = False, graph_edit: Optional[str] = None) -> ExportResult:
     """Write every task's items (all variants) as a Hugging Face ``datasets`` folder.
 
     Parameters
@@ -318,6 +323,10 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
         Task names (default: every task of :func:`causalgraph.tasks.list_tasks`).
     data
         Dataset name or path for every task (default: each task's own corpus).
+    graph_edit
+        ``reverse`` or ``shuffle``: every item on the edited graphs (:mod:`causalgraph.graph_edits`;
+        variant ids ``A_5.reverse`` …).  Without ``tasks``, the tasks whose prompts hold a graph;
+        a task named in ``tasks`` that cannot show an edited graph is an error.
 
     Returns
     -------
@@ -339,10 +348,22 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
     from .outputs import output_dir
     from .tasks import get_task, list_tasks
 
+    from .graph_edits import check_edit, join_edit
+
+    edit = graph_edit if graph_edit is not None else "real"
+    check_edit(edit)
     names = list(tasks) if tasks else list_tasks()
     if len(set(names)) != len(names):
         raise ConfigError(f"--task names a task twice: {', '.join(names)}")
     specs = [get_task(n) for n in names]
+    if edit != "real":
+        if tasks:
+            for spec in specs:
+                if "graph_edit" not in spec.item_options:
+                    raise ConfigError(f"task {spec.name!r} takes no graph edit (--graph-edit {edit}): its prompts "
+                                      "hold no graph")
+        else:
+            specs = [spec for spec in specs if "graph_edit" in spec.item_options]
     root = Path(out)
     if root.is_dir() and any(root.iterdir()) and not overwrite:
         raise ConfigError(f"{root} is not empty; choose a new folder or pass --overwrite")
@@ -357,12 +378,21 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
         corpus = corpora[source]
         items: list[Any] = []
         variants = list(spec.list_variants())
+        if edit != "real":
+            variants = [spec.variant_id(join_edit(v, edit)) for v in variants]
+        skipped = False
         for v in variants:
             try:
                 items.extend(spec.items(corpus, v))
             except ConfigError as exc:
+                if edit != "real" and not tasks and not items:
+                    # Chosen for its graph_edit option, but its prompts show no graph (CCR+ECI): left out.
+                    skipped = True
+                    break
                 raise ConfigError(f"task {spec.name!r} variant {v!r}: no items from corpus {source!r} ({exc}); "
                                   "choose the tasks of that corpus with --task") from None
+        if skipped:
+            continue
         if not items:
             # An empty parquet file is written but cannot be loaded back (datasets refuses a batch of 0 rows).
             raise ConfigError(f"task {spec.name!r}: no items from corpus {source!r}; nothing to export "
@@ -375,6 +405,10 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
                                      "gold": gold_kind(it.gold for it in items),
                                      "labels": list(spec.labels), "description": spec.description,
                                      "corpus": _corpus_info(corpus)}
+        if edit != "real":
+            result.configs[spec.name]["graph_edit"] = edit
+    if not result.configs:
+        raise ConfigError(f"no task can show graph edit {edit!r} on corpus {data!r}; nothing to export")
     (root / "README.md").write_text(dataset_card(result.configs), encoding="utf-8")
     result.files.append("README.md")
     return result

@@ -9,7 +9,8 @@ import math
 import sys
 from typing import Any, Iterable, Optional, Sequence
 
-__all__ = ["add_data_option", "add_split_option", "add_rule_option", "add_format_option", "find_statement",
+__all__ = ["add_data_option", "add_split_option", "add_rule_option", "add_format_option", "add_graph_edit_option",
+           "find_statement",
            "emit_table", "emit_json", "to_jsonable"]
 
 FORMATS = ("table", "csv", "json")
@@ -35,6 +36,16 @@ def add_rule_option(parser, help: str) -> None:
     from ..metrics.chains import RULES
 
     parser.add_argument("--rule", choices=list(RULES), default="path", help=help)
+
+
+def add_graph_edit_option(parser) -> None:
+    """``--graph-edit real|reverse|shuffle``: the counterfactual graph of :mod:`causalgraph.graph_edits`."""
+    from ..graph_edits import GRAPH_EDITS
+
+    parser.add_argument("--graph-edit", choices=list(GRAPH_EDITS), default=None,
+                        help="show each statement's graph as annotated (real, the default), with every edge "
+                             "reversed, or with its events shuffled over its nodes; golds are recomputed from the "
+                             "edited graph and the variant id gets .<edit> (CCR graph variants and structure tasks)")
 
 
 def find_statement(corpus, statement_id: str):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import ConfigError
-from ._common import add_data_option, add_format_option, emit_table
+from ._common import add_data_option, add_format_option, add_graph_edit_option, emit_table
 
 __all__ = ["register", "run"]
 
@@ -21,6 +21,7 @@ def register(sub) -> None:
                    help="a task to export, repeatable (default: every task of `causalgraph bench tasks`)")
     add_data_option(p, help_extra="; used for every exported task (default: each task's own corpus)")
     p.add_argument("--overwrite", action="store_true", help="write into a non-empty folder, replacing its files")
+    add_graph_edit_option(p)
     add_format_option(p)
     p.set_defaults(func=run)
 
@@ -32,7 +33,7 @@ def run(args) -> int:
     if args.task is not None and tasks is None:
         # An empty --task must not quietly mean "every task".
         raise ConfigError(f"--task {args.task[0]!r}: expected a task name (see `causalgraph bench tasks`)")
-    res = export_dataset(args.dir, tasks, data=args.data, overwrite=args.overwrite)
+    res = export_dataset(args.dir, tasks, data=args.data, overwrite=args.overwrite, graph_edit=args.graph_edit)
     total = sum(c["items"] for c in res.configs.values())
     print(f"wrote {len(res.configs)} configurations ({total:,} items) to {res.path}; load one with "
           f"datasets.load_dataset({str(res.path)!r}, name=TASK, split='test')", file=sys.stderr)

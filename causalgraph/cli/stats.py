@@ -3,7 +3,7 @@
 * ``stats mcnemar RUN_A RUN_B`` — Table 21 (McNemar per variant, Bonferroni);
 * ``stats kruskal RUN --metric c_norm`` — Table 22 (Kruskal-Wallis, ε², Dunn/Holm);
 * ``stats consistency RUN [--member-run RUN]`` — incoherent chain predictions (§6.3);
-* ``stats compare RUN [RUN …] --by encoding|event-names|variant|model`` — arms of a study (issue 16);
+* ``stats compare RUN [RUN …] --by encoding|event-names|graph-edit|variant|model`` — arms of a study (issues 16, 26);
 * ``stats agreement RUN [RUN …]`` — agreement across the epochs of runs with repeated sampling.
 """
 
@@ -82,12 +82,12 @@ def register(sub) -> None:
 
     cmp_ = ssub.add_parser("compare", help="arms of a study compared per task: F1 difference, bootstrap interval, "
                                            "McNemar with Holm",
-                           description="Pair the items of runs across arms (encodings, event names, variants or "
-                                       "models) and report per task the difference in F1 with a 95%% bootstrap "
+                           description="Pair the items of runs across arms (encodings, event names, graph edits, "
+                                       "variants or models) and report per task the difference in F1 with a 95%% bootstrap "
                                        "interval over statements and McNemar's test with Holm's correction.")
     cmp_.add_argument("runs", nargs="+", metavar="RUN", help="run directories (tasks, models and variants may mix)")
-    cmp_.add_argument("--by", choices=["encoding", "event-names", "variant", "model"], required=True,
-                      help="the axis arms differ along")
+    cmp_.add_argument("--by", choices=["encoding", "event-names", "graph-edit", "variant", "model"], required=True,
+                      help="the axis arms differ along (graph-edit: each edited item against its real version)")
     cmp_.add_argument("--alpha", type=float, default=0.05, help="family-wise level of Holm's correction per task")
     cmp_.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples of statements (default 1000)")
     cmp_.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")

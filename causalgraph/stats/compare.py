@@ -1,4 +1,4 @@
-"""Comparing arms of a study: the same items under two encodings, event namings, variants or models.
+"""Comparing arms of a study: the same items under two encodings, event namings, graph edits, variants or models.
 
 :func:`compare_runs` reads any number of runs, sorts every answered item into an *arm* by one
 axis, pairs the items of two arms that differ only along that axis, and reports per task and per
@@ -18,6 +18,8 @@ Axes (``by``) and what else must match for two items to pair:
 =================  ===========================================  ==================================
 ``encoding``       encoding named by the variant prefix (A, MX)  model, template number, event names
 ``event-names``    the ``.scheme`` suffix (``real`` without)     model, variant without the suffix
+``graph-edit``     the ``.reverse``/``.shuffle`` suffix          model, variant without the suffix
+                   (``real`` without)
 ``variant``        the variant id                                model
 ``model``          the run's model                               variant
 =================  ===========================================  ==================================
@@ -35,6 +37,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..errors import ConfigError
+from ..graph_edits import join_edit, split_edit
 from ..naming import split_variant
 from ..prompts import variant_encoding
 from ..scores import prf_counts
@@ -45,7 +48,7 @@ from .pairing import as_run, pair_key, run_name
 __all__ = ["AXES", "COLUMNS", "compare_runs", "arm_of"]
 
 #: The axes arms can differ along.
-AXES = ("encoding", "event-names", "variant", "model")
+AXES = ("encoding", "event-names", "graph-edit", "variant", "model")
 #: Columns of the table :func:`compare_runs` returns.
 COLUMNS = ["task", "metric", "arm_a", "arm_b", "n", "statements", "f1_a", "f1_b", "diff", "ci_low", "ci_high",
            "b", "c", "p", "p_holm", "significant"]
@@ -60,18 +63,23 @@ def arm_of(by: str, model: str, variant: str) -> tuple[str, tuple]:
     ('matrix', ('m', '5', 'nonsense'))
     >>> arm_of("event-names", "m", "A_1")
     ('real', ('m', 'A_1'))
+    >>> arm_of("graph-edit", "m", "A_5.nonsense.reverse")
+    ('reverse', ('m', 'A_5.nonsense'))
     """
     if by not in AXES:
         raise ConfigError(f"unknown axis {by!r}; expected one of {', '.join(AXES)}")
-    base, scheme = split_variant(variant)
+    rest, edit = split_edit(variant)
+    if by == "graph-edit":
+        return edit, (model, rest)
+    base, scheme = split_variant(rest)
     if by == "encoding":
         enc = variant_encoding(base)
         if enc is None:
             raise ConfigError(f"variant {variant!r} names no graph encoding (graph variants read A_5, MX_5, DOT_1 …); "
                               f"compare it --by variant or --by model")
-        return enc, (model, base.partition("_")[2], scheme)
+        return enc, (model, base.partition("_")[2], scheme, edit)
     if by == "event-names":
-        return scheme, (model, base)
+        return scheme, (model, join_edit(base, edit))
     if by == "variant":
         return variant, (model,)
     return model, (variant,)
