@@ -254,8 +254,12 @@ def run_difficulty(args) -> int:
         if not features:
             raise ConfigError(f"--features {args.features!r}: expected feature names, comma separated")
     if args.plot:
+        from pathlib import Path
+
         from ..outputs import output_file
 
+        if Path(args.plot).suffix.lower() not in (".png", ".svg"):
+            raise ConfigError(f"--plot {args.plot}: expected a .png or .svg file name")
         output_file(args.plot, "--plot")
     fits = difficulty_runs(args.runs, features, data=args.data, model=args.model, pooled=args.pool, alpha=args.alpha)
     for fit in fits:

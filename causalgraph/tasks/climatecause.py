@@ -425,9 +425,9 @@ def _authors_extra(gold: list, pred: list) -> dict[str, Any]:
 # What each task's items depend on besides corpus and variant: the CCR golds on the chain rule and
 # their graphs on the edge order; CorrI prompts hold no graph; multi-hop has its chain bound.
 # encoding/event_names: CCR graph variants take them; CorrI and the ECI variants refuse them saying why.
-# graph_edit: the CCR tasks take it (the ECI variants refuse a non-real edit, saying why).
-_ITEM_OPTIONS = {"corri": ("encoding", "event_names"), "corri-rc": ("encoding", "event_names"),
-                 "corri-multihop": ("max_chains",)}
+# graph_edit likewise: the CCR graph variants take it; CorrI and the ECI variants refuse a non-real edit saying why.
+_ITEM_OPTIONS = {"corri": ("encoding", "event_names", "graph_edit"), "corri-rc": ("encoding", "event_names", "graph_edit"),
+                 "corri-multihop": ("max_chains", "graph_edit")}
 
 
 def _task(name: str) -> Task:
