@@ -270,10 +270,15 @@ def dataset_card(configs: dict[str, dict[str, Any]]) -> str:
              "```python", "from datasets import load_dataset", "",
              f"items = load_dataset(\"path/to/this/folder\", name=\"{next(iter(configs), 'TASK')}\", "
              f"split=\"{SPLIT}\")",
-             "one_variant = items.filter(lambda row: row[\"variant\"] == \"A_5\")", "```", "",
-             "## Configurations", "",
-             "| config | kind | labels | gold | variants | items | corpus | description |",
-             "|---|---|---|---|---|---|---|---|"]
+             "one_variant = items.filter(lambda row: row[\"variant\"] == \"A_5\")", "```", ""]
+    edits = sorted({cfg["graph_edit"] for cfg in configs.values() if cfg.get("graph_edit")})
+    if edits:
+        lines += [f"Counterfactual graphs (`{'`, `'.join(edits)}`): every prompt shows the statement's graph "
+                  "edited (`reverse`: every edge reversed; `shuffle`: its events permuted over its nodes), and "
+                  "every gold is computed on the edited graph; `meta` records `graph_edit`.", ""]
+    lines += ["## Configurations", "",
+              "| config | kind | labels | gold | variants | items | corpus | description |",
+              "|---|---|---|---|---|---|---|---|"]
     for task, cfg in configs.items():
         corpus = cfg.get("corpus") or {}
         lines.append(f"| `{task}` | {cfg.get('kind', '')} | {', '.join(cfg.get('labels') or []) or '(see meta)'} | "
@@ -314,7 +319,8 @@ def dataset_card(configs: dict[str, dict[str, Any]]) -> str:
 
 
 def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None, *, data: Optional[str] = None,
-                   overwrite: bool = False, prompts: Optional[str] = None) -> ExportResult:
+                   overwrite: bool = False, prompts: Optional[str] = None,
+                   graph_edit: Optional[str] = None) -> ExportResult:
     """Write every task's items (all variants) as a Hugging Face ``datasets`` folder.
 
     Parameters
@@ -336,6 +342,10 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
         that catalog keep their own prompts when every task is exported; a
         task named in ``tasks`` that lacks it is an error naming the task.
         Each configuration records its catalog (``configs[task]["prompts"]``).
+    graph_edit
+        ``reverse`` or ``shuffle``: every item on the edited graphs (:mod:`causalgraph.graph_edits`;
+        variant ids ``A_5.reverse`` …).  Without ``tasks``, the tasks whose prompts hold a graph;
+        a task named in ``tasks`` that cannot show an edited graph is an error.
 
     Returns
     -------
@@ -360,6 +370,10 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
     from .outputs import output_dir
     from .tasks import get_task, list_tasks
 
+    from .graph_edits import check_edit
+
+    edit = graph_edit if graph_edit is not None else "real"
+    check_edit(edit)
     names = list(tasks) if tasks else list_tasks()
     if len(set(names)) != len(names):
         raise ConfigError(f"--task names a task twice: {', '.join(names)}")
@@ -367,6 +381,14 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
     if prompts is not None and tasks:
         for spec in specs:
             spec.prompt_catalog(prompts)  # a task named with --task that lacks the catalog: its one-line error
+    if edit != "real":
+        if tasks:
+            for spec in specs:
+                if "graph_edit" not in spec.item_options:
+                    raise ConfigError(f"task {spec.name!r} takes no graph edit (--graph-edit {edit}): its prompts "
+                                      "hold no graph")
+        else:
+            specs = [spec for spec in specs if "graph_edit" in spec.item_options]
     root = Path(out)
     existing = root.is_dir() and any(root.iterdir())
     if existing and not overwrite:
@@ -381,7 +403,7 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
     tmp = root / f".causalgraph-export.{os.getpid()}.tmp"
     try:
         tmp.mkdir()
-        result = _write_export(tmp, specs, data, load_corpus, prompts)
+        result = _write_export(tmp, specs, data, load_corpus, prompts, edit, named=bool(tasks))
         _swap_in(root, tmp, result)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -392,7 +414,10 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
     return result
 
 
-def _write_export(root: Path, specs, data: Optional[str], load_corpus, prompts: Optional[str]) -> ExportResult:
+def _write_export(root: Path, specs, data: Optional[str], load_corpus, prompts: Optional[str], edit: str, *,
+                  named: bool) -> ExportResult:
+    from .graph_edits import join_edit
+
     corpora: dict[str, Any] = {}
     result = ExportResult(path=root)
     for spec in specs:
@@ -403,12 +428,21 @@ def _write_export(root: Path, specs, data: Optional[str], load_corpus, prompts: 
         items: list[Any] = []
         variants = list(spec.list_variants())
         catalog = prompts if prompts is not None and prompts in spec.prompt_catalogs else None
+        if edit != "real":
+            variants = [spec.variant_id(join_edit(v, edit)) for v in variants]
+        skipped = False
         for v in variants:
             try:
                 items.extend(spec.items(corpus, v, prompts=catalog))
             except ConfigError as exc:
+                if edit != "real" and not named and not items:
+                    # Chosen for its graph_edit option, but its prompts show no graph (CCR+ECI): left out.
+                    skipped = True
+                    break
                 raise ConfigError(f"task {spec.name!r} variant {v!r}: no items from corpus {source!r} ({exc}); "
                                   "choose the tasks of that corpus with --task") from None
+        if skipped:
+            continue
         if not items:
             # An empty parquet file is written but cannot be loaded back (datasets refuses a batch of 0 rows).
             raise ConfigError(f"task {spec.name!r}: no items from corpus {source!r}; nothing to export "
@@ -426,6 +460,10 @@ def _write_export(root: Path, specs, data: Optional[str], load_corpus, prompts: 
                                      "corpus": _corpus_info(corpus)}
         if spec.prompt_catalogs:
             result.configs[spec.name]["prompts"] = spec.prompt_catalog(catalog)
+        if edit != "real":
+            result.configs[spec.name]["graph_edit"] = edit
+    if not result.configs:
+        raise ConfigError(f"no task can show graph edit {edit!r} on corpus {data!r}; nothing to export")
     try:
         write_atomic(root / "README.md", dataset_card(result.configs).encode("utf-8"))
     except OSError as exc:

@@ -111,6 +111,10 @@ class RunConfig:
         run directory when it already holds a run (a run resumes with the
         prompts it started with), else the task's default.  The manifest
         records it; a directory holding a run of another catalog is refused.
+    graph_edit
+        ``reverse`` or ``shuffle``: every variant's items on the edited graphs
+        (:mod:`causalgraph.graph_edits`; the variant ids get ``.<edit>``, the
+        manifest records ``graph_edit``); ``None`` or ``real``: the variants as given.
     """
 
     task: str
@@ -134,6 +138,7 @@ class RunConfig:
     prices: Optional[dict[str, dict[str, float]]] = None
     epochs: int = 1
     prompts: Optional[str] = None
+    graph_edit: Optional[str] = None
 
     def validate(self) -> None:
         if self.concurrency is not None and self.concurrency < 1:
@@ -529,6 +534,22 @@ class PreparedRun:
         return self.store.path
 
 
+def _with_edit(spec: Task, variants: list[str], edit: str) -> list[str]:
+    """The variant ids under a graph edit (``A_5`` → ``A_5.reverse``); a variant with another edit is refused."""
+    from ..graph_edits import check_edit, join_edit, split_edit
+
+    check_edit(edit)
+    if "graph_edit" not in spec.item_options:
+        raise ConfigError(f"task {spec.name!r} takes no graph edit (--graph-edit {edit}): its prompts hold no graph")
+    out = []
+    for v in variants:
+        rest, had = split_edit(v)
+        if had not in ("real", edit):
+            raise ConfigError(f"variant {v!r} edits the graph ({had!r}) but --graph-edit {edit} was asked")
+        out.append(spec.variant_id(join_edit(rest, edit)))
+    return out
+
+
 def prepare_run(config: RunConfig, backend: Backend, *, items: Optional[Sequence[Item]] = None,
                 dataset: Optional[dict[str, Any]] = None, mode: str = "live") -> PreparedRun:
     """Build the items, create or check the run directory and list the items still to answer.
@@ -545,6 +566,8 @@ def prepare_run(config: RunConfig, backend: Backend, *, items: Optional[Sequence
         variants = list(spec.list_variants())
     elif items is None:
         variants = [spec.variant_id(v) for v in variants]
+    if config.graph_edit not in (None, "real"):
+        variants = _with_edit(spec, variants, config.graph_edit)
     if len(set(variants)) != len(variants):
         raise ConfigError(f"--variant lists a variant twice: {','.join(variants)}")
 
@@ -604,6 +627,7 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: l
         "dataset": ds,
         **({"prompts": prompts} if prompts is not None else {}),
         "items": {v: len(its) for v, its in by_variant.items()},
+        **({"graph_edit": config.graph_edit} if config.graph_edit not in (None, "real") else {}),
         "causalgraph_version": __version__,
         "record_schema": 1,
         "python": platform.python_version(),

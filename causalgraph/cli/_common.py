@@ -9,8 +9,9 @@ import math
 import sys
 from typing import Any, Iterable, Optional, Sequence
 
-__all__ = ["add_data_option", "add_prompts_option", "add_split_option", "add_rule_option", "add_format_option",
-           "find_statement", "emit_table", "emit_rows", "emit_json", "to_jsonable", "format_float", "TABLE_FLOATS"]
+__all__ = ["add_data_option", "add_prompts_option", "add_graph_edit_option", "add_split_option", "add_rule_option",
+           "add_format_option", "find_statement", "emit_table", "emit_rows", "emit_json", "to_jsonable", "format_float",
+           "TABLE_FLOATS"]
 
 FORMATS = ("table", "csv", "json")
 
@@ -46,6 +47,16 @@ def add_rule_option(parser, help: str) -> None:
     from ..metrics.chains import RULES
 
     parser.add_argument("--rule", choices=list(RULES), default="path", help=help)
+
+
+def add_graph_edit_option(parser) -> None:
+    """``--graph-edit real|reverse|shuffle``: the counterfactual graph of :mod:`causalgraph.graph_edits`."""
+    from ..graph_edits import GRAPH_EDITS
+
+    parser.add_argument("--graph-edit", choices=list(GRAPH_EDITS), default=None,
+                        help="show each statement's graph as annotated (real, the default), with every edge "
+                             "reversed, or with its events shuffled over its nodes; golds are recomputed from the "
+                             "edited graph and the variant id gets .<edit> (CCR graph variants and structure tasks)")
 
 
 def find_statement(corpus, statement_id: str):

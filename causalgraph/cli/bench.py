@@ -12,8 +12,8 @@ from ..bench.runner import DEFAULT_MAX_CONNECTION_FAILURES
 from ..errors import ConfigError
 from ..llm.registry import model_forms
 from ..wording import plural
-from ._common import (add_data_option, add_format_option, add_model_args, add_prompts_option, emit_json, emit_table,
-                      model_options)
+from ._common import (add_data_option, add_format_option, add_graph_edit_option, add_model_args, add_prompts_option,
+                      emit_json, emit_table, model_options)
 
 __all__ = ["register"]
 
@@ -42,6 +42,7 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
                         f"items left stay pending and the same command resumes them (default "
                         f"{DEFAULT_MAX_CONNECTION_FAILURES}; 0: never stop)")
     p.add_argument("--prices", metavar="FILE", help="JSON price table overriding the built-in one")
+    add_graph_edit_option(p)
 
 
 def _config(args):
@@ -56,6 +57,7 @@ def _config(args):
                      max_attempts=args.max_attempts, retry_base=args.retry_base, retry_cap=args.retry_cap,
                      request_timeout=args.timeout, max_connection_failures=args.max_connection_failures,
                      cache=not args.no_cache, epochs=getattr(args, "epochs", 1), prompts=args.prompts,
+                     graph_edit=args.graph_edit,
                      prices=load_prices(args.prices) if args.prices else None)
 
 

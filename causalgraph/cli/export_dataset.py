@@ -6,7 +6,7 @@ import sys
 
 from ..errors import ConfigError
 from ..wording import plural
-from ._common import add_data_option, add_format_option, add_prompts_option, emit_table
+from ._common import add_data_option, add_format_option, add_graph_edit_option, add_prompts_option, emit_table
 
 __all__ = ["register", "run"]
 
@@ -23,6 +23,7 @@ def register(sub) -> None:
     add_data_option(p, help_extra="; used for every exported task (default: each task's own corpus)")
     add_prompts_option(p, help_extra="; tasks without that catalog keep their own prompts")
     p.add_argument("--overwrite", action="store_true", help="write into a non-empty folder, replacing its files")
+    add_graph_edit_option(p)
     add_format_option(p)
     p.set_defaults(func=run)
 
@@ -34,7 +35,8 @@ def run(args) -> int:
     if args.task is not None and tasks is None:
         # An empty --task must not quietly mean "every task".
         raise ConfigError(f"--task {args.task[0]!r}: expected a task name (see `causalgraph bench tasks`)")
-    res = export_dataset(args.dir, tasks, data=args.data, overwrite=args.overwrite, prompts=args.prompts)
+    res = export_dataset(args.dir, tasks, data=args.data, overwrite=args.overwrite, prompts=args.prompts,
+                         graph_edit=args.graph_edit)
     total = sum(c["items"] for c in res.configs.values())
     print(f"wrote {plural(len(res.configs), 'configuration')} ({plural(total, 'item')}) to {res.path}; load one with "
           f"datasets.load_dataset({str(res.path)!r}, name=TASK, split='test')", file=sys.stderr)

@@ -13,7 +13,7 @@ from ..errors import ConfigError
 from ..metrics.chains import RULES
 from ..naming import NAME_SCHEMES
 from ..tasks import get_task
-from ._common import add_data_option, add_prompts_option, emit_table
+from ._common import add_data_option, add_graph_edit_option, add_prompts_option, emit_table
 
 __all__ = ["register", "write_openai_batch"]
 
@@ -41,6 +41,7 @@ def register(sub) -> None:
                    help="show events under their real names (default) or as integers, letters or nonsense words "
                         "(prompts that hold the graph only; the variant id gets .<scheme>)")
     add_prompts_option(p)
+    add_graph_edit_option(p)
     p.add_argument("--format", choices=["jsonl", "json", "table", "csv", "parquet"], default="jsonl",
                    help="output format (default: jsonl); parquet (binary) needs -o FILE or a redirected stdout")
     p.add_argument("-o", "--output", metavar="FILE", default=None, help="write to FILE instead of stdout")
@@ -87,7 +88,8 @@ def _run(args) -> int:
     task = get_task(args.task)
     its = task.items(load_corpus(args.data if args.data is not None else task.default_data), args.variant,
                      rule=args.rule, order=args.order, encoding=args.encoding,
-                     event_names=args.event_names, prompts=args.prompts)
+                     event_names=args.event_names, prompts=args.prompts,
+                     graph_edit=args.graph_edit)
     if args.limit is not None:
         its = its[: args.limit]
     if args.openai_batch:

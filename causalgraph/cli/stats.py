@@ -3,8 +3,10 @@
 * ``stats mcnemar RUN_A RUN_B`` — Table 21 (McNemar per variant, Bonferroni);
 * ``stats kruskal RUN --metric c_norm`` — Table 22 (Kruskal-Wallis, ε², Dunn/Holm);
 * ``stats consistency RUN [--member-run RUN]`` — incoherent chain predictions (§6.3);
-* ``stats compare RUN [RUN …] --by encoding|event-names|variant|model|prompts`` — arms of a study (issue 16);
-* ``stats agreement RUN [RUN …]`` — agreement across the epochs of runs with repeated sampling.
+* ``stats compare RUN [RUN …] --by encoding|event-names|graph-edit|variant|model|prompts`` — arms of a study (issues 16, 26);
+* ``stats agreement RUN [RUN …]`` — agreement across the epochs of runs with repeated sampling;
+* ``stats difficulty RUN [RUN …]`` — which features make items hard (logistic models, issue 26);
+* ``stats irt RUN RUN RUN …`` — item difficulty and run ability (Rasch model, issue 26).
 """
 
 from __future__ import annotations
@@ -82,12 +84,15 @@ def register(sub) -> None:
 
     cmp_ = ssub.add_parser("compare", help="arms of a study compared per task: F1 difference, bootstrap interval, "
                                            "McNemar with Holm",
-                           description="Pair the items of runs across arms (encodings, event names, variants, "
-                                       "models or prompt catalogs) and report per task the difference in F1 with a 95%% bootstrap "
-                                       "interval over statements and McNemar's test with Holm's correction.")
+                           description="Pair the items of runs across arms (encodings, event names, graph edits, "
+                                       "variants, models or prompt catalogs) and report per task the difference in F1 "
+                                       "with a 95%% bootstrap interval over statements and McNemar's test with Holm's "
+                                       "correction.")
     cmp_.add_argument("runs", nargs="+", metavar="RUN", help="run directories (tasks, models and variants may mix)")
-    cmp_.add_argument("--by", choices=["encoding", "event-names", "variant", "model", "prompts"], required=True,
-                      help="the axis arms differ along (prompts: the runs' prompt catalogs, authors or tables)")
+    cmp_.add_argument("--by", choices=["encoding", "event-names", "graph-edit", "variant", "model", "prompts"],
+                      required=True,
+                      help="the axis arms differ along (graph-edit: each edited item against its real version; "
+                           "prompts: the runs' prompt catalogs, authors or tables)")
     cmp_.add_argument("--alpha", type=float, default=0.05, help="family-wise level of Holm's correction per task")
     cmp_.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples of statements (default 1000)")
     cmp_.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
@@ -104,6 +109,46 @@ def register(sub) -> None:
     ag.add_argument("runs", nargs="+", metavar="RUN", help="run directories with epochs")
     add_format_option(ag)
     ag.set_defaults(func=run_agreement)
+
+    d = ssub.add_parser("difficulty", help="which item features predict wrong answers: odds ratios per SD "
+                                           "(logistic, clustered by statement; or mixed)",
+                        description="Per run and variant (or pooled), regress each item's correctness on "
+                                    "standardised features of the item and its statement: odds ratio per standard "
+                                    "deviation, 95%% interval, p (Holm over the features), n items, n statements "
+                                    "and the model's AUC. See docs/statistics.md.")
+    d.add_argument("runs", nargs="+", metavar="RUN", help="run directories")
+    d.add_argument("--features", default=None, metavar="F[,F…]",
+                   help="features, comma separated: c_com, c_ex, c_nest, c_corr, c_pol, c_raw, c_norm (C(s)), "
+                        "density, n_tokens, depth, breadth, n_nodes, n_chains; factors position, encoding, "
+                        "event_names, graph_edit, variant (default: the five components the items support)")
+    d.add_argument("--model", choices=["logit", "mixed"], default="logit",
+                   help="logit: logistic regression, SEs clustered by statement (default); mixed: random "
+                        "intercept per statement (Bayesian, statsmodels BinomialBayesMixedGLM)")
+    d.add_argument("--pool", action="store_true", help="one model over every run and variant, with the variant "
+                                                       "as a factor")
+    add_data_option(d, help_extra="; the corpus the runs were built from")
+    d.add_argument("--alpha", type=float, default=0.05, help="interval level 1-alpha and Holm's level (default 0.05)")
+    d.add_argument("--plot", metavar="FILE.png|svg", default=None,
+                   help="also plot observed accuracy by decile of a feature with the fitted curve and its band")
+    d.add_argument("--plot-feature", metavar="F", default=None,
+                   help="feature of the plot (default c_norm when fitted, else the first numeric feature)")
+    add_format_option(d)
+    d.set_defaults(func=run_difficulty)
+
+    irt = ssub.add_parser("irt", help="item difficulty and run ability across runs (Rasch model)",
+                          description="A Rasch (1PL) model of three or more runs over the same items, each run and "
+                                      "variant a respondent: each run's ability and each item's difficulty with "
+                                      "95%% intervals, the Spearman correlation of item difficulty with each "
+                                      "complexity metric, and the hardest items. See docs/statistics.md.")
+    irt.add_argument("runs", nargs="+", metavar="RUN", help="run directories (at least three runs × variants)")
+    add_data_option(irt, help_extra="; the corpus the runs were built from")
+    irt.add_argument("--show", choices=["abilities", "items", "correlations", "hardest"], default=None,
+                     help="print one table only (by default: table prints the abilities, correlations and "
+                          "hardest items; csv the items, hardest first; json everything)")
+    irt.add_argument("--top", type=int, default=10, metavar="N", help="hardest items to list (default 10)")
+    irt.add_argument("--alpha", type=float, default=0.05, help="interval level 1-alpha (default 0.05)")
+    add_format_option(irt)
+    irt.set_defaults(func=run_irt)
 
 
 def run_mcnemar(args) -> int:
@@ -200,4 +245,78 @@ def run_agreement(args) -> int:
     if args.format == "table" and len(table):
         print("\nidentical = share of the items answered in every epoch that got one answer in all; fleiss_kappa: "
               "each epoch a rater, each distinct answer a category (blank when undefined: every answer the same)")
+    return 0
+
+
+def run_difficulty(args) -> int:
+    from ..stats.difficulty import COLUMNS, difficulty_runs, plot_difficulty, table_rows
+
+    features = None
+    if args.features is not None:
+        features = [f.strip() for f in args.features.split(",") if f.strip()]
+        if not features:
+            raise ConfigError(f"--features {args.features!r}: expected feature names, comma separated")
+    if args.plot:
+        from pathlib import Path
+
+        from ..outputs import output_file
+
+        if Path(args.plot).suffix.lower() not in (".png", ".svg"):
+            raise ConfigError(f"--plot {args.plot}: expected a .png or .svg file name")
+        output_file(args.plot, "--plot")
+    fits = difficulty_runs(args.runs, features, data=args.data, model=args.model, pooled=args.pool, alpha=args.alpha)
+    for fit in fits:
+        for note in fit.notes:
+            print(f"causalgraph stats: note: {fit.label.get('run')} {fit.label.get('variant')}: {note}",
+                  file=sys.stderr)
+    if args.plot:
+        plot_difficulty(fits, args.plot, args.plot_feature, alpha=args.alpha)
+    rows = table_rows(fits)
+    if args.format == "json":
+        emit_json(rows)
+        return 0
+    cols = COLUMNS if args.format == "csv" or len(args.runs) > 1 else COLUMNS[1:]
+    emit_table(rows, args.format, columns=cols, floatfmt=".4g")
+    if args.format == "table" and rows:
+        kind = ("logistic regression, 95% intervals from SEs clustered by statement (t, G-1 df)" if args.model == "logit"
+                else "binomial mixed model with a random intercept per statement (variational Bayes; intervals "
+                     "and p are posterior mean +- 1.96 SD and its normal approximation)")
+        print(f"\nodds_ratio per SD of each numeric feature (a factor level: against the most frequent level); "
+              f"{kind}; p_holm over each model's features, * = p_holm <= {args.alpha:g}; auc of the fitted "
+              f"linear predictor")
+    return 0
+
+
+def run_irt(args) -> int:
+    from ..stats.irt import irt_runs
+
+    if args.top < 1:
+        raise ConfigError(f"--top {args.top}: expected an integer >= 1")
+    res = irt_runs(args.runs, data=args.data, alpha=args.alpha)
+    hardest = res.items.head(args.top)
+    tables = {"abilities": res.abilities, "items": res.items, "correlations": res.correlations, "hardest": hardest}
+    if args.format == "json" and args.show is None:
+        emit_json({"model": "rasch", "item_sd": res.item_sd, "items_dropped": res.dropped,
+                   "abilities": res.abilities.to_dict(orient="records"),
+                   "correlations": res.correlations.to_dict(orient="records"),
+                   "items": res.items.to_dict(orient="records")})
+        return 0
+    if args.show is not None or args.format == "csv":
+        # CSV holds one table: the items (hardest first) unless --show names another.
+        t = tables[args.show or "items"]
+        if args.format == "json":
+            emit_json(t.to_dict(orient="records"))
+        else:
+            emit_table(t, args.format, floatfmt=".4g")
+        return 0
+    for i, name in enumerate(("abilities", "correlations", "hardest")):
+        if args.format == "table":
+            print(("\n" if i else "") + {"abilities": "Run abilities (logit scale, against the average item)",
+                                         "correlations": "Item difficulty against the statement metrics (Spearman)",
+                                         "hardest": f"The {len(hardest)} hardest items"}[name])
+        emit_table(tables[name], args.format, floatfmt=".4g")
+    if args.format == "table":
+        print(f"\nRasch model (statsmodels BinomialBayesMixedGLM: abilities fixed, items random); SD of item "
+              f"difficulties {res.item_sd:.3g}; {res.dropped} items not answered by every run left out; "
+              f"open a statement with `causalgraph view --statement ID`")
     return 0

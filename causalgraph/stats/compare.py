@@ -1,4 +1,5 @@
-"""Comparing arms of a study: the same items under two encodings, event namings, variants, models or prompt catalogs.
+"""Comparing arms of a study: the same items under two encodings, event namings, graph edits, variants, models or
+prompt catalogs.
 
 :func:`compare_runs` reads any number of runs, sorts every answered item into an *arm* by one
 axis, pairs the items of two arms that differ only along that axis, and reports per task and per
@@ -18,6 +19,8 @@ Axes (``by``) and what else must match for two items to pair:
 =================  ===========================================  ==================================
 ``encoding``       encoding named by the variant prefix (A, MX)  model, template number, event names
 ``event-names``    the ``.scheme`` suffix (``real`` without)     model, variant without the suffix
+``graph-edit``     the ``.reverse``/``.shuffle`` suffix          model, variant without the suffix
+                   (``real`` without)
 ``variant``        the variant id                                model
 ``model``          the run's model                               variant
 ``prompts``        the run's prompt catalog (authors, tables)    model, variant
@@ -39,6 +42,7 @@ from typing import Any, Mapping, Optional, Sequence
 import numpy as np
 
 from ..errors import ConfigError
+from ..graph_edits import join_edit, split_edit
 from ..naming import split_variant
 from ..prompts import variant_encoding
 from ..scores import prf_counts
@@ -49,7 +53,7 @@ from .pairing import as_run, pair_key, run_name
 __all__ = ["AXES", "COLUMNS", "compare_runs", "arm_of"]
 
 #: The axes arms can differ along.
-AXES = ("encoding", "event-names", "variant", "model", "prompts")
+AXES = ("encoding", "event-names", "graph-edit", "variant", "model", "prompts")
 #: Columns of the table :func:`compare_runs` returns.
 COLUMNS = ["task", "metric", "arm_a", "arm_b", "n", "statements", "f1_a", "f1_b", "diff", "ci_low", "ci_high",
            "b", "c", "p", "p_holm", "significant"]
@@ -66,6 +70,8 @@ def arm_of(by: str, model: str, variant: str, prompts: Optional[str] = None) -> 
     ('real', ('m', 'A_1'))
     >>> arm_of("prompts", "m", "A_4", "tables")
     ('tables', ('m', 'A_4'))
+    >>> arm_of("graph-edit", "m", "A_5.nonsense.reverse")
+    ('reverse', ('m', 'A_5.nonsense'))
     """
     if by not in AXES:
         raise ConfigError(f"unknown axis {by!r}; expected one of {', '.join(AXES)}")
@@ -74,15 +80,18 @@ def arm_of(by: str, model: str, variant: str, prompts: Optional[str] = None) -> 
             raise ConfigError(f"variant {variant!r} answered by {model!r} comes from no prompt catalog (its task has "
                               "one set of prompts); compare it --by variant or --by model")
         return prompts, (model, variant)
-    base, scheme = split_variant(variant)
+    rest, edit = split_edit(variant)
+    if by == "graph-edit":
+        return edit, (model, rest)
+    base, scheme = split_variant(rest)
     if by == "encoding":
         enc = variant_encoding(base)
         if enc is None:
             raise ConfigError(f"variant {variant!r} names no graph encoding (graph variants read A_5, MX_5, DOT_1 …); "
                               f"compare it --by variant or --by model")
-        return enc, (model, base.partition("_")[2], scheme)
+        return enc, (model, base.partition("_")[2], scheme, edit)
     if by == "event-names":
-        return scheme, (model, base)
+        return scheme, (model, join_edit(base, edit))
     if by == "variant":
         return variant, (model,)
     return model, (variant,)

@@ -40,6 +40,7 @@ from ..graph import CausalGraph, compile_graph
 from ..metrics.chains import RULES, chain_labels, chain_stats
 from ..model import Statement, as_statements
 from ..bench.item import Item, item_id
+from ..graph_edits import check_edit, edit_graph, join_edit, split_edit
 from ..naming import event_names as _event_names, join_variant, rename_graph, split_variant
 from ..prompts import PromptVariant, catalog_variants, encoding_variant_id, get_variant, resolve_catalog
 from ..scores import binary_scores
@@ -108,6 +109,33 @@ def _graph_text(g: CausalGraph, v: PromptVariant, order: str) -> str:
     return prompt_graph(g, v.encoding, order=order)
 
 
+def _edit_of(task: str, variant, graph_edit: Optional[str]) -> tuple[Any, str]:
+    """``(variant without its edit suffix, graph edit)`` of a variant id (``A_5.reverse``) plus the option."""
+    if isinstance(variant, PromptVariant):
+        rest, edit = variant, "real"
+    else:
+        rest, edit = split_edit(str(variant))
+    if graph_edit is not None:
+        check_edit(graph_edit)
+        if edit != "real" and graph_edit != edit:
+            raise ConfigError(f"variant {variant!r} edits the graph ({edit!r}) but graph edit {graph_edit!r} was asked")
+        edit = graph_edit
+    return rest, edit
+
+
+def _check_edit_prompt(task: str, v: PromptVariant, edit: str) -> None:
+    """An edited graph must be what the prompt shows: refuse prompts without a graph or with the statement."""
+    if edit == "real":
+        return
+    if "graph" not in v.placeholders:
+        raise ConfigError(f"task {task} variant {v.id} cannot take graph edit {edit!r}: its prompt holds no graph, so "
+                          f"the edited graph would be nowhere in the prompt and its gold not answerable from it "
+                          f"(graph variants: ccr-member and ccr-position A_/SN_/ML_ ids)")
+    if "s" in v.placeholders:
+        raise ConfigError(f"task {task} variant {v.id} cannot take graph edit {edit!r}: its prompt holds the "
+                          f"statement text, which states the real causes")
+
+
 def _resolve(task: str, variant, encoding: Optional[str], names: Optional[str],
              prompts: Optional[str] = None) -> tuple[PromptVariant, str]:
     """The prompt variant and event-name scheme of a variant id (``MX_5.nonsense``) plus the options."""
@@ -168,18 +196,24 @@ def _with_catalog(meta: dict, v: PromptVariant) -> dict:
     return meta
 
 
-def _ccr_items(corpus, task: str, v: PromptVariant, rule: str, order: str, scheme: str = "real") -> list[Item]:
+def _ccr_items(corpus, task: str, v: PromptVariant, rule: str, order: str, scheme: str = "real",
+               edit: str = "real") -> list[Item]:
     member = task.endswith("member")
-    vid = join_variant(v.id, scheme)
+    vid = join_edit(join_variant(v.id, scheme), edit)
     out = []
     for st in _causal(corpus):
         g = compile_graph(st)
-        labels = chain_labels(g, rule)
+        # A graph edit (graph_edits): the prompt shows the edited graph and the golds are its positions,
+        # while items stay those of the real graph's events (same ids), so each pairs with its real version.
+        edited = edit_graph(g, edit, key=st.id)
+        shown_graph = edited.graph
+        labels = chain_labels(shown_graph, rule)
         # Renamed events (event_names): the graph and the asked event are shown under their names.
         shown = _event_names(g.nodes, scheme, key=st.id)
         shared: dict[str, str] = {}
         if "graph" in v.placeholders:
-            shared["graph"] = _graph_text(g if scheme == "real" else rename_graph(g, shown), v, order)
+            shared["graph"] = _graph_text(shown_graph if scheme == "real" else rename_graph(shown_graph, shown),
+                                          v, order)
         if "event_list" in v.placeholders:
             shared["event_list"] = "[" + ", ".join(g.nodes) + "]"
         if "s" in v.placeholders:
@@ -194,6 +228,10 @@ def _ccr_items(corpus, task: str, v: PromptVariant, rule: str, order: str, schem
             if scheme != "real":
                 meta.update(event=shown[event], real_event=event, event_names=scheme)
             _with_catalog(meta, v)
+            if edit != "real":
+                meta["graph_edit"] = edit
+                if edited.permutation:
+                    meta["permutation"] = dict(edited.permutation)
             out.append(Item(
                 id=item_id(task, vid, st.id, f"e{i:03d}"), task=task, variant=vid,
                 prompt=v.render(e_i=shown[event], **shared),
@@ -276,7 +314,7 @@ def _multihop_items(corpus, task: str, v: PromptVariant, max_chains: int) -> lis
 
 def items(corpus, task: str, variant, *, rule: str = "path", max_chains: int = DEFAULT_MAX_CHAINS,
           order: str = "paper", encoding: Optional[str] = None, event_names: Optional[str] = None,
-          prompts: Optional[str] = None) -> list[Item]:
+          prompts: Optional[str] = None, graph_edit: Optional[str] = None) -> list[Item]:
     """Build the benchmark items of one task and prompt variant.
 
     Parameters
@@ -311,6 +349,11 @@ def items(corpus, task: str, variant, *, rule: str = "path", max_chains: int = D
         as printed; multi-hop has only this one).  Item ids, golds and answer
         words are the same under both; items of the authors' catalog carry
         ``meta["prompts"] = "authors"``.
+    graph_edit
+        ``real`` (default), ``reverse`` or ``shuffle`` (:mod:`causalgraph.graph_edits`): the
+        prompt shows the edited graph and the gold is the asked event's membership or position
+        in it; the variant id gets ``.<edit>``.  Only for prompts that hold the graph and not the
+        statement text (the CCR graph variants).
 
     Examples
     --------
@@ -325,14 +368,21 @@ def items(corpus, task: str, variant, *, rule: str = "path", max_chains: int = D
     if rule not in RULES:
         raise ConfigError(f"unknown chain rule {rule!r}; expected one of {', '.join(RULES)}")
     check_order(order)
+    rest, edit = _edit_of(task, variant, graph_edit)
     if task in TASK_NAMES and not isinstance(variant, PromptVariant):
         prompts = resolve_catalog(task, prompts)
-    v, scheme = _resolve(task, variant, encoding, event_names, prompts)
+    v, scheme = _resolve(task, rest, encoding, event_names, prompts)
+    if task in ("corri", "corri-rc", "corri-multihop") and edit != "real":
+        raise ConfigError(f"task {task} takes no graph edit ({edit!r}): its prompts hold no graph (graph edits are "
+                          f"for the CCR graph variants and the structure tasks)")
+    _check_edit_prompt(task, v, edit)
     if task in ("corri", "corri-rc"):
         return _corri_items(corpus, task, v)
     if task == "corri-multihop":
         return _multihop_items(corpus, task, v, max_chains)
-    return _ccr_items(corpus, task, v, rule, order, scheme)
+    return _ccr_items(corpus, task, v, rule, order, scheme, edit)
+
+
 def authors_position_score(gold: Sequence[Any], pred: Sequence[Any], *, positive: str = "start",
                            negative: str = "none") -> dict[str, Any]:
     """The position score as we reconstruct the authors' released scorer: ``start`` against ``none`` only.
@@ -404,8 +454,10 @@ def _authors_extra(gold: list, pred: list) -> dict[str, Any]:
 # What each task's items depend on besides corpus and variant: the CCR golds on the chain rule and
 # their graphs on the edge order; CorrI prompts hold no graph; multi-hop has its chain bound.
 # encoding/event_names: CCR graph variants take them; CorrI and the ECI variants refuse them saying why.
-_ITEM_OPTIONS = {"corri": ("encoding", "event_names", "prompts"), "corri-rc": ("encoding", "event_names", "prompts"),
-                 "corri-multihop": ("max_chains", "prompts")}
+# graph_edit likewise: the CCR graph variants take it; CorrI and the ECI variants refuse a non-real edit saying why.
+_ITEM_OPTIONS = {"corri": ("encoding", "event_names", "prompts", "graph_edit"),
+                 "corri-rc": ("encoding", "event_names", "prompts", "graph_edit"),
+                 "corri-multihop": ("max_chains", "prompts", "graph_edit")}
 
 
 def _task(name: str) -> Task:
@@ -425,19 +477,22 @@ def _task(name: str) -> Task:
         return list(items(corpus, _name, variant, **options))
 
     def words(variant, _name=name):
-        return dict(prompts.get_variant(_name, split_variant(variant)[0]).answer_labels)
+        return dict(prompts.get_variant(_name, split_variant(split_edit(variant)[0])[0]).answer_labels)
 
     def strategy(variant, _name=name):
-        return prompts.get_variant(_name, split_variant(variant)[0]).strategy or variant_strategy(variant)
+        rest = split_edit(variant)[0]
+        return prompts.get_variant(_name, split_variant(rest)[0]).strategy or variant_strategy(rest)
 
     def canonical(variant, _name=name):
-        base, scheme = split_variant(variant)
-        return join_variant(prompts.get_variant(_name, base).id, scheme)
+        rest, edit = split_edit(variant)
+        base, scheme = split_variant(rest)
+        return join_edit(join_variant(prompts.get_variant(_name, base).id, scheme), edit)
 
     return Task(name=name, build_items=build, list_variants=lambda _n=name: [v.id for v in prompts.list_variants(_n)],
                 labels=labels, kind=kind, positive=positive, answer_words=words, strategy=strategy,
                 canonical_variant=canonical, default_data="climatecause",
-                item_options=_ITEM_OPTIONS.get(name, ("rule", "order", "encoding", "event_names", "prompts")),
+                item_options=_ITEM_OPTIONS.get(name, ("rule", "order", "encoding", "event_names", "prompts",
+                                                      "graph_edit")),
                 # The authors' text by default; runs written before the choice existed used the tables.
                 prompt_catalogs=prompts.task_catalogs(name), unrecorded_prompts="tables",
                 # CorrI asks about a pair as the statement relates it; ECI first finds the events in the text.

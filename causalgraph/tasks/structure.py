@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import deque
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, Optional, Sequence
 
 from ..bench.item import Item, item_id
 from ..encoders import check_order, prompt_graph
@@ -44,6 +44,7 @@ from ..errors import ConfigError, SchemaError
 from ..event_lists import parse_event_list, record_outcome, set_scores, unreadable_event
 from ..graph import CausalGraph, compile_graph
 from ..model import Statement, as_statements
+from ..graph_edits import check_edit, edit_graph, join_edit, split_edit
 from ..naming import event_names as _event_names, join_variant, rename_graph, split_variant
 from ..prompts import ENCODING_PREFIXES, PromptVariant, catalog_variants, encoding_variant_id, with_encoding
 from .base import Task
@@ -133,8 +134,11 @@ def _pick_key(statement_id: Any, i: int, j: int) -> str:
     return hashlib.sha256(f"{statement_id}/{i}/{j}".encode("utf-8")).hexdigest()
 
 
-def reachability_pairs(graph: CausalGraph) -> list[tuple[int, int, bool]]:
+def reachability_pairs(graph: CausalGraph, nodes: Optional[Sequence[str]] = None) -> list[tuple[int, int, bool]]:
     """``(i, j, reachable)`` of the pairs asked: every pair of the smaller class and as many of the other.
+
+    ``i`` and ``j`` index ``nodes`` (default the graph's node order; an edited graph's items index
+    the real graph's events, so that each pairs with its real version).
 
     Examples
     --------
@@ -143,10 +147,11 @@ def reachability_pairs(graph: CausalGraph) -> list[tuple[int, int, bool]]:
     >>> sorted(r for _, _, r in reachability_pairs(g))
     [False, False, False, True, True, True]
     """
+    nodes = list(graph.nodes) if nodes is None else list(nodes)
     reach, unreach = [], []
-    for i, a in enumerate(graph.nodes):
+    for i, a in enumerate(nodes):
         d = descendants(graph, a)
-        for j, b in enumerate(graph.nodes):
+        for j, b in enumerate(nodes):
             if i != j:
                 (reach if b in d else unreach).append((i, j))
     k = min(len(reach), len(unreach))
@@ -202,7 +207,7 @@ def _causal(corpus) -> Iterator[Statement]:
 
 
 def items(corpus, task: str, variant: str, *, order: str = "paper", encoding: Optional[str] = None,
-          event_names: Optional[str] = None) -> list[Item]:
+          event_names: Optional[str] = None, graph_edit: Optional[str] = None) -> list[Item]:
     """The items of one structure task and variant.
 
     Parameters
@@ -217,6 +222,10 @@ def items(corpus, task: str, variant: str, *, order: str = "paper", encoding: Op
         Edge order of the graph text (``paper`` or ``data``).
     encoding, event_names
         Another encoding (``A_1`` with ``matrix`` is ``MX_1``) and event-name scheme.
+    graph_edit
+        ``real`` (default), ``reverse`` or ``shuffle`` (:mod:`causalgraph.graph_edits`): the prompt
+        shows the edited graph and the golds are computed on it; items keep the real graph's event
+        indices (``e<i>`` names the same event), and the variant id gets ``.<edit>``.
 
     Examples
     --------
@@ -230,19 +239,32 @@ def items(corpus, task: str, variant: str, *, order: str = "paper", encoding: Op
     """
     _check_task(task)
     check_order(order)
-    v, scheme = _resolve(task, variant, encoding, event_names)
-    vid = join_variant(v.id, scheme)
+    rest, edit = split_edit(str(variant))
+    if graph_edit is not None:
+        check_edit(graph_edit)
+        if edit != "real" and graph_edit != edit:
+            raise ConfigError(f"variant {variant!r} edits the graph ({edit!r}) but graph edit {graph_edit!r} was asked")
+        edit = graph_edit
+    v, scheme = _resolve(task, rest, encoding, event_names)
+    vid = join_edit(join_variant(v.id, scheme), edit)
     out: list[Item] = []
     for st in _causal(corpus):
-        g = compile_graph(st)
-        shown = _event_names(g.nodes, scheme, key=st.id)
+        real = compile_graph(st)
+        # Golds come from the edited graph the prompt shows; events keep the real graph's indices.
+        edited = edit_graph(real, edit, key=st.id)
+        g = edited.graph
+        shown = _event_names(real.nodes, scheme, key=st.id)
         if task in SET_TASKS:
             _check_readable(st, shown, task, vid)
         graph_text = prompt_graph(g if scheme == "real" else rename_graph(g, shown), v.encoding, order=order)
-        base_meta: dict[str, Any] = {"statement_id": st.id, "events": [shown[n] for n in g.nodes],
+        base_meta: dict[str, Any] = {"statement_id": st.id, "events": [shown[n] for n in real.nodes],
                                      "encoding": v.encoding, "event_names": scheme, "edge_order": order}
         if scheme != "real":
-            base_meta["real_events"] = list(g.nodes)
+            base_meta["real_events"] = list(real.nodes)
+        if edit != "real":
+            base_meta["graph_edit"] = edit
+            if edited.permutation:
+                base_meta["permutation"] = dict(edited.permutation)
 
         def item(key: str, gold, **asked: tuple[int, str]) -> Item:
             values = {"graph": graph_text}
@@ -257,7 +279,7 @@ def items(corpus, task: str, variant: str, *, order: str = "paper", encoding: Op
             return Item(id=item_id(task, vid, st.id, key), task=task, variant=vid,
                         prompt=v.render(**{k: values[k] for k in v.placeholders}), gold=gold, meta=meta)
 
-        nodes = list(g.nodes)
+        nodes = list(real.nodes)
         if task in ("parents", "children"):
             fn = parents if task == "parents" else children
             out += [item(f"e{i:03d}", fn(g, x), e_i=(i, x)) for i, x in enumerate(nodes)]
@@ -265,7 +287,7 @@ def items(corpus, task: str, variant: str, *, order: str = "paper", encoding: Op
             out.append(item("g", sources(g) if task == "sources" else sinks(g)))
         elif task == "reachability":
             out += [item(f"e{i:03d}-e{j:03d}", "yes" if r else "no", e_i=(i, nodes[i]), e_j=(j, nodes[j]))
-                    for i, j, r in reachability_pairs(g)]
+                    for i, j, r in reachability_pairs(g, nodes)]
         else:
             for i, a in enumerate(nodes):
                 for j, b in enumerate(nodes):
@@ -303,19 +325,20 @@ def _task(name: str) -> Task:
         return items(corpus, _name, variant, **options)
 
     def canonical(variant, _name=name):
-        base, scheme = split_variant(variant)
-        return join_variant(get_structure_variant(_name, base).id, scheme)
+        rest, edit = split_edit(variant)
+        base, scheme = split_variant(rest)
+        return join_edit(join_variant(get_structure_variant(_name, base).id, scheme), edit)
 
     def strategy(variant, _name=name):
-        return get_structure_variant(_name, split_variant(variant)[0]).strategy
+        return get_structure_variant(_name, split_variant(split_edit(variant)[0])[0]).strategy
 
     def words(variant, _name=name):
-        return dict(get_structure_variant(_name, split_variant(variant)[0]).answer_labels)
+        return dict(get_structure_variant(_name, split_variant(split_edit(variant)[0])[0]).answer_labels)
 
     common = dict(name=name, build_items=build,
                   list_variants=lambda _n=name: [v.id for v in list_structure_variants(_n)],
                   strategy=strategy, canonical_variant=canonical, default_data="climatecause",
-                  item_options=("order", "encoding", "event_names"))
+                  item_options=("order", "encoding", "event_names", "graph_edit"))
     if name == "reachability":
         return Task(labels=("yes", "no"), positive="yes", kind="binary", answer_words=words,
                     description="does one event lead to another through the graph (yes/no, balanced per statement)",

@@ -1,0 +1,226 @@
+"""Counterfactual graphs: the statement's graph as annotated, reversed, or with its events shuffled.
+
+A model that answers a chain question about a climate statement may read the graph it is given or
+recall what it knows about the world (IPCC text is in every model's training data).  Editing the
+graph so that it states causes the world does not know separates the two, as CLadder's
+anti-commonsense variants do:
+
+``real``
+    the graph as annotated;
+``reverse``
+    every edge reversed (each relation's cause and effect swapped, with what describes them), so
+    ``start`` and ``end`` trade places and "drought causes crop failure" becomes "crop failure
+    causes drought";
+``shuffle``
+    the statement's events permuted over its nodes: the graph keeps its structure (it is isomorphic
+    to the real one) but the event on each node is another, so it states causes such as "drought
+    causes climate change".
+
+The permutation is drawn from a generator seeded by the seed and the statement id, as the event
+names are (:mod:`causalgraph.naming`; ``random.Random(str)`` hashes the string with SHA-512), so it
+is the same on every run whatever ``PYTHONHASHSEED`` is.  It is never the identity nor a symmetry of
+the graph (a permutation that maps the edge set onto itself would show the real graph); only a graph
+every permutation maps onto itself (no edge, or every ordered pair an edge) keeps its edges.
+
+Variant ids carry a non-real edit after a dot, after the event-name scheme: ``A_5.reverse``,
+``A_5.nonsense.shuffle`` (``A_5.real`` is ``A_5``).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import Optional
+
+from .errors import ConfigError
+
+__all__ = ["GRAPH_EDITS", "DEFAULT_SEED", "EditedGraph", "check_edit", "edit_graph", "reverse_graph",
+           "shuffle_graph", "shuffle_permutation", "split_edit", "join_edit"]
+
+#: Graph edits, ``real`` first.
+GRAPH_EDITS = ("real", "reverse", "shuffle")
+#: Seed of the shuffle in item builders.
+DEFAULT_SEED = 0
+
+# More draws than any graph needs: a drawn permutation is a symmetry with probability |Aut|/n! <= 1/2
+# once the graph has an edge, so 64 failed draws happen with probability below 2^-64.
+_MAX_DRAWS = 64
+
+
+def check_edit(edit: str) -> None:
+    """Raise :class:`~causalgraph.errors.ConfigError` unless ``edit`` is one of :data:`GRAPH_EDITS`."""
+    if edit not in GRAPH_EDITS:
+        raise ConfigError(f"unknown graph edit {edit!r}; expected one of {', '.join(GRAPH_EDITS)}")
+
+
+@dataclass(frozen=True)
+class EditedGraph:
+    """A statement's graph after an edit.
+
+    Attributes
+    ----------
+    graph
+        The edited :class:`~causalgraph.graph.CausalGraph` (its node order is the order of first
+        appearance in the edited relations, as a spreadsheet of them would give).
+    edit
+        One of :data:`GRAPH_EDITS`.
+    permutation
+        ``shuffle``: real event → the event the shuffled graph puts on its node (every event of
+        the graph, in real node order); empty otherwise.
+    """
+
+    graph: object
+    edit: str
+    permutation: dict
+
+    def node_of(self, event: str) -> str:
+        """The real node that ``event`` sits on in the edited graph (itself unless shuffled)."""
+        if not self.permutation:
+            return event
+        for node, shown in self.permutation.items():
+            if shown == event:
+                return node
+        raise ConfigError(f"event {event!r} is not in the graph")
+
+
+def _swap(r):
+    return replace(r, cause=r.effect, effect=r.cause, cause_np=r.effect_np, effect_np=r.cause_np,
+                   cause_context=r.effect_context, effect_context=r.cause_context,
+                   cause_belongs_to=r.effect_belongs_to, effect_belongs_to=r.cause_belongs_to)
+
+
+def reverse_graph(graph):
+    """The graph with every edge reversed (relations kept, in edge order, cause and effect swapped).
+
+    Examples
+    --------
+    >>> from causalgraph import compile_graph
+    >>> from causalgraph.model import Relation
+    >>> reverse_graph(compile_graph([Relation("a", "b"), Relation("b", "c")])).pairs
+    [('b', 'a'), ('c', 'b')]
+    """
+    from .graph import compile_graph
+
+    g = compile_graph([_swap(r) for e in graph.edges for r in e.relations])
+    return replace(g, statement_id=graph.statement_id)
+
+
+def _edge_set(graph, perm: dict) -> frozenset:
+    return frozenset((perm[a], perm[b]) for a, b in graph.pairs)
+
+
+def shuffle_permutation(graph, *, key: object = "", seed: int = DEFAULT_SEED) -> dict:
+    """The seeded permutation ``shuffle`` applies: real event → the event put on its node.
+
+    Examples
+    --------
+    >>> from causalgraph import compile_graph
+    >>> from causalgraph.model import Relation
+    >>> g = compile_graph([Relation("a", "b"), Relation("b", "c")])
+    >>> p = shuffle_permutation(g, key="cc-001")
+    >>> sorted(p) == sorted(p.values()) == ["a", "b", "c"], p == shuffle_permutation(g, key="cc-001")
+    (True, True)
+    """
+    nodes = list(graph.nodes)
+    identity = {n: n for n in nodes}
+    if len(nodes) < 2:
+        return identity
+    real = _edge_set(graph, identity)
+    rng = random.Random(f"causalgraph-graph-edit/{seed}/shuffle/{key}")
+    n = len(nodes)
+    # Every permutation maps the edge set onto itself only when it holds no pair of distinct events
+    # or all of them (self-loops: none or all); then no shuffle can show another graph.
+    off = {(a, b) for a, b in real if a != b}
+    loops = {a for a, b in real if a == b}
+    invariant = (not off or len(off) == n * (n - 1)) and (not loops or len(loops) == n)
+    for _ in range(_MAX_DRAWS):
+        order = nodes[:]
+        rng.shuffle(order)
+        perm = dict(zip(nodes, order))
+        if perm == identity:
+            continue
+        if invariant or _edge_set(graph, perm) != real:
+            return perm
+    raise ConfigError(f"statement {graph.statement_id}: no shuffle of its {n} events that changes the graph was "
+                      f"drawn in {_MAX_DRAWS} tries")
+
+
+def shuffle_graph(graph, *, key: object = "", seed: int = DEFAULT_SEED):
+    """``(shuffled graph, permutation)``: each relation's events replaced through :func:`shuffle_permutation`.
+
+    Examples
+    --------
+    >>> from causalgraph import compile_graph
+    >>> from causalgraph.model import Relation
+    >>> g = compile_graph([Relation("a", "b"), Relation("b", "c")])
+    >>> h, p = shuffle_graph(g, key="cc-001")
+    >>> h.pairs == [(p["a"], p["b"]), (p["b"], p["c"])]
+    True
+    """
+    from .graph import compile_graph
+
+    perm = shuffle_permutation(graph, key=key, seed=seed)
+    # The noun-phrase forms, contexts and belongs-to events describe the real events, not the ones
+    # now on their nodes, so they are dropped (as renamed graphs drop them).
+    rels = [replace(r, cause=perm[r.cause], effect=perm[r.effect], cause_np=None, effect_np=None,
+                    cause_context=None, effect_context=None, cause_belongs_to=None, effect_belongs_to=None)
+            for e in graph.edges for r in e.relations]
+    g = compile_graph(rels)
+    return replace(g, statement_id=graph.statement_id), perm
+
+
+def edit_graph(graph, edit: str, *, key: object = "", seed: int = DEFAULT_SEED) -> EditedGraph:
+    """Apply one of :data:`GRAPH_EDITS` to a statement's graph.
+
+    Parameters
+    ----------
+    graph
+        A compiled :class:`~causalgraph.graph.CausalGraph`.
+    edit
+        ``real`` (the graph itself), ``reverse`` or ``shuffle``.
+    key, seed
+        What makes the shuffle the statement's own (its id) and its seed.
+
+    Examples
+    --------
+    >>> from causalgraph import compile_graph
+    >>> from causalgraph.model import Relation
+    >>> g = compile_graph([Relation("a", "b"), Relation("b", "c")])
+    >>> edit_graph(g, "reverse").graph.pairs, edit_graph(g, "real").graph is g
+    ([('b', 'a'), ('c', 'b')], True)
+    """
+    check_edit(edit)
+    if edit == "real":
+        return EditedGraph(graph, edit, {})
+    if edit == "reverse":
+        return EditedGraph(reverse_graph(graph), edit, {})
+    g, perm = shuffle_graph(graph, key=key, seed=seed)
+    return EditedGraph(g, edit, perm)
+
+
+def split_edit(variant: str) -> tuple[str, str]:
+    """``(variant without the edit suffix, edit)``: ``"A_5.nonsense.reverse"`` → ``("A_5.nonsense", "reverse")``.
+
+    Examples
+    --------
+    >>> split_edit("A_5.shuffle"), split_edit("A_5.letters"), split_edit("A_5")
+    (('A_5', 'shuffle'), ('A_5.letters', 'real'), ('A_5', 'real'))
+    """
+    head, dot, last = str(variant).rpartition(".")
+    if dot and last in GRAPH_EDITS:
+        return head, last
+    return str(variant), "real"
+
+
+def join_edit(variant: str, edit: Optional[str]) -> str:
+    """The variant id of ``variant`` under ``edit`` (``real`` adds nothing).
+
+    Examples
+    --------
+    >>> join_edit("A_5", "reverse"), join_edit("A_5.integer", "shuffle"), join_edit("A_5", "real")
+    ('A_5.reverse', 'A_5.integer.shuffle', 'A_5')
+    """
+    if edit is None or edit == "real":
+        return variant
+    check_edit(edit)
+    return f"{variant}.{edit}"
