@@ -212,3 +212,28 @@ def test_a_loglik_run_killed_with_sigkill_resumes_without_doubling(climatecause_
     assert metrics["skipped"] == killed_at
     assert all(metrics["variants"][v]["loglik"]["acc"] == 1.0 for v in ("A_5", "SN_5"))
     assert all(r["method"] == "loglik" and math.isclose(sum(r["probs"].values()), 1.0) for r in run.responses)
+
+
+def test_stats_mcnemar_pairs_a_generated_and_a_loglik_run_on_correctness(climatecause_path, tmp_path):
+    from causalgraph.stats import mcnemar_runs
+    from scipy.stats import chi2
+
+    opts = dict(data=str(climatecause_path), limit=60)
+    gen = run_benchmark("ccr-position", ["A_5"], "mock/noisy", temperature=1.0, model_options={"flip": 0.4},
+                        out=tmp_path / "g", **opts)
+    ll = run_benchmark("ccr-position", ["A_5"], "mock/noisy", method="loglik", model_options={"flip": 0.2, "salt": "3"},
+                       out=tmp_path / "l", **opts)
+    right = lambda r: r["label"] is not None and r["label"] == r["gold"]  # noqa: E731
+    a = {r["item_id"]: right(r) for r in load_run(gen.path).responses}
+    b = {r["item_id"]: right(r) for r in load_run(ll.path).responses}
+    nb = sum(1 for k in a if a[k] and not b[k])
+    nc = sum(1 for k in a if b[k] and not a[k])
+    table = mcnemar_runs(gen.path, ll.path)
+    row = table.iloc[0]
+    assert (row["b"], row["c"], row["n"], row["paired_on"]) == (nb, nc, 60, "correct")
+    stat = (abs(nb - nc) - 1) ** 2 / (nb + nc)
+    assert row["statistic"] == pytest.approx(stat) and row["p"] == pytest.approx(chi2.sf(stat, 1))
+    # Two generated runs keep the paper's pairing on labels, and its columns.
+    m1 = run_benchmark("ccr-member", ["A_5"], "mock/oracle", out=tmp_path / "m1", **opts)
+    m2 = run_benchmark("ccr-member", ["A_5"], "mock/noisy", temperature=1.0, out=tmp_path / "m2", **opts)
+    assert "paired_on" not in mcnemar_runs(m1.path, m2.path).columns
