@@ -222,13 +222,19 @@ class OpenAIBackend(Backend):
         return redact(text, self.secrets())
 
     async def complete(self, request: Request) -> Completion:
-        import openai
-
         client = self._get_client()
         body = self.body(request)
         t0 = time.perf_counter()
+        resp = await self._send(client.chat.completions.create, body)
+        latency = time.perf_counter() - t0
+        return completion_from_body(resp.model_dump(mode="json"), latency)
+
+    async def _send(self, create, body: dict[str, Any]):
+        """``await create(**body)``, with the client's errors as the runner's kinds (credentials scrubbed)."""
+        import openai
+
         try:
-            resp = await client.chat.completions.create(**body)
+            return await create(**body)
         except openai.APITimeoutError as exc:
             raise TransientBackendError(self._scrub(f"request timed out: {exc}")) from None
         except openai.APIConnectionError as exc:
@@ -249,8 +255,6 @@ class OpenAIBackend(Backend):
             raise BackendError(msg) from None
         except openai.OpenAIError as exc:
             raise BackendError(self._scrub(f"{type(exc).__name__}: {exc}")) from None
-        latency = time.perf_counter() - t0
-        return completion_from_body(resp.model_dump(mode="json"), latency)
 
     async def aclose(self) -> None:
         if self._client is not None:

@@ -237,3 +237,13 @@ def test_stats_mcnemar_pairs_a_generated_and_a_loglik_run_on_correctness(climate
     m1 = run_benchmark("ccr-member", ["A_5"], "mock/oracle", out=tmp_path / "m1", **opts)
     m2 = run_benchmark("ccr-member", ["A_5"], "mock/noisy", temperature=1.0, out=tmp_path / "m2", **opts)
     assert "paired_on" not in mcnemar_runs(m1.path, m2.path).columns
+
+
+def test_bench_parse_leaves_scored_lines_as_they_are(climatecause_path, tmp_path):
+    from causalgraph.bench.reparse import reparse_run
+
+    res = run_benchmark("ccr-member", ["A_5"], "mock/noisy", data=str(climatecause_path), limit=20, method="loglik",
+                        out=tmp_path / "r")
+    before = (res.path / "responses.jsonl").read_bytes()
+    rows = reparse_run(res.path)
+    assert rows[0]["changed"] == 0 and (res.path / "responses.jsonl").read_bytes() == before

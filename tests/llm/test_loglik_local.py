@@ -116,3 +116,64 @@ def test_hf_loglik_gives_the_same_scores_alone_as_in_a_padded_batch(tmp_path):
     for t, a in zip(together, alone):
         assert t.token_counts == a.token_counts and t.token_counts[0] > 1 and t.prompt_tokens == a.prompt_tokens
         assert max(abs(x - y) for x, y in zip(t.logprobs, a.logprobs)) < 1e-4
+
+
+def test_llamacpp_loglik_scores_the_same_items_as_hf_with_nearly_the_same_labels(climatecause_path, tmp_path,
+                                                                                 monkeypatch):
+    pytest.importorskip("llama_cpp")
+    pytest.importorskip("transformers")
+    monkeypatch.setenv("CAUSALGRAPH_CACHE", str(tmp_path / "cache"))
+    opts = dict(data=str(climatecause_path), limit=12, method="loglik")
+    ll = run_benchmark("ccr-eci-position", ["0_4"], "llamacpp/smollm2", model_options={"n_threads": 2, "n_ctx": 4096},
+                       out=tmp_path / "l", **opts)
+    hf = run_benchmark("ccr-eci-position", ["0_4"], "hf/smollm2", model_options={"threads": 2}, out=tmp_path / "h",
+                       **opts)
+    a, b = load_run(ll.path).responses, load_run(hf.path).responses
+    assert len(a) == len(b) == 12 and not any(r["error"] for r in a)
+    for x, y in zip(a, b):
+        assert x["continuations"] == y["continuations"] and x["usage"]["prompt_tokens"] == y["usage"]["prompt_tokens"]
+        assert all(v < 0 for v in x["logprobs"].values())
+        # The same weights, quantised (Q4_1, 8-bit activations) against dequantised float32: close, not equal.
+        assert max(abs(x["logprobs"][k] - y["logprobs"][k]) for k in x["logprobs"]) < 1.5
+    assert sum(x["label"] == y["label"] for x, y in zip(a, b)) >= 10
+
+
+def test_the_llama_cpp_server_scores_continuations_like_the_in_process_backend(climatecause_path, tmp_path,
+                                                                               monkeypatch):
+    pytest.importorskip("llama_cpp.server")
+    pytest.importorskip("transformers")
+    from llama_server import llama_server
+
+    monkeypatch.setenv("CAUSALGRAPH_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("OPENAI_API_KEY", "not-needed")
+    opts = dict(data=str(climatecause_path), limit=6, method="loglik")
+    with llama_server(tmp_path, extra=("--logits_all", "true")) as url:
+        srv = run_benchmark("ccr-member", ["A_5"], "openai-compatible/smollm2",
+                            model_options={"base_url": url, "tokenizer": "smollm2"}, out=tmp_path / "s", **opts)
+    local = run_benchmark("ccr-member", ["A_5"], "llamacpp/smollm2", model_options={"n_threads": 2, "n_ctx": 2048},
+                          out=tmp_path / "l", **opts)
+    a, b = load_run(srv.path).responses, load_run(local.path).responses
+    assert len(a) == 6 and not any(r["error"] for r in a)
+    for x, y in zip(a, b):
+        assert x["label"] == y["label"]
+        assert max(abs(x["logprobs"][k] - y["logprobs"][k]) for k in x["logprobs"]) < 0.05
+
+
+def test_openai_compatible_refuses_the_openai_api_and_a_missing_tokenizer():
+    from causalgraph.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="returns no log-probabilities"):
+        get_backend("openai-compatible/gpt-5.1", tokenizer="smollm2", api_key="x")
+    with pytest.raises(ConfigError, match="tokenizer=PATH is required"):
+        get_backend("openai-compatible/m", base_url="http://127.0.0.1:9/v1", api_key="x")
+
+
+def test_the_continuation_is_found_at_the_end_of_the_echoed_prompt_or_refused():
+    from causalgraph.errors import BackendError
+    from causalgraph.llm.server_loglik import continuation_logprob
+
+    toks = ["<|im_start|>", "assistant", "\n", "<", "Answer", ">", "start", "</", "Answer", ">", "!"]
+    lps = [None, -1.0, -0.5, -0.1, -0.2, -0.3, -2.0, -0.4, -0.05, -0.01, -9.0]
+    assert continuation_logprob(toks, lps, 10, "<Answer>start</Answer>") == pytest.approx((-3.06, 7))
+    with pytest.raises(BackendError, match="merged"):
+        continuation_logprob(["a", "bc"], [None, -1.0], 2, "c")
