@@ -22,8 +22,12 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def llama_server(log_dir: Path, *, alias: str = "smollm2", start_timeout: float = 120) -> Iterator[str]:
-    """Start the server, wait until ``/models`` answers, yield its base URL, stop it (killed if it hangs)."""
+def llama_server(log_dir: Path, *, alias: str = "smollm2", start_timeout: float = 120,
+                 extra: tuple[str, ...] = ()) -> Iterator[str]:
+    """Start the server, wait until ``/models`` answers, yield its base URL, stop it (killed if it hangs).
+
+    ``extra``: further server arguments (``("--logits_all", "true")`` for prompt log-probabilities).
+    """
     pytest.importorskip("llama_cpp.server", reason="needs llama-cpp-python[server] (scripts/install-test-deps.sh)")
     from causalgraph.llm.local import smollm2_path
 
@@ -32,7 +36,7 @@ def llama_server(log_dir: Path, *, alias: str = "smollm2", start_timeout: float 
     with open(log, "wb") as fh:
         proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(smollm2_path()),
                                  "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "2048",
-                                 "--n_threads", "2", "--model_alias", alias],
+                                 "--n_threads", "2", "--model_alias", alias, *extra],
                                 stdout=fh, stderr=subprocess.STDOUT, env=dict(os.environ, HF_HUB_OFFLINE="1"))
     url = f"http://127.0.0.1:{port}/v1"
     try:

@@ -22,13 +22,19 @@ CHARS_PER_TOKEN = 4.0
 def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[str]] = None, data=None,
              output_tokens: float = PAPER_OUTPUT_TOKENS_PER_REQUEST, batch: bool = False,
              prices: Optional[dict] = None, count_tokens: Optional[Callable[[str], int]] = None,
-             epochs: int = 1, prompts: Optional[str] = None) -> list[dict]:
+             epochs: int = 1, prompts: Optional[str] = None, method: str = "generate") -> list[dict]:
     """One row per task and variant: requests (items × ``epochs``), prompt characters, estimated tokens and cost.
 
     ``epochs`` is ``bench run --epochs``: every item asked that many times
     (the response cache serves none of the first run's samples).  ``prompts``
     is ``bench run --prompts``: the prompt catalog of tasks that offer one
     (``None``: each task's default).
+
+    ``method="loglik"`` plans ``bench run --method loglik``: one request per
+    item, whose input is the prompt plus every label's continuation and
+    whose output is nothing; variants that ask for reasoning first are
+    refused as the run refuses them (``variants=None`` plans the others), and
+    so is a model that cannot score continuations.
 
     Examples
     --------
@@ -43,6 +49,17 @@ def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[st
 
     if isinstance(epochs, bool) or not isinstance(epochs, int) or epochs < 1:
         raise ConfigError(f"--epochs {epochs!r}: expected an integer >= 1")
+    if method not in ("generate", "loglik"):
+        raise ConfigError(f"--method {method!r}: expected generate or loglik")
+    if method == "loglik":
+        from ..llm.registry import backend_class
+
+        if epochs != 1:
+            raise ConfigError(f"--epochs {epochs} would score every item {epochs} times identically under --method "
+                              "loglik; leave it out")
+        cls = backend_class(model)
+        if cls is not None and not cls.loglik:
+            raise ConfigError(f"{model} cannot score continuations by log-likelihood; use --method generate")
 
     _, model_name = split_spec(model)
     prices = prices if prices is not None else DEFAULT_PRICES
@@ -53,13 +70,23 @@ def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[st
         key = data if data is not None else spec.default_data
         if key not in corpora:
             corpora[key] = load_corpus(key)
-        vs = list(variants) if variants else spec.list_variants()
+        if variants:
+            vs = [spec.variant_id(v) for v in variants]
+            choices = {v: spec.choices(v) for v in vs} if method == "loglik" else {}
+        elif method == "loglik":
+            from .runner import loglik_variants
+
+            choices = loglik_variants(spec)
+            vs = list(choices)
+        else:
+            vs, choices = spec.list_variants(), {}
         for v in vs:
             items = spec.items(corpora[key], spec.variant_id(v), prompts=prompts)
-            chars = epochs * sum(len(m["content"]) for it in items for m in it.messages())
-            tok_in = epochs * sum(count_tokens(m["content"]) for it in items for m in it.messages()) \
-                if count_tokens else chars / CHARS_PER_TOKEN
-            tok_out = output_tokens * len(items) * epochs
+            texts = [m["content"] for it in items for m in it.messages()] + \
+                [c for c in choices.get(v, {}).values() for _ in items]
+            chars = epochs * sum(len(t) for t in texts)
+            tok_in = epochs * sum(count_tokens(t) for t in texts) if count_tokens else chars / CHARS_PER_TOKEN
+            tok_out = 0 if method == "loglik" else output_tokens * len(items) * epochs
             rows.append({"task": task, "variant": spec.variant_id(v), "requests": len(items) * epochs,
                          "prompt_chars": chars,
                          "input_tokens_est": round(tok_in), "output_tokens_est": round(tok_out),

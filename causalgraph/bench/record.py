@@ -20,10 +20,11 @@ from ..errors import SchemaError
 __all__ = ["RunRecord", "RECORD_FIELDS", "OPTIONAL_FIELDS", "RECORD_SCHEMA", "record_schema_of"]
 
 #: Newest version of the record schema this causalgraph writes and reads (``manifest["record_schema"]``).
-#: Version 2 added ``epoch`` (repeated sampling, ``bench run --epochs``).  A run's manifest names the
+#: Version 2 added ``epoch`` (repeated sampling, ``bench run --epochs``); version 3 ``method``,
+#: ``continuations``, ``logprobs`` and ``probs`` (``bench run --method loglik``).  A run's manifest names the
 #: lowest version that reads all of its lines: 2 for a run with epochs, 1 otherwise, so that a run
 #: which never used a newer field stays readable by the causalgraph that could read it before.
-RECORD_SCHEMA = 2
+RECORD_SCHEMA = 3
 
 
 @dataclass
@@ -50,7 +51,15 @@ class RunRecord:
         The model's text (``None`` when the request failed).
     label, rule
         The parsed answer and the parse rule that produced it (``None`` when
-        unparsed or failed).
+        unparsed or failed).  Under log-likelihood scoring, the label with the
+        highest summed log-probability and the rule ``loglik-acc``.
+    method
+        ``loglik`` for an item scored by log-likelihood (``bench run --method
+        loglik``); absent for generated answers.
+    continuations, logprobs, probs
+        Log-likelihood scoring only: label → the continuation scored, its
+        summed log-probability (natural log) and its probability normalised
+        over the choices.
     usage
         ``{"prompt_tokens": …, "completion_tokens": …}``.
     cost_usd
@@ -87,6 +96,10 @@ class RunRecord:
     response: Optional[str] = None
     label: Any = None
     rule: Optional[str] = None
+    method: Optional[str] = None
+    continuations: Optional[dict[str, str]] = None
+    logprobs: Optional[dict[str, float]] = None
+    probs: Optional[dict[str, float]] = None
     usage: dict[str, Any] = field(default_factory=lambda: {"prompt_tokens": None, "completion_tokens": None})
     cost_usd: Optional[float] = None
     latency_s: Optional[float] = None
@@ -126,7 +139,10 @@ class RunRecord:
         epoch = data.get("epoch")
         if epoch is not None and (not isinstance(epoch, int) or isinstance(epoch, bool) or epoch < 1):
             raise SchemaError(f"{where}: epoch {epoch!r}, expected a positive integer (1 for the first sample)")
-        for name in ("meta", "usage"):
+        method = data.get("method")
+        if method is not None and method != "loglik":
+            raise SchemaError(f"{where}: method {method!r}, expected 'loglik' (or no method for a generated answer)")
+        for name in ("meta", "usage", "continuations", "logprobs", "probs"):
             if data.get(name) is not None and not isinstance(data[name], Mapping):
                 raise SchemaError(f"{where}: {name} {data[name]!r:.80}, expected a JSON object (or null)")
         for name in ("task", "variant", "item_id"):
@@ -143,7 +159,7 @@ class RunRecord:
 #: The keys of the lines of ``responses.jsonl``, in the order they are written.
 RECORD_FIELDS = tuple(f.name for f in fields(RunRecord))
 #: Fields written only when they hold a value (so runs that never use them keep their bytes).
-OPTIONAL_FIELDS = ("epoch", "batch_id")
+OPTIONAL_FIELDS = ("epoch", "batch_id", "method", "continuations", "logprobs", "probs")
 
 
 def record_schema_of(manifest: Mapping[str, Any], where: str = "manifest") -> int:

@@ -82,7 +82,8 @@ def _reparse_locked(store, spec, dry_run: bool) -> list[dict[str, Any]]:
         row = summary.setdefault(v, {"variant": v, "lines": 0, "changed": 0, "parse_failures_before": 0,
                                      "parse_failures_after": 0})
         row["lines"] += 1
-        if rec.get("error"):
+        if rec.get("error") or rec.get("method") == "loglik":
+            # A scored line has no text to parse: its label is the likeliest continuation, kept as it is.
             continue
         before = rec.get("label")
         label, rule = spec.parse_answer(rec.get("response") or "", v)

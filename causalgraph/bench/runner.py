@@ -36,13 +36,14 @@ from ..llm.base import (Backend, Completion, Request, canonical_json, is_secret_
 from .item import Item
 from ..outputs import safe_name
 from ..tasks import Task, get_task
-from .record import RECORD_SCHEMA, RunRecord
+from .record import RunRecord
 from .epochs import sample_key
 from .store import Run, RunStore
 
 __all__ = ["RunConfig", "RunResult", "PreparedRun", "run_benchmark", "arun_benchmark", "prepare_run", "run_prompts",
            "default_run_dir", "redact", "backoff_delay", "build_request", "cache_key_for", "make_record", "open_cache",
-           "finish_run", "request_cost", "DEFAULT_MAX_CONNECTION_FAILURES", "PROGRESS_INTERVAL"]
+           "finish_run", "request_cost", "loglik_choices", "loglik_variants", "METHODS", "DEFAULT_MAX_CONNECTION_FAILURES",
+           "PROGRESS_INTERVAL"]
 
 
 #: Connection failures in a row after which a run stops (``RunConfig.max_connection_failures``).
@@ -56,6 +57,9 @@ def _public_options(options: dict[str, Any]) -> dict[str, Any]:
     ``[redacted]`` (:func:`~causalgraph.llm.base.redact_options`)."""
     return redact_options({k: v for k, v in sorted(options.items()) if not is_secret_option(k)})
 
+
+#: ``--method`` values: generate an answer and parse it, or score each label's continuation.
+METHODS = ("generate", "loglik")
 
 #: Samples per item ``--epochs`` accepts: every sample is a request and a line, planned up front.
 MAX_EPOCHS = 1000
@@ -115,6 +119,14 @@ class RunConfig:
         ``reverse`` or ``shuffle``: every variant's items on the edited graphs
         (:mod:`causalgraph.graph_edits`; the variant ids get ``.<edit>``, the
         manifest records ``graph_edit``); ``None`` or ``real``: the variants as given.
+    method
+        ``generate`` (default): the model writes an answer, which the task's
+        parser reads.  ``loglik``: nothing is generated; each label's
+        continuation (:meth:`~causalgraph.tasks.Task.choices`) is scored by
+        its summed log-probability and the highest wins (see
+        :mod:`causalgraph.llm.loglik`).  Needs a backend that declares
+        :attr:`~causalgraph.llm.base.Backend.loglik`, a task with declared
+        continuations, and no ``max_tokens``, temperature above 0 or epochs.
     """
 
     task: str
@@ -139,6 +151,7 @@ class RunConfig:
     epochs: int = 1
     prompts: Optional[str] = None
     graph_edit: Optional[str] = None
+    method: str = "generate"
 
     def validate(self) -> None:
         if self.concurrency is not None and self.concurrency < 1:
@@ -163,6 +176,19 @@ class RunConfig:
             raise ConfigError("no variant given; pass --variant V[,V…] or --variant all")
         if isinstance(self.epochs, bool) or not isinstance(self.epochs, int) or self.epochs < 1:
             raise ConfigError(f"--epochs {self.epochs!r}: expected an integer >= 1")
+        if self.method not in METHODS:
+            raise ConfigError(f"--method {self.method!r}: expected one of {', '.join(METHODS)}")
+        if self.method == "loglik":
+            # Scoring given continuations generates nothing: these settings would be recorded and ignored.
+            if self.max_tokens is not None:
+                raise ConfigError(f"--max-tokens {self.max_tokens} has no meaning under --method loglik, which "
+                                  "generates nothing; leave it out")
+            if self.temperature not in (None, 0, 0.0):
+                raise ConfigError(f"--temperature {self.temperature} has no meaning under --method loglik, which "
+                                  "samples nothing (the scores are deterministic); leave it out or use 0")
+            if self.epochs != 1:
+                raise ConfigError(f"--epochs {self.epochs} would score every item {self.epochs} times identically "
+                                  "under --method loglik; leave it out")
         if self.epochs > MAX_EPOCHS:
             raise ConfigError(f"--epochs {self.epochs}: at most {MAX_EPOCHS} samples per item (pass@k studies use "
                               "up to a few hundred)")
@@ -244,6 +270,9 @@ def build_request(item: Item, spec: Task, config: RunConfig, epoch: int = 1) -> 
     meta: dict[str, Any] = {"item_id": item.id, "task": item.task, "variant": item.variant}
     if epoch > 1:
         meta["epoch"] = epoch
+    if config.method == "loglik":
+        # Scoring samples and generates nothing: the request is the messages alone.
+        return Request(messages=tuple(item.messages()), meta=meta)
     return Request(
         messages=tuple(item.messages()),
         temperature=None if config.temperature is None else float(config.temperature),
@@ -253,8 +282,8 @@ def build_request(item: Item, spec: Task, config: RunConfig, epoch: int = 1) -> 
     )
 
 
-def cache_key_for(backend: Backend, request: Request, item: Item, epoch: int = 1, *,
-                  messages_json: Optional[str] = None) -> str:
+def cache_key_for(backend: Backend, request: Request, item: Item, epoch: int = 1,
+                  choices: Optional[dict[str, str]] = None, *, messages_json: Optional[str] = None) -> str:
     """The response-cache key of an item's request.
 
     At temperature 0 the answer is taken to be a function of the request, so
@@ -268,9 +297,19 @@ def cache_key_for(backend: Backend, request: Request, item: Item, epoch: int = 1
     re-running a run with epochs is free too; epoch 1 keeps the key of a run
     without epochs.  ``messages_json`` (``canonical_json(request.messages)``,
     when the caller has it) saves encoding the messages again; the key is the same.
+
+    ``choices`` (label → continuation) makes it the key of log-likelihood
+    scores (``--method loglik``): the method and the continuations are part
+    of it, so scores never meet generated answers, and a variant that asks
+    for another answer form gets its own entry.  Scores are deterministic:
+    items with the same prompt and continuations share one entry.
     """
     from ..llm.base import request_key
 
+    if choices is not None:
+        extra = {**backend.request_identity(request), **backend.loglik_identity(), "method": "loglik",
+                 "continuations": [[lab, text] for lab, text in choices.items()]}
+        return request_key(backend.identity(), request, extra)
     extra = dict(backend.request_identity(request))
     if request.temperature is None or request.temperature > 0:
         extra["sample_of"] = item.id
@@ -310,11 +349,20 @@ def _prompt_sha(item: Item) -> str:
 
 def make_record(item: Item, spec: Task, *, completion: Optional[Completion], key: str, source: str,
                 attempts: int, error: Optional[str], cost: float = 0.0,
-                epoch: Optional[int] = None, prompt_sha256: Optional[str] = None) -> dict[str, Any]:
+                epoch: Optional[int] = None, prompt_sha256: Optional[str] = None,
+                choices: Optional[dict[str, str]] = None) -> dict[str, Any]:
     """One line of ``responses.jsonl`` (``epoch``: the sample's epoch, in runs with several).
 
     ``prompt_sha256``: the sha256 of the item's canonical messages, when the caller has it already.
+    With ``choices`` (``--method loglik``) ``completion`` holds log-likelihood
+    scores (:meth:`~causalgraph.llm.loglik.ChoiceScores.to_completion`): the
+    label is the ``acc`` choice, ``response`` its continuation, and the line
+    keeps every continuation, summed log-probability and normalised
+    probability.
     """
+    if choices is not None:
+        return _loglik_record(item, spec, completion=completion, key=key, source=source, attempts=attempts,
+                              error=error, choices=choices)
     if completion is not None:
         try:
             label, rule = spec.parse_answer(completion.text, item.variant)
@@ -360,6 +408,72 @@ class _ParseOnce:
         if got[1] is not None:
             raise got[1].with_traceback(None)
         return got[0]
+def loglik_choices(spec: Task, variants: Sequence[str]) -> dict[str, dict[str, str]]:
+    """Variant → label → continuation for ``--method loglik`` (:meth:`Task.choices` of each variant).
+
+    Raises
+    ------
+    ConfigError
+        For a task without declared continuations, or a variant that asks
+        for reasoning before its answer (the message names it and why).
+
+    Examples
+    --------
+    >>> from causalgraph.tasks import get_task
+    >>> loglik_choices(get_task("ccr-member"), ["A_5"])
+    {'A_5': {'yes': 'Yes', 'no': 'No'}}
+    """
+    return {v: spec.choices(v) for v in variants}
+
+
+def loglik_variants(spec: Task) -> dict[str, dict[str, str]]:
+    """What ``--variant all`` means under ``--method loglik``: every variant of the task that declares
+    continuations (those that ask for reasoning first are left out), with its choices.
+
+    Raises
+    ------
+    ConfigError
+        When the task has no closed label set, or no variant can be scored.
+    """
+    out: dict[str, dict[str, str]] = {}
+    for v in spec.list_variants():
+        try:
+            out[v] = spec.choices(v)
+        except ConfigError:
+            if spec.continuations is None or spec.kind == "custom":
+                raise
+    if not out:
+        raise ConfigError(f"task {spec.name!r}: every variant asks for reasoning before its answer; --method loglik "
+                          "can score none of them")
+    return out
+
+
+def _loglik_record(item: Item, spec: Task, *, completion: Optional[Completion], key: str, source: str,
+                   attempts: int, error: Optional[str], choices: dict[str, str]) -> dict[str, Any]:
+    from ..llm.loglik import ChoiceScores, choose, record_fields
+
+    labels, texts = list(choices), list(choices.values())
+    fields: dict[str, Any] = {"continuations": dict(choices), "logprobs": None, "probs": None}
+    label = rule = response = None
+    usage = {"prompt_tokens": None, "completion_tokens": None}
+    if completion is not None:
+        try:
+            scores = ChoiceScores.from_completion(completion)
+            fields = record_fields(labels, texts, scores)
+        except BackendError as exc:  # a wrong-sized or malformed answer is this item's error, not the run's
+            completion, error = None, f"{type(exc).__name__}: {exc}"
+        else:
+            label = choose(labels, scores.logprobs, texts, "acc")
+            rule, response = "loglik-acc", choices[label]
+            usage = {"prompt_tokens": scores.prompt_tokens, "completion_tokens": 0}
+    return RunRecord(
+        task=item.task, variant=item.variant, item_id=item.id, gold=item.gold, meta=item.meta,
+        prompt_sha256=_prompt_sha(item), request_key=key, response=response, label=label, rule=rule,
+        method="loglik", **fields, usage=usage, cost_usd=0.0,
+        latency_s=None if completion is None else round(completion.latency_s, 6),
+        finish_reason=None if completion is None else completion.finish_reason, source=source,
+        attempts=attempts, error=error, time=_now(),
+    ).to_dict()
 
 
 def _dataset_info(corpus) -> dict[str, Any]:
@@ -378,7 +492,7 @@ def _fingerprint(manifest: dict[str, Any], spec: Task) -> dict[str, Any]:
     return {"task": manifest.get("task"), "model": manifest.get("model"),
             "dataset_sha256": (manifest.get("dataset") or {}).get("sha256"),
             "temperature": p.get("temperature"), "max_tokens": p.get("max_tokens"), "seed": p.get("seed"),
-            "backend": p.get("backend_identity"),
+            "backend": p.get("backend_identity"), "method": p.get("method", "generate"),
             # A manifest without it predates the choice of catalog: the task says which one it used.
             "prompts": spec.manifest_prompts(manifest)}
 
@@ -528,6 +642,8 @@ class PreparedRun:
     epochs: int = 1
     #: ``(item, epoch)`` of every sample still to answer (``todo`` lists their items once).
     todo_samples: list[tuple[Item, int]] = field(default_factory=list)
+    #: ``--method loglik``: variant → label → continuation (``None`` for generation).
+    choices: Optional[dict[str, dict[str, str]]] = None
 
     @property
     def path(self) -> Path:
@@ -562,7 +678,9 @@ def prepare_run(config: RunConfig, backend: Backend, *, items: Optional[Sequence
     config.validate()
     spec = get_task(config.task)
     variants = list(config.variants)
-    if variants == ["all"]:
+    if variants == ["all"] and config.method == "loglik":
+        variants = list(loglik_variants(spec))
+    elif variants == ["all"]:
         variants = list(spec.list_variants())
     elif items is None:
         variants = [spec.variant_id(v) for v in variants]
@@ -570,6 +688,9 @@ def prepare_run(config: RunConfig, backend: Backend, *, items: Optional[Sequence
         variants = _with_edit(spec, variants, config.graph_edit)
     if len(set(variants)) != len(variants):
         raise ConfigError(f"--variant lists a variant twice: {','.join(variants)}")
+    # Every variant's continuations before any item is built or the folder touched: a variant that
+    # asks for reasoning first is refused in one line.
+    choices = loglik_choices(spec, variants) if config.method == "loglik" else None
 
     out = Path(config.out) if config.out else default_run_dir(config.task, config.model, variants)
     store = RunStore(out)
@@ -599,7 +720,9 @@ def prepare_run(config: RunConfig, backend: Backend, *, items: Optional[Sequence
     store.check_resumable()
     store.acquire(f"{mode} {config.task} {config.model}")
     try:
-        return _prepare_locked(config, backend, spec, variants, by_variant, ds, out, store, mode, prompts)
+        prep = _prepare_locked(config, backend, spec, variants, by_variant, ds, out, store, mode, prompts)
+        prep.choices = choices
+        return prep
     except BaseException:
         store.release()
         raise
@@ -623,13 +746,16 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: l
             "cache": config.cache,
             "model_options": _public_options(config.model_options),
             "backend_identity": backend.identity(),
+            # Written only for loglik, so generated runs keep their manifest bytes.
+            **({"method": config.method} if config.method != "generate" else {}),
         },
         "dataset": ds,
         **({"prompts": prompts} if prompts is not None else {}),
         "items": {v: len(its) for v, its in by_variant.items()},
         **({"graph_edit": config.graph_edit} if config.graph_edit not in (None, "real") else {}),
         "causalgraph_version": __version__,
-        "record_schema": 1,
+        # The lowest schema that reads the lines: 3 for loglik lines, 2 for epochs, 1 otherwise.
+        "record_schema": 3 if config.method == "loglik" else 1,
         "python": platform.python_version(),
         "started": _now(),
         "invocations": [],
@@ -659,7 +785,7 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: l
                               "temperature 0: give --temperature T > 0 (or 'default'), or choose another --out")
         manifest["epochs"] = epochs
         # Lines carry `epoch`: the lowest schema that reads them (older runs keep version 1).
-        manifest["record_schema"] = RECORD_SCHEMA
+        manifest["record_schema"] = max(2, manifest["record_schema"])
     # Every line checked before anything is asked or written: a broken folder stays as it is.
     lines = store.checked_lines(manifest, epochs, quiet=True)
     answered = {sample_key(r) for r in lines if not r.get("error")}
@@ -728,8 +854,22 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                           "different answers above temperature 0: give --temperature T > 0 (or 'default' for the "
                           "provider's own)")
     own_backend = backend is None
+    if config.method == "loglik":
+        from ..llm.registry import backend_class
+
+        # Before anything is loaded or asked: a backend without log-probabilities fails in one line.
+        cls = type(backend) if backend is not None else backend_class(config.model)
+        if cls is not None and not cls.loglik:
+            raise ConfigError(f"{config.model} cannot score continuations by log-likelihood (it returns no "
+                              "log-probabilities of given text); --method loglik needs hf/, vllm/, llamacpp/, a "
+                              "server with prompt log-probabilities (openai-compatible/) or a mock; use --method "
+                              "generate")
     if backend is None:
         backend = get_backend(config.model, **config.model_options)
+    if config.method == "loglik" and not backend.loglik:  # a factory's backend, known only once made
+        if own_backend:
+            await backend.aclose()
+        raise ConfigError(f"{config.model} cannot score continuations by log-likelihood; use --method generate")
     secrets = [str(v) for k, v in config.model_options.items() if is_secret_option(k) and v]
     secrets += option_secrets(config.model_options) + [s for s in backend.secrets() if s]
     if backend.greedy_only and (config.temperature not in (None, 0, 0.0) or config.epochs > 1):
@@ -756,13 +896,15 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
             misses: list[tuple[Item, Request, str, int]] = []
             group: list[dict] = []
             planned: list[tuple[Item, int, Request, str, str]] = []
+            choices_of = prep.choices or {}
             for it, epoch in todo:
                 req = build_request(it, spec, config, epoch)
                 if not planned:  # every request of a run carries the same parameters: check one, before sending
                     backend.check_request(req)
                 # The messages encoded once, for both the cache key and the line's prompt sha256.
                 msgs = canonical_json(req.messages)
-                planned.append((it, epoch, req, cache_key_for(backend, req, it, epoch, messages_json=msgs), msgs))
+                planned.append((it, epoch, req, cache_key_for(backend, req, it, epoch, choices_of.get(it.variant),
+                                                              messages_json=msgs), msgs))
             # The cache asked for every key at once, not one row at a time.
             hits = cache.get_many([p[3] for p in planned]) if cache is not None else {}
             parser = _ParseOnce(spec)
@@ -772,7 +914,8 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                     counters["cache_hits"] += 1
                     rec = make_record(it, parser, completion=hit, key=key, source="cache", attempts=0, error=None,
                                       cost=0.0, epoch=epoch_of(epoch),
-                                      prompt_sha256=hashlib.sha256(msgs.encode("utf-8")).hexdigest())
+                                      prompt_sha256=hashlib.sha256(msgs.encode("utf-8")).hexdigest(),
+                                      choices=choices_of.get(it.variant))
                     group.append(rec)
                     bar.update(rec)
                     if len(group) >= 2000:
@@ -803,6 +946,15 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                 except asyncio.TimeoutError:
                     pass
 
+            async def send(it: Item, req: Request) -> Completion:
+                ch = choices_of.get(it.variant)
+                if ch is None:
+                    return await backend.complete(req)
+                from ..llm.loglik import LoglikRequest
+
+                scores = await backend.score(LoglikRequest(req, tuple(ch), tuple(ch.values())))
+                return scores.to_completion()  # the form the cache stores
+
             async def one(group: list[tuple[Item, Request, str, int]]) -> None:
                 # Items with the same cache key share one request (single flight).
                 it, req, key, _ = group[0]
@@ -819,9 +971,9 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                         counters["requests_sent"] += 1
                         try:
                             if config.request_timeout:
-                                completion = await asyncio.wait_for(backend.complete(req), config.request_timeout)
+                                completion = await asyncio.wait_for(send(it, req), config.request_timeout)
                             else:
-                                completion = await backend.complete(req)
+                                completion = await send(it, req)
                             unreachable["count"] = 0
                             break
                         except BackendUnreachable as exc:
@@ -873,14 +1025,15 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                                                     source="live" if n == 0 else "cache",
                                                     attempts=attempt if n == 0 else 0, error=None,
                                                     cost=request_cost(backend, completion, config.prices) if n == 0
-                                                    else 0.0, epoch=epoch_of(g_epoch)))
+                                                    else 0.0, epoch=epoch_of(g_epoch),
+                                                    choices=choices_of.get(g_it.variant)))
                         counters["cache_hits"] += len(group) - 1
                     else:
                         counters["errors"] += len(group)
                         for g_it, _, _, g_epoch in group:
                             recs.append(make_record(g_it, spec, completion=None, key=key, source="live",
                                                     attempts=attempt, error=redact(error or "unknown error", secrets),
-                                                    epoch=epoch_of(g_epoch)))
+                                                    epoch=epoch_of(g_epoch), choices=choices_of.get(g_it.variant)))
                     store.append(recs, sync=False)
                     counters["written"] += len(recs)
                     now = time.monotonic()

@@ -15,6 +15,13 @@
 
 An unparseable answer (label ``None``) is never a positive prediction and
 always wrong; a failed request counts the same way and both are reported.
+
+A variant scored by log-likelihood (``bench run --method loglik``) gets a
+``loglik`` entry: ``acc`` and ``acc_norm`` (accuracy of the label with the
+highest summed log-probability, and with the highest per byte of its
+continuation), the rule behind the variant's other figures
+(``scores_rule``: ``acc``, the label its records hold) and the scores under
+``acc_norm``; and a ``calibration`` entry (:mod:`causalgraph.bench.calibration`).
 Divisions by zero give 0 (as scikit-learn's ``zero_division=0``).
 """
 
@@ -41,6 +48,8 @@ __all__ = [
     "pending_samples",
     "pending_column",
     "accuracy_column",
+    "loglik_columns",
+    "LOGLIK_RULES",
     "format_mean_std",
 ]
 
@@ -243,7 +252,45 @@ def score_records(records: Sequence[Mapping[str, Any]], spec, *, n_boot: int = 1
                                                            labels=spec.labels, n_boot=n_boot, seed=seed))
     if spec.extra_scores is not None:
         out.update(spec.extra_scores(gold, pred))
+    if any(r.get("method") == "loglik" for r in records):
+        out.update(_loglik_scores(records, spec, gold))
     return out
+
+
+#: What each choice rule of log-likelihood scoring picks (written into metrics.json beside the figures).
+LOGLIK_RULES = {"acc": "the label whose continuation has the highest summed log-probability",
+                "acc_norm": "the label whose continuation has the highest log-probability per byte (UTF-8)"}
+
+
+def _loglik_scores(records: Sequence[Mapping[str, Any]], spec, gold: list) -> dict[str, Any]:
+    """acc, acc_norm and calibration of one variant's log-likelihood records."""
+    from ..llm.loglik import choose
+    from .calibration import calibration
+
+    norm: list[Any] = []
+    for r in records:
+        lp, conts = r.get("logprobs"), r.get("continuations")
+        if r.get("error") or not lp or not conts:
+            norm.append(None)
+            continue
+        labels = list(lp)
+        if set(labels) != set(conts):
+            raise SchemaError(f"item {r.get('item_id')!r}: logprobs name {sorted(labels)}, continuations "
+                              f"{sorted(conts)}; expected the same labels")
+        norm.append(choose(labels, [float(lp[k]) for k in labels], [conts[k] for k in labels], "acc_norm"))
+    pred = [r.get("label") for r in records]
+    n = len(records)
+    acc = sum(1 for g, p in zip(gold, pred) if p is not None and p == g) / n if n else 0.0
+    acc_norm = sum(1 for g, p in zip(gold, norm) if p is not None and p == g) / n if n else 0.0
+    if spec.kind == "binary":
+        under_norm = binary_scores(gold, norm, spec.positive)
+    else:
+        under_norm = multiclass_scores(gold, norm, spec.labels)
+        under_norm.pop("confusion", None)
+    return {"method": "loglik",
+            "loglik": {"scores_rule": "acc", "rules": dict(LOGLIK_RULES), "acc": acc, "acc_norm": acc_norm,
+                       "acc_norm_scores": under_norm},
+            "calibration": calibration(records)}
 
 
 def _check_labels(records: Sequence[Mapping[str, Any]], spec) -> None:
@@ -376,6 +423,8 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reduce
               for k in ("items", "answered", "errors", "parse_failures", "pending")}
     # Runs without epochs keep the keys (and bytes) they always had.
     sampling = {"epochs": epochs, "reducer": red.label} if epochs > 1 or red.name.startswith("pass") else {}
+    if (run.manifest.get("parameters") or {}).get("method") == "loglik":
+        sampling["method"] = "loglik"  # (generated runs keep the keys they always had)
     if red.name.startswith("pass"):
         metric_names = ["pass"]
     elif red.name == "mean" and epochs > 1 and spec.kind == "custom":
@@ -498,6 +547,10 @@ def report_rows(metrics: Mapping[str, Any], *, run_name: str = "") -> list[dict[
         row = {"run": run_name, "task": metrics.get("task"), "model": metrics.get("model"), "row": v,
                "strategy": s.get("strategy"), "items": s.get("items"), "errors": s.get("errors"),
                "parse_fail_rate": s.get("parse_failure_rate"), "pending": s.get("pending")}
+        if "loglik" in s:  # only runs scored by log-likelihood have these columns
+            row.update({"method": "loglik", "acc": s["loglik"]["acc"], "acc_norm": s["loglik"]["acc_norm"]})
+            cal = s.get("calibration") or {}
+            row.update({"ece": cal.get("ece"), "ece_adaptive": cal.get("ece_adaptive"), "brier": cal.get("brier")})
         if "agreement" in s:
             row["identical"] = s["agreement"]["identical"]
             row["fleiss_kappa"] = s["agreement"]["fleiss_kappa"]
@@ -538,6 +591,11 @@ def report_rows(metrics: Mapping[str, Any], *, run_name: str = "") -> list[dict[
 def agreement_columns(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     """The agreement columns :func:`report_rows` filled (runs with epochs), for a table's column list."""
     return [c for c in ("identical", "fleiss_kappa") if any(c in r for r in rows)]
+
+
+def loglik_columns(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The log-likelihood columns :func:`report_rows` filled (``--method loglik`` runs), for a table."""
+    return [c for c in ("acc", "acc_norm", "ece", "ece_adaptive", "brier") if any(c in r for r in rows)]
 
 
 def _ci(ci) -> Optional[str]:

@@ -45,6 +45,13 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     add_graph_edit_option(p)
 
 
+def _add_method_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--method", choices=("generate", "loglik"), default="generate",
+                   help="generate (default): the model writes an answer, which is parsed; loglik: each label's "
+                        "answer is scored by its log-probability and the likeliest wins, nothing generated "
+                        "(closed-label tasks, local models and servers with prompt log-probabilities)")
+
+
 def _config(args):
     from ..bench.runner import RunConfig
     from ..llm.pricing import load_prices
@@ -58,6 +65,7 @@ def _config(args):
                      request_timeout=args.timeout, max_connection_failures=args.max_connection_failures,
                      cache=not args.no_cache, epochs=getattr(args, "epochs", 1), prompts=args.prompts,
                      graph_edit=args.graph_edit,
+                     method=getattr(args, "method", "generate"),
                      prices=load_prices(args.prices) if args.prices else None)
 
 
@@ -74,7 +82,7 @@ def _cmd_run(args) -> int:
     import asyncio
 
     from ..bench.runner import arun_benchmark
-    from ..bench.scoring import accuracy_column, agreement_columns, pending_column
+    from ..bench.scoring import accuracy_column, agreement_columns, loglik_columns, pending_column
 
     config = _config(args)
     result = asyncio.run(arun_benchmark(config, progress="auto" if not args.no_progress else False))
@@ -98,7 +106,7 @@ def _cmd_run(args) -> int:
                   file=sys.stderr)
     rows = _summary_rows(m, result.path)
     emit_table(rows, args.format, columns=_RUN_COLUMNS[:2] + pending_column(rows) + _RUN_COLUMNS[2:]
-               + accuracy_column(rows) + agreement_columns(rows))
+               + accuracy_column(rows) + agreement_columns(rows) + loglik_columns(rows))
     return 1 if result.errors else 0
 
 
@@ -112,13 +120,19 @@ def _cmd_parse(args) -> int:
 
 
 def _cmd_report(args) -> int:
-    from ..bench.scoring import accuracy_column, agreement_columns, compute_metrics, pending_column, report_rows
+    from ..bench.scoring import (accuracy_column, agreement_columns, compute_metrics, loglik_columns, pending_column,
+                                 report_rows)
     from ..bench.store import load_run
 
     from ..bench.epochs import parse_reducer
     from ..tasks import get_task, list_tasks
 
     reducer = parse_reducer(args.reducer) if args.reducer else None
+    plot_dir = None
+    if args.plot:
+        from ..outputs import output_dir
+
+        plot_dir = output_dir(args.plot, "plot folder")  # checked before any run is scored
     allm = []
     rows = []
     for path in args.runs:
@@ -136,6 +150,8 @@ def _cmd_report(args) -> int:
             print(f"causalgraph bench: note: {opts}: {path} ({m['task']}) is {what}; per-class scores and "
                   f"confusion matrices are for multiclass tasks", file=sys.stderr)
         allm.append({"run": str(path), "metrics": m})
+        if plot_dir is not None:
+            _plot_run(plot_dir, path, m)
         rows += report_rows(m, run_name=str(path))
         if args.per_class:
             from ..bench.scoring import format_mean_std as _pm
@@ -165,7 +181,7 @@ def _cmd_report(args) -> int:
                 "f1_ci95"] + (["f1_sd"] if any("f1_sd" in r for r in rows) else []) + accuracy_column(rows)
     if any("authors_f1" in r for r in rows):
         cols.append("authors_f1")
-    cols += agreement_columns(rows)
+    cols += agreement_columns(rows) + loglik_columns(rows)
     if len(args.runs) == 1:
         cols = cols[1:]
     emit_table(rows, args.format, columns=cols)
@@ -180,6 +196,27 @@ def _cmd_report(args) -> int:
                             for lab, row in zip(conf["labels"], conf["matrix"])],
                            "table", columns=["gold"] + conf["columns"])
     return 0
+
+
+def _plot_run(folder, path, metrics) -> None:
+    """Reliability diagrams of a run's log-likelihood variants: ``<folder>/<run>__<variant>.png``."""
+    from pathlib import Path
+
+    from ..bench.calibration import plot_reliability
+    from ..outputs import safe_name
+
+    name = safe_name(Path(str(path)).resolve().name, replace="-", collapse=True, default="run")
+    done = 0
+    for v, s in metrics.get("variants", {}).items():
+        cal = s.get("calibration")
+        if cal and cal.get("n"):
+            out = Path(folder) / f"{name}__{safe_name(v, replace='-', collapse=True, default='variant')}.png"
+            plot_reliability(cal, out, title=f"{metrics.get('model')} · {metrics.get('task')} {v}")
+            print(f"causalgraph bench: reliability diagram {out}", file=sys.stderr)
+            done += 1
+    if not done:
+        print(f"causalgraph bench: note: {path} holds no run scored by log-likelihood (--method loglik); "
+              "no reliability diagram for it", file=sys.stderr)
 
 
 def _cmd_batch_submit(args) -> int:
@@ -224,7 +261,7 @@ def _cmd_plan(args) -> int:
                     output_tokens=args.output_tokens if args.output_tokens is not None
                     else PAPER_OUTPUT_TOKENS_PER_REQUEST,
                     prices=load_prices(args.prices) if args.prices else None, epochs=args.epochs,
-                    prompts=args.prompts)
+                    prompts=args.prompts, method=args.method)
     if len(rows) > 1:
         rows.append({"task": "total", "variant": "", **{k: sum(r[k] for r in rows) for k in
                      ("requests", "prompt_chars", "input_tokens_est", "output_tokens_est", "cost_usd_est")}})
@@ -262,6 +299,7 @@ def register(subparsers) -> None:
                    help="ask every item N times (repeated sampling; needs --temperature above 0 or 'default'); "
                         "each epoch is its own cache entry, and `bench report --reducer` reduces them (default 1)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _add_method_option(p)
     add_format_option(p)
     p.set_defaults(func=_cmd_run)
 
@@ -279,6 +317,8 @@ def register(subparsers) -> None:
     p.add_argument("--confusion", action="store_true", help="print confusion matrices (position tasks)")
     p.add_argument("--reducer", metavar="NAME", help="for runs with epochs: majority (default), mean, pass@k, pass^k, "
                                                      "or pass@K/pass^K with a number K (k: every epoch)")
+    p.add_argument("--plot", metavar="DIR", help="write a reliability diagram (PNG) of every variant scored by "
+                                                 "log-likelihood into DIR")
     add_format_option(p)
     p.set_defaults(func=_cmd_report)
 
@@ -313,6 +353,7 @@ def register(subparsers) -> None:
     p.add_argument("--output-tokens", type=float, help="output tokens assumed per request "
                                                          "(default 288, the paper's average)")
     p.add_argument("--prices", metavar="FILE", help="JSON price table overriding the built-in one")
+    _add_method_option(p)
     add_format_option(p)
     p.set_defaults(func=_cmd_plan)
 

@@ -50,6 +50,9 @@ def register(sub) -> None:
     m.add_argument("--no-correction", action="store_true", help="chi-squared without continuity correction")
     m.add_argument("--pair", action="append", type=_pair, metavar="A:B",
                    help="pair variant A of RUN_A with variant B of RUN_B (repeatable; default: by variant id)")
+    m.add_argument("--on", choices=("auto", "labels", "correct"), default="auto",
+                   help="pair the predicted labels (Table 21), or whether each answer is right; auto (default): "
+                        "correct when one run was generated and the other scored by log-likelihood (--method)")
     add_format_option(m)
     m.set_defaults(func=run_mcnemar)
 
@@ -155,11 +158,12 @@ def run_mcnemar(args) -> int:
     from ..stats import mcnemar_runs
 
     table = mcnemar_runs(args.run_a, args.run_b, alpha=args.alpha, exact=args.exact or args.midp,
-                         correction=not args.no_correction, midp=args.midp, pairs=args.pair)
+                         correction=not args.no_correction, midp=args.midp, pairs=args.pair, on=args.on)
     if args.format == "json":
         emit_json(table.to_dict(orient="records"))
         return 0
     cols = list(MCNEMAR_COLUMNS) + (["p_bonferroni", "threshold", "method"] if args.format == "csv" else [])
+    cols += ["paired_on"] if "paired_on" in table.columns else []
     emit_table(table, args.format, columns=cols)
     if args.format == "table" and len(table):
         m = len(table)

@@ -407,9 +407,11 @@ class Backend(abc.ABC):
     greedy_only: bool = False
     #: ``"module:Class"`` of its Batch client (:class:`~causalgraph.llm.batch.BatchClient`), or ``None``.
     batch_client: Optional[str] = None
+    #: It returns the log-probability of given continuations (``bench run --method loglik``, :meth:`score`).
+    loglik: bool = False
     #: The names above, which a wrapper (:class:`~causalgraph.llm.structured.StructuredBackend`) takes over.
     CAPABILITIES = ("billed", "accepted_options", "text_options", "secret_options", "structured_output",
-                    "greedy_only", "batch_client")
+                    "greedy_only", "batch_client", "loglik")
 
     @classmethod
     def for_model(cls, model: str) -> type["Backend"]:
@@ -497,6 +499,20 @@ class Backend(abc.ABC):
     @abc.abstractmethod
     async def complete(self, request: Request) -> Completion:
         """Send one request and return the completion."""
+
+    def loglik_identity(self) -> dict[str, Any]:
+        """What besides :meth:`identity` decides this backend's log-likelihood scores (part of their cache key)."""
+        return {}
+
+    async def score(self, request: Any) -> Any:
+        """The summed log-probability of each continuation: a
+        :class:`~causalgraph.llm.loglik.LoglikRequest` in, a
+        :class:`~causalgraph.llm.loglik.ChoiceScores` out (only when :attr:`loglik`).
+
+        See :mod:`causalgraph.llm.loglik` for the convention every backend follows.
+        """
+        raise ConfigError(f"{self.name} cannot score continuations by log-likelihood (it returns no "
+                          "log-probabilities of given text); use --method generate")
 
     async def aclose(self) -> None:
         """Release clients, models and threads (idempotent)."""

@@ -12,6 +12,15 @@ Concurrent requests are gathered into batches of up to ``batch_size``
 (default 8) and generated together with left padding; one worker thread
 runs the model.
 
+Log-likelihood scoring (``--method loglik``, :meth:`HFBackend.score`):
+items are gathered into batches like generation requests; one forward pass
+over the batch's contexts (left padded, position ids counted from each
+context's first real token) computes the shared prompt once and keeps its
+key/value cache, which is repeated for each of the item's choices; a second
+pass over the continuations (right padded) gives the log-probabilities of
+their remaining tokens.  Single-token continuations (``Yes``/``No``) need
+only the first pass.
+
 Options: ``gguf_file``, ``batch_size``, ``batch_wait`` (seconds to wait for
 a batch to fill, default 0.02), ``dtype`` (``float32`` default, or
 ``bfloat16``/``float16``), ``device`` (``cpu`` default), ``default_max_tokens``
@@ -24,6 +33,7 @@ decoded greedily and together), is refused with a
 from __future__ import annotations
 
 import os
+import threading
 import time
 from typing import Any
 
@@ -31,6 +41,7 @@ from ..errors import BackendError, ConfigError
 from .base import Backend, Completion, Request
 from .batching import MicroBatcher
 from .local import resolve_model_file
+from .loglik import ChoiceScores, LoglikRequest
 
 __all__ = ["HFBackend", "HF_OPTIONS"]
 
@@ -51,6 +62,7 @@ class HFBackend(Backend):
     #: The runner refuses a temperature above 0 for this backend before sending anything.
     greedy_only = True
     accepted_options = HF_OPTIONS
+    loglik = True
 
     def __init__(self, model: str, **options: Any):
         import torch  # noqa: F401  (fail early with the install hint)
@@ -73,6 +85,9 @@ class HFBackend(Backend):
         self._model = None
         self._tok = None
         self._batcher = MicroBatcher(self._generate_batch, max_size=self.batch_size, wait=self.batch_wait)
+        self._scorer = MicroBatcher(self._score_batch, max_size=self.batch_size, wait=self.batch_wait)
+        # Generation and scoring run in their batchers' worker threads; the model serves one at a time.
+        self._model_lock = threading.Lock()
 
     def identity(self) -> dict[str, Any]:
         # The weights, not the way they were named (file, or folder + gguf_file), identify the model.
@@ -124,6 +139,73 @@ class HFBackend(Backend):
         return tok, model
 
     def _generate_batch(self, requests: list[Request]) -> list[Completion]:
+        with self._model_lock:
+            return self._generate_locked(requests)
+
+    def context_ids(self, request: Request) -> list[int]:
+        """Token ids of the prompt through the chat template with the assistant turn opened, tokenized alone."""
+        tok, _ = self._load()
+        text = tok.apply_chat_template([dict(m) for m in request.messages], tokenize=False, add_generation_prompt=True)
+        return list(tok(text, add_special_tokens=False)["input_ids"])
+
+    def continuation_ids(self, text: str) -> list[int]:
+        """Token ids of a continuation, tokenized alone without special tokens."""
+        tok, _ = self._load()
+        ids = list(tok(text, add_special_tokens=False)["input_ids"])
+        if not ids:
+            raise BackendError(f"continuation {text!r} has no tokens for {self.folder.name}")
+        return ids
+
+    def _score_batch(self, requests: list[LoglikRequest]) -> list[ChoiceScores]:
+        with self._model_lock:
+            return self._score_locked(requests)
+
+    def _score_locked(self, requests: list[LoglikRequest]) -> list[ChoiceScores]:
+        import torch
+
+        tok, model = self._load()
+        dev = model.device
+        ctx = [self.context_ids(r.request) for r in requests]
+        conts = [[self.continuation_ids(c) for c in r.continuations] for r in requests]
+        t0 = time.perf_counter()
+        width = max(len(c) for c in ctx)
+        pad = tok.pad_token_id
+        ids = torch.tensor([[pad] * (width - len(c)) + c for c in ctx], device=dev)
+        mask = torch.tensor([[0] * (width - len(c)) + [1] * len(c) for c in ctx], device=dev)
+        pos = (mask.cumsum(-1) - 1).clamp(min=0)
+        # Rows of the second pass: one per (item, choice) whose continuation has more than one token.
+        rows = [(b, j) for b, cs in enumerate(conts) for j, c in enumerate(cs) if len(c) > 1]
+        with torch.no_grad():
+            # logits_to_keep=1: only the last position's logits (a full [batch, length, vocab] tensor is GBs).
+            out = model(input_ids=ids, attention_mask=mask, position_ids=pos, use_cache=bool(rows), logits_to_keep=1)
+            first = torch.log_softmax(out.logits[:, -1, :].float(), dim=-1)  # predicts each first continuation token
+            rest: dict[tuple[int, int], list[float]] = {}
+            if rows:
+                index = torch.tensor([b for b, _ in rows], device=dev)
+                cache = out.past_key_values
+                cache.reorder_cache(index)  # the shared prompt, once per choice, without recomputing it
+                tails = [conts[b][j] for b, j in rows]
+                t_width = max(len(t) - 1 for t in tails)
+                t_ids = torch.tensor([t[:-1] + [pad] * (t_width - len(t) + 1) for t in tails], device=dev)
+                t_mask = torch.tensor([[1] * (len(t) - 1) + [0] * (t_width - len(t) + 1) for t in tails], device=dev)
+                start = mask.sum(-1)[index]
+                t_pos = start[:, None] + torch.arange(t_width, device=dev)[None, :]
+                out2 = model(input_ids=t_ids, attention_mask=torch.cat([mask[index], t_mask], dim=-1),
+                             position_ids=t_pos, past_key_values=cache, use_cache=False)
+                lp2 = torch.log_softmax(out2.logits.float(), dim=-1)
+                for r, ((b, j), t) in enumerate(zip(rows, tails)):
+                    rest[(b, j)] = [float(lp2[r, k, t[k + 1]]) for k in range(len(t) - 1)]
+        latency = time.perf_counter() - t0
+        results = []
+        for b, (r, cs) in enumerate(zip(requests, conts)):
+            per_token = [[float(first[b, c[0]])] + rest.get((b, j), []) for j, c in enumerate(cs)]
+            results.append(ChoiceScores(logprobs=tuple(float(sum(t)) for t in per_token),
+                                        token_counts=tuple(len(c) for c in cs), prompt_tokens=len(ctx[b]),
+                                        latency_s=latency, model=self.gguf_file or self.folder.name,
+                                        raw={"batch_size": len(requests), "token_logprobs": per_token}))
+        return results
+
+    def _generate_locked(self, requests: list[Request]) -> list[Completion]:
         import torch
 
         tok, model = self._load()
@@ -172,7 +254,12 @@ class HFBackend(Backend):
         self.check_request(request)
         return await self._batcher.submit(request)
 
+    async def score(self, request: LoglikRequest) -> ChoiceScores:
+        self.check_request(request.request)
+        return await self._scorer.submit(request)
+
     async def aclose(self) -> None:
         await self._batcher.aclose()  # a batch still running finishes before the model goes
+        await self._scorer.aclose()
         self._model = None
         self._tok = None

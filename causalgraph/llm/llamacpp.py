@@ -23,6 +23,13 @@ from the schema.  A schema llama.cpp cannot turn into a grammar is refused
 (llama-cpp-python itself would fall back to unconstrained JSON).  Any other
 option or parameter is a :class:`~causalgraph.errors.ConfigError`: nothing
 is dropped silently.
+
+Log-likelihood scoring (``--method loglik``, :meth:`LlamaCppBackend.score`):
+the messages go through the GGUF file's chat template (as
+``create_chat_completion`` formats them, assistant turn opened), the context
+is evaluated once, and each continuation is evaluated after it token by
+token from the context's key/value cache (llama.cpp keeps the logits of the
+last evaluated token), so the shared prompt is computed once per item.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ from typing import Any, Optional
 from ..errors import BackendError, ConfigError
 from .base import Backend, Completion, Request
 from .local import resolve_model_file
+from .loglik import ChoiceScores, LoglikRequest
 
 __all__ = ["LlamaCppBackend", "LOAD_OPTIONS", "GENERATION_PARAMS", "llama_response_format"]
 
@@ -139,6 +147,7 @@ class LlamaCppBackend(Backend):
     # llama.cpp turns the json_schema response format into a grammar that constrains decoding.
     structured_output = True
     identity_options = ("chat_format", "n_ctx")
+    loglik = True
 
     def __init__(self, model: str, **options: Any):
         import llama_cpp  # noqa: F401  (fail early, with the install hint, when missing)
@@ -225,6 +234,69 @@ class LlamaCppBackend(Backend):
         return Completion(text=choice["message"].get("content") or "", prompt_tokens=usage.get("prompt_tokens"),
                           completion_tokens=usage.get("completion_tokens"), latency_s=time.perf_counter() - t0,
                           finish_reason=choice.get("finish_reason"), model=self.path.name, raw=dict(out))
+
+    def _prompt_tokens(self, llm, request: Request) -> list[int]:
+        """The messages through the GGUF chat template with the assistant turn opened, as token ids."""
+        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+        if self.options.get("chat_format"):
+            raise ConfigError("llamacpp option chat_format: --method loglik formats prompts with the GGUF file's own "
+                              "chat template; leave chat_format out")
+        template = (llm.metadata or {}).get("tokenizer.chat_template")
+        if not template:
+            raise BackendError(f"{self.path.name} holds no chat template (tokenizer.chat_template); --method loglik "
+                               "needs one to open the assistant turn")
+        model = llm._model  # the token texts the chat handler of llama-cpp-python passes to the template too
+
+        def text_of(tid: int) -> str:
+            return model.token_get_text(tid) if tid >= 0 else ""
+
+        fmt = Jinja2ChatFormatter(template=template, eos_token=text_of(llm.token_eos()), bos_token=text_of(llm.token_bos()),
+                                  add_generation_prompt=True)
+        res = fmt(messages=[dict(m) for m in request.messages])
+        return list(llm.tokenize(res.prompt.encode("utf-8"), add_bos=not getattr(res, "added_special", False),
+                                 special=True))
+
+    def _score(self, request: LoglikRequest) -> ChoiceScores:
+        import numpy as np
+
+        def log_softmax(row) -> "np.ndarray":
+            row = np.asarray(row, dtype=np.float64)
+            top = row.max()
+            return row - top - np.log(np.exp(row - top).sum())
+
+        with self._thread_lock:
+            llm = self._load()
+            t0 = time.perf_counter()
+            ctx = self._prompt_tokens(llm, request.request)
+            conts = [list(llm.tokenize(c.encode("utf-8"), add_bos=False, special=False)) for c in request.continuations]
+            if any(not c for c in conts):
+                raise BackendError(f"a continuation of {list(request.continuations)!r} has no tokens")
+            if len(ctx) + max(len(c) for c in conts) > llm.n_ctx():
+                raise BackendError(f"llama.cpp: the prompt ({len(ctx)} tokens) and its answer do not fit the context "
+                                   f"of {llm.n_ctx()} tokens (option n_ctx)")
+            llm.reset()
+            llm.eval(ctx)
+            first = log_softmax(llm.scores[len(ctx) - 1])
+            per_token = []
+            for c in conts:
+                llm.n_tokens = len(ctx)  # back to the context: eval() drops the cache past it
+                lps = [float(first[c[0]])]
+                for k in range(len(c) - 1):
+                    llm.eval([c[k]])
+                    lps.append(float(log_softmax(llm.scores[llm.n_tokens - 1])[c[k + 1]]))
+                per_token.append(lps)
+            llm.reset()
+        return ChoiceScores(logprobs=tuple(float(sum(t)) for t in per_token), token_counts=tuple(len(c) for c in conts),
+                            prompt_tokens=len(ctx), latency_s=time.perf_counter() - t0, model=self.path.name,
+                            raw={"token_logprobs": per_token})
+
+    async def score(self, request: LoglikRequest) -> ChoiceScores:
+        loop = asyncio.get_running_loop()
+        if self._lock_loop is not loop:
+            self._lock, self._lock_loop = asyncio.Lock(), loop
+        async with self._lock:
+            return await asyncio.to_thread(self._score, request)
 
     async def complete(self, request: Request) -> Completion:
         loop = asyncio.get_running_loop()

@@ -28,6 +28,14 @@ runner, cache and parser.
   past the pattern succeed.  Deterministic whatever the order of requests.
 
 Every mock takes ``latency`` (seconds to wait per request, default 0).
+
+Under ``--method loglik`` (:meth:`Backend.score`) the oracle puts all the
+mass on the gold label (log-probability 0, every other label
+:data:`~causalgraph.llm.loglik.MOCK_FLOOR`), ``mock/noisy`` puts it on one
+wrong label, drawn like its answers, with probability ``flip`` — at any
+temperature, since scoring samples nothing — and ``mock/flaky`` fails by
+its pattern before scoring like the oracle.  ``mock/constant`` scores
+nothing (it declares no ``loglik``).
 """
 
 from __future__ import annotations
@@ -40,6 +48,7 @@ from typing import Any, Sequence
 from ..errors import BackendError, BackendUnavailable, ConfigError, TransientBackendError
 from ..wording import plural
 from .base import Backend, Completion, Request, request_key
+from .loglik import MOCK_FLOOR, ChoiceScores, LoglikRequest
 
 __all__ = ["MockBackend", "OracleBackend", "NoisyBackend", "ConstantBackend", "FlakyBackend", "make_mock", "mock_names"]
 
@@ -81,6 +90,26 @@ class MockBackend(Backend):
             raise ConfigError(f"{self.name} cannot honour request parameter {', '.join(sorted(request.params))}; "
                               "the mocks answer from the gold label or a fixed text")
 
+    def choice(self, request: LoglikRequest) -> Any:
+        """The label this mock puts all its mass on (``None``: spread evenly)."""
+        return None
+
+    async def score(self, request: LoglikRequest) -> ChoiceScores:
+        if not self.loglik:
+            return await super().score(request)
+        self.check_request(request.request)
+        self.calls += 1
+        t0 = time.perf_counter()
+        if self.latency:
+            await asyncio.sleep(self.latency)
+        pick = self.choice(request)
+        lps = tuple(0.0 if lab == pick else MOCK_FLOOR for lab in request.labels) if pick in request.labels else \
+            tuple(-float(len(request.labels)) for _ in request.labels)
+        prompt = " ".join(m.get("content", "") for m in request.request.messages)
+        return ChoiceScores(logprobs=lps, token_counts=tuple(_count_words(c) for c in request.continuations),
+                            prompt_tokens=_count_words(prompt), latency_s=time.perf_counter() - t0, model=self.name,
+                            raw={"mock": self.model})
+
     async def complete(self, request: Request) -> Completion:
         self.check_request(request)
         self.calls += 1
@@ -103,6 +132,7 @@ class OracleBackend(MockBackend):
     """
 
     accepted_options = ("latency", "style")
+    loglik = True
 
     def __init__(self, model: str = "oracle", *, style: str = "tag", **options: Any):
         if style not in ("tag", "plain", "sentence"):
@@ -167,6 +197,9 @@ class OracleBackend(MockBackend):
             return ""
         return self._styled(str(word))
 
+    def choice(self, request: LoglikRequest) -> Any:
+        return self._lookup(request.request)[0]
+
     def _styled(self, word: str) -> str:
         """``word`` as the option ``style`` writes an answer."""
         if self.style == "plain":
@@ -221,6 +254,13 @@ class NoisyBackend(OracleBackend):
             wrong = others[int(self._draw(request, "which") * len(others))]
         return self._styled(wrong)
 
+    def choice(self, request: LoglikRequest) -> Any:
+        gold = super().choice(request)
+        if self._draw(request.request, "flip") >= self.flip:
+            return gold
+        others = [lab for lab in request.labels if lab != gold]
+        return others[int(self._draw(request.request, "which") * len(others))] if others else gold
+
 
 class ConstantBackend(MockBackend):
     """Answers the same text to every request."""
@@ -257,14 +297,25 @@ class FlakyBackend(OracleBackend):
     def answer(self, request: Request) -> str:
         return self.text if self.text is not None else super().answer(request)
 
+    async def score(self, request: LoglikRequest) -> ChoiceScores:
+        if await self._fail(request.request):
+            return await super().score(request)
+        raise AssertionError("unreachable")  # _fail raises for every step but success
+
     async def complete(self, request: Request) -> Completion:
+        if await self._fail(request):
+            return await super().complete(request)
+        raise AssertionError("unreachable")
+
+    async def _fail(self, request: Request) -> bool:
+        """Raise this attempt's failure, or return True when the pattern says it succeeds."""
         key = request_key({"mock": "flaky"}, request)
         n = self._attempts.get(key, 0)
         self._attempts[key] = n + 1
         self.check_request(request)
         step = self.pattern[n] if n < len(self.pattern) else "."
         if step == ".":
-            return await super().complete(request)
+            return True
         self.calls += 1
         if self.latency:
             await asyncio.sleep(self.latency)

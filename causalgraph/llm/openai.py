@@ -277,13 +277,20 @@ class OpenAIBackend(Backend):
         return redact(text, self.secrets())
 
     async def complete(self, request: Request) -> Completion:
-        import openai
-
         client = self._get_client()
         body = self.body(request)
         t0 = time.perf_counter()
+        raw = await self._send(client.chat.completions.with_raw_response.create, body)
+        latency = time.perf_counter() - t0
+        resp = protocol_reply(raw, self.endpoint, "chat completion", scrub=self._scrub)
+        return completion_from_body(resp.model_dump(mode="json"), latency)
+
+    async def _send(self, create, body: dict[str, Any]):
+        """``await create(**body)``, with the client's errors as the runner's kinds (credentials scrubbed)."""
+        import openai
+
         try:
-            raw = await client.chat.completions.with_raw_response.create(**body)
+            return await create(**body)
         except openai.APITimeoutError as exc:
             raise TransientBackendError(self._scrub(f"request timed out: {exc}")) from None
         except openai.APIConnectionError as exc:
@@ -304,9 +311,6 @@ class OpenAIBackend(Backend):
             raise BackendError(msg) from None
         except openai.OpenAIError as exc:
             raise BackendError(self._scrub(f"{type(exc).__name__}: {exc}")) from None
-        latency = time.perf_counter() - t0
-        resp = protocol_reply(raw, self.endpoint, "chat completion", scrub=self._scrub)
-        return completion_from_body(resp.model_dump(mode="json"), latency)
 
     async def aclose(self) -> None:
         if self._client is not None:

@@ -20,6 +20,7 @@ Factory = Callable[..., Backend]
 # provider -> "module:attribute" (lazy) or a factory callable.
 _PROVIDERS: dict[str, Union[str, Factory]] = {
     "openai": "causalgraph.llm.openai:OpenAIBackend",
+    "openai-compatible": "causalgraph.llm.server_loglik:PromptLogprobsBackend",
     "hf": "causalgraph.llm.hf:HFBackend",
     "llamacpp": "causalgraph.llm.llamacpp:LlamaCppBackend",
     "vllm": "causalgraph.llm.vllm:VLLMBackend",

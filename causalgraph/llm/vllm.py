@@ -329,6 +329,8 @@ class VLLMBackend(Backend):
     # vLLM constrains decoding to a JSON schema (structured outputs; xgrammar or guidance underneath).
     structured_output = True
     greedy_only = False
+    # Prompt log-probabilities (SamplingParams.prompt_logprobs) score given continuations.
+    loglik = True
     accepted_options = tuple(sorted({**ENGINE_OPTIONS, **BACKEND_OPTIONS, **GENERATION_PARAMS}))
 
     def __init__(self, model: str, **options: Any):
@@ -352,6 +354,8 @@ class VLLMBackend(Backend):
         self._engine: Optional[_Engine] = None
         self._batcher = MicroBatcher(self._generate_batch, max_size=self.batch_size,
                                      wait=float(backend.get("batch_wait", 0.05)))
+        self._scorer = MicroBatcher(self._score_batch, max_size=self.batch_size,
+                                    wait=float(backend.get("batch_wait", 0.05)))
 
     def identity(self) -> dict[str, Any]:
         ident: dict[str, Any] = {"provider": self.provider, "model": {"folder": str(self.folder)}, "base_url": None,
@@ -479,12 +483,66 @@ class VLLMBackend(Backend):
                 raise exc
             return outcomes
 
+    def _score_batch(self, requests: list) -> list[Any]:
+        """Log-likelihood scores of a batch of LoglikRequests: one engine call, a prompt per (item, choice).
+
+        Each prompt is the context's token ids followed by the continuation's; ``prompt_logprobs=1``
+        makes vLLM return, per prompt position, the log-probability of the token there (and the top
+        one); prefix caching computes each shared context once.
+        """
+        from vllm import SamplingParams
+
+        from .loglik import ChoiceScores
+
+        engine = self._load()
+        tok = engine.tokenizer
+        outcomes: list[Any] = [None] * len(requests)
+        prompts, where = [], []
+        for i, r in enumerate(requests):
+            try:
+                ctx = self._prompt_ids(engine, r.request)
+                conts = [list(tok(c, add_special_tokens=False)["input_ids"]) for c in r.continuations]
+                if any(not c for c in conts):
+                    raise BackendError(f"a continuation of {list(r.continuations)!r} has no tokens")
+                if len(ctx) + max(len(c) for c in conts) >= engine.max_model_len:
+                    raise BackendError(f"the prompt and its answer have {len(ctx) + max(len(c) for c in conts)} "
+                                       f"tokens; the engine's max_model_len is {engine.max_model_len}")
+            except Exception as exc:  # this item alone fails
+                outcomes[i] = exc
+                continue
+            for j, c in enumerate(conts):
+                prompts.append({"prompt_token_ids": ctx + c})
+                where.append((i, j, len(ctx), c))
+        if not prompts:
+            return outcomes
+        sp = SamplingParams(max_tokens=1, temperature=0.0, prompt_logprobs=1)
+        t0 = time.perf_counter()
+        results = engine.llm.generate(prompts, sp, use_tqdm=False)
+        latency = time.perf_counter() - t0
+        per_item: dict[int, list] = {}
+        for (i, j, n_ctx, c), res in zip(where, results):
+            plp = res.prompt_logprobs
+            # Position n_ctx + t holds the continuation's token t, scored given everything before it.
+            tokens = [float(plp[n_ctx + t][tid].logprob) for t, tid in enumerate(c)]
+            per_item.setdefault(i, []).append((j, tokens, n_ctx))
+        for i, scored in per_item.items():
+            scored.sort()
+            outcomes[i] = ChoiceScores(logprobs=tuple(sum(t) for _, t, _ in scored),
+                                       token_counts=tuple(len(t) for _, t, _ in scored), prompt_tokens=scored[0][2],
+                                       latency_s=latency, model=self.folder.name,
+                                       raw={"batch_size": len(requests), "token_logprobs": [t for _, t, _ in scored]})
+        return outcomes
+
+    async def score(self, request: Any) -> Any:
+        return await self._scorer.submit(request)
+
     async def complete(self, request: Request) -> Completion:
         self.check_request(request)
         return await self._batcher.submit(request)
 
     async def aclose(self) -> None:
         await self._batcher.aclose()  # a batch still running finishes before the engine may go
+        await self._scorer.aclose()
         engine, self._engine = self._engine, None
         if engine is None:
             return

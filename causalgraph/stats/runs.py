@@ -29,7 +29,7 @@ from .pairing import as_run, pair_key, prediction as _prediction, run_name as _r
 
 __all__ = [
     "task_of", "task_words", "as_run", "pair_key", "variant_key",
-    "pair_variants", "mcnemar_runs", "KruskalAnalysis", "kruskal_runs", "label_order",
+    "pair_variants", "mcnemar_runs", "run_method", "PAIRINGS", "KruskalAnalysis", "kruskal_runs", "label_order",
 ]
 
 # Labels are shown in the task's order (Task.labels); labels of an unknown task in order of appearance.
@@ -137,8 +137,35 @@ def _keyed(records, coarsen, where: str) -> dict[str, Optional[str]]:
     return out
 
 
+def _keyed_correct(records, where: str) -> dict[str, Optional[bool]]:
+    """Item key → whether the answer is right (an unparsed answer is wrong; a failed request is ``None``)."""
+    out: dict[str, Optional[bool]] = {}
+    for r in records:
+        k = pair_key(r)
+        if k in out:
+            raise ConfigError(f"{where}: item key {k!r} occurs twice in variant {r.get('variant')!r}")
+        out[k] = None if r.get("error") else (r.get("label") is not None and r.get("label") == r.get("gold"))
+    return out
+
+
+def run_method(run: Any) -> str:
+    """How a run answered: ``generate`` (a parsed answer) or ``loglik`` (``bench run --method loglik``).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> run_method(SimpleNamespace(manifest={"parameters": {"method": "loglik"}})), run_method(SimpleNamespace(manifest={}))
+    ('loglik', 'generate')
+    """
+    return str((getattr(run, "manifest", None) or {}).get("parameters", {}).get("method") or "generate")
+
+
+#: What ``mcnemar_runs`` pairs: the predicted labels (Table 21), or whether each answer is right.
+PAIRINGS = ("auto", "labels", "correct")
+
+
 def mcnemar_runs(run_a: Any, run_b: Any, *, alpha: float = 0.05, exact: bool = False, correction: bool = True,
-                 midp: bool = False, pairs: Optional[Iterable[tuple[str, str]]] = None):
+                 midp: bool = False, pairs: Optional[Iterable[tuple[str, str]]] = None, on: str = "auto"):
     """Table 21: McNemar's test per prompt variant between two runs.
 
     Parameters
@@ -157,6 +184,16 @@ def mcnemar_runs(run_a: Any, run_b: Any, *, alpha: float = 0.05, exact: bool = F
         paper used χ² with continuity correction, the default.
     pairs
         Explicit ``(variant_a, variant_b)`` pairs.
+    on
+        ``labels``: the two runs' predicted labels, as the paper's Table 21
+        (binary, or collapsed to membership).  ``correct``: whether each
+        answer is right, so ``b`` counts items run A got right and run B
+        wrong (``c`` the reverse) — the comparison of two ways of answering
+        the same items, where an unparsed answer counts as wrong rather
+        than being left out (only failed requests are).  ``auto`` (default):
+        ``correct`` when one run was generated and the other scored by
+        log-likelihood (``bench run --method``), ``labels`` otherwise.  The
+        table gets a ``paired_on`` column under ``correct``.
 
     Returns
     -------
@@ -184,14 +221,22 @@ def mcnemar_runs(run_a: Any, run_b: Any, *, alpha: float = 0.05, exact: bool = F
     for r in (ra, rb):
         if not r.responses:
             raise ConfigError(f"{_run_name(r)}: the run has no responses yet")
+    if on not in PAIRINGS:
+        raise ConfigError(f"mcnemar: pairing {on!r}, expected one of {', '.join(PAIRINGS)}")
+    if on == "auto":
+        on = "correct" if run_method(ra) != run_method(rb) else "labels"
     words = task_words(task_of(ra.responses, ra), task_of(rb.responses, rb))
     vpairs = pair_variants(ra.variants, rb.variants, pairs, words)
     rows = []
     for va, vb in vpairs:
         reca, recb = ra.records(va), rb.records(vb)
         ta, tb = task_of(reca, ra), task_of(recb, rb)
-        pa = _keyed(reca, _coarsener(ta, reca, recb), f"{_run_name(ra)} variant {va}")
-        pb = _keyed(recb, _coarsener(tb, recb, reca), f"{_run_name(rb)} variant {vb}")
+        if on == "correct":
+            pa = _keyed_correct(reca, f"{_run_name(ra)} variant {va}")
+            pb = _keyed_correct(recb, f"{_run_name(rb)} variant {vb}")
+        else:
+            pa = _keyed(reca, _coarsener(ta, reca, recb), f"{_run_name(ra)} variant {va}")
+            pb = _keyed(recb, _coarsener(tb, recb, reca), f"{_run_name(rb)} variant {vb}")
         only_a = [k for k in pa if k not in pb]
         only_b = [k for k in pb if k not in pa]
         if only_a or only_b:
@@ -205,7 +250,7 @@ def mcnemar_runs(run_a: Any, run_b: Any, *, alpha: float = 0.05, exact: bool = F
         if not keys:
             raise ConfigError(f"variants {va} and {vb}: no item has a parsed answer in both runs")
         res = mcnemar({k: pa[k] for k in keys}, {k: pb[k] for k in keys}, exact=exact, correction=correction,
-                      midp=midp)
+                      midp=midp, **({"labels": (True, False)} if on == "correct" else {}))
         rows.append({"task_a": task_a, "variant_a": va, "task_b": task_b, "variant_b": vb, "n": res.n,
                      "excluded": excluded, "b": res.b, "c": res.c, "statistic": res.statistic, "p": res.p,
                      "method": res.method})
@@ -215,9 +260,11 @@ def mcnemar_runs(run_a: Any, run_b: Any, *, alpha: float = 0.05, exact: bool = F
         r["threshold"] = corr.threshold
         r["significant"] = bool(rej)
         r["sig"] = "*" if rej else ""
+    for r in rows if on == "correct" else ():
+        r["paired_on"] = "correct"
     return pd.DataFrame(rows, columns=["task_a", "variant_a", "task_b", "variant_b", "n", "excluded", "b", "c",
                                        "statistic", "p", "p_bonferroni", "threshold", "significant", "sig",
-                                       "method"])
+                                       "method"] + (["paired_on"] if on == "correct" else []))
 
 
 def label_order(labels: Iterable[Any], canonical: Sequence[Any] = ()) -> list:

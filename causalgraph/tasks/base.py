@@ -102,6 +102,14 @@ class Task:
         docs/data.md).  :meth:`items` refuses, in one line, a corpus that
         :attr:`~causalgraph.model.Corpus.lacks` one of them (CorrI on a
         graph file, which has no statement text).
+    continuations
+        Optional ``continuations(variant) -> {label: text}``: the answer to
+        each label as the variant's prompt asks for it (``Yes``,
+        ``<Answer>start</Answer>``, ``"1"``), what ``bench run --method
+        loglik`` scores.  It raises :class:`~causalgraph.errors.ConfigError`
+        for a variant whose prompt asks for reasoning before the answer
+        (:func:`causalgraph.tasks.continuations.answer_continuations`).  A
+        task without it is answered by generation only.
     """
 
     name: str
@@ -128,6 +136,7 @@ class Task:
     prompt_catalogs: tuple[str, ...] = ()
     unrecorded_prompts: Optional[str] = None
     requires: tuple[str, ...] = ()
+    continuations: Optional[Callable[[str], Mapping[str, str]]] = None
 
     def __post_init__(self):
         if self.kind not in ("binary", "multiclass", "custom"):
@@ -211,6 +220,35 @@ class Task:
             out = [dataclasses.replace(it, meta={**it.meta, "statement_text": False}) if hasattr(it, "meta") else it
                    for it in out]
         return out
+
+    def choices(self, variant: str) -> dict[str, str]:
+        """Label → continuation of ``variant`` for log-likelihood scoring, in the order of :attr:`labels`.
+
+        Raises
+        ------
+        ConfigError
+            For a task without a closed label set or declared continuations,
+            and for a variant that asks for reasoning first.
+
+        Examples
+        --------
+        >>> t = Task(name="t", build_items=list, list_variants=list, labels=("yes", "no"), positive="yes",
+        ...          continuations=lambda v: {"no": "No", "yes": "Yes"})
+        >>> t.choices("v1")
+        {'yes': 'Yes', 'no': 'No'}
+        """
+        if self.continuations is None or self.kind == "custom" or not self.labels:
+            raise ConfigError(f"task {self.name!r} declares no answer continuations (its answers are not one of a "
+                              "closed set of labels), so --method loglik cannot score it; use --method generate")
+        out = dict(self.continuations(variant))
+        if set(out) != set(self.labels):
+            raise ConfigError(f"task {self.name!r} variant {variant!r}: continuations for {sorted(out)}, expected one "
+                              f"for each label {list(self.labels)}")
+        for lab, text in out.items():
+            if not isinstance(text, str) or not text:
+                raise ConfigError(f"task {self.name!r} variant {variant!r}: continuation of {lab!r} is {text!r}; "
+                                  "expected a non-empty string")
+        return {lab: out[lab] for lab in self.labels}
 
     def variant_id(self, variant: str) -> str:
         """The canonical id of ``variant`` (checked against the task's variants when it can be)."""

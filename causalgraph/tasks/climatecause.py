@@ -45,6 +45,7 @@ from ..naming import event_names as _event_names, join_variant, rename_graph, sp
 from ..prompts import PromptVariant, catalog_variants, encoding_variant_id, get_variant, resolve_catalog
 from ..scores import binary_scores
 from .base import Task
+from .continuations import answer_continuations
 
 __all__ = ["TASK_NAMES", "PAPER_TASKS", "items", "multihop_chains", "MultihopChain", "DEFAULT_MAX_CHAINS", "tasks",
            "variant_strategy", "collapse_position", "authors_position_score", "POSITION_LABELS", "MEMBERSHIP_LABELS"]
@@ -488,9 +489,13 @@ def _task(name: str) -> Task:
         base, scheme = split_variant(rest)
         return join_edit(join_variant(prompts.get_variant(_name, base).id, scheme), edit)
 
+    def continuations(variant, _name=name):
+        v = prompts.get_variant(_name, split_variant(variant)[0])
+        return answer_continuations(v.template, dict(v.answer_labels), f"{_name} variant {variant}")
+
     return Task(name=name, build_items=build, list_variants=lambda _n=name: [v.id for v in prompts.list_variants(_n)],
                 labels=labels, kind=kind, positive=positive, answer_words=words, strategy=strategy,
-                canonical_variant=canonical, default_data="climatecause",
+                canonical_variant=canonical, default_data="climatecause", continuations=continuations,
                 item_options=_ITEM_OPTIONS.get(name, ("rule", "order", "encoding", "event_names", "prompts",
                                                       "graph_edit")),
                 # The authors' text by default; runs written before the choice existed used the tables.

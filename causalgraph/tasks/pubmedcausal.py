@@ -22,6 +22,7 @@ from ..extraction.evaluate import evaluate_extraction
 from ..extraction.tuples import parse_detection, parse_tuples
 from ..extraction.predictions import records_to_predictions
 from .base import Task
+from .continuations import answer_continuations
 
 __all__ = ["tasks", "score_extraction_records", "reference_extraction"]
 
@@ -86,6 +87,12 @@ def score_extraction_records(records: list[dict]) -> dict[str, Any]:
     return out
 
 
+def _detection_continuations(variant: str) -> dict[str, str]:
+    """``"1"`` / ``"0"``, quoted as the detection prompts write their verdicts (``Output: "1" or "0"``)."""
+    s = get_strategy(DETECT_TASK, variant)
+    return answer_continuations(s.template, {"1": "1", "0": "0"}, f"{DETECT_TASK} variant {s.id}", quoted=True)
+
+
 def tasks() -> list[Task]:
     """The two PubMedCausal tasks.
 
@@ -106,5 +113,6 @@ def tasks() -> list[Task]:
              list_variants=ids, labels=("1", "0"), positive="1", kind="binary", parse=_parse_detection,
              answer_words=lambda v: {"1": "1", "0": "0"}, strategy=strategy_of, default_data="pubmedcausal:test",
              requires=("text",),
+             continuations=_detection_continuations,
              description="PubMedCausal causal detection, 1 = causal (App. E.2, six strategies)"),
     ]

@@ -46,6 +46,7 @@ from ..graph import CausalGraph, compile_graph
 from ..model import Statement, as_statements
 from ..graph_edits import check_edit, edit_graph, join_edit, split_edit
 from ..naming import event_names as _event_names, join_variant, rename_graph, split_variant
+from .continuations import answer_continuations
 from ..prompts import ENCODING_PREFIXES, PromptVariant, catalog_variants, encoding_variant_id, with_encoding
 from .base import Task
 
@@ -339,8 +340,13 @@ def _task(name: str) -> Task:
                   list_variants=lambda _n=name: [v.id for v in list_structure_variants(_n)],
                   strategy=strategy, canonical_variant=canonical, default_data="climatecause",
                   item_options=("order", "encoding", "event_names", "graph_edit"))
+    def continuations(variant, _name=name):
+        v = get_structure_variant(_name, split_variant(variant)[0])
+        return answer_continuations(v.template, dict(v.answer_labels), f"{_name} variant {variant}")
+
     if name == "reachability":
         return Task(labels=("yes", "no"), positive="yes", kind="binary", answer_words=words,
+                    continuations=continuations,
                     description="does one event lead to another through the graph (yes/no, balanced per statement)",
                     **common)
     return Task(kind="custom", parse=_parse_set, score=set_scores, correct=_exact_set,

@@ -170,6 +170,10 @@ def build_payload(views: Sequence[Any], comparison: Optional[dict] = None, *, ti
                 # The sha256 only where the prompt could not be rebuilt (its check is in the prompt chunk).
                 "prompt_sha256": rec.get("prompt_sha256") if view.prompts[n] is None else None,
                 **({"epochs": view.epochs[n], "epoch": rec.get("epoch")} if view.epochs else {}),
+                # Scored by log-likelihood: [label, continuation, summed log-probability, probability] per choice.
+                **({"choices": [[lab, text, (rec.get("logprobs") or {}).get(lab), (rec.get("probs") or {}).get(lab)]
+                                for lab, text in rec["continuations"].items()]}
+                   if rec.get("method") == "loglik" and rec.get("continuations") else {}),
             }))
         for c in range(0, len(details), CHUNK):
             prompt_chunks.append(pack(prompts[c:c + CHUNK]))

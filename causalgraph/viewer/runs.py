@@ -352,6 +352,11 @@ def _summary(run, task, records: Sequence[dict], notes: list[str]) -> tuple[list
             row.update(precision=m.get("precision"), recall=m.get("recall"), f1=m.get("f1"),
                        precision_ci95=m.get("precision_ci95"), recall_ci95=m.get("recall_ci95"),
                        f1_ci95=m.get("f1_ci95"), accuracy=m.get("accuracy"))
+        if "loglik" in m:  # scored by log-likelihood: the choice rules and calibration (generated runs: none)
+            cal = m.get("calibration") or {}
+            row.update(method="loglik", acc=m["loglik"].get("acc"), acc_norm=m["loglik"].get("acc_norm"),
+                       ece=cal.get("ece"), ece_adaptive=cal.get("ece_adaptive"), brier=cal.get("brier"),
+                       calibrated=cal.get("n"), reliability=cal.get("reliability"))
         rows.append(row)
     totals = {k: sum(r[k] for r in rows) for k in ("items", "answered", "errors", "parse_failures", "tokens_in",
                                                    "tokens_out")}

@@ -241,6 +241,38 @@ def test_vllm_greedy_answers_equal_transformers_float32_token_for_token(vllm_dri
 
 @pytest.mark.model
 @pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_vllm_loglik_scores_equal_transformers_float32_on_24_items_of_two_variants(vllm_driver, smollm2_folder,
+                                                                                 climatecause_path, tmp_path):
+    # hf/ scores are checked against a plain forward pass in tests/llm/test_loglik_local.py; here vLLM's
+    # prompt log-probabilities of the same float32 folder must equal them.
+    pytest.importorskip("transformers")
+    from causalgraph.bench.runner import run_benchmark
+
+    opts = dict(data=str(climatecause_path), limit=12, method="loglik", cache=False)
+    runs = {}
+    for task, variant in (("ccr-member", "A_5"), ("ccr-eci-position", "0_4")):
+        v = vllm_driver.ask(op="run", kwargs={"task": task, "variants": [variant], "model": "vllm/smollm2",
+                                              "out": str(tmp_path / f"v-{task}"), **opts})
+        assert v["errors"] == 0
+        hf = get_backend(f"hf/{smollm2_folder}", batch_size=4, threads=2)
+        try:
+            h = run_benchmark(task, [variant], f"hf/{smollm2_folder}", backend=hf, out=tmp_path / f"h-{task}",
+                              progress=False, **opts)
+        finally:
+            asyncio.run(hf.aclose())
+        runs[task] = (load_run(v["path"]).responses, load_run(h.path).responses)
+    pairs = [(a, b) for va, hb in runs.values() for a, b in zip(va, hb)]
+    assert len(pairs) == 24
+    for a, b in pairs:
+        assert a["item_id"] == b["item_id"] and a["continuations"] == b["continuations"]
+        assert a["usage"]["prompt_tokens"] == b["usage"]["prompt_tokens"]
+        assert max(abs(a["logprobs"][k] - b["logprobs"][k]) for k in a["logprobs"]) < 1e-4
+        assert a["label"] == b["label"]
+
+
+@pytest.mark.model
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_vllm_gathers_concurrent_requests_into_one_batch_and_answers_each_as_alone(vllm_driver):
     reqs = [{"messages": [_user(f"Is {n} an even number? Answer Yes or No.")], "temperature": 0.0,

@@ -135,6 +135,19 @@
       box.appendChild(table(["variant", "strategy", "items", "answered", "errors", "parse failures",
         macro ? "macro P" : "precision", macro ? "macro R" : "recall", macro ? "macro F1" : "F1", "F1 95% CI",
         "accuracy", "tokens in", "tokens out", "cost"], rows, {id: "summary-" + k}));
+      var ll = r.summary.filter(function (s) { return s.method === "loglik"; });
+      if (ll.length) {
+        // Scored by log-likelihood: both choice rules, calibration, and a reliability diagram per variant.
+        box.appendChild(el("p", {cls: "muted", text: "Scored by log-likelihood (--method loglik): acc takes the label whose " +
+          "continuation has the highest summed log-probability (the figures above), acc_norm the highest per byte; " +
+          "ECE over 15 equal-width bins and over 15 equal-size bins (adaptive), Brier score summed over the labels."}));
+        box.appendChild(table(["variant", "acc", "acc_norm", "ECE", "adaptive ECE", "Brier", "items scored"],
+          ll.map(function (s) { return [s.variant, s.acc, s.acc_norm, s.ece, s.ece_adaptive, s.brier, s.calibrated]; }),
+          {id: "calibration-" + k}));
+        var diagrams = el("div", {cls: "cols"});
+        ll.forEach(function (s) { if (s.reliability) { diagrams.appendChild(reliability(s)); } });
+        box.appendChild(diagrams);
+      }
       if (r.notes.length) {
         box.appendChild(el("ul", {cls: "notes"}, r.notes.map(function (n) { return el("li", {text: n}); })));
       }
@@ -143,6 +156,39 @@
       box.appendChild(el("ul", {cls: "notes"}, D.notes.map(function (n) { return el("li", {text: n}); })));
     }
   })();
+
+  function svg(tag, attrs) {
+    var e = document.createElementNS("http://www.w3.org/2000/svg", tag);
+    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    return e;
+  }
+  function reliability(s) {
+    // Accuracy against confidence per equal-width bin (bars), the diagonal of perfect calibration.
+    var W = 260, H = 200, L = 34, B = 26, bins = s.reliability, w = (W - L - 6) / bins.length;
+    var g = svg("svg", {width: W, height: H, viewBox: "0 0 " + W + " " + H, role: "img", "class": "reliability"});
+    var title = svg("title");
+    title.textContent = "reliability diagram of " + s.variant;
+    g.appendChild(title);
+    var y = function (v) { return H - B - v * (H - B - 8); };
+    g.appendChild(svg("rect", {x: L, y: 8, width: W - L - 6, height: H - B - 8, fill: "#fff", stroke: "#bbb"}));
+    bins.forEach(function (b, m) {
+      if (!b.count) { return; }
+      var bar = svg("rect", {x: L + m * w, y: y(b.accuracy), width: Math.max(1, w - 1), height: y(0) - y(b.accuracy),
+                             fill: "#4878d0"});
+      var t = svg("title");
+      t.textContent = "confidence " + fmt(b.lo, 2) + "–" + fmt(b.hi, 2) + ": " + b.count + " items, accuracy " +
+        fmt(b.accuracy, 3) + ", mean confidence " + fmt(b.confidence, 3);
+      bar.appendChild(t);
+      g.appendChild(bar);
+    });
+    g.appendChild(svg("line", {x1: L, y1: y(0), x2: W - 6, y2: y(1), stroke: "#888", "stroke-dasharray": "4 3"}));
+    [["0", L, H - 8], ["1", W - 12, H - 8], ["confidence", L + 70, H - 8], ["1", L - 12, 16], ["acc", 2, y(0.5)]].forEach(function (x) {
+      var t = svg("text", {x: x[1], y: x[2], "font-size": "11", fill: "#444"});
+      t.textContent = x[0];
+      g.appendChild(t);
+    });
+    return el("div", null, [el("p", {cls: "muted", text: s.variant + " · ECE " + fmt(s.ece) + " · Brier " + fmt(s.brier)}), g]);
+  }
 
   // -- filters ------------------------------------------------------------------------------------
   var filters = {run: -1, task: -1, variant: -1, statement: -1, gold: -1, bucket: -1,
@@ -505,6 +551,14 @@
     var pre = el("pre", {cls: "response"});
     pre.textContent = d.response === null || d.response === undefined ? "(no response: the request failed)" : d.response;
     box.appendChild(pre);
+    if (d.choices && d.choices.length) {
+      // Scored by log-likelihood: every label's continuation, its log-probability and its share of the mass.
+      box.appendChild(el("h3", {text: "Choices (scored by log-likelihood; gold: " + d.gold + ")"}));
+      box.appendChild(table(["label", "continuation", "log-probability", "probability", ""], d.choices.map(function (x) {
+        var marks = [x[0] === d.gold ? "gold" : "", x[0] === d.label ? "chosen" : ""].filter(Boolean).join(", ");
+        return [x[0], x[1], x[2], x[3], marks];
+      }), {id: compact ? "" : "d-choices"}));
+    }
     if (d.epochs && d.epochs.length) {
       // A run with epochs: the fields above are the majority answer's; here is every epoch's.
       box.appendChild(el("h3", {text: "Every epoch (" + d.epochs.length + " samples; above: the majority answer, epoch " + (d.epoch || 1) + ")"}));
