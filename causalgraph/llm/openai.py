@@ -136,9 +136,11 @@ def _headers(options: dict[str, Any]) -> dict[str, str]:
     if headers is None:
         return {}
     if not isinstance(headers, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in headers.items()):
-        shown = redact_options({"extra_headers": headers})["extra_headers"]
-        raise ConfigError(f"openai option extra_headers={shown!r}: expected a JSON object of header names to text, "
-                          'e.g. extra_headers={"X-Request-Source": "causalgraph"}')
+        # The value is not shown: it may hold a key in a shape no rule recognises (a JSON typo).
+        found = (f"a {type(headers).__name__}" if not isinstance(headers, dict)
+                 else "an object whose names or values are not all text")
+        raise ConfigError(f"openai option extra_headers: found {found}; expected a JSON object of header names to "
+                          'text, e.g. extra_headers={"X-Request-Source": "causalgraph"}')
     return dict(headers)
 
 

@@ -150,7 +150,13 @@ def _coerce(value: str, key: str = "") -> Any:
         try:
             return json.loads(value)
         except json.JSONDecodeError as exc:
-            raise ConfigError(f"--model-option {key}={value}: starts like JSON but is not ({exc.msg} at "
+            from .base import is_secret_option, redact
+
+            # Headers (and anything named like a credential) may hold a key in a shape no rule
+            # recognises once the JSON is broken: the value is not echoed then.
+            hidden = key.lower() in ("extra_headers", "default_headers", "headers") or is_secret_option(key)
+            shown = f"{key}=…" if hidden else redact(f"{key}={value}")
+            raise ConfigError(f"--model-option {shown}: starts like JSON but is not ({exc.msg} at "
                               f"character {exc.pos})") from None
     low = value.lower()
     if low in ("true", "false"):

@@ -302,7 +302,7 @@ def items(corpus, task: str, variant: str, *, order: str = "paper", encoding: Op
 
 def _check_readable(st: Statement, shown: dict, task: str, variant: str) -> None:
     """Refuse a statement with an event no set-valued answer can name exactly (a line break, ``none`` …)."""
-    for real, name in shown.items():
+    for name in shown.values():
         why = unreadable_event(name)
         if why is None:
             continue

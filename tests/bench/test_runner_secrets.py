@@ -118,3 +118,11 @@ def test_a_batch_command_refuses_to_resend_a_credential_header_the_manifest_neve
     with pytest.raises(ConfigError, match=r"credential header\(s\) api-key in extra_headers, which are never stored"):
         OpenAIBatchClient.restore_options({"extra_headers": {"api-key": "[redacted]", "X-Trace": "t"}})
     assert OpenAIBatchClient.restore_options({"extra_headers": {"X-Trace": "t"}}) == {"extra_headers": {"X-Trace": "t"}}
+
+
+def test_broken_json_in_extra_headers_is_refused_without_echoing_the_value(capsys, tmp_path):
+    rc = main(RUN + ["--base-url", "http://127.0.0.1:9/v1", "--out", str(tmp_path / "r"), "--model-option",
+                     'extra_headers={"X-Custom-Auth": "DoNotEcho123'])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1 and "--model-option extra_headers=…: starts like JSON but is not" in err
+    assert "DoNotEcho" not in err and not (tmp_path / "r").exists()

@@ -58,10 +58,13 @@ def test_two_samples_of_one_id_and_epoch_with_different_answers_are_refused_nami
         log_path, tmp_path, capsys):
     def twice(log):
         copy = log.samples[2].model_copy(deep=True)
-        copy.output.choices[0].message.content = "<Answer>Maybe</Answer>"
+        copy.output.completion = "<Answer>Maybe</Answer>"  # ModelOutput sets its first choice's text too
+        assert copy.output.completion != log.samples[2].output.completion
         log.samples.append(copy)
 
-    bad = _edited(log_path, tmp_path / "twice.eval", twice)
+    # A .json log (an .eval archive stores one file per sample id and epoch, so cannot hold the pair).
+    bad = _edited(log_path, tmp_path / "twice.json", twice)
+    assert len(read_eval_log(bad).samples) == N + 1
     sid = read_eval_log(log_path).samples[2].id
     err = _refused(capsys, bad, tmp_path / "run", f"sample {sid!r} epoch 1")
     assert "appears twice in the log" in err and "with different answers" in err
