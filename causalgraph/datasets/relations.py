@@ -331,6 +331,11 @@ def _relation(row, n, fname, cell, cols, add) -> Optional[Relation]:
     events = {}
     for c in ("cause", "effect"):
         raw = cell(row, c)
+        if isinstance(raw, (list, dict, tuple)):
+            # JSON Lines and Parquet cells can hold lists and objects; an event is one text.
+            add(n, c, raw, "an event name (text)", what=f"found a {type(raw).__name__} {raw!r}")
+            ok = False
+            continue
         value = L.clean(raw)
         if value is None:
             add(n, c, raw, f"a{'n' if c == 'effect' else ''} {c} (the row names the "
