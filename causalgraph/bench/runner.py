@@ -359,7 +359,7 @@ def _load_items(spec: Task, config: RunConfig, variants: list[str]):
     corpus = load_corpus(config.data if config.data is not None else spec.default_data)
     items: dict[str, list[Item]] = {}
     for v in variants:
-        built = list(spec.build_items(corpus, v))
+        built = spec.items(corpus, v)  # Task.items: refuses a corpus lacking what the task needs
         items[v] = built[: config.limit] if config.limit else built
     return corpus, items
 
