@@ -137,6 +137,12 @@ def test_a_cause_without_an_effect_is_refused_and_lenient_loading_lists_every_pr
     assert [len(s.relations) for s in corpus] == [0, 0, 1]
 
 
+def test_a_value_under_no_header_is_refused_naming_its_column(tmp_path):
+    f = write(tmp_path, "text,cause,effect\nT,a,b,stray\n")
+    with pytest.raises(SchemaError, match=r"row 2: found 'stray' in column 4, which has no header"):
+        load_relations(f)
+
+
 def test_a_misspelt_optional_column_is_refused_rather_than_read_as_missing(tmp_path):
     f = write(tmp_path, "text,cause,effect,corelation\nT,a,b,positive\n")
     with pytest.raises(SchemaError, match="column 'corelation'.*expected 'correlation'"):
