@@ -139,6 +139,10 @@ def _histograms(table) -> str:
     for ax, col in zip(axes.flat, cols):
         values = [float(v) for v in table[col]]
         positive = sum(1 for v in values if v > 0)
+        if all(math.isnan(v) for v in values):
+            # A metric the corpus has no labels for (a relations or graph file): missing, not 0.
+            ax.set_title(f"{_METRIC_LABELS[col]}  (missing: the corpus lacks its labels)", fontsize=10)
+            continue
         ax.hist(values, bins=20, color="#4c72b0" if col != "c_norm" else "#dd8452", edgecolor="white")
         ax.set_title(f"{_METRIC_LABELS[col]}  ({positive} of {len(values)} statements > 0)", fontsize=10)
         ax.set_xlabel("score")
@@ -316,6 +320,8 @@ def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule:
     add('<p class="muted">CSV: <a href="corpus.csv">corpus.csv</a>, <a href="labels.csv">labels.csv</a></p>')
 
     add('<h2 id="complexity">Semantic complexity of reported causality</h2>')
+    for note in ctab.attrs.get("notes", ()):
+        add(f'<p class="note">note: {_e(note)}</p>')
     lc = csum.length_correlation
     ranges = csum.ranges
     ours = {

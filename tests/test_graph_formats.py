@@ -181,7 +181,9 @@ def test_the_pgmpy_dag_of_a_climatecause_graph_keeps_its_edge_labels(climatecaus
     pytest.importorskip("pgmpy")
     g = compile_graph(climatecause["cc-001"])
     dag = to_pgmpy(g)
-    assert labelled(dag.edges(data=True)) == labelled(to_digraph(g).edges(data=True))
+    # pgmpy adds its own weight=None to every edge; the labels are ours
+    assert {k: {a: v for a, v in d.items() if a != "weight"} for k, d in labelled(dag.edges(data=True)).items()} \
+        == labelled(to_digraph(g).edges(data=True))
     assert all(d.get("correlation") in ("positive", "negative", "conflicting") for *_, d in dag.edges(data=True))
 
 
@@ -301,3 +303,12 @@ def test_a_folder_of_graph_files_is_one_statement_per_file_and_a_pubmedcausal_li
     assert [s.id for s in corpus] == ["one", "two"] and corpus.name == "graphs"
     assert [len(s.relations) for s in corpus] == [1, 2]
     assert load_corpus("pubmedcausal").name != "graphs"
+
+
+def test_bench_run_refuses_a_text_task_on_a_graph_file_and_runs_a_graph_task(tmp_path, capsys):
+    rc, out, err = run(capsys, "bench", "run", "--task", "corri", "--variant", "0_1", "--model", "mock/oracle",
+                       "--data", str(ASIA), "--out", str(tmp_path / "r1"), "--no-cache")
+    assert rc == 2 and "needs statement text" in err and len(err.strip().splitlines()) == 1
+    rc, out, err = run(capsys, "bench", "run", "--task", "ccr-member", "--variant", "A_5", "--model", "mock/oracle",
+                       "--data", str(ASIA), "--out", str(tmp_path / "r2"), "--no-cache", "--format", "json")
+    assert rc == 0, err

@@ -583,7 +583,7 @@ def _load_items(spec: Task, config: RunConfig, variants: list[str], prompts: Opt
     corpus = load_corpus(config.data if config.data is not None else spec.default_data)
     items: dict[str, list[Item]] = {}
     for v in variants:
-        built = spec.items(corpus, v, prompts=prompts)
+        built = spec.items(corpus, v, prompts=prompts)  # Task.items: refuses a corpus lacking what the task needs
         items[v] = built[: config.limit] if config.limit else built
     return corpus, items
 

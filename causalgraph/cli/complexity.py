@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..datasets import load_corpus
+from ..errors import ConfigError
 from ..metrics.analysis import complexity_summary, cooccurrence
 from ..metrics.complexity import COMPLEXITY_COLUMNS, CONFLICT_RULES, complexity_table, normalize_weights
 from ..metrics.paths import DEFAULT_CYCLE_LIMIT
@@ -41,11 +42,17 @@ def run(args) -> int:
     weights = normalize_weights(args.weights)  # validate before loading anything
     corpus = load_corpus(args.data, split=args.split)
     table = complexity_table(corpus, weights, conflicts=args.conflicts, cycle_limit=args.cycle_limit)
-    for note in table.attrs.get("notes", ()):
-        print(f"causalgraph complexity: note: {note}", file=sys.stderr)
     if not args.summary:
+        for note in table.attrs.get("notes", ()):
+            print(f"causalgraph complexity: note: {note}", file=sys.stderr)
         emit_table(table, args.format, columns=list(COMPLEXITY_COLUMNS))
         return 0
+    if table.attrs.get("notes"):
+        # The paper's figures count statements complex in each metric: a missing metric would count as 0.
+        missing = [c for c in COMPLEXITY_COLUMNS if c.startswith("c_") and c not in ("c_raw", "c_norm")
+                   and table[c].isna().all()]
+        raise ConfigError(f"--summary describes all five metrics, and {corpus.source} lacks the labels of "
+                          f"{', '.join(missing)} (docs/data.md); print the rows instead (without --summary)")
     summary = complexity_summary(table)
     co = cooccurrence(table)
     if args.format == "json":

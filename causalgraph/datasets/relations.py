@@ -267,6 +267,13 @@ def load_relations(path: str | Path, *, strict: bool = True, id_prefix: str = "r
             add(n, None, len(row), "one field per header column (was the file cut off mid-row?)",
                 what=f"found {len(row)} of {len(table.headers)} fields")
             continue
+        # A value under no header (a shifted row, a stray note) would otherwise vanish unread.
+        stray = [i for i in range(len(row)) if (i >= len(table.headers) or _empty(table.headers[i]))
+                 and not _empty(row[i])]
+        if stray:
+            add(n, None, row[stray[0]], "an empty cell: only columns with a header are read",
+                what=f"found {row[stray[0]]!r} in column {stray[0] + 1}, which has no header")
+            continue
         text = L.clean(cell(row, "text"))
         if text is None:
             add(n, "text", cell(row, "text"), "the statement text", what="found an empty cell")
@@ -331,6 +338,11 @@ def _relation(row, n, fname, cell, cols, add) -> Optional[Relation]:
     events = {}
     for c in ("cause", "effect"):
         raw = cell(row, c)
+        if isinstance(raw, (list, dict, tuple)):
+            # JSON Lines and Parquet cells can hold lists and objects; an event is one text.
+            add(n, c, raw, "an event name (text)", what=f"found a {type(raw).__name__} {raw!r}")
+            ok = False
+            continue
         value = L.clean(raw)
         if value is None:
             add(n, c, raw, f"a{'n' if c == 'effect' else ''} {c} (the row names the "

@@ -137,6 +137,12 @@ def test_a_cause_without_an_effect_is_refused_and_lenient_loading_lists_every_pr
     assert [len(s.relations) for s in corpus] == [0, 0, 1]
 
 
+def test_a_value_under_no_header_is_refused_naming_its_column(tmp_path):
+    f = write(tmp_path, "text,cause,effect\nT,a,b,stray\n")
+    with pytest.raises(SchemaError, match=r"row 2: found 'stray' in column 4, which has no header"):
+        load_relations(f)
+
+
 def test_a_misspelt_optional_column_is_refused_rather_than_read_as_missing(tmp_path):
     f = write(tmp_path, "text,cause,effect,corelation\nT,a,b,positive\n")
     with pytest.raises(SchemaError, match="column 'corelation'.*expected 'correlation'"):
@@ -152,6 +158,12 @@ def test_a_statement_id_shared_by_two_texts_is_refused(tmp_path):
 def test_a_jsonl_line_that_is_not_json_is_named_by_its_line(tmp_path):
     f = write(tmp_path, '{"text": "T", "cause": "a", "effect": "b"}\n{oops\n', "r.jsonl")
     with pytest.raises(SchemaError, match=r"r.jsonl: line 2: not JSON"):
+        load_corpus(f)
+
+
+def test_a_jsonl_cause_that_is_a_list_is_refused_not_printed_as_text(tmp_path):
+    f = write(tmp_path, '{"text": "T", "cause": ["a", "b"], "effect": "c"}\n', "r.jsonl")
+    with pytest.raises(SchemaError, match=r"r.jsonl: line 1, column 'cause': found a list \['a', 'b'\]; expected an event"):
         load_corpus(f)
 
 
@@ -180,3 +192,20 @@ def test_any_relations_round_trip_through_a_csv_file(tmp_path_factory, rows):
     texts = list(dict.fromkeys(t for t, *_ in rows))
     assert got == [row for t in texts for row in rows if row[0] == t]
     assert math.isnan(complexity_table(c).c_pol.iloc[0])
+
+
+def test_the_summary_is_refused_in_one_line_when_metrics_are_missing(tmp_path, capsys):
+    f = write(tmp_path, "text,cause,effect,correlation\nT,a,b,negative\nT,b,c,negative\n")
+    rc, out, err = run(capsys, "complexity", "--data", str(f), "--summary")
+    assert rc == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "c_com, c_ex, c_nest, c_pol" in err
+
+
+def test_the_report_of_a_three_column_file_says_its_metrics_are_missing(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    f = write(tmp_path, "text,cause,effect\nWarming melts ice and raises seas.,warming,ice\n"
+                        "Warming melts ice and raises seas.,ice,seas\n")
+    rc, out, err = run(capsys, "report", "--data", str(f), "-o", str(tmp_path / "rep"))
+    assert rc == 0, err
+    page = (tmp_path / "rep" / "index.html").read_text(encoding="utf-8")
+    assert "note: c_corr is NaN" in page
