@@ -848,6 +848,8 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
     from ..llm.registry import get_backend
 
     config.validate()
+    if progress == "auto":
+        _progress_interval()  # a bad CAUSALGRAPH_PROGRESS_INTERVAL is refused before the run folder is made
     if config.epochs > 1 and config.temperature is not None and float(config.temperature) == 0.0:
         # Checked where items are asked: an imported log may hold epochs of any temperature.
         raise ConfigError(f"--epochs {config.epochs} asks every item {config.epochs} times, which only samples "

@@ -166,7 +166,7 @@ class OracleBackend(MockBackend):
                 self._words[it.id] = tuple(str(w) for w in words_of[it.variant].values())
             self._gold[it.id] = (it.gold, word)
         unknown = [it for it in items if it.gold is None and it.id not in self._texts]
-        if unknown:
+        if unknown and not self._answers_any_item():
             # An empty answer would be recorded as the model's and scored as a parse failure: say it instead.
             first = unknown[0]
             text = (first.meta or {}).get("text")
@@ -175,6 +175,10 @@ class OracleBackend(MockBackend):
                               f"(first: {first.id}{shown}): it answers from an item's gold or its task's reference "
                               f"answer, and these have neither (free text that is not a corpus statement); use "
                               f"mock/constant --model-option text=ANSWER to answer any text")
+
+    def _answers_any_item(self) -> bool:
+        """Whether this mock has an answer without an item's gold (a fixed ``text``); the oracle has none."""
+        return False
 
     def _lookup(self, request: Request) -> tuple[Any, Any]:
         return self._gold.get(str(request.meta.get("item_id")), (None, None))
@@ -293,6 +297,9 @@ class FlakyBackend(OracleBackend):
         self.retry_after = float(retry_after)
         self.text = None if text is None else str(text)
         self._attempts: dict[str, int] = {}
+
+    def _answers_any_item(self) -> bool:
+        return self.text is not None
 
     def answer(self, request: Request) -> str:
         return self.text if self.text is not None else super().answer(request)

@@ -88,3 +88,4 @@ def test_a_bad_progress_interval_is_one_clear_error(tmp_path, isolated_cache, mo
     err = capsys.readouterr().err
     assert rc == 2 and err.count("\n") == 1
     assert "CAUSALGRAPH_PROGRESS_INTERVAL='soon': expected a number of seconds, 0 or more" in err
+    assert not (tmp_path / "r").exists()  # refused before anything was written

@@ -168,3 +168,17 @@ def test_reducer_mean_on_a_run_without_epochs_says_it_shows_the_plain_scores(tmp
                                "(no --epochs); its plain scores are shown\n")
     rc, plain, err = _run(["bench", "report", str(path), "--bootstrap", "10"], capsys)
     assert plain == out and err == ""
+
+
+def test_items_with_multi_line_prompts_print_one_line_per_item(capsys, pubmed_test_path):
+    rc, out, _ = _run(["items", "--task", "pubmedcausal-extract", "--variant", "few-shot", "--data",
+                       str(pubmed_test_path), "--limit", "3", "--format", "table"], capsys)
+    lines = out.splitlines()
+    assert rc == 0 and len(lines) == 2 + 3 and all(" ↵ " in line for line in lines[2:])
+    rc, csv_out, _ = _run(["items", "--task", "pubmedcausal-extract", "--variant", "few-shot", "--data",
+                           str(pubmed_test_path), "--limit", "3", "--format", "csv"], capsys)
+    import csv
+
+    prompts = [r["prompt"] for r in csv.DictReader(io.StringIO(csv_out))]
+    # CSV keeps the prompt as it is: its newlines quoted, no ↵.
+    assert len(prompts) == 3 and all("\n" in p and "↵" not in p for p in prompts)

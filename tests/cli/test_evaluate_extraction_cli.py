@@ -28,7 +28,12 @@ def test_evaluate_extraction_table_lists_measures_labels_and_buckets(tmp_path, c
     rc = main(["evaluate-extraction", str(pred), "--split", "test", "--mode", "hungarian"])
     out = capsys.readouterr().out
     assert rc == 0
-    assert "mean_matched" in out and "cause-correct" in out and "1972 without prediction" in out
+    # The one row the file asks is scored; a note says how many gold rows it did not ask.
+    assert "mean_matched" in out and "cause-correct" in out and "gold rows 1 (0 without prediction" in out
+    assert "note: 1,972 rows of the gold were not asked by" in out
+    rc = main(["evaluate-extraction", str(pred), "--split", "test", "--mode", "hungarian", "--all-rows"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "1972 without prediction" in out and "1,972 rows of the gold were not asked" in out
 
 
 def test_evaluate_extraction_csv_has_one_line_per_measure(tmp_path, capsys, pubmed_test_path):

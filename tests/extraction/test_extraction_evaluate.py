@@ -50,7 +50,8 @@ def files(tmp_path, gold_rows, pred_rows):
 
 def test_evaluate_extraction_paper_mode_matches_hand_computation(files):
     pred, gold = files
-    rep = evaluate_extraction(pred, gold)
+    # Every gold row (--all-rows): row 2, which the predictions do not list, counts as missed.
+    rep = evaluate_extraction(pred, gold, all_rows=True)
     # Row 1: cause bests 1, 0 (pred side) and 1, 0 (gold side); effect bests 2/3, 1 and 2/3, 1;
     # pair bests 5/6, 1/2 and 5/6, 1/2.  Row 2: one gold pair, nothing predicted.
     # Row 3: "The A." → "b" equals A → B after normalisation (1 everywhere), C → D scores 0.
@@ -169,7 +170,7 @@ def test_evaluate_extraction_error_buckets_follow_the_priority_order(tmp_path, g
         {"s/n": 5, "sentence": "", "pairs": [pair("higher insulin levels", "risk of cancer")]},
     ]
     rep = evaluate_extraction(write_rows(tmp_path / "p.json", pred_rows, wrap=True),
-                              write_rows(tmp_path / "g.json", gold_rows))
+                              write_rows(tmp_path / "g.json", gold_rows), all_rows=True)
     assert rep.buckets["counts"] == {"exact": 1, "partial": 1, "cause-correct": 1, "effect-correct": 1,
                                      "switched": 1, "spurious": 1, "missed": 1}
     assert rep.buckets["examples"]["missed"][0]["gold"] == "virus → fever"
@@ -206,9 +207,14 @@ def test_evaluate_extraction_gold_against_gold_is_perfect_on_the_real_test_split
 def test_evaluate_extraction_of_an_empty_prediction_file_scores_zero_recall(tmp_path, pubmed_test_path):
     pred = tmp_path / "empty.json"
     pred.write_text(json.dumps({"predictions": []}))
-    rep = evaluate_extraction(pred, "test")
+    rep = evaluate_extraction(pred, "test", all_rows=True)
     assert rep.metric("token")["recall"] == 0.0
     assert rep.summary["rows_without_prediction"] == 1973 and rep.buckets["counts"]["missed"] == 3199
+    # By default only the rows asked are scored: none here, and the note says every gold row was left out.
+    asked = evaluate_extraction(pred, "test")
+    assert asked.summary["gold_rows"] == 0 and asked.summary["gold_rows_not_asked"] == 1973
+    assert asked.notes == [f"1,973 rows of the gold were not asked by {pred} and are left out "
+                           "(--all-rows counts them as missed)"]
 
 
 def test_evaluate_extraction_cause_as_effect_baseline_on_the_real_split(tmp_path, pubmed_test_path):
