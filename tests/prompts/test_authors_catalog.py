@@ -150,3 +150,21 @@ def test_prompts_tables_on_multihop_is_its_one_catalog(climatecause):
     assert spec.prompt_catalog() == "tables"
     assert [i.prompt for i in spec.items(climatecause, "0_2", prompts="tables")] == \
         [i.prompt for i in spec.items(climatecause, "0_2")]
+
+
+def test_docs_reproduction_shows_the_departures_the_script_computes(climatecause, monkeypatch):
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("prompt_departures", root / "scripts" / "prompt_departures.py")
+    mod = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "prompt_departures", mod)  # its dataclass looks its module up there
+    spec.loader.exec_module(mod)
+    page = {line.strip() for line in (root / "docs" / "reproduction.md").read_text(encoding="utf-8").splitlines()}
+    lines = [line for line in mod.departures_markdown(climatecause).splitlines() if line.strip()]
+    assert [line for line in lines if line not in page] == []
+    # The counts the issue reported from the authors' spreadsheets: 20,790 of 34,164 prompts already agreed.
+    assert "| all | 54 variants | 34,164 | 13,374 |" in lines
+    assert sum(1 for line in lines[2:56] if not line.endswith("| 0 |")) == 24
