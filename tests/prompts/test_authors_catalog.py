@@ -211,3 +211,16 @@ def test_any_statement_gets_the_prompt_the_authors_script_would_compose(statemen
                 values["graph"] = texts[v.encoding]
             want = [string.Template(v.template).substitute(values, e_i=e) for e in g.nodes()]
             assert [it.prompt for it in its] == want, (task, v.id)
+
+
+def test_the_authors_items_do_not_depend_on_the_hash_seed():
+    import os
+    import subprocess
+    import sys
+
+    code = ("from causalgraph.cli import main; "
+            "main(['items','--task','ccr-eci-position','--variant','F_6','--limit','30']); "
+            "main(['items','--task','ccr-position','--variant','SN_5','--limit','30'])")
+    outs = {subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONHASHSEED=seed),
+                           capture_output=True, text=True, check=True).stdout for seed in ("0", "4242")}
+    assert len(outs) == 1 and outs.pop().count("\n") == 60
