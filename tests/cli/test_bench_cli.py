@@ -200,3 +200,38 @@ def test_bench_report_of_a_folder_mixing_two_tasks_names_the_stray_line(tmp_path
     assert rc == 2 and out == "" and err.count("\n") == 1
     assert ("the line of item 'ccr-member/A_4/cc-001/e000' belongs to task 'ccr-member'; expected 'corri', the task "
             "in manifest.json") in err
+
+
+def test_bench_run_records_the_catalog_and_a_resume_with_another_is_one_line_exit_2(tmp_path, isolated_cache, capsys,
+                                                                                   climatecause_path):
+    out = tmp_path / "r"
+    args = ["bench", "run", "--task", "ccr-eci-member", "--variant", "0_4", "--model", "mock/oracle", "--limit", "2",
+            "--data", str(climatecause_path), "--out", str(out), "--no-progress"]
+    assert main(args) == 0
+    assert json.loads((out / "manifest.json").read_text(encoding="utf-8"))["prompts"] == "authors"
+    capsys.readouterr()
+    before = (out / "responses.jsonl").read_bytes()
+    assert main(args + ["--prompts", "tables"]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"causalgraph bench: error: {out} holds a run with different prompts ('authors' there, 'tables' "
+                   "now); choose another --out to start a new run\n")
+    assert (out / "responses.jsonl").read_bytes() == before
+    assert main(args + ["--prompts", "authors", "--limit", "3"]) == 0  # the same catalog resumes
+
+
+@pytest.mark.parametrize("prompts", ["authors", "tables"])
+def test_bench_plan_measures_the_prompts_of_the_catalog_asked(prompts, capsys, climatecause_path):
+    from causalgraph.tasks import get_task
+    from causalgraph.datasets import load_corpus
+
+    assert main(["bench", "plan", "--task", "ccr-member", "--variant", "A_4", "--data", str(climatecause_path),
+                 "--prompts", prompts, "--format", "json"]) == 0
+    row, = json.loads(capsys.readouterr().out)
+    its = get_task("ccr-member").items(load_corpus(str(climatecause_path)), "A_4", prompts=prompts)
+    assert (row["requests"], row["prompt_chars"]) == (512, sum(len(it.prompt) for it in its))
+
+
+def test_bench_plan_of_a_task_without_the_authors_prompts_is_one_line_naming_it(capsys):
+    assert main(["bench", "plan", "--task", "corri-multihop", "--prompts", "authors"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "task 'corri-multihop' has no 'authors' prompts; its catalogs: tables" in err

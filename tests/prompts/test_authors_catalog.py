@@ -13,6 +13,8 @@ import json
 import string
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from causalgraph.cli import main
 from causalgraph.encoders import encode
@@ -150,3 +152,75 @@ def test_prompts_tables_on_multihop_is_its_one_catalog(climatecause):
     assert spec.prompt_catalog() == "tables"
     assert [i.prompt for i in spec.items(climatecause, "0_2", prompts="tables")] == \
         [i.prompt for i in spec.items(climatecause, "0_2")]
+
+
+def test_docs_reproduction_shows_the_departures_the_script_computes(climatecause, monkeypatch):
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("prompt_departures", root / "scripts" / "prompt_departures.py")
+    mod = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "prompt_departures", mod)  # its dataclass looks its module up there
+    spec.loader.exec_module(mod)
+    page = {line.strip() for line in (root / "docs" / "reproduction.md").read_text(encoding="utf-8").splitlines()}
+    lines = [line for line in mod.departures_markdown(climatecause).splitlines() if line.strip()]
+    assert [line for line in lines if line not in page] == []
+    # The counts the issue reported from the authors' spreadsheets: 20,790 of 34,164 prompts already agreed.
+    assert "| all | 54 variants | 34,164 | 13,374 |" in lines
+    assert sum(1 for line in lines[2:56] if not line.endswith("| 0 |")) == 24
+
+
+_EVENTS = ["warming", "sea level", "heat-waves", "crop yields", "x", "risk of loss"]
+
+
+@st.composite
+def _statements(draw):
+    """A causal statement of any text (quotes, $, braces, a final full stop or none) over a few events."""
+    from causalgraph.model import Relation, Statement
+
+    pool = draw(st.permutations(_EVENTS))
+    pairs = [(pool[c], pool[c + d]) for c, d in draw(st.lists(st.tuples(st.integers(0, 3), st.integers(1, 2)),
+                                                                    min_size=1, max_size=7))]
+    text = draw(st.text(min_size=1, max_size=30).filter(lambda t: t.strip()))
+    return Statement("h-001", text, True, tuple(Relation(c, e) for c, e in pairs))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_statements())
+def test_any_statement_gets_the_prompt_the_authors_script_would_compose(statement):
+    # The authors' create_batch_files.py: a networkx DiGraph with add_edge per row, its edges and nodes
+    # joined as their helpers join them, each f-string filled in.
+    import networkx as nx
+
+    g = nx.DiGraph()
+    for r in statement.relations:
+        g.add_edge(r.cause, r.effect)
+    texts = {"adjacency": " ".join(f"({u}, {v})" for u, v in g.edges()),
+             "single-node": " ".join(f"{u} causes {v}." for u, v in g.edges())}
+    event_list = "[" + ", ".join(g.nodes()) + "]"
+    for task in ("ccr-member", "ccr-position", "ccr-eci-member", "ccr-eci-position"):
+        for v in list_variants(task):
+            if v.encoding == "graphml":
+                continue  # GraphML bytes are compared with networkx's on the corpus (tests/bench/test_tasks.py)
+            its = items([statement], task, v.id)
+            assert [it.id for it in its] == [it.id for it in items([statement], task, v.id, prompts="tables")]
+            values = {"s": statement.text, "event_list": event_list}
+            if v.encoding:
+                values["graph"] = texts[v.encoding]
+            want = [string.Template(v.template).substitute(values, e_i=e) for e in g.nodes()]
+            assert [it.prompt for it in its] == want, (task, v.id)
+
+
+def test_the_authors_items_do_not_depend_on_the_hash_seed():
+    import os
+    import subprocess
+    import sys
+
+    code = ("from causalgraph.cli import main; "
+            "main(['items','--task','ccr-eci-position','--variant','F_6','--limit','30']); "
+            "main(['items','--task','ccr-position','--variant','SN_5','--limit','30'])")
+    outs = {subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONHASHSEED=seed),
+                           capture_output=True, text=True, check=True).stdout for seed in ("0", "4242")}
+    assert len(outs) == 1 and outs.pop().count("\n") == 60
