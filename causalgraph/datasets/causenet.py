@@ -328,9 +328,8 @@ def _load_arrow(p: Path, keep_sentences: bool, min_sources: int) -> MergedGraph:
             cr = batch.column(0)
             cause = pc.struct_field(cr, [0, 0])
             effect = pc.struct_field(cr, [1, 0])
-            for col in (cause, effect):
-                if col.null_count or pc.any(pc.equal(pc.utf8_length(pc.utf8_trim_whitespace(col)), 0)).as_py():
-                    raise _ArrowUnfit("a concept is missing or empty")
+            if cause.null_count or effect.null_count:
+                raise _ArrowUnfit("a concept is missing")  # blank concepts are looked for once, among the distinct ones
             # interleave cause and effect so that ids follow first appearance, cause before effect
             both = pa.concat_arrays([cause, effect])
             inter = np.empty(2 * m, dtype=np.int64)
@@ -360,24 +359,25 @@ def _load_arrow(p: Path, keep_sentences: bool, min_sources: int) -> MergedGraph:
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError, OSError, EOFError) as exc:
         raise _ArrowUnfit(str(exc)) from None
     if concepts:
-        enc = pc.dictionary_encode(pa.chunked_array(concepts).cast(pa.large_string())).unify_dictionaries()
-        names = enc.chunk(0).dictionary if enc.num_chunks else pa.array([], pa.large_string())
-        codes = np.concatenate([c.indices.to_numpy(zero_copy_only=False) for c in enc.chunks]).astype(np.int64)
+        names, codes = _intern(pa, pc, pa.chunked_array(concepts).cast(pa.large_string()))
     else:
         names, codes = pa.array([], pa.large_string()), np.zeros(0, dtype=np.int64)
-    del concepts, enc
+    del concepts
+    if len(names) and pc.any(pc.equal(pc.utf8_length(pc.utf8_trim_whitespace(names)), 0)).as_py():
+        raise _ArrowUnfit("a concept is empty")
+    spaced = len(names) and pc.any(pc.match_substring(names, " ")).as_py()
     names = pc.replace_substring(names, "_", " ")
-    if pc.count_distinct(names).as_py() != len(names):
-        # "a_b" and "a b" both present: one concept once underscores are spaces
+    if spaced and pc.count_distinct(names).as_py() != len(names):
+        # "a_b" and "a b" both present: one concept once underscores are spaces (without a space in any
+        # concept, as in the release, turning "_" into " " cannot make two concepts one)
         re_enc = pc.dictionary_encode(names)
         codes = re_enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)[codes]
         names = re_enc.dictionary
     type_names: list[str] = []
     tl = tc = None
     if type_chunks:
-        tenc = pc.dictionary_encode(pa.chunked_array(type_chunks)).unify_dictionaries()
-        type_names = tenc.chunk(0).dictionary.to_pylist()
-        tc = np.concatenate([c.indices.to_numpy(zero_copy_only=False) for c in tenc.chunks]).astype(np.int64)
+        tdict, tc = _intern(pa, pc, pa.chunked_array(type_chunks))
+        type_names = tdict.to_pylist()
         tl = np.concatenate(type_parent)
     sentences = None
     sl = None
@@ -392,6 +392,23 @@ def _load_arrow(p: Path, keep_sentences: bool, min_sources: int) -> MergedGraph:
                   sentence_line=sl, sentences=sentences, min_sources=min_sources, name="causenet", source=str(p))
     g.report = {"relations": int(offset), "skipped": 0, "engine": "arrow", **g.report}
     return g
+
+
+def _intern(pa, pc, values):
+    """(distinct values in first-appearance order, each value's index among them) of a chunked string array."""
+    enc = pc.dictionary_encode(values)
+    if enc.num_chunks == 0:
+        return pa.array([], values.type), np.zeros(0, dtype=np.int64)
+    # Arrow's hash kernel gives every chunk the one dictionary it built over all of them; check that
+    # they share its memory (cheap) and unify only if not (unifying re-hashes every value).
+    first = enc.chunk(0).dictionary
+    address = first.buffers()[-1].address if first.buffers()[-1] is not None else None
+    if any(c.dictionary.buffers()[-1] is None or c.dictionary.buffers()[-1].address != address
+           or len(c.dictionary) != len(first) for c in enc.chunks):
+        enc = enc.unify_dictionaries()
+        first = enc.chunk(0).dictionary
+    codes = np.concatenate([c.indices.to_numpy(zero_copy_only=False) for c in enc.chunks]).astype(np.int64)
+    return first, codes
 
 
 def _arrow_available() -> bool:
