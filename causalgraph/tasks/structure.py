@@ -240,6 +240,8 @@ def items(corpus, task: str, variant: str, *, order: str = "paper", encoding: Op
                                      "encoding": v.encoding, "event_names": scheme, "edge_order": order}
         if scheme != "real":
             base_meta["real_events"] = list(g.nodes)
+        if st.meta.get("context") is not None:
+            base_meta["context"] = st.meta["context"]  # e.g. the CauseNet provenance of a sampled subgraph
 
         def item(key: str, gold, **asked: tuple[int, str]) -> Item:
             values = {"graph": graph_text}
