@@ -472,12 +472,18 @@ def load_causenet(path, *, keep_sentences: bool = False, min_sources: int = 0, s
     if engine == "arrow" and not _arrow_available():
         raise SchemaError("engine 'arrow' needs pyarrow >= 14 with pyarrow.json.open_json "
                           "(pip install 'causalgraph[causenet]')")
+    g = None
     if use_arrow:
         try:
-            return _load_arrow(p, keep_sentences, min_sources)
+            g = _load_arrow(p, keep_sentences, min_sources)
         except _ArrowUnfit:
             pass  # the Python reader finds the line and says what is wrong with it
-    return _load_python(p, keep_sentences, strict, min_sources)
+    if g is None:
+        g = _load_python(p, keep_sentences, strict, min_sources)
+    if g.report.get("relations", 0) == 0:
+        bad = f"; {len(g.problems)} malformed line(s), the first: {g.problems[0].message}" if g.problems else ""
+        raise SchemaError(f"{p}: no CauseNet relation in the file{bad}")
+    return g
 
 
 def find_concept(graph: MergedGraph, concept: str) -> int:

@@ -247,3 +247,13 @@ def test_on_hostile_fields_the_default_engine_accepts_exactly_what_the_python_re
         assert str(got.value) == str(exc)
     else:
         assert graph_view(load_causenet(p, keep_sentences=keep)) == expect
+
+
+def test_a_file_without_any_relation_is_an_error(tmp_path):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n\n")
+    with pytest.raises(SchemaError, match="no CauseNet relation in the file$"):
+        load_causenet(empty)
+    bad = write(tmp_path / "bad.jsonl", ["{oops"])
+    with pytest.raises(SchemaError, match=r"no CauseNet relation in the file; 1 malformed line\(s\), the first: .*line 1"):
+        load_causenet(bad, strict=False)
