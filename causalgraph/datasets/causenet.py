@@ -50,6 +50,9 @@ ENGINES = ("auto", "arrow", "python")
 # Bytes read to sniff a file's format (one CauseNet line with full provenance is a few kB).
 _SNIFF_BYTES = 1 << 20
 _BLOCK = 16 << 20
+# A line must fit in one pyarrow block; longer lines (a relation with thousands of sources) retry with larger
+# blocks up to this size, beyond which the Python reader reads the file.
+_MAX_BLOCK = 1 << 30
 
 
 def concept_name(concept: str) -> str:
@@ -301,6 +304,18 @@ def _arrow_schema(pa, keep_sentences: bool):
 
 
 def _load_arrow(p: Path, keep_sentences: bool, min_sources: int) -> MergedGraph:
+    """Read with pyarrow; a line longer than a block is read again with blocks as large as ``_MAX_BLOCK``."""
+    block = _BLOCK
+    while True:
+        try:
+            return _load_arrow_blocks(p, keep_sentences, min_sources, block)
+        except _ArrowUnfit as exc:
+            if "straddl" not in str(exc) or block >= _MAX_BLOCK:
+                raise
+            block *= 4
+
+
+def _load_arrow_blocks(p: Path, keep_sentences: bool, min_sources: int, block: int) -> MergedGraph:
     import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.json as pj
@@ -311,9 +326,10 @@ def _load_arrow(p: Path, keep_sentences: bool, min_sources: int) -> MergedGraph:
     source = pa.CompressedInputStream(raw, codec) if codec else raw
     opts = pj.ParseOptions(explicit_schema=_arrow_schema(pa, keep_sentences), unexpected_field_behavior="ignore")
     try:
-        reader = pj.open_json(source, read_options=pj.ReadOptions(block_size=_BLOCK, use_threads=True),
+        reader = pj.open_json(source, read_options=pj.ReadOptions(block_size=block, use_threads=True),
                               parse_options=opts)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError, OSError, EOFError) as exc:
+        raw.close()
         raise _ArrowUnfit(str(exc)) from None
     concepts, n_sources, supports = [], [], []
     type_chunks, type_parent = [], []
@@ -358,6 +374,8 @@ def _load_arrow(p: Path, keep_sentences: bool, min_sources: int) -> MergedGraph:
             offset += m
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError, OSError, EOFError) as exc:
         raise _ArrowUnfit(str(exc)) from None
+    finally:
+        raw.close()
     if concepts:
         names, codes = _intern(pa, pc, pa.chunked_array(concepts).cast(pa.large_string()))
     else:
