@@ -38,7 +38,7 @@ from typing import Iterator, Optional
 
 import numpy as np
 
-from ..errors import DataNotFound, SchemaError
+from ..errors import ConfigError, DataNotFound, SchemaError
 from ..merged import MergedGraph, merge_ids
 from ..model import Problem
 
@@ -477,7 +477,7 @@ def load_causenet(path, *, keep_sentences: bool = False, min_sources: int = 0, s
     >>> os.unlink(f.name)
     """
     if engine not in ENGINES:
-        raise SchemaError(f"unknown CauseNet engine {engine!r}; expected one of {', '.join(ENGINES)}")
+        raise ConfigError(f"unknown CauseNet engine {engine!r}; expected one of {', '.join(ENGINES)}")
     s = str(path)
     if s.startswith(CAUSENET_PREFIX):
         s = s[len(CAUSENET_PREFIX):]
@@ -485,10 +485,10 @@ def load_causenet(path, *, keep_sentences: bool = False, min_sources: int = 0, s
     if not p.is_file():
         raise DataNotFound(f"{s}: no such CauseNet file")
     if isinstance(min_sources, bool) or not isinstance(min_sources, int) or min_sources < 0:
-        raise SchemaError(f"min_sources must be a non-negative integer, got {min_sources!r}")
+        raise ConfigError(f"min_sources must be a non-negative integer, got {min_sources!r}")
     use_arrow = strict and engine != "python" and _arrow_available()
     if engine == "arrow" and not _arrow_available():
-        raise SchemaError("engine 'arrow' needs pyarrow >= 14 with pyarrow.json.open_json "
+        raise ConfigError("engine 'arrow' needs pyarrow >= 14 with pyarrow.json.open_json "
                           "(pip install 'causalgraph[causenet]')")
     g = None
     if use_arrow:

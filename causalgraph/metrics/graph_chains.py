@@ -45,7 +45,6 @@ milliseconds, but stays linear.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 import numpy as np
 
