@@ -179,6 +179,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=28)
     ap.add_argument("--dir", default=None, help="where the synthetic files go (default: a temporary folder)")
     ap.add_argument("--keep", action="store_true", help="keep the synthetic files")
+    ap.add_argument("--reuse", action="store_true",
+                    help="use the files already in --dir (same sizes and options) instead of writing them again")
     args = ap.parse_args(argv)
     sizes = sorted(int(s) for s in args.sizes.split(",") if s)
     base = {int(s) for s in args.baseline_sizes.split(",") if s}
@@ -188,10 +190,14 @@ def main(argv=None) -> int:
         big = max(sizes)
         path = folder / "causenet-synthetic.jsonl"
         t0 = time.perf_counter()
-        info = generate(path, big, p_new=args.p_new, hubs=args.hubs, zipf=args.zipf, seed=args.seed,
-                        prefixes=[s for s in sizes if s < big])
-        print(f"generated {info['lines']:,} lines, {info['bytes'] / 1e9:.2f} GB in {time.perf_counter() - t0:.0f} s",
-              flush=True)
+        wanted = [path] + [folder / f"{path.stem}-{n}.jsonl" for n in sizes if n < big]
+        if args.reuse and all(p.is_file() for p in wanted):
+            print(f"reusing the files in {folder}", flush=True)
+        else:
+            info = generate(path, big, p_new=args.p_new, hubs=args.hubs, zipf=args.zipf, seed=args.seed,
+                            prefixes=[s for s in sizes if s < big])
+            print(f"generated {info['lines']:,} lines, {info['bytes'] / 1e9:.2f} GB in "
+                  f"{time.perf_counter() - t0:.0f} s", flush=True)
         print(f"load average at start: {os.getloadavg()}", flush=True)
         rows = []
         for n in sizes:

@@ -37,7 +37,7 @@ import numpy as np
 from .errors import ConfigError
 from .merged import MergedGraph, concat_ranges
 
-__all__ = ["Subgraph", "sample_subgraphs", "subgraph_rows", "write_relations", "check_relations_path", "RELATION_COLUMNS",
+__all__ = ["Subgraph", "check_sampling", "sample_subgraphs", "subgraph_rows", "write_relations", "check_relations_path", "RELATION_COLUMNS",
            "MAX_SUBGRAPH_NODES"]
 
 #: Columns written by :func:`write_relations` (the relations format of docs/data.md).
@@ -114,6 +114,21 @@ def _first_seen(values: np.ndarray) -> np.ndarray:
     return values[np.sort(idx)]
 
 
+def check_sampling(*, hops: int, max_nodes: int, n_random: int, seed: int, n_around: int) -> None:
+    """The sampling options checked, so that a command refuses them before reading a large graph.
+
+    Examples
+    --------
+    >>> check_sampling(hops=2, max_nodes=12, n_random=0, seed=0, n_around=1)
+    """
+    _check_int("hops", hops, 1)
+    _check_int("max_nodes", max_nodes, 2, MAX_SUBGRAPH_NODES)
+    _check_int("n_random", n_random, 0)
+    _check_int("seed", seed, 0)
+    if not n_around and not n_random:
+        raise ConfigError("name the centres (around) or ask for random ones (n_random > 0)")
+
+
 def sample_subgraphs(graph: MergedGraph, *, around: Sequence[int] = (), n_random: int = 0, hops: int = 2,
                      max_nodes: int = 12, seed: int = 0) -> tuple[list[Subgraph], dict]:
     """Neighbourhood subgraphs around given or random centres.
@@ -146,12 +161,7 @@ def sample_subgraphs(graph: MergedGraph, *, around: Sequence[int] = (), n_random
     >>> [g.name_of(i) for i in subs[0].nodes], subs[0].edges.tolist(), subs[0].truncated
     (['a', 'b', 'c', 'x'], [0, 1, 3], False)
     """
-    _check_int("hops", hops, 1)
-    _check_int("max_nodes", max_nodes, 2, MAX_SUBGRAPH_NODES)
-    _check_int("n_random", n_random, 0)
-    _check_int("seed", seed, 0)
-    if not around and not n_random:
-        raise ConfigError("name the centres (around) or ask for random ones (n_random > 0)")
+    check_sampling(hops=hops, max_nodes=max_nodes, n_random=n_random, seed=seed, n_around=len(around))
     for c in around:
         if not 0 <= int(c) < graph.n_nodes:
             raise ConfigError(f"centre {c!r} is not a node id of a graph of {graph.n_nodes:,} nodes")

@@ -125,3 +125,20 @@ def test_the_output_path_is_checked_before_any_work(tmp_path):
     (tmp_path / "d.csv").mkdir()
     with pytest.raises(ConfigError, match="a folder of that name exists"):
         check_relations_path(tmp_path / "d.csv")
+
+
+def test_ccr_and_structure_items_carry_the_statements_provenance(tmp_path):
+    """The relations reader keeps a statement's context in ``meta``; built here as it would read the file."""
+    from causalgraph.model import Corpus, Relation, Statement
+    from causalgraph.tasks import get_task
+
+    g = load_causenet(write(tmp_path / "c.jsonl", LINES))
+    subs, _ = sample_subgraphs(g, around=[find_concept(g, "smoking")], hops=2, max_nodes=10)
+    rows = subgraph_rows(g, subs)
+    st_ = Statement(rows[0]["statement_id"], rows[0]["text"], True,
+                    tuple(Relation(r["cause"], r["effect"]) for r in rows), meta={"context": rows[0]["context"]})
+    corpus = Corpus("relations", [st_])
+    for task, variant in (("ccr-position", "A_4"), ("parents", "A_1")):
+        t = get_task(task)
+        items = t.build_items(corpus, variant)
+        assert items and all(json.loads(i.meta["context"])["centre"] == "smoking" for i in items)

@@ -40,7 +40,7 @@ def register(sub) -> None:
 
 def run(args) -> int:
     from ..datasets.causenet import causenet_path, find_concept, load_causenet
-    from ..subgraphs import check_relations_path, sample_subgraphs, subgraph_rows, write_relations
+    from ..subgraphs import check_relations_path, check_sampling, sample_subgraphs, subgraph_rows, write_relations
 
     path = causenet_path(args.data)
     if path is None:
@@ -48,6 +48,8 @@ def run(args) -> int:
                           "(--data causenet:PATH)")
     if args.min_sources < 0:
         raise ConfigError(f"--min-sources must be 0 or more, got {args.min_sources}")
+    check_sampling(hops=args.hops, max_nodes=args.max_nodes, n_random=args.random or 0, seed=args.seed,
+                   n_around=len(args.around or []))
     out = check_relations_path(args.output)
     g = load_causenet(path, keep_sentences=args.keep_sentences, min_sources=args.min_sources,
                       strict=not args.lenient)

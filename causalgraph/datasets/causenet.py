@@ -38,7 +38,7 @@ from typing import Iterator, Optional
 
 import numpy as np
 
-from ..errors import DataNotFound, SchemaError
+from ..errors import ConfigError, DataNotFound, SchemaError
 from ..merged import MergedGraph, merge_ids
 from ..model import Problem
 
@@ -50,6 +50,9 @@ ENGINES = ("auto", "arrow", "python")
 # Bytes read to sniff a file's format (one CauseNet line with full provenance is a few kB).
 _SNIFF_BYTES = 1 << 20
 _BLOCK = 16 << 20
+# A line must fit in one pyarrow block; longer lines (a relation with thousands of sources) retry with larger
+# blocks up to this size, beyond which the Python reader reads the file.
+_MAX_BLOCK = 1 << 30
 
 
 def concept_name(concept: str) -> str:
@@ -301,6 +304,18 @@ def _arrow_schema(pa, keep_sentences: bool):
 
 
 def _load_arrow(p: Path, keep_sentences: bool, min_sources: int) -> MergedGraph:
+    """Read with pyarrow; a line longer than a block is read again with blocks as large as ``_MAX_BLOCK``."""
+    block = _BLOCK
+    while True:
+        try:
+            return _load_arrow_blocks(p, keep_sentences, min_sources, block)
+        except _ArrowUnfit as exc:
+            if "straddl" not in str(exc) or block >= _MAX_BLOCK:
+                raise
+            block *= 4
+
+
+def _load_arrow_blocks(p: Path, keep_sentences: bool, min_sources: int, block: int) -> MergedGraph:
     import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.json as pj
@@ -311,9 +326,10 @@ def _load_arrow(p: Path, keep_sentences: bool, min_sources: int) -> MergedGraph:
     source = pa.CompressedInputStream(raw, codec) if codec else raw
     opts = pj.ParseOptions(explicit_schema=_arrow_schema(pa, keep_sentences), unexpected_field_behavior="ignore")
     try:
-        reader = pj.open_json(source, read_options=pj.ReadOptions(block_size=_BLOCK, use_threads=True),
+        reader = pj.open_json(source, read_options=pj.ReadOptions(block_size=block, use_threads=True),
                               parse_options=opts)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError, OSError, EOFError) as exc:
+        raw.close()
         raise _ArrowUnfit(str(exc)) from None
     concepts, n_sources, supports = [], [], []
     type_chunks, type_parent = [], []
@@ -328,9 +344,8 @@ def _load_arrow(p: Path, keep_sentences: bool, min_sources: int) -> MergedGraph:
             cr = batch.column(0)
             cause = pc.struct_field(cr, [0, 0])
             effect = pc.struct_field(cr, [1, 0])
-            for col in (cause, effect):
-                if col.null_count or pc.any(pc.equal(pc.utf8_length(pc.utf8_trim_whitespace(col)), 0)).as_py():
-                    raise _ArrowUnfit("a concept is missing or empty")
+            if cause.null_count or effect.null_count:
+                raise _ArrowUnfit("a concept is missing")  # blank concepts are looked for once, among the distinct ones
             # interleave cause and effect so that ids follow first appearance, cause before effect
             both = pa.concat_arrays([cause, effect])
             inter = np.empty(2 * m, dtype=np.int64)
@@ -359,25 +374,28 @@ def _load_arrow(p: Path, keep_sentences: bool, min_sources: int) -> MergedGraph:
             offset += m
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError, OSError, EOFError) as exc:
         raise _ArrowUnfit(str(exc)) from None
+    finally:
+        raw.close()
     if concepts:
-        enc = pc.dictionary_encode(pa.chunked_array(concepts).cast(pa.large_string())).unify_dictionaries()
-        names = enc.chunk(0).dictionary if enc.num_chunks else pa.array([], pa.large_string())
-        codes = np.concatenate([c.indices.to_numpy(zero_copy_only=False) for c in enc.chunks]).astype(np.int64)
+        names, codes = _intern(pa, pc, pa.chunked_array(concepts).cast(pa.large_string()))
     else:
         names, codes = pa.array([], pa.large_string()), np.zeros(0, dtype=np.int64)
-    del concepts, enc
+    del concepts
+    if len(names) and pc.any(pc.equal(pc.utf8_length(pc.utf8_trim_whitespace(names)), 0)).as_py():
+        raise _ArrowUnfit("a concept is empty")
+    spaced = len(names) and pc.any(pc.match_substring(names, " ")).as_py()
     names = pc.replace_substring(names, "_", " ")
-    if pc.count_distinct(names).as_py() != len(names):
-        # "a_b" and "a b" both present: one concept once underscores are spaces
+    if spaced and pc.count_distinct(names).as_py() != len(names):
+        # "a_b" and "a b" both present: one concept once underscores are spaces (without a space in any
+        # concept, as in the release, turning "_" into " " cannot make two concepts one)
         re_enc = pc.dictionary_encode(names)
         codes = re_enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)[codes]
         names = re_enc.dictionary
     type_names: list[str] = []
     tl = tc = None
     if type_chunks:
-        tenc = pc.dictionary_encode(pa.chunked_array(type_chunks)).unify_dictionaries()
-        type_names = tenc.chunk(0).dictionary.to_pylist()
-        tc = np.concatenate([c.indices.to_numpy(zero_copy_only=False) for c in tenc.chunks]).astype(np.int64)
+        tdict, tc = _intern(pa, pc, pa.chunked_array(type_chunks))
+        type_names = tdict.to_pylist()
         tl = np.concatenate(type_parent)
     sentences = None
     sl = None
@@ -392,6 +410,23 @@ def _load_arrow(p: Path, keep_sentences: bool, min_sources: int) -> MergedGraph:
                   sentence_line=sl, sentences=sentences, min_sources=min_sources, name="causenet", source=str(p))
     g.report = {"relations": int(offset), "skipped": 0, "engine": "arrow", **g.report}
     return g
+
+
+def _intern(pa, pc, values):
+    """(distinct values in first-appearance order, each value's index among them) of a chunked string array."""
+    enc = pc.dictionary_encode(values)
+    if enc.num_chunks == 0:
+        return pa.array([], values.type), np.zeros(0, dtype=np.int64)
+    # Arrow's hash kernel gives every chunk the one dictionary it built over all of them; check that
+    # they share its memory (cheap) and unify only if not (unifying re-hashes every value).
+    first = enc.chunk(0).dictionary
+    address = first.buffers()[-1].address if first.buffers()[-1] is not None else None
+    if any(c.dictionary.buffers()[-1] is None or c.dictionary.buffers()[-1].address != address
+           or len(c.dictionary) != len(first) for c in enc.chunks):
+        enc = enc.unify_dictionaries()
+        first = enc.chunk(0).dictionary
+    codes = np.concatenate([c.indices.to_numpy(zero_copy_only=False) for c in enc.chunks]).astype(np.int64)
+    return first, codes
 
 
 def _arrow_available() -> bool:
@@ -442,7 +477,7 @@ def load_causenet(path, *, keep_sentences: bool = False, min_sources: int = 0, s
     >>> os.unlink(f.name)
     """
     if engine not in ENGINES:
-        raise SchemaError(f"unknown CauseNet engine {engine!r}; expected one of {', '.join(ENGINES)}")
+        raise ConfigError(f"unknown CauseNet engine {engine!r}; expected one of {', '.join(ENGINES)}")
     s = str(path)
     if s.startswith(CAUSENET_PREFIX):
         s = s[len(CAUSENET_PREFIX):]
@@ -450,17 +485,23 @@ def load_causenet(path, *, keep_sentences: bool = False, min_sources: int = 0, s
     if not p.is_file():
         raise DataNotFound(f"{s}: no such CauseNet file")
     if isinstance(min_sources, bool) or not isinstance(min_sources, int) or min_sources < 0:
-        raise SchemaError(f"min_sources must be a non-negative integer, got {min_sources!r}")
+        raise ConfigError(f"min_sources must be a non-negative integer, got {min_sources!r}")
     use_arrow = strict and engine != "python" and _arrow_available()
     if engine == "arrow" and not _arrow_available():
-        raise SchemaError("engine 'arrow' needs pyarrow >= 14 with pyarrow.json.open_json "
+        raise ConfigError("engine 'arrow' needs pyarrow >= 14 with pyarrow.json.open_json "
                           "(pip install 'causalgraph[causenet]')")
+    g = None
     if use_arrow:
         try:
-            return _load_arrow(p, keep_sentences, min_sources)
+            g = _load_arrow(p, keep_sentences, min_sources)
         except _ArrowUnfit:
             pass  # the Python reader finds the line and says what is wrong with it
-    return _load_python(p, keep_sentences, strict, min_sources)
+    if g is None:
+        g = _load_python(p, keep_sentences, strict, min_sources)
+    if g.report.get("relations", 0) == 0:
+        bad = f"; {len(g.problems)} malformed line(s), the first: {g.problems[0].message}" if g.problems else ""
+        raise SchemaError(f"{p}: no CauseNet relation in the file{bad}")
+    return g
 
 
 def find_concept(graph: MergedGraph, concept: str) -> int:

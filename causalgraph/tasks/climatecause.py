@@ -233,6 +233,9 @@ def _ccr_items(corpus, task: str, v: PromptVariant, rule: str, order: str, schem
                 meta["graph_edit"] = edit
                 if edited.permutation:
                     meta["permutation"] = dict(edited.permutation)
+            if st.meta.get("context") is not None:
+                # a relations file's statement context (sample-subgraphs: the CauseNet provenance) travels along
+                meta["context"] = st.meta["context"]
             out.append(Item(
                 id=item_id(task, vid, st.id, f"e{i:03d}"), task=task, variant=vid,
                 prompt=v.render(e_i=shown[event], **shared),

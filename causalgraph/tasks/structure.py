@@ -266,6 +266,8 @@ def items(corpus, task: str, variant: str, *, order: str = "paper", encoding: Op
             base_meta["graph_edit"] = edit
             if edited.permutation:
                 base_meta["permutation"] = dict(edited.permutation)
+        if st.meta.get("context") is not None:
+            base_meta["context"] = st.meta["context"]  # e.g. the CauseNet provenance of a sampled subgraph
 
         def item(key: str, gold, **asked: tuple[int, str]) -> Item:
             values = {"graph": graph_text}

@@ -147,3 +147,10 @@ def test_extraction_chains_merged_counts_the_corpus_level_graph(capsys):
     assert row["components"] == nx.number_weakly_connected_components(g)
     g.remove_edges_from(list(nx.selfloop_edges(g)))
     assert row["depth"] == nx.dag_longest_path_length(nx.condensation(g))
+
+
+def test_sample_subgraphs_checks_its_options_before_reading_the_graph(tmp_path, capsys):
+    never_read = write(tmp_path / "c.jsonl", ["{broken"])  # reading it would be a different error
+    assert main(["sample-subgraphs", "--data", f"causenet:{never_read}", "--random", "2", "--hops", "0",
+                 "-o", str(tmp_path / "s.csv")]) == 2
+    assert "hops must be an integer >= 1, got 0" in capsys.readouterr().err

@@ -247,3 +247,23 @@ def test_on_hostile_fields_the_default_engine_accepts_exactly_what_the_python_re
         assert str(got.value) == str(exc)
     else:
         assert graph_view(load_causenet(p, keep_sentences=keep)) == expect
+
+
+def test_a_file_without_any_relation_is_an_error(tmp_path):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n\n")
+    with pytest.raises(SchemaError, match="no CauseNet relation in the file$"):
+        load_causenet(empty)
+    bad = write(tmp_path / "bad.jsonl", ["{oops"])
+    with pytest.raises(SchemaError, match=r"no CauseNet relation in the file; 1 malformed line\(s\), the first: .*line 1"):
+        load_causenet(bad, strict=False)
+
+
+@pytest.mark.skipif(not HAVE_ARROW, reason="pyarrow with pyarrow.json.open_json is not installed")
+def test_a_line_longer_than_a_block_is_read_with_larger_blocks(tmp_path, monkeypatch):
+    import causalgraph.datasets.causenet as cn
+
+    monkeypatch.setattr(cn, "_BLOCK", 1024)
+    long_line = relation("a", "b", [("wikipedia_sentence", "x" * 5000)])
+    g = load_causenet(write(tmp_path / "c.jsonl", [LINES[0], long_line, LINES[1]]), keep_sentences=True)
+    assert g.report["engine"] == "arrow" and g.edge_sentences(1) == ["x" * 5000]
