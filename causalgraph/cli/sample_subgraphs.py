@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import ConfigError
+from ..wording import plural
 from ._common import add_data_option
 
 __all__ = ["register"]
@@ -61,6 +62,6 @@ def run(args) -> int:
     rows = subgraph_rows(g, subs)
     write_relations(rows, out)
     n_statements = len({r["statement_id"] for r in rows})
-    dup = f", {counts['duplicates']} duplicate subgraph(s) dropped" if counts["duplicates"] else ""
-    print(f"wrote {n_statements} statement(s), {len(rows)} relation(s) to {out}{dup}", file=sys.stderr)
+    dup = f", {plural(counts['duplicates'], 'duplicate subgraph')} dropped" if counts["duplicates"] else ""
+    print(f"wrote {plural(n_statements, 'statement')}, {plural(len(rows), 'relation')} to {out}{dup}", file=sys.stderr)
     return 0

@@ -84,7 +84,7 @@ def test_sample_subgraphs_writes_statements_with_provenance(causenet, tmp_path, 
     out = tmp_path / "sub.csv"
     assert main(["sample-subgraphs", "--data", f"causenet:{causenet}", "--around", "lung_cancer", "stress",
                  "--hops", "1", "--max-nodes", "10", "--keep-sentences", "-o", str(out)]) == 0
-    assert "wrote 2 statement(s), 6 relation(s)" in capsys.readouterr().err
+    assert "wrote 2 statements, 6 relations" in capsys.readouterr().err
     with open(out, newline="") as f:
         rows = list(csv.DictReader(f))
     assert [(r["statement_id"], r["cause"], r["effect"]) for r in rows] == [
