@@ -25,6 +25,7 @@ from typing import Any, Iterable, Optional, Union
 
 from ..errors import ConfigError, DataNotFound
 from ..model import Corpus, Statement, as_statements
+from .syllables import cache_dir  # where the derived files live (the syllable cache, the NLTK folder)
 
 __all__ = [
     "Readability",
@@ -63,20 +64,6 @@ class Readability:
 
     def as_dict(self) -> dict:
         return asdict(self)
-
-
-def cache_dir() -> Path:
-    """The folder where causalgraph keeps derived files.
-
-    ``$CAUSALGRAPH_CACHE`` when set, else ``$XDG_CACHE_HOME/causalgraph``,
-    else ``~/.cache/causalgraph``.
-    """
-    env = os.environ.get("CAUSALGRAPH_CACHE")
-    if env:
-        return Path(env).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
-    return base / "causalgraph"
 
 
 def _cmudict_source() -> Path:
