@@ -63,6 +63,8 @@ def first_call(rounds: int, before: Path | None, cache: str) -> list[dict]:
     if before is not None:
         _fresh(_FIRST_CALL, before, cache + "-before")  # the old tree builds its NLTK folder once
     kinds = {"import textstat": (_IMPORT_TEXTSTAT, ROOT, cache),
+             # the floor once causalgraph has loaded numpy and pandas, which textstat's nltk imports too
+             "import textstat after import causalgraph": ("import causalgraph; " + _IMPORT_TEXTSTAT, ROOT, cache),
              "import causalgraph": (_IMPORT_CAUSALGRAPH, ROOT, cache),
              "first readability()": (_FIRST_CALL, ROOT, cache)}
     if before is not None:
