@@ -122,6 +122,7 @@ def main() -> None:
     ap.add_argument("--latency", type=float, default=0.05, help="server latency in seconds (default 0.05)")
     ap.add_argument("--cached-items", type=int, default=34_303, help="items of the cache test (default 34,303)")
     ap.add_argument("--quick", action="store_true", help="100 items per level, 5,000 cached items")
+    ap.add_argument("--cache-only", action="store_true", help="only the fully cached re-run (no throughput levels)")
     args = ap.parse_args()
     if args.quick:
         args.items, args.cached_items = 100, 5_000
@@ -129,12 +130,18 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["CAUSALGRAPH_CACHE"] = os.path.join(tmp, "cache")
-        print(f"Throughput against concurrency ({args.items} items, server latency {args.latency * 1000:.0f} ms):")
-        emit_table(throughput(args.items, args.latency, [1, 4, 16, 64], tmp), "table",
-                   columns=["concurrency", "items", "seconds", "items_per_s", "ratio_to_c1"])
+        if not args.cache_only:
+            print(f"Throughput against concurrency ({args.items} items, server latency {args.latency * 1000:.0f} ms):")
+            emit_table(throughput(args.items, args.latency, [1, 4, 16, 64], tmp), "table",
+                       columns=["concurrency", "items", "seconds", "items_per_s", "ratio_to_c1"])
         print(f"\nFully cached re-run ({args.cached_items:,} items):")
         emit_table(cached_rerun(args.cached_items, tmp), "table",
                    columns=["run", "items", "requests", "seconds", "ratio_to_first"])
+        try:
+            load = os.getloadavg()
+            print(f"\nload average while it ran: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
+        except OSError:  # pragma: no cover - not on POSIX
+            pass
 
 
 if __name__ == "__main__":

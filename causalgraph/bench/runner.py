@@ -383,6 +383,56 @@ def make_record(item: Item, spec: Task, *, completion: Optional[Completion], key
     ).to_dict()
 
 
+class _KeyMaker:
+    """:func:`cache_key_for` over the items of one run, the parts every item shares encoded once.
+
+    The backend's identity is the run's (the manifest records it once), and the
+    generation parameters and the mocks' request identities take a handful of
+    values: their canonical JSON is kept by value, so an item costs the
+    encoding of its messages and one sha256.  The key is the same
+    (:func:`causalgraph.llm.base.key_of_parts`).
+    """
+
+    def __init__(self, backend: Backend):
+        self._backend = backend
+        self._identity = backend.identity()
+        self._json: dict[Any, str] = {}
+
+    @staticmethod
+    def _frozen(value: Any) -> Any:
+        # Hashable and exact: the type goes with every scalar (1, 1.0 and True are equal keys but not equal JSON).
+        if isinstance(value, dict):
+            return ("dict", tuple((k, _KeyMaker._frozen(v)) for k, v in value.items()))
+        if isinstance(value, (list, tuple)):
+            return (type(value).__name__, tuple(_KeyMaker._frozen(v) for v in value))
+        return (type(value), value)
+
+    def _encoded(self, value: dict[str, Any]) -> str:
+        try:
+            memo = self._frozen(value)
+            hash(memo)
+        except TypeError:  # a value of another kind: encoded every time
+            return canonical_json(value)
+        got = self._json.get(memo)
+        if got is None:
+            got = canonical_json(value)
+            if len(self._json) < 10_000:
+                self._json[memo] = got
+        return got
+
+    def key(self, request: Request, item: Item, epoch: int, messages_json: str) -> str:
+        from ..llm.base import key_of_parts
+
+        # The same extra as cache_key_for builds, in the same order.
+        extra = dict(self._backend.request_identity(request))
+        if request.temperature is None or request.temperature > 0:
+            extra["sample_of"] = item.id
+        if epoch > 1:
+            extra["epoch"] = int(epoch)
+        backend = {**self._identity, "request": extra} if extra else self._identity
+        return key_of_parts(self._encoded(backend), messages_json, self._encoded(request.generation_params()))
+
+
 class _ParseOnce:
     """A task whose ``parse_answer`` parses each distinct (answer, variant) once.
 
@@ -899,14 +949,17 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
             group: list[dict] = []
             planned: list[tuple[Item, int, Request, str, str]] = []
             choices_of = prep.choices or {}
+            keys = _KeyMaker(backend)
             for it, epoch in todo:
                 req = build_request(it, spec, config, epoch)
                 if not planned:  # every request of a run carries the same parameters: check one, before sending
                     backend.check_request(req)
                 # The messages encoded once, for both the cache key and the line's prompt sha256.
                 msgs = canonical_json(req.messages)
-                planned.append((it, epoch, req, cache_key_for(backend, req, it, epoch, choices_of.get(it.variant),
-                                                              messages_json=msgs), msgs))
+                ch = choices_of.get(it.variant)
+                key = (keys.key(req, it, epoch, msgs) if ch is None
+                       else cache_key_for(backend, req, it, epoch, ch, messages_json=msgs))
+                planned.append((it, epoch, req, key, msgs))
             # The cache asked for every key at once, not one row at a time.
             hits = cache.get_many([p[3] for p in planned]) if cache is not None else {}
             parser = _ParseOnce(spec)

@@ -71,6 +71,20 @@ def _write_line(fd: int, line: bytes) -> int:
     return os.write(fd, line)
 
 
+def _plain(value: Any) -> bool:
+    """Whether ``value`` reads back from its JSON as itself (str, int, bool, None, finite float, lists, str-keyed dicts)."""
+    t = type(value)
+    if t is str or t is int or t is bool or value is None:
+        return True
+    if t is float:
+        return value - value == 0.0  # finite: NaN and infinities are refused when the line is written anyway
+    if t is list:
+        return all(_plain(v) for v in value)
+    if t is dict:
+        return all(type(k) is str and _plain(v) for k, v in value.items())
+    return False  # a tuple reads back as a list, a numpy number as a float …
+
+
 def _write_json_atomic(path: Path, obj: Any) -> None:
     write_atomic(path, (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
 
@@ -226,7 +240,7 @@ class RunStore:
         self._lock_fd: Optional[int] = None
         # keep_lines: the checked lines read so far plus the lines appended since, and the file size they add up to.
         self._kept: Optional[list[dict[str, Any]]] = None
-        self._kept_raw: list[bytes] = []
+        self._kept_new: list[Any] = []  # appended since: the record itself when plain JSON, else its line
         self._kept_size = 0
 
     # -- one writer at a time ----------------------------------------------------------------
@@ -420,7 +434,7 @@ class RunStore:
                                   str(self.responses_path))
                 size = None
                 if self._kept is not None:
-                    self._kept_raw.append(line)
+                    self._kept_new.append(rec if type(rec) is dict and _plain(rec) else line)
                     self._kept_size += written
             if sync:
                 os.fsync(fd)
@@ -446,7 +460,7 @@ class RunStore:
         which has just read and checked it.
         """
         self._kept = list(lines)
-        self._kept_raw = []
+        self._kept_new = []
         try:
             self._kept_size = self.responses_path.stat().st_size
         except FileNotFoundError:
@@ -462,11 +476,14 @@ class RunStore:
             size = 0
         if size != self._kept_size:
             return None
-        if self._kept_raw:
-            # One parse for every appended line (as the file would be read), then kept parsed.
-            new = json.loads(b"[" + b",".join(self._kept_raw) + b"]")
+        if self._kept_new:
+            # A record of plain JSON values is what its line reads back as; the others are read from their
+            # lines, in one parse, as the file would be.
+            raw = [x for x in self._kept_new if type(x) is bytes]
+            parsed = iter(json.loads(b"[" + b",".join(raw) + b"]")) if raw else iter(())
+            new = [next(parsed) if type(x) is bytes else x for x in self._kept_new]
             self._kept.extend(self._checked(new, manifest, None, start=None))
-            self._kept_raw = []
+            self._kept_new = []
         # Once: the records go to a reader that may change them; a second load reads the file.
         lines, self._kept = self._kept, None
         return lines

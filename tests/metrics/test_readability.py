@@ -241,3 +241,19 @@ def test_readability_summary_reproduces_table_17_on_climatecause(climatecause):
             # (20.707 here, 20.72 printed; see docs/metrics.md)
             tol = 0.015 if (metric, name) == ("FRE", "mean") else 0.005 + 1e-9
             assert abs(g - e) <= tol, (metric, name, g, e)
+
+
+def test_the_hyphenator_is_built_only_for_a_word_the_dictionary_lacks():
+    import importlib
+
+    from pyphen import Pyphen
+
+    readability("The cat sat on the mat.")
+    counts = importlib.import_module("textstat.backend.counts._count_syllables")
+    hyph = counts.get_pyphen("en_US")
+    assert hyph is counts.get_pyphen("en_US")
+    # "glorptastic" is not in the CMU dictionary: textstat's fallback, Pyphen's positions plus one
+    word = "glorptastic"
+    assert word not in counts.get_cmudict("en_US")
+    assert counts.count_syllables(word, "en_US") == len(Pyphen(lang="en_US").positions(word)) + 1
+    assert hyph._real is not None
