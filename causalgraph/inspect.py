@@ -24,7 +24,8 @@ Task parameters (``-T``): ``variant`` (one id, several separated by commas,
 or ``all``, the default), ``data`` (``--data`` of the command line: a dataset
 name or a path; default the task's own corpus) and the task's item options
 (``rule`` and ``order`` for the chain tasks, ``max_chains`` for multi-hop
-CorrI).  Generation is greedy (temperature 0) as in ``bench run``, unless
+CorrI, ``graph_edit`` — ``reverse`` or ``shuffle`` — for the CCR graph variants
+and the structure tasks).  Generation is greedy (temperature 0) as in ``bench run``, unless
 ``--temperature`` says otherwise.
 """
 

@@ -208,3 +208,22 @@ def test_export_of_a_named_task_without_the_authors_prompts_is_refused_naming_it
     with pytest.raises(ConfigError, match=f"task '{task}' has"):
         export_dataset(tmp_path / "x", [task], data="sample", prompts="authors")
     assert not (tmp_path / "x").exists()
+
+
+def test_export_on_reversed_graphs_holds_only_the_tasks_that_show_a_graph(tmp_path):
+    res = export_dataset(tmp_path / "rev", data="sample", graph_edit="reverse")
+    names = set(res.configs)
+    # CorrI, multi-hop and CCR+ECI show no graph; the CCR graph tasks and the structure tasks do.
+    assert {"ccr-member", "ccr-position", "parents", "reachability"} <= names
+    assert not names & {"corri", "corri-rc", "corri-multihop", "ccr-eci-member", "ccr-eci-position"}
+    cfg = res.configs["ccr-position"]
+    assert cfg["graph_edit"] == "reverse" and all(v.endswith(".reverse") for v in cfg["variants"])
+    rows = pq.read_table(tmp_path / "rev" / cfg["file"]).to_pylist()
+    expected = [it for v in cfg["variants"] for it in get_task("ccr-position").items(load_corpus("sample"), v)]
+    assert [(r["id"], r["gold"]) for r in rows] == [(it.id, it.gold) for it in expected]
+    assert "Counterfactual graphs (`reverse`)" in (tmp_path / "rev" / "README.md").read_text()
+
+
+def test_export_refuses_a_named_task_that_shows_no_graph(tmp_path):
+    with pytest.raises(ConfigError, match="cannot take graph edit 'shuffle'"):
+        export_dataset(tmp_path / "x", ["ccr-eci-member"], data="sample", graph_edit="shuffle")

@@ -153,3 +153,13 @@ def test_the_annotator_answering_gold_scores_one_on_every_figure_it_reports(clim
     m = metrics_of(log)
     assert {"pairs_token_f1", "pairs_exact_f1", "causal_accuracy"} <= set(m)
     assert m.pop("parse_failure_rate") == 0.0 and set(m.values()) == {1.0}
+
+
+def test_graph_edit_is_a_task_parameter_and_samples_carry_the_edited_items(climatecause_path):
+    t = inspect_task("ccr-position", "A_5", graph_edit="shuffle")
+    items = get_task("ccr-position").items(load_corpus("climatecause"), "A_5", graph_edit="shuffle")
+    assert [s.id for s in t.dataset] == [it.id for it in items]
+    assert [s.metadata["gold"] for s in t.dataset] == [it.gold for it in items]
+    assert t.metadata["causalgraph"]["item_options"] == {"graph_edit": "shuffle"}
+    params = pyinspect.signature(REGISTERED["ccr-member"]).parameters
+    assert "graph_edit" in params

@@ -286,7 +286,7 @@ def run_difficulty(args) -> int:
                 else "binomial mixed model with a random intercept per statement (variational Bayes; intervals "
                      "and p are posterior mean +- 1.96 SD and its normal approximation)")
         print(f"\nodds_ratio per SD of each numeric feature (a factor level: against the most frequent level); "
-              f"{kind}; p_holm over each model's features, * = p_holm <= {args.alpha:g}; auc of the fitted "
+              f"{kind}; p_holm over each model's features, significant = p_holm <= {args.alpha:g}; auc of the fitted "
               f"linear predictor")
     return 0
 

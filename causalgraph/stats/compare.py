@@ -89,7 +89,8 @@ def arm_of(by: str, model: str, variant: str, prompts: Optional[str] = None) -> 
         if enc is None:
             raise ConfigError(f"variant {variant!r} names no graph encoding (graph variants read A_5, MX_5, DOT_1 …); "
                               f"compare it --by variant or --by model")
-        return enc, (model, base.partition("_")[2], scheme, edit)
+        # An edited variant pairs only with the same edit (real ones keep their key as it was).
+        return enc, (model, base.partition("_")[2], scheme) + ((edit,) if edit != "real" else ())
     if by == "event-names":
         return scheme, (model, join_edit(base, edit))
     if by == "variant":

@@ -131,3 +131,25 @@ def test_prompts_axis_reads_a_run_without_a_catalog_as_tables_and_refuses_tasks_
     s = _run(tmp_path, "s", "parents", ["A_1"], "mock/oracle")
     with pytest.raises(ConfigError, match="comes from no prompt catalog"):
         compare_runs([s], by="prompts")
+
+
+def test_graph_edits_pair_each_item_with_its_real_version(tmp_path):
+    spec = get_task("ccr-position")
+    its = [it for e in ("real", "reverse", "shuffle") for it in spec.items(TOY, "A_5", graph_edit=e)]
+    variants = ["A_5", "A_5.reverse", "A_5.shuffle"]
+    # The oracle answers every edited gold right; a constant "none" gets the real and edited items right
+    # exactly where their golds are "none".
+    run = run_benchmark("ccr-position", variants, "mock/oracle", items=its, out=str(tmp_path / "o")).path
+    t = compare_runs([run], by="graph-edit")
+    assert list(zip(t["arm_a"], t["arm_b"])) == [("real", "reverse"), ("real", "shuffle"), ("reverse", "shuffle")]
+    assert (t["n"] == 8).all() and (t["diff"] == 0).all()
+    const = run_benchmark("ccr-position", variants, "mock/constant", items=its, out=str(tmp_path / "c"),
+                          model_options={"text": "<Answer>none</Answer>"}).path
+    row = compare_runs([const], by="graph-edit").iloc[0]
+    gold = {e: [i.gold for i in its if i.variant == v] for e, v in zip(("real", "reverse"), variants)}
+    right_real = [g == "none" for g in gold["real"]]
+    right_rev = [g == "none" for g in gold["reverse"]]
+    assert (row["b"], row["c"]) == (sum(a and not b for a, b in zip(right_real, right_rev)),
+                                    sum(b and not a for a, b in zip(right_real, right_rev)))
+    assert arm_of("graph-edit", "m", "A_5.letters.shuffle") == ("shuffle", ("m", "A_5.letters"))
+    assert arm_of("event-names", "m", "A_5.letters.shuffle") == ("letters", ("m", "A_5.shuffle"))
