@@ -16,7 +16,7 @@ from causalgraph.bench.runner import run_benchmark
 from causalgraph.bench.store import load_run
 from causalgraph.llm import get_backend
 
-pytestmark = [pytest.mark.model, pytest.mark.slow, pytest.mark.timeout(900)]
+pytestmark = [pytest.mark.model, pytest.mark.slow, pytest.mark.timeout(2400)]
 
 #: Two variants: single-token continuations (Yes/No) and multi-token ones (<Answer>start</Answer> …).
 VARIANTS = (("ccr-member", "A_5"), ("ccr-eci-position", "0_4"))
