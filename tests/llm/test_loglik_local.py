@@ -177,3 +177,5 @@ def test_the_continuation_is_found_at_the_end_of_the_echoed_prompt_or_refused():
     assert continuation_logprob(toks, lps, 10, "<Answer>start</Answer>") == pytest.approx((-3.06, 7))
     with pytest.raises(BackendError, match="merged"):
         continuation_logprob(["a", "bc"], [None, -1.0], 2, "c")
+    # The llama.cpp server leaves out special tokens with no text: fewer tokens than it counted.
+    assert continuation_logprob(toks[1:10], lps[1:10], 12, "<Answer>start</Answer>", 1) == pytest.approx((-3.06, 7))
