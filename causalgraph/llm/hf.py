@@ -176,9 +176,10 @@ class HFBackend(Backend):
         # Rows of the second pass: one per (item, choice) whose continuation has more than one token.
         rows = [(b, j) for b, cs in enumerate(conts) for j, c in enumerate(cs) if len(c) > 1]
         with torch.no_grad():
+            # (log_softmax in float64: over ~50k logits float32 rounding alone reaches 1e-5 per token.)
             # logits_to_keep=1: only the last position's logits (a full [batch, length, vocab] tensor is GBs).
             out = model(input_ids=ids, attention_mask=mask, position_ids=pos, use_cache=bool(rows), logits_to_keep=1)
-            first = torch.log_softmax(out.logits[:, -1, :].float(), dim=-1)  # predicts each first continuation token
+            first = torch.log_softmax(out.logits[:, -1, :].double(), dim=-1)  # predicts each first continuation token
             rest: dict[tuple[int, int], list[float]] = {}
             if rows:
                 index = torch.tensor([b for b, _ in rows], device=dev)
@@ -192,7 +193,7 @@ class HFBackend(Backend):
                 t_pos = start[:, None] + torch.arange(t_width, device=dev)[None, :]
                 out2 = model(input_ids=t_ids, attention_mask=torch.cat([mask[index], t_mask], dim=-1),
                              position_ids=t_pos, past_key_values=cache, use_cache=False)
-                lp2 = torch.log_softmax(out2.logits.float(), dim=-1)
+                lp2 = torch.log_softmax(out2.logits.double(), dim=-1)
                 for r, ((b, j), t) in enumerate(zip(rows, tails)):
                     rest[(b, j)] = [float(lp2[r, k, t[k + 1]]) for k in range(len(t) - 1)]
         latency = time.perf_counter() - t0

@@ -275,16 +275,21 @@ class LlamaCppBackend(Backend):
             if len(ctx) + max(len(c) for c in conts) > llm.n_ctx():
                 raise BackendError(f"llama.cpp: the prompt ({len(ctx)} tokens) and its answer do not fit the context "
                                    f"of {llm.n_ctx()} tokens (option n_ctx)")
+            def last_logits():
+                # llama-cpp-python 0.3 keeps no `scores` row unless logits_all; the context's output buffer
+                # holds the logits of the last evaluated token (the only one a batch asks logits for).
+                return np.ctypeslib.as_array(llm._ctx.get_logits(), shape=(llm.n_vocab(),)).copy()
+
             llm.reset()
             llm.eval(ctx)
-            first = log_softmax(llm.scores[len(ctx) - 1])
+            first = log_softmax(last_logits())
             per_token = []
             for c in conts:
                 llm.n_tokens = len(ctx)  # back to the context: eval() drops the cache past it
                 lps = [float(first[c[0]])]
                 for k in range(len(c) - 1):
                     llm.eval([c[k]])
-                    lps.append(float(log_softmax(llm.scores[llm.n_tokens - 1])[c[k + 1]]))
+                    lps.append(float(log_softmax(last_logits())[c[k + 1]]))
                 per_token.append(lps)
             llm.reset()
         return ChoiceScores(logprobs=tuple(float(sum(t)) for t in per_token), token_counts=tuple(len(c) for c in conts),

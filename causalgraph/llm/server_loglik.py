@@ -40,18 +40,25 @@ from .openai import OPENAI_URL, OpenAIBackend
 __all__ = ["PromptLogprobsBackend", "continuation_logprob"]
 
 
-def continuation_logprob(tokens: list[str], logprobs: list, n_prompt: int, continuation: str) -> tuple[float, int]:
+def continuation_logprob(tokens: list[str], logprobs: list, n_prompt: int, continuation: str,
+                         n_generated: int = 0) -> tuple[float, int]:
     """Sum of the log-probabilities of the echoed prompt's last tokens that spell ``continuation``.
 
     Parameters
     ----------
     tokens, logprobs
-        The server's ``logprobs.tokens`` and ``logprobs.token_logprobs`` (prompt tokens first, then any
-        generated ones).
+        The server's ``logprobs.tokens`` and ``logprobs.token_logprobs``.
     n_prompt
-        How many of them are the prompt's (``usage.prompt_tokens``).
+        How many prompt tokens the server counted (``usage.prompt_tokens``).
     continuation
         The text the prompt ends with.
+    n_generated
+        Tokens the server generated (``usage.completion_tokens``).
+
+    Servers differ in what the echoed list holds: vLLM lists every prompt token and then the generated
+    ones; the llama.cpp server lists the prompt tokens only and leaves out special tokens whose text is
+    empty.  So the prompt's end is looked for at ``n_prompt``, at ``len(tokens) - n_generated`` and at
+    ``len(tokens)``, and the first place where the last tokens spell exactly the continuation is taken.
 
     Returns
     -------
@@ -59,22 +66,27 @@ def continuation_logprob(tokens: list[str], logprobs: list, n_prompt: int, conti
 
     Examples
     --------
-    >>> continuation_logprob(["<s>", "Is", " it", "?", " Yes", "!"], [None, -1.0, -2.0, -0.5, -0.25, -3.0], 5, " Yes")
+    >>> continuation_logprob(["<s>", "Is", " it", "?", " Yes", "!"], [None, -1.0, -2.0, -0.5, -0.25, -3.0], 5, " Yes", 1)
     (-0.25, 1)
     """
-    if n_prompt > len(tokens) or n_prompt > len(logprobs):
-        raise BackendError(f"the server echoed {len(tokens)} tokens, fewer than the {n_prompt} prompt tokens it counted")
-    text, k = "", 0
-    while len(text) < len(continuation) and k < n_prompt:
-        k += 1
-        text = str(tokens[n_prompt - k]) + text
-    if text != continuation:
-        raise BackendError(f"the echoed prompt ends with {text!r}, not the continuation {continuation!r}: the "
-                           "server merged the continuation with the end of the context into one token")
-    lps = logprobs[n_prompt - k:n_prompt]
-    if any(x is None for x in lps):
-        raise BackendError("the server returned no log-probability for a continuation token")
-    return float(sum(float(x) for x in lps)), k
+    seen = []
+    for end in (n_prompt, len(tokens) - n_generated, len(tokens)):
+        if end in seen or not 0 < end <= min(len(tokens), len(logprobs)):
+            continue
+        seen.append(end)
+        text, k = "", 0
+        while len(text) < len(continuation) and k < end:
+            k += 1
+            text = str(tokens[end - k]) + text
+        if text == continuation:
+            lps = logprobs[end - k:end]
+            if any(x is None for x in lps):
+                raise BackendError("the server returned no log-probability for a continuation token")
+            return float(sum(float(x) for x in lps)), k
+    tail = "".join(str(t) for t in tokens[-8:])
+    raise BackendError(f"the echoed prompt (ending {tail!r}) does not end with the continuation {continuation!r} "
+                       "token by token: the server merged the continuation with the end of the context, or echoed "
+                       "something else")
 
 
 class PromptLogprobsBackend(OpenAIBackend):
@@ -150,7 +162,8 @@ class PromptLogprobsBackend(OpenAIBackend):
             if not tokens or n_prompt is None:
                 raise BackendError(f"{self.endpoint} returned no prompt log-probabilities (echo with logprobs); "
                                    "the llama.cpp server needs --logits_all true")
-            total, k = continuation_logprob(tokens, token_lps, int(n_prompt), cont)
+            n_gen = int((body.get("usage") or {}).get("completion_tokens") or 0)
+            total, k = continuation_logprob(tokens, token_lps, int(n_prompt), cont, n_gen)
             lps.append(total)
             counts.append(k)
             prompt_tokens = int(n_prompt) - k
