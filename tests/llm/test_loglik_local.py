@@ -16,39 +16,12 @@ from causalgraph.bench.runner import run_benchmark
 from causalgraph.bench.store import load_run
 from causalgraph.llm import get_backend
 
+from loglik_reference import reference_logprobs  # noqa: E402  (tests/ is on sys.path via tests/conftest.py)
+
 pytestmark = [pytest.mark.model, pytest.mark.slow, pytest.mark.timeout(2400)]
 
 #: Two variants: single-token continuations (Yes/No) and multi-token ones (<Answer>start</Answer> …).
 VARIANTS = (("ccr-member", "A_5"), ("ccr-eci-position", "0_4"))
-
-
-def _reference_logprobs(records):
-    """Summed log-probabilities of every record's continuations by a plain forward pass of context + continuation."""
-    import torch
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-
-    from causalgraph.bench.item import Item
-    from causalgraph.llm.local import smollm2_path
-
-    path = smollm2_path()
-    tok = AutoTokenizer.from_pretrained(str(path.parent), gguf_file=path.name, local_files_only=True)
-    model = AutoModelForCausalLM.from_pretrained(str(path.parent), gguf_file=path.name, local_files_only=True,
-                                                 dtype=torch.float32)
-    model.eval()
-    out = []
-    for messages, conts in records:
-        text = tok.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
-        ctx = tok(text, add_special_tokens=False)["input_ids"]
-        got = {}
-        for label, cont in conts.items():
-            c = tok(cont, add_special_tokens=False)["input_ids"]
-            with torch.no_grad():
-                logits = model(input_ids=torch.tensor([ctx + c])).logits[0].double()
-            logp = torch.log_softmax(logits, dim=-1)
-            # Token t of the continuation is predicted at position len(ctx) - 1 + t.
-            got[label] = math.fsum(float(logp[len(ctx) - 1 + t, tid]) for t, tid in enumerate(c))
-        out.append(got)
-    return out
 
 
 def test_hf_loglik_scores_equal_an_independent_forward_pass_on_24_items_of_two_variants(climatecause_path, tmp_path,
@@ -79,7 +52,7 @@ def test_hf_loglik_scores_equal_an_independent_forward_pass_on_24_items_of_two_v
     assert len(recs) == 24
     # The multi-token variant really has continuations of several tokens (the second pass is exercised).
     assert recs[-1]["continuations"]["start"] == "<Answer>start</Answer>"
-    ref = _reference_logprobs(pairs)
+    ref = reference_logprobs(pairs)
     worst = max(abs(r["logprobs"][k] - ref_i[k]) for r, ref_i in zip(recs, ref) for k in ref_i)
     assert worst < 1e-4, worst
     for r, ref_i in zip(recs, ref):

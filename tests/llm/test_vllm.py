@@ -241,16 +241,22 @@ def test_vllm_greedy_answers_equal_transformers_float32_token_for_token(vllm_dri
 
 @pytest.mark.model
 @pytest.mark.slow
-@pytest.mark.timeout(900)
-def test_vllm_loglik_scores_equal_transformers_float32_on_24_items_of_two_variants(vllm_driver, smollm2_folder,
-                                                                                 climatecause_path, tmp_path):
-    # hf/ scores are checked against a plain forward pass in tests/llm/test_loglik_local.py; here vLLM's
-    # prompt log-probabilities of the same float32 folder must equal them.
+@pytest.mark.timeout(1800)
+def test_vllm_loglik_scores_equal_an_independent_float32_forward_pass_on_24_items_of_two_variants(
+        vllm_driver, smollm2_folder, climatecause_path, tmp_path):
+    # The reference is a plain transformers forward pass of the same float32 folder, one unpadded sequence
+    # per choice (tests/loglik_reference.py), as for hf/ in tests/llm/test_loglik_local.py; hf/ is run too,
+    # and must pick the same labels.
     pytest.importorskip("transformers")
+    from loglik_reference import reference_logprobs
+
     from causalgraph.bench.runner import run_benchmark
+    from causalgraph.datasets import load_corpus
+    from causalgraph.tasks import get_task
 
     opts = dict(data=str(climatecause_path), limit=12, method="loglik", cache=False)
-    runs = {}
+    corpus = load_corpus(str(climatecause_path))
+    recs, hrecs, pairs = [], [], []
     for task, variant in (("ccr-member", "A_5"), ("ccr-eci-position", "0_4")):
         v = vllm_driver.ask(op="run", kwargs={"task": task, "variants": [variant], "model": "vllm/smollm2",
                                               "out": str(tmp_path / f"v-{task}"), **opts})
@@ -261,14 +267,21 @@ def test_vllm_loglik_scores_equal_transformers_float32_on_24_items_of_two_varian
                               progress=False, **opts)
         finally:
             asyncio.run(hf.aclose())
-        runs[task] = (load_run(v["path"]).responses, load_run(h.path).responses)
-    pairs = [(a, b) for va, hb in runs.values() for a, b in zip(va, hb)]
-    assert len(pairs) == 24
-    for a, b in pairs:
-        assert a["item_id"] == b["item_id"] and a["continuations"] == b["continuations"]
-        assert a["usage"]["prompt_tokens"] == b["usage"]["prompt_tokens"]
-        assert max(abs(a["logprobs"][k] - b["logprobs"][k]) for k in a["logprobs"]) < 1e-4
-        assert a["label"] == b["label"]
+        items = {it.id: it for it in get_task(task).build_items(corpus, variant)}
+        for a, b in zip(load_run(v["path"]).responses, load_run(h.path).responses):
+            assert a["item_id"] == b["item_id"] and a["continuations"] == b["continuations"]
+            assert a["usage"]["prompt_tokens"] == b["usage"]["prompt_tokens"]
+            recs.append(a)
+            hrecs.append(b)
+            pairs.append((items[a["item_id"]].messages(), a["continuations"]))
+    assert len(recs) == 24 and recs[-1]["continuations"]["start"] == "<Answer>start</Answer>"
+    ref = reference_logprobs(pairs, folder=smollm2_folder)
+    worst = max(abs(r["logprobs"][k] - ref_i[k]) for r, ref_i in zip(recs, ref) for k in ref_i)
+    hworst = max(abs(h["logprobs"][k] - ref_i[k]) for h, ref_i in zip(hrecs, ref) for k in ref_i)
+    print(f"vllm/ vs reference {worst:.3g}, hf/ vs reference {hworst:.3g}")
+    assert worst < 1e-4, worst
+    for r, h, ref_i in zip(recs, hrecs, ref):
+        assert r["label"] == h["label"] == max(ref_i, key=lambda k: ref_i[k])
 
 
 @pytest.mark.model
