@@ -36,8 +36,11 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from .._sync import close_quietly, run_sync
-from ..errors import BackendError, BackendProtocolError, BackendUnavailable, BackendUnreachable, ConfigError
-from ..llm.base import Backend, Completion, Request, canonical_json, is_secret_option, option_secrets, redact
+from ..errors import (BackendError, BackendProtocolError, BackendUnavailable, BackendUnreachable, CausalGraphError,
+                      ConfigError)
+from ..llm import pricing
+from ..llm.base import (Backend, Completion, Request, canonical_json, is_secret_option, key_of_parts, option_secrets,
+                        redact, request_key)
 from ..llm.cache import ResponseCache
 from ..llm.loglik import LoglikRequest
 from ..llm.registry import backend_class, get_backend
@@ -108,8 +111,6 @@ def cache_key_for(backend: Backend, request: Request, item: Item, epoch: int = 1
     for another answer form gets its own entry.  Scores are deterministic:
     items with the same prompt and continuations share one entry.
     """
-    from ..llm.base import request_key
-
     if choices is not None:
         extra = {**backend.request_identity(request), **backend.loglik_identity(), "method": "loglik",
                  "continuations": [[lab, text] for lab, text in choices.items()]}
@@ -125,8 +126,6 @@ def cache_key_for(backend: Backend, request: Request, item: Item, epoch: int = 1
 def request_cost(backend: Backend, completion: Completion, prices: Optional[dict] = None, *,
                  batch: bool = False) -> float:
     """USD of one answered request: priced when the backend is billed (OpenAI) or a price table was given."""
-    from ..llm import pricing
-
     if not backend.billed and prices is None:
         return 0.0
     return pricing.cost_usd(backend.model, completion.prompt_tokens, completion.completion_tokens,
@@ -172,8 +171,6 @@ class _KeyMaker:
         return got
 
     def key(self, request: Request, item: Item, epoch: int, messages_json: str) -> str:
-        from ..llm.base import key_of_parts
-
         # The same extra as cache_key_for builds, in the same order.
         extra = dict(self._backend.request_identity(request))
         if request.temperature is None or request.temperature > 0:
@@ -213,8 +210,6 @@ class _ParseOnce:
 
 def open_cache(config: RunConfig):
     """The response cache a run uses, or ``None`` when caching is off (``--no-cache``, ``CAUSALGRAPH_NO_CACHE=1``)."""
-    from ..llm.cache import ResponseCache
-
     if not config.cache or os.environ.get("CAUSALGRAPH_NO_CACHE", "").lower() in ("1", "true", "yes"):
         return None
     return ResponseCache(config.cache_path)
