@@ -265,3 +265,41 @@ def test_a_pause_ends_as_soon_as_the_breaker_opens():
         return loop.time() - start
 
     assert asyncio.run(scenario()) < 5.0
+
+
+# -- in a run --------------------------------------------------------------------------------------------------
+
+
+def test_a_run_retries_what_its_backend_says_is_worth_retrying_and_records_the_rest(isolated_cache, tmp_path):
+    from bench_helpers import YN_TASK, yn_items
+
+    from causalgraph.bench.runner import run_benchmark
+    from causalgraph.bench.store import load_run
+    from causalgraph.llm.base import Backend
+
+    class Overloaded(Backend):
+        """Fails each prompt's first attempt with an SDK error of its own; only "overloaded" is temporary."""
+
+        provider = "overloaded"
+
+        def __init__(self):
+            super().__init__("m")
+            self.seen = {}
+
+        def should_retry(self, exc):
+            return "overloaded" in str(exc)
+
+        async def complete(self, request):
+            prompt = request.messages[-1]["content"]
+            self.seen[prompt] = self.seen.get(prompt, 0) + 1
+            if self.seen[prompt] == 1:
+                raise RuntimeError("overloaded" if "q000" in request.meta["item_id"] else "malformed")
+            return Completion(text="<Answer>Yes</Answer>")
+
+    backend = Overloaded()
+    res = run_benchmark(YN_TASK, ["v_1"], "overloaded/m", items=yn_items(2, variants=("v_1",)), backend=backend,
+                        out=tmp_path / "run", retry_base=0.0, retry_cap=0.0)
+    lines = {r["item_id"].rsplit("/", 1)[-1]: r for r in load_run(res.path).responses}
+    assert (lines["q000"]["attempts"], lines["q000"]["error"], lines["q000"]["label"]) == (2, None, "yes")
+    assert (lines["q001"]["attempts"], lines["q001"]["error"]) == (1, "RuntimeError: malformed")
+    assert res.requests_sent == 3
