@@ -22,6 +22,7 @@ from typing import Any, Iterable, Optional, Sequence
 
 from ..errors import BackendError, CausalGraphError
 from ..llm.base import Backend, Completion, canonical_json
+from ..llm.loglik import ChoiceScores, choose, record_fields
 from ..tasks import Task
 from .clock import utc_now
 from .config import RunConfig
@@ -86,8 +87,6 @@ def make_record(item: Item, spec: Task, *, completion: Optional[Completion], key
 
 def _loglik_record(item: Item, spec: Task, *, completion: Optional[Completion], key: str, source: str,
                    attempts: int, error: Optional[str], choices: dict[str, str]) -> dict[str, Any]:
-    from ..llm.loglik import ChoiceScores, choose, record_fields
-
     labels, texts = list(choices), list(choices.values())
     fields: dict[str, Any] = {"continuations": dict(choices), "logprobs": None, "probs": None}
     label = rule = response = None
