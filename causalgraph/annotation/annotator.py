@@ -1,15 +1,15 @@
 """Annotate raw text with a language model: ``annotate(text, model=…) -> Statement``.
 
-Every call goes through the benchmark runner (:mod:`causalgraph.bench.runner`),
-so single texts and whole corpora share the response cache, retries and
-run bookkeeping.  A single :func:`annotate` call writes its run to a
-temporary folder and removes it; :func:`annotate_corpus` and
-:func:`annotate_texts` keep theirs (resumable).
+Every call goes through the benchmark runner's call path
+(:mod:`causalgraph.bench.runner`), so single texts and whole corpora share
+the response cache, retries and parsing.  :func:`annotate_corpus` and
+:func:`annotate_texts` write a run folder (resumable); a single
+:func:`annotate` call keeps its one line in memory
+(:func:`~causalgraph.bench.runner.aanswer_items`): no folder is written.
 """
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import Any, Optional, Sequence, Union
 
@@ -23,21 +23,23 @@ from ..tasks.annotation import annotation_items, text_items
 from .records import TASK
 from .schema import ANNOTATION_SCHEMA, SCHEMA_NAME
 
-__all__ = ["annotate", "annotate_texts", "annotate_corpus", "statements_from_run", "DEFAULT_MAX_TOKENS"]
+__all__ = ["annotate", "annotate_texts", "annotate_corpus", "statements_from_run", "statements_from_records",
+           "DEFAULT_MAX_TOKENS"]
 
 #: Generated tokens allowed per statement: the longest ClimateCause annotation (32 relations)
 #: takes about 4,000 tokens in the answer format.
 DEFAULT_MAX_TOKENS = 4096
 
 
-def _run(items, model: str, *, out: Union[str, Path], variant: str, model_options: Optional[dict],
+def _run(items, model: str, *, out: Optional[Union[str, Path]], variant: str, model_options: Optional[dict],
          structured: bool, backend=None, progress: bool = False, dataset: Optional[dict] = None,
          **run_options: Any):
+    """A run of ``items`` into ``out`` (the runner's ``RunResult``), or, with ``out=None``, their lines in memory."""
     from .._sync import close_quietly, run_sync
-    from ..bench.runner import RunConfig, arun_benchmark
+    from ..bench.runner import RunConfig, aanswer_items, arun_benchmark
 
     run_options.setdefault("max_tokens", DEFAULT_MAX_TOKENS)
-    config = RunConfig(task=TASK, variants=[variant], model=model, out=str(out),
+    config = RunConfig(task=TASK, variants=[variant], model=model, out=None if out is None else str(out),
                        model_options=dict(model_options or {}), **run_options)
     own = backend is None
     if own:
@@ -47,6 +49,8 @@ def _run(items, model: str, *, out: Union[str, Path], variant: str, model_option
         # One event loop for the run and the close: an HTTP client opened in one loop cannot be
         # closed from another ("Event loop is closed").
         try:
+            if out is None:
+                return await aanswer_items(config, items, backend=backend)
             return await arun_benchmark(config, items=items, backend=backend, progress=progress, dataset=dataset)
         finally:
             if own:  # a backend the caller passed in stays theirs to close
@@ -108,11 +112,19 @@ def statements_from_run(run, *, ids: Optional[Sequence[str]] = None, strict: boo
         if missing:
             raise ConfigError(f"{r.path}: no answer for statement(s) {', '.join(missing[:5])}")
         records = [by_id[i] for i in ids]
+    return statements_from_records(records, r.model, strict=strict)
+
+
+def statements_from_records(records, model: Optional[str], *, strict: bool = False) -> list[Statement]:
+    """The annotated statements of ``annotate`` lines (one per record, in the order given).
+
+    ``model`` is the run's model, recorded in each statement's ``meta["annotation"]``.
+    """
     out = []
     for rec in records:
         meta = dict(rec.get("meta") or {})
         sid, text = str(meta.get("statement_id") or rec.get("item_id")), meta.get("text", "")
-        info = {"model": r.model, "variant": rec.get("variant"), "exemplars": meta.get("exemplars", []),
+        info = {"model": model, "variant": rec.get("variant"), "exemplars": meta.get("exemplars", []),
                 "response": rec.get("response")}
         if rec.get("error"):
             if strict:
@@ -182,10 +194,10 @@ def annotate(text: str, model: str, *, variant: str = DEFAULT_VARIANT, shots: Op
     >>> [(r.cause, r.effect, r.correlation.value) for r in st.relations]
     [('warming', 'sea ice', 'negative')]
     """
-    with tempfile.TemporaryDirectory(prefix="causalgraph-annotate-") as tmp:
-        annotate_texts([text], model, out=Path(tmp) / "run", variant=variant, ids=[id], shots=shots,
-                       model_options=model_options, structured=structured, backend=backend, **run_options)
-        st = statements_from_run(Path(tmp) / "run", strict=False)[0]
+    # The runner's call path (cache, retries, parsing) with the one line kept in memory: no run folder.
+    records = _run(text_items([text], variant, ids=[id], shots=shots), model, out=None, variant=variant,
+                   model_options=model_options, structured=structured, backend=backend, **run_options)
+    st = statements_from_records(input_order(records), model, strict=False)[0]
     info = st.meta.get("annotation", {})
     if info.get("rule") == "error":
         raise BackendError(f"annotation of {id} with {model} failed: {'; '.join(info.get('issues', []))}")

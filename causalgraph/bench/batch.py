@@ -40,9 +40,11 @@ from ..llm.registry import backend_class, get_backend
 from ..outputs import write_atomic
 from ..tasks import get_task
 from .item import Item
-from .runner import (RunConfig, _now, build_request, cache_key_for, make_record, open_cache, prepare_run, redact,
-                     request_cost)
+from .clock import utc_now
+from .config import RunConfig
+from .runner import open_cache, plan_requests, redact, request_cost, write_cache_hits
 from .store import RunStore, record_key
+from .writer import RunWriter, make_record
 
 __all__ = ["submit_batch", "collect_batch", "batch_status", "BatchSubmission", "BatchCollection"]
 
@@ -99,7 +101,7 @@ def _advance(client: BatchClient, store: RunStore, ledger: dict[str, Any], entry
         entry["batch_id"] = found.id
         entry["status"] = found.status
         entry["state"] = "submitted"
-        entry["submitted"] = _now()
+        entry["submitted"] = utc_now()
         store.write_ledger(ledger)
 
 
@@ -132,16 +134,14 @@ def submit_batch(config: RunConfig, *, items: Optional[Sequence[Item]] = None,
     ['batch_…']
     """
     backend = _batch_backend(config.model, config.model_options)
-    prep = prepare_run(config, backend, items=items, dataset=dataset, mode="batch-submit")
-    try:
-        return _submit_locked(prep, config, backend, max_lines, max_bytes)
-    finally:
-        prep.store.release()
+    with RunWriter.prepare(config, backend, items=items, dataset=dataset, mode="batch-submit") as writer:
+        return _submit_locked(writer, config, backend, max_lines, max_bytes)
 
 
-def _submit_locked(prep, config: RunConfig, backend, max_lines: Optional[int],
+def _submit_locked(writer: RunWriter, config: RunConfig, backend, max_lines: Optional[int],
                    max_bytes: Optional[int]) -> BatchSubmission:
     """The part of :func:`submit_batch` that runs while this process holds the run directory."""
+    prep = writer.prep
     store, spec = prep.store, prep.spec
     client = batch_client_for(backend)
     max_lines = max_lines or client.max_lines
@@ -158,25 +158,17 @@ def _submit_locked(prep, config: RunConfig, backend, max_lines: Optional[int],
                     result.batch_ids.append(entry["batch_id"])
 
             cache = open_cache(config)
-            lines: list[dict[str, Any]] = []
-            hits = []
             try:
                 backend.prepare(prep.todo, spec)
-                for it in prep.todo:
-                    req = build_request(it, spec, config)
-                    key = cache_key_for(backend, req, it)
-                    hit = cache.get(key) if cache is not None else None
-                    if hit is not None:
-                        hits.append(make_record(it, spec, completion=hit, key=key, source="cache", attempts=0,
-                                                error=None))
-                        continue
-                    lines.append({"request_key": key, "item": it.to_dict(), "request": req})
+                # The runner's own path: the same keys and cache lines as a live run (a Batch job has no epochs,
+                # and asks for generated answers: no loglik continuations; its client checks the requests).
+                planned = plan_requests(prep.todo_samples, spec, config, backend, {}, check=False)
+                misses = write_cache_hits(planned, cache, spec, writer, choices_of={})
             finally:
                 if cache is not None:
                     cache.close()
-            if hits:
-                store.append(hits)
-            result.cache_hits = len(hits)
+            lines = [{"request_key": key, "item": it.to_dict(), "request": req} for it, _, req, key, _ in misses]
+            result.cache_hits = writer.counters["cache_hits"]
 
             # Group into files within the limits.
             groups: list[list[dict[str, Any]]] = []
@@ -205,7 +197,7 @@ def _submit_locked(prep, config: RunConfig, backend, max_lines: Optional[int],
                 write_atomic(store.path / input_name, ("\n".join(req_lines) + "\n").encode("utf-8"))
                 write_atomic(store.path / items_name, ("\n".join(item_lines) + "\n").encode("utf-8"))
                 entry = {"local_id": local_id, "state": "prepared", "input_path": input_name, "items_path": items_name,
-                         "requests": len(group), "created": _now()}
+                         "requests": len(group), "created": utc_now()}
                 ledger["batches"].append(entry)
                 store.write_ledger(ledger)
                 _advance(client, store, ledger, entry, token)
@@ -213,9 +205,8 @@ def _submit_locked(prep, config: RunConfig, backend, max_lines: Optional[int],
                 result.requests += len(group)
     finally:
         client.close()
-    prep.invocation.update({"finished": _now(), "batch_requests": result.requests, "cache_hits": result.cache_hits,
-                            "batches": list(result.batch_ids)})
-    store.write_manifest(prep.manifest)
+    writer.finish({"finished": utc_now(), "batch_requests": result.requests, "cache_hits": result.cache_hits,
+                   "batches": list(result.batch_ids)}, score=False)
     return result
 
 
@@ -229,9 +220,10 @@ def _read_items(store: RunStore, entry: dict[str, Any]) -> dict[str, dict[str, A
     return out
 
 
-def _ingest(store: RunStore, entry: dict[str, Any], spec, backend, client: BatchClient, prices,
+def _ingest(writer: RunWriter, entry: dict[str, Any], backend, client: BatchClient, prices,
             cache) -> tuple[int, int]:
     """Append the batch's results for items that have no answer and no line from this batch yet."""
+    store, spec = writer.store, writer.spec
     items = _read_items(store, entry)
     done = set()
     for rec in store.iter_lines():
@@ -279,7 +271,7 @@ def _ingest(store: RunStore, entry: dict[str, Any], spec, backend, client: Batch
         rec["batch_id"] = entry["batch_id"]
         records.append(rec)
     if records:
-        store.append(records)
+        writer.append(records)
     return len(records), errors
 
 
@@ -325,7 +317,7 @@ def _collect_locked(store: RunStore, wait: bool, poll_interval: float, timeout: 
         raise ConfigError(f"{store.path}: the run has no Batch job (no {store.ledger_path.name})")
     options = dict((manifest.get("parameters") or {}).get("model_options") or {})
     backend = _batch_backend(manifest["model"], options, stored=True)
-    spec = get_task(manifest["task"])
+    writer = RunWriter.reopen(store, get_task(manifest["task"]), manifest, mode="batch-collect")
     client = batch_client_for(backend)
     token = _run_token(store, manifest)
     result = BatchCollection(path=store.path)
@@ -355,11 +347,11 @@ def _collect_locked(store: RunStore, wait: bool, poll_interval: float, timeout: 
                             entry[attr] = fid
                             entry[name] = fname
                             store.write_ledger(ledger)
-                    n, errs = _ingest(store, entry, spec, backend, client, prices, rcache)
+                    n, errs = _ingest(writer, entry, backend, client, prices, rcache)
                     result.ingested += n
                     result.errors += errs
                     entry["state"] = "collected"
-                    entry["collected"] = _now()
+                    entry["collected"] = utc_now()
                     store.write_ledger(ledger)
                 result.statuses = {e.get("batch_id") or e["local_id"]: e.get("status") or e["state"]
                                    for e in ledger["batches"]}
@@ -375,19 +367,12 @@ def _collect_locked(store: RunStore, wait: bool, poll_interval: float, timeout: 
         client.close()
         if rcache is not None:
             rcache.close()
-    manifest.setdefault("invocations", []).append({"started": _now(), "mode": "batch-collect",
-                                                   "ingested": result.ingested, "errors": result.errors,
-                                                   "pending_batches": result.pending})
-    store.write_manifest(manifest)
-    if result.pending == 0:
-        from .scoring import compute_metrics
-
-        metrics = compute_metrics(store.load(), spec=spec)
-        metrics["requests_sent"] = 0
-        metrics["cache_hits"] = 0
-        metrics["batch_requests"] = sum(int(e.get("requests", 0)) for e in ledger["batches"])
-        store.write_metrics(metrics)
-        result.metrics = metrics
+    # Scored only once every batch is in: a partial score would read as the run's.
+    result.metrics = writer.finish(
+        {"ingested": result.ingested, "errors": result.errors, "pending_batches": result.pending},
+        {"requests_sent": 0, "cache_hits": 0,
+         "batch_requests": sum(int(e.get("requests", 0)) for e in ledger["batches"])},
+        score=result.pending == 0)
     return result
 
 

@@ -3,11 +3,11 @@
 The log must come from one of causalgraph's inspect tasks
 (:mod:`causalgraph.inspect`): each sample's metadata names its item (task,
 variant, item id, gold, provenance) and its input holds the messages that
-were sent.  The import goes through the runner's own steps — the manifest of
-:func:`~causalgraph.bench.runner.prepare_run`, one
-:func:`~causalgraph.bench.runner.make_record` line per sample (the answer
-parsed by the task's parser, exactly as in a live run) and the
-``metrics.json`` of :func:`~causalgraph.bench.runner.finish_run` — so the
+were sent.  The import goes through the run writer every run uses
+(:class:`~causalgraph.bench.writer.RunWriter`) — the manifest of its
+``prepare``, one :func:`~causalgraph.bench.writer.make_record` line per
+sample (the answer parsed by the task's parser, exactly as in a live run)
+and the ``metrics.json`` of its ``finish`` — so the
 folder is a run like any other: ``bench report``, ``bench parse``,
 ``stats`` and the viewer read it, and its scores are those a live run would
 get from the same answers.
@@ -28,8 +28,9 @@ import os
 from pathlib import Path
 from typing import Any, Optional
 
-from ..bench.runner import (RunConfig, RunResult, build_request, cache_key_for, default_run_dir, finish_run,
-                            make_record, prepare_run)
+from ..bench.config import RunConfig, RunResult, default_run_dir
+from ..bench.runner import build_request, cache_key_for
+from ..bench.writer import RunWriter, make_record
 from ..errors import BackendError, ConfigError, SchemaError
 from ..llm.base import Backend, Completion, Request, public_url
 from ..tasks import get_task
@@ -182,7 +183,7 @@ def _check_same_items(path: Path, out: Path, items, first: dict) -> None:
     The folder then holds other items than the log (other item options, another corpus file of
     the same name): counting them "already there" would hide that the log's answers were never read.
     """
-    from ..bench.runner import _prompt_sha
+    from ..bench.writer import prompt_sha256 as _prompt_sha
     from ..bench.store import RunStore
 
     store = RunStore(out)
@@ -291,7 +292,8 @@ def import_inspect_log(log: str | os.PathLike, out: Optional[str | os.PathLike] 
     old_inspect = _old_inspect(Path(config.out))
     _check_epoch_mix(Path(config.out), old_inspect, epochs if several else None, samples[0].epoch)
     _check_same_items(path, Path(config.out), items, first)
-    prep = prepare_run(config, backend, items=items, dataset=dataset, mode="import-inspect")
+    writer = RunWriter.prepare(config, backend, items=items, dataset=dataset, mode="import-inspect")
+    prep = writer.prep
     try:
         prep.manifest["inspect"] = {
             "log": str(path.resolve()), "eval_id": data.eval.eval_id, "run_id": data.eval.run_id,
@@ -318,11 +320,11 @@ def import_inspect_log(log: str | os.PathLike, out: Optional[str | os.PathLike] 
                 rec["time"] = str(completed_at)
             records.append(rec)
             errors += error is not None
-        prep.store.append(records)
-        counters = {"requests_sent": 0, "cache_hits": 0, "written": len(records), "errors": errors}
-        metrics = finish_run(prep, counters)
+        writer.append(records)
+        writer.counters["errors"] = errors
+        metrics = writer.finish_counts()
     finally:
-        prep.store.release()
+        writer.release()
     item_ids = {v: [it.id for it in prep.by_variant[v]] for v in prep.variants}
     return RunResult(path=prep.path, metrics=metrics, requests_sent=0, cache_hits=0, skipped=prep.skipped,
                      written=len(records), errors=errors, item_ids=item_ids, epochs=prep.epochs)

@@ -511,6 +511,18 @@ class Backend(abc.ABC):
         """
         return None
 
+    def should_retry(self, exc: BaseException) -> Optional[bool]:
+        """Whether a failed request is worth another attempt, when the backend knows better than the runner.
+
+        The runner classifies errors itself (:func:`causalgraph.bench.retry.classify_error`:
+        :class:`~causalgraph.errors.TransientBackendError` and timeouts are
+        retried, other errors are not).  A backend whose SDK tells temporary
+        failures apart returns ``True`` (retry) or ``False`` (give up) here,
+        as inspect_ai's ``ModelAPI.should_retry`` does; ``None`` (the
+        default) keeps the runner's classification.
+        """
+        return None
+
     @abc.abstractmethod
     async def complete(self, request: Request) -> Completion:
         """Send one request and return the completion."""

@@ -57,6 +57,25 @@ def test_annotate_retries_transient_errors_and_reports_permanent_ones():
         annotate(TEXT, "mock/flaky", model_options={"pattern": "f", "text": ANSWER}, cache=False)
 
 
+def test_annotate_on_one_text_writes_no_run_folder_and_gives_what_a_run_folder_gives(tmp_path, monkeypatch):
+    from causalgraph.bench.store import RunStore
+
+    monkeypatch.chdir(tmp_path)
+    run = annotate_texts([TEXT], "mock/constant", model_options={"text": ANSWER}, cache=False, ids=["d1"],
+                         out=tmp_path / "run")
+    from_folder = statements_from_run(run.path)[0]
+
+    def no_folder(*args, **kwargs):
+        raise AssertionError("annotate() on one text touched a run folder")
+
+    for name in ("acquire", "append", "write_manifest", "write_metrics"):
+        monkeypatch.setattr(RunStore, name, no_folder)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    st = annotate(TEXT, "mock/constant", model_options={"text": ANSWER}, cache=False, id="d1")
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    assert st == from_folder and st.meta == from_folder.meta
+
+
 def test_annotate_texts_resumes_without_asking_again(tmp_path):
     out = tmp_path / "run"
     texts = [TEXT, "Deforestation increases runoff."]

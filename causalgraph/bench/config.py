@@ -1,0 +1,200 @@
+"""The parameters of a run (:class:`RunConfig`), what an invocation did (:class:`RunResult`), and the folder a run
+gets when none is named (:func:`default_run_dir`).
+
+A module of its own so that every part of the runner (the retry policy, the
+run writer, Batch and inspect imports) reads one definition without
+importing the runner itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+from ..errors import ConfigError
+from ..outputs import safe_name
+from .store import Run, load_run
+
+__all__ = ["RunConfig", "RunResult", "default_run_dir", "METHODS", "MAX_EPOCHS", "DEFAULT_MAX_CONNECTION_FAILURES"]
+
+
+#: Connection failures in a row after which a run stops (``RunConfig.max_connection_failures``).
+DEFAULT_MAX_CONNECTION_FAILURES = 5
+
+#: ``--method`` values: generate an answer and parse it, or score each label's continuation.
+METHODS = ("generate", "loglik")
+
+#: Samples per item ``--epochs`` accepts: every sample is a request and a line, planned up front.
+MAX_EPOCHS = 1000
+
+
+@dataclass
+class RunConfig:
+    """Every parameter of a run (what ``manifest.json`` records).
+
+    Attributes
+    ----------
+    task, variants, model
+        Task name, variant ids (``["all"]`` for every variant) and
+        ``provider/model``.
+    data
+        ``--data NAME|PATH`` (``None``: the task's default corpus).
+    out
+        Run directory (``None``: :func:`default_run_dir`).
+    concurrency
+        Requests in flight at most (``None``: the backend's default).
+    limit
+        Only the first ``limit`` items of each variant.
+    temperature, max_tokens, seed
+        Generation parameters (``None``: the provider's default).
+    model_options
+        Backend options (``--model-option``); credentials among them are never
+        written to disk.
+    max_attempts
+        Attempts per item, retries included.
+    retry_base, retry_cap
+        Backoff: attempt *n* waits ``uniform(0, min(cap, base·2^(n-1)))``.
+    request_timeout
+        Seconds before an attempt counts as timed out (``None`` or 0: no limit here).
+    max_connection_failures
+        Stop the run after this many attempts in a row, over all items, could
+        not reach the server (connection refused or reset): it is gone, and
+        retrying every remaining item to exhaustion would only take time.
+        Any answer from the server (an HTTP error included) resets the count;
+        a timeout leaves it as it is.  ``0`` never stops.  Default 5.
+    cache
+        Use the response cache; ``cache_path`` overrides its file.
+    epochs
+        Samples asked per item (repeated sampling; needs a temperature above
+        0 or the provider's default).  Epoch ``e`` sends ``seed + e - 1`` when
+        a seed is given, and is its own cache entry (epoch 1 shares the entry
+        of a run without epochs).  A run directory keeps the largest number
+        of epochs it was ever asked for.
+    prices
+        Price table (``None``: :data:`causalgraph.llm.pricing.DEFAULT_PRICES`).
+    prompts
+        The prompt catalog of a task that offers several (``Task.prompt_catalogs``;
+        ClimateCause: ``authors`` or ``tables``).  ``None``: the catalog of the
+        run directory when it already holds a run (a run resumes with the
+        prompts it started with), else the task's default.  The manifest
+        records it; a directory holding a run of another catalog is refused.
+    graph_edit
+        ``reverse`` or ``shuffle``: every variant's items on the edited graphs
+        (:mod:`causalgraph.graph_edits`; the variant ids get ``.<edit>``, the
+        manifest records ``graph_edit``); ``None`` or ``real``: the variants as given.
+    method
+        ``generate`` (default): the model writes an answer, which the task's
+        parser reads.  ``loglik``: nothing is generated; each label's
+        continuation (:meth:`~causalgraph.tasks.Task.choices`) is scored by
+        its summed log-probability and the highest wins (see
+        :mod:`causalgraph.llm.loglik`).  Needs a backend that declares
+        :attr:`~causalgraph.llm.base.Backend.loglik`, a task with declared
+        continuations, and no ``max_tokens``, temperature above 0 or epochs.
+    """
+
+    task: str
+    variants: Sequence[str]
+    model: str
+    data: Optional[str] = None
+    out: Optional[str] = None
+    concurrency: Optional[int] = None
+    limit: Optional[int] = None
+    temperature: Optional[float] = 0.0
+    max_tokens: Optional[int] = None
+    seed: Optional[int] = None
+    model_options: dict[str, Any] = field(default_factory=dict)
+    max_attempts: int = 6
+    retry_base: float = 1.0
+    retry_cap: float = 60.0
+    request_timeout: Optional[float] = 600.0
+    max_connection_failures: int = DEFAULT_MAX_CONNECTION_FAILURES
+    cache: bool = True
+    cache_path: Optional[str] = None
+    prices: Optional[dict[str, dict[str, float]]] = None
+    epochs: int = 1
+    prompts: Optional[str] = None
+    graph_edit: Optional[str] = None
+    method: str = "generate"
+
+    def validate(self) -> None:
+        if self.concurrency is not None and self.concurrency < 1:
+            raise ConfigError(f"--concurrency {self.concurrency}: expected an integer >= 1")
+        if self.limit is not None and self.limit < 1:
+            raise ConfigError(f"--limit {self.limit}: expected an integer >= 1")
+        if self.max_tokens is not None and self.max_tokens < 1:
+            raise ConfigError(f"--max-tokens {self.max_tokens}: expected an integer >= 1")
+        if self.temperature is not None and not (0.0 <= float(self.temperature) <= 2.0):
+            raise ConfigError(f"--temperature {self.temperature}: expected a number in [0, 2] or 'default'")
+        if self.max_attempts < 1:
+            raise ConfigError(f"max_attempts {self.max_attempts}: expected an integer >= 1")
+        if self.request_timeout is not None and not self.request_timeout >= 0:
+            raise ConfigError(f"--timeout {self.request_timeout}: expected a number of seconds > 0 (0: no limit)")
+        for name, value in (("--retry-base", self.retry_base), ("--retry-cap", self.retry_cap)):
+            if not value >= 0:
+                raise ConfigError(f"{name} {value}: expected a number of seconds >= 0")
+        if self.max_connection_failures < 0:
+            raise ConfigError(f"--max-connection-failures {self.max_connection_failures}: expected an integer >= 0 "
+                              "(0: never stop)")
+        if not self.variants:
+            raise ConfigError("no variant given; pass --variant V[,V…] or --variant all")
+        if isinstance(self.epochs, bool) or not isinstance(self.epochs, int) or self.epochs < 1:
+            raise ConfigError(f"--epochs {self.epochs!r}: expected an integer >= 1")
+        if self.method not in METHODS:
+            raise ConfigError(f"--method {self.method!r}: expected one of {', '.join(METHODS)}")
+        if self.method == "loglik":
+            # Scoring given continuations generates nothing: these settings would be recorded and ignored.
+            if self.max_tokens is not None:
+                raise ConfigError(f"--max-tokens {self.max_tokens} has no meaning under --method loglik, which "
+                                  "generates nothing; leave it out")
+            if self.temperature not in (None, 0, 0.0):
+                raise ConfigError(f"--temperature {self.temperature} has no meaning under --method loglik, which "
+                                  "samples nothing (the scores are deterministic); leave it out or use 0")
+            if self.epochs != 1:
+                raise ConfigError(f"--epochs {self.epochs} would score every item {self.epochs} times identically "
+                                  "under --method loglik; leave it out")
+        if self.epochs > MAX_EPOCHS:
+            raise ConfigError(f"--epochs {self.epochs}: at most {MAX_EPOCHS} samples per item (pass@k studies use "
+                              "up to a few hundred)")
+
+
+@dataclass
+class RunResult:
+    """What a run invocation did."""
+
+    path: Path
+    metrics: dict[str, Any]
+    requests_sent: int
+    cache_hits: int
+    skipped: int
+    written: int
+    errors: int
+    #: Items left alone because an uncollected Batch job holds them (counted in ``skipped``).
+    waiting_in_batch: int = 0
+    #: Variant → the ids of its items in the order the task built them (records are written in
+    #: completion order; this is the order to report them in).
+    item_ids: dict[str, list[str]] = field(default_factory=dict)
+    #: Samples per item of the run directory (its largest ``--epochs``); counts above are of samples when > 1.
+    epochs: int = 1
+
+    def load(self) -> Run:
+        return load_run(self.path)
+
+
+def _slug(text: str) -> str:
+    return safe_name(text, replace="-", collapse=True, max_len=80, default="run")
+
+
+def default_run_dir(task: str, model: str, variants: Sequence[str]) -> Path:
+    """``runs/<task>__<model>__<variants>``: the same command always names the same folder.
+
+    Examples
+    --------
+    >>> default_run_dir("demo-yesno", "mock/oracle", ["v1", "v2"]).as_posix()
+    'runs/demo-yesno__mock-oracle__v1-v2'
+    """
+    v = "-".join(variants)
+    if len(v) > 40:
+        v = "v" + hashlib.sha256(",".join(variants).encode()).hexdigest()[:10]
+    return Path("runs") / f"{_slug(task)}__{_slug(model.replace('/', '-'))}__{_slug(v)}"
