@@ -52,6 +52,37 @@ def _isolated_cache(tmp_path_factory):
         os.environ["CAUSALGRAPH_CACHE"] = old
 
 
+def _handlers() -> dict:
+    import signal
+
+    return {n: signal.getsignal(n) for n in (signal.SIGINT, signal.SIGTERM)}
+
+
+#: The SIGINT and SIGTERM handlers the session started with.
+_SESSION_HANDLERS = _handlers()
+
+
+@pytest.fixture(autouse=True)
+def _signal_handlers_restored(request):
+    """Each test starts with the handlers the session started with.
+
+    The interrupt tests (tests/test_sync.py, tests/bench/test_runner.py) need Python's own SIGINT handler,
+    which raises KeyboardInterrupt; a library that an earlier test drove in-process (an event loop, a
+    server) may have left one of its own behind.
+    """
+    import signal
+
+    for num, handler in _SESSION_HANDLERS.items():
+        if handler is not None and signal.getsignal(num) is not handler:
+            # Said, so that the test which leaves a handler behind can be found in the warnings summary.
+            import warnings
+
+            warnings.warn(f"{signal.Signals(num).name} handler {signal.getsignal(num)!r} left by an earlier test; "
+                          f"restored before {request.node.nodeid}", stacklevel=1)
+            signal.signal(num, handler)
+    yield
+
+
 def _data_file(*parts: str) -> Path:
     root = os.environ.get("CAUSALGRAPH_DATA")
     if not root:
