@@ -6,6 +6,7 @@ which also holds :class:`~causalgraph.encodings.Encoding` and :func:`~causalgrap
 
 Examples
 --------
+>>> from causalgraph.encoders import ENCODINGS, encode
 >>> encode([("a", "b"), ("b", "c")])
 '(a, b) (b, c)'
 >>> "incident" in ENCODINGS
