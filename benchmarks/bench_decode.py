@@ -9,8 +9,8 @@ signs).  Measured in the same process:
   edge starts that lists every (separator, closing mark) pair from each
   start), run only up to ``--baseline-max`` edges because it grows with the
   cube of the text;
-* the current decoder (``causalgraph.encoders._decode_text``, the text part
-  of :func:`~causalgraph.encoders.decode`), and :func:`decode` as a whole
+* the current decoder (``causalgraph.encodings._text._decode_text``, the text part
+  of :func:`~causalgraph.encodings.decode`), and :func:`decode` as a whole
   (which also compiles the graph).
 
 Both must read the same edges.  Two further rows show texts the old decoder
@@ -33,7 +33,8 @@ import sys
 import time
 from typing import Iterable, Optional
 
-from causalgraph.encoders import _decode_text, decode, encode
+from causalgraph.encodings import decode, encode
+from causalgraph.encodings._text import _decode_text
 from causalgraph.errors import ParseError
 
 # -- the decoder before issue #13 (baseline only) --------------------------------------------

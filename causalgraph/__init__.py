@@ -29,7 +29,7 @@ from .errors import (
     SchemaError,
     TransientBackendError,
 )
-from .encoders import decode, encode
+from .encodings import decode, encode
 from .graph import BelongsEdge, CausalEdge, CausalGraph, compile_graph
 from .extraction import corpus_from_extraction, evaluate_extraction, parse_detection, parse_tuples, run_extraction
 from .metrics.chains import ChainStats, Position, chain_labels, chain_membership, chain_stats, chain_table

@@ -79,7 +79,6 @@ DOTTED = [2, 5]
 #: Largest graph the viewer draws.  Statement graphs have tens of events (ClimateCause: at most 43);
 #: beyond a few thousand the browser layout stalls, and pyvis checks each edge's end points in O(nodes).
 MAX_VIEW_NODES = 2000
-OVERLAY_KINDS = tuple(OVERLAY_STYLES)
 
 _LIB = ("templates", "lib", "vis-9.1.2")
 

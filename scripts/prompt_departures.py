@@ -23,7 +23,7 @@ import sys
 from dataclasses import dataclass
 
 from causalgraph.datasets import load_corpus
-from causalgraph.encoders import encode
+from causalgraph.encodings import encode
 from causalgraph.graph import compile_graph
 from causalgraph.prompts import AUTHORS_TASKS, get_variant, list_variants
 from causalgraph.tasks.climatecause import items

@@ -20,7 +20,6 @@ import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, Optional
 
 from ..errors import ConfigError
@@ -28,7 +27,7 @@ from ..prompts.catalog import load_catalog, read_text
 
 __all__ = [
     "VARIANTS", "DEFAULT_VARIANT", "Exemplar", "exemplars", "select_exemplars", "is_same_statement",
-    "render_messages", "prompt_dir",
+    "render_messages",
 ]
 
 VARIANTS = ("few-shot", "zero-shot")
@@ -39,11 +38,6 @@ SAME_STATEMENT_OVERLAP = 0.6
 
 
 _FOLDER = "annotation"
-
-
-def prompt_dir() -> Path:
-    """The folder with the annotation prompt files (read through :mod:`causalgraph.prompts.catalog`)."""
-    return Path(__file__).resolve().parent.parent / "prompts" / "annotation"
 
 
 @dataclass(frozen=True)

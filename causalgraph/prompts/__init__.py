@@ -11,7 +11,7 @@ The paper's six ClimateCause tasks have two catalogs of the same variants:
     ``prompts/climatecause/*.json``: Tables 23–29 as printed, transcribed
     exactly (typographic quotes written as ASCII), plus the causalgraph
     multi-hop task; graphs are inserted with the authors' punctuation
-    (:func:`causalgraph.encoders.prompt_graph`).
+    (:func:`causalgraph.encodings.prompt_graph`).
 
 Both give the same variants, answer words and item ids; only the prompt
 text differs (docs/reproduction.md lists every difference).  Templates use
@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Optional, Sequence
 
+from ..encodings import ENCODING_PREFIXES, encoding_for_prefix, get_encoding
 from ..errors import ConfigError, SchemaError
 from .catalog import catalog_path, load_catalog
 
@@ -66,12 +67,10 @@ AUTHORS_TASKS = ("corri", "corri-rc", "ccr-member", "ccr-position", "ccr-eci-mem
 # Where each catalog's file of a task lives under prompts/climatecause/.
 _CATALOG_FILES = {"authors": "authors/{task}.json", "tables": "{task}.json"}
 
-#: The variant id prefix of each graph encoding: the paper's ``A``, ``SN`` and ``ML``, then causalgraph's.
-#: A graph variant of another encoding is the same template with that prefix: ``A_5`` with a matrix
-#: is ``MX_5`` (see docs/prompts.md).
-ENCODING_PREFIXES = {"adjacency": "A", "single-node": "SN", "graphml": "ML", "json": "J", "multinode": "MN",
-                     "matrix": "MX", "dot": "DOT", "incident": "INC"}
-_PREFIX_ENCODINGS = {p: e for e, p in ENCODING_PREFIXES.items()}
+# ENCODING_PREFIXES (imported above, a live view of the encodings registry): the variant id prefix of
+# each graph encoding, the paper's ``A``, ``SN`` and ``ML``, then causalgraph's.  A graph variant of
+# another encoding is the same template with that prefix: ``A_5`` with a matrix is ``MX_5`` (see
+# docs/prompts.md); each encoding's module in causalgraph/encodings/ declares its prefix.
 
 
 @dataclass(frozen=True)
@@ -109,7 +108,7 @@ class PromptVariant:
         ``None`` for catalogs without a choice, such as the structure tasks').
     graph_text
         What ``${graph}`` takes: ``"prompt"`` (the graph text with the
-        punctuation :func:`causalgraph.encoders.prompt_graph` adds, which the
+        punctuation :func:`causalgraph.encodings.prompt_graph` adds, which the
         printed tables need) or ``"encoded"`` (the encoder's text as it is;
         the authors' templates carry their own punctuation).
     """
@@ -335,7 +334,7 @@ def exemplars() -> list[Exemplar]:
 
 def _split_graph_id(variant_id: str) -> tuple[Optional[str], str]:
     prefix, sep, number = str(variant_id).partition("_")
-    return (_PREFIX_ENCODINGS.get(prefix) if sep else None), number
+    return (encoding_for_prefix(prefix) if sep else None), number
 
 
 def variant_encoding(variant_id: str) -> Optional[str]:
@@ -366,13 +365,12 @@ def encoding_variant_id(variant_id: str, encoding: str, *, stored: Optional[Sequ
     >>> encoding_variant_id("MX_5", "matrix", stored=["A_5"])
     'MX_5'
     """
-    if encoding not in ENCODING_PREFIXES:
-        raise ConfigError(f"unknown encoding {encoding!r}; expected one of {', '.join(ENCODING_PREFIXES)}")
+    prefix = get_encoding(encoding).prefix  # an unknown encoding: ConfigError naming the known ones
     current, number = _split_graph_id(variant_id)
     if current is None:
         raise ConfigError(f"variant {variant_id!r} holds no graph, so it has no encoding to change; graph "
                           f"variants read <encoding prefix>_<n> ({', '.join(ENCODING_PREFIXES.values())})")
-    new_id = f"{ENCODING_PREFIXES[encoding]}_{number}"
+    new_id = f"{prefix}_{number}"
     if stored is not None and current != encoding and variant_id not in stored:
         raise ConfigError(f"variant {variant_id!r} names the encoding {current!r} but encoding {encoding!r} was "
                           f"asked; use --variant {new_id}, or a stored variant ({', '.join(stored)}) with "

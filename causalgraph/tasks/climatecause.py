@@ -19,7 +19,7 @@ task                      one item per                        gold
 Events are the no-quantifier forms; graph events follow graph node order
 (first appearance in the data).  Graphs embedded in prompts list their edges
 in the ClimateCause authors' order by default (``order="paper"``, see
-:mod:`causalgraph.encoders`); ``order="data"`` keeps data order.  The paper's
+:mod:`causalgraph.encodings`); ``order="data"`` keeps data order.  The paper's
 six tasks build their prompts from the authors' catalog by default
 (``prompts="authors"``: the text their code sent) or from the printed tables
 (``prompts="tables"``); see :mod:`causalgraph.prompts`.  Item ids read
@@ -34,7 +34,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterator, Optional, Sequence
 
-from ..encoders import check_order, encode, prompt_graph
+from ..encodings import check_order, encode, prompt_graph
 from ..errors import ConfigError, SchemaError
 from ..graph import CausalGraph, compile_graph
 from ..metrics.chains import RULES, chain_labels, chain_stats
@@ -103,7 +103,7 @@ def _variant(task: str, variant, prompts: Optional[str] = None) -> PromptVariant
 
 
 def _graph_text(g: CausalGraph, v: PromptVariant, order: str) -> str:
-    # The printed tables need the authors' punctuation after the graph (encoders.prompt_graph); the
+    # The printed tables need the authors' punctuation after the graph (encodings.prompt_graph); the
     # authors' own templates carry it, so they take the encoder's text as their code took networkx's.
     if v.graph_text == "encoded":
         return encode(g, v.encoding, order=order)
@@ -339,7 +339,7 @@ def items(corpus, task: str, variant, *, rule: str = "path", max_chains: int = D
         Per-statement bound for ``corri-multihop``.
     order
         Edge order of graphs embedded in prompts: ``"paper"`` (default, the
-        authors' networkx order) or ``"data"`` (see :mod:`causalgraph.encoders`).
+        authors' networkx order) or ``"data"`` (see :mod:`causalgraph.encodings`).
     encoding
         Write the graph of a graph variant in another encoding: ``A_5`` with
         ``"matrix"`` is variant ``MX_5`` (see :mod:`causalgraph.prompts`).

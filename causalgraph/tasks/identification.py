@@ -31,7 +31,7 @@ import hashlib
 from typing import Any, Optional
 
 from ..bench.item import Item, item_id
-from ..encoders import check_order, prompt_graph
+from ..encodings import check_order, prompt_graph
 from ..errors import ConfigError
 from ..graph import CausalGraph, compile_graph
 from ..graph_formats import find_cycle, to_digraph

@@ -39,7 +39,7 @@ from collections import deque
 from typing import Any, Iterator, Optional, Sequence
 
 from ..bench.item import Item, item_id
-from ..encoders import check_order, prompt_graph
+from ..encodings import check_order, prompt_graph
 from ..errors import ConfigError, SchemaError
 from ..event_lists import parse_event_list, record_outcome, set_scores, unreadable_event
 from ..graph import CausalGraph, compile_graph
