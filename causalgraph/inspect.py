@@ -236,7 +236,7 @@ def bench_scorer(task: str):
         item = sample_item(state.metadata, state.input, where=f"sample {state.sample_id!r}")
         rec = _record(item, spec, state.output.completion)
         label, rule = rec["label"], rec["rule"]
-        if spec.kind == "custom":
+        if not spec.by_labels:
             value: Any = 1 if label is not None else 0
         else:
             value = CORRECT if label is not None and label == item.gold else INCORRECT

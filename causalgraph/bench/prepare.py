@@ -72,7 +72,7 @@ def loglik_variants(spec: Task) -> dict[str, dict[str, str]]:
         try:
             out[v] = spec.choices(v)
         except ConfigError:
-            if spec.continuations is None or spec.kind == "custom":
+            if spec.continuations is None or not spec.by_labels:
                 raise
     if not out:
         raise ConfigError(f"task {spec.name!r}: every variant asks for reasoning before its answer; --method loglik "

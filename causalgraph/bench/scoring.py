@@ -44,6 +44,8 @@ __all__ = [
     "score_records",
     "compute_metrics",
     "report_rows",
+    "task_columns",
+    "column_name",
     "agreement_columns",
     "pending_samples",
     "pending_column",
@@ -232,7 +234,7 @@ def score_records(records: Sequence[Mapping[str, Any]], spec, *, n_boot: int = 1
         if not r.get("error"):
             rules[str(r.get("rule"))] = rules.get(str(r.get("rule")), 0) + 1
     out["rules"] = dict(sorted(rules.items()))
-    if spec.kind == "custom":
+    if not spec.by_labels:
         out.update(spec.score(list(records)))
         return out
     _check_labels(records, spec)
@@ -295,7 +297,7 @@ def _loglik_scores(records: Sequence[Mapping[str, Any]], spec, gold: list) -> di
 
 def _check_labels(records: Sequence[Mapping[str, Any]], spec) -> None:
     """Refuse a label the task cannot produce (a hand-edited file): it would be counted as some other answer."""
-    if spec.kind == "custom":
+    if not spec.by_labels:
         return
     for r in records:
         lab = r.get("label")
@@ -359,7 +361,7 @@ def _metric_names(spec) -> list[str]:
         names = ["macro_precision", "macro_recall", "macro_f1", "accuracy", *spec.extra_metrics]
         names += [f"per_class.{lab}.{m}" for lab in spec.labels for m in ("precision", "recall", "f1")]
         return names
-    return []
+    return list(spec.extra_metrics)  # a task scored by its own scorer: the figures it asks to aggregate
 
 
 def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reducer=None) -> dict[str, Any]:
@@ -427,7 +429,7 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reduce
         sampling["method"] = "loglik"  # (generated runs keep the keys they always had)
     if red.name.startswith("pass"):
         metric_names = ["pass"]
-    elif red.name == "mean" and epochs > 1 and spec.kind == "custom":
+    elif red.name == "mean" and epochs > 1 and not spec.by_labels:
         metric_names = ["precision", "recall", "f1"]
     else:
         metric_names = _metric_names(spec)
@@ -538,8 +540,50 @@ def _sample_counts(samples: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             "parse_failure_rate": parse_failures / answered if answered else 0.0}
 
 
-def report_rows(metrics: Mapping[str, Any], *, run_name: str = "") -> list[dict[str, Any]]:
-    """Flat rows for a table: one per variant, then one per strategy (mean ± std)."""
+def _dotted(d: Any, path: str) -> Any:
+    for part in path.split("."):
+        if not isinstance(d, Mapping) or part not in d:
+            return None
+        d = d[part]
+    return d
+
+
+def _report_columns(metrics: Mapping[str, Any], spec=None) -> tuple[str, ...]:
+    """The dotted scores the run's task shows as report columns (:attr:`~causalgraph.tasks.Task.report_columns`)."""
+    if spec is None:
+        from ..tasks import find_task
+
+        spec = find_task(metrics.get("task"))
+    return tuple(spec.report_columns) if spec is not None else ()
+
+
+def column_name(path: str) -> str:
+    """The report column of a dotted score name (``authors.f1`` → ``authors_f1``)."""
+    return path.replace(".", "_")
+
+
+def task_columns(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The columns the tasks of ``rows`` declare (:attr:`~causalgraph.tasks.Task.report_columns`) that they filled."""
+    from ..tasks import find_task
+
+    out: list[str] = []
+    for name in dict.fromkeys(r.get("task") for r in rows):
+        spec = find_task(name)
+        for path in (spec.report_columns if spec is not None else ()):
+            col = column_name(path)
+            if col not in out and any(col in r for r in rows):
+                out.append(col)
+    return out
+
+
+def report_rows(metrics: Mapping[str, Any], *, run_name: str = "", spec=None) -> list[dict[str, Any]]:
+    """Flat rows for a table: one per variant, then one per strategy (mean ± std).
+
+    Besides the scores every task has, a row gets the columns its task
+    declares (:attr:`~causalgraph.tasks.Task.report_columns`; ``spec``, else
+    the registered task of ``metrics["task"]``).
+    """
+    extra = _report_columns(metrics, spec)
     rows = []
     binary = any("f1" in s and "macro_f1" not in s for s in metrics.get("variants", {}).values())
     pass_name = metrics.get("reducer") if str(metrics.get("reducer", "")).startswith("pass") else None
@@ -563,13 +607,17 @@ def report_rows(metrics: Mapping[str, Any], *, run_name: str = "") -> list[dict[
         if "macro_f1" in s:
             row.update({"precision": s["macro_precision"], "recall": s["macro_recall"], "f1": s["macro_f1"],
                         "f1_ci95": _ci(s.get("macro_f1_ci95")), "accuracy": s.get("accuracy"), "averaged": "macro"})
-            if "authors" in s:
-                row["authors_f1"] = s["authors"]["f1"]
+            for path in extra:
+                if _dotted(s, path) is not None:
+                    row[column_name(path)] = _dotted(s, path)
             if sd:
                 row["f1_sd"] = sd.get("macro_f1")
         elif "f1" in s:
             row.update({"precision": s["precision"], "recall": s["recall"], "f1": s["f1"],
                         "f1_ci95": _ci(s.get("f1_ci95")), "accuracy": s.get("accuracy")})
+            for path in extra:
+                if _dotted(s, path) is not None:
+                    row[column_name(path)] = _dotted(s, path)
             if sd:
                 row["f1_sd"] = sd.get("f1")
         rows.append(row)
@@ -582,8 +630,9 @@ def report_rows(metrics: Mapping[str, Any], *, run_name: str = "") -> list[dict[
                 row[out_key] = format_mean_std(agg[k])
         if pass_name and "pass" in agg:
             row[pass_name] = format_mean_std(agg["pass"])
-        if "authors.f1" in agg:
-            row["authors_f1"] = format_mean_std(agg["authors.f1"])
+        for path in extra:
+            if path in agg:
+                row[column_name(path)] = format_mean_std(agg[path])
         rows.append(row)
     return rows
 

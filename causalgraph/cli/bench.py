@@ -121,7 +121,7 @@ def _cmd_parse(args) -> int:
 
 def _cmd_report(args) -> int:
     from ..bench.scoring import (accuracy_column, agreement_columns, compute_metrics, loglik_columns, pending_column,
-                                 report_rows)
+                                 report_rows, task_columns)
     from ..bench.store import load_run
 
     from ..bench.epochs import parse_reducer
@@ -179,8 +179,7 @@ def _cmd_report(args) -> int:
     else:
         cols = [*counts, "precision", "recall", "f1",
                 "f1_ci95"] + (["f1_sd"] if any("f1_sd" in r for r in rows) else []) + accuracy_column(rows)
-    if any("authors_f1" in r for r in rows):
-        cols.append("authors_f1")
+    cols += task_columns(rows)
     cols += agreement_columns(rows) + loglik_columns(rows)
     if len(args.runs) == 1:
         cols = cols[1:]

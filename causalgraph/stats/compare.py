@@ -6,7 +6,8 @@ axis, pairs the items of two arms that differ only along that axis, and reports 
 pair of arms:
 
 * the F1 of each arm on the paired items — binary tasks the positive class, multiclass tasks macro
-  F1, set-valued tasks (:mod:`causalgraph.tasks.structure`) micro F1 — and their difference
+  F1, set-valued tasks micro F1, by the task's kind and hooks
+  (:meth:`causalgraph.tasks.Task.paired_score`) — and their difference
   (second arm minus first) with a 95 % percentile bootstrap interval that resamples *statements*
   (every paired item of a drawn statement comes along, in both arms at once);
 * McNemar's test on correctness (the label equals the gold label; for sets, the exact set), exact
@@ -117,40 +118,14 @@ class _Scored:
     correct: bool
 
 
-def _kind(task) -> str:
-    from ..tasks.structure import SET_TASKS
-
-    if task.name in SET_TASKS:
-        return "set"
-    if task.kind in ("binary", "multiclass"):
-        return task.kind
-    raise ConfigError(f"task {task.name!r} is scored by its own scorer ({task.kind}); stats compare handles binary, "
-                      f"multiclass and set-valued tasks")
+def _score_record(rec: Mapping[str, Any], task) -> _Scored:
+    """Counts of one record as its task declares them (:meth:`~causalgraph.tasks.Task.paired_score`)."""
+    counts, right = task.paired_score(rec)
+    return _Scored(np.asarray(counts, dtype=np.int64), right)
 
 
-def _score_record(rec: Mapping[str, Any], kind: str, task) -> _Scored:
-    """Counts: binary (tp, fp, fn) of the positive class; set (tp, fp, fn); multiclass per class (tp, fp, fn)."""
-    label = None if rec.get("error") else rec.get("label")
-    gold = rec.get("gold")
-    if kind == "set":
-        from ..event_lists import record_outcome
-
-        o = record_outcome(rec)
-        return _Scored(np.array([o.tp, o.fp, o.fn]), o.exact)
-    if kind == "binary":
-        pos = task.positive
-        return _Scored(np.array([label == pos and gold == pos, label == pos and gold != pos,
-                                 label != pos and gold == pos], dtype=np.int64),
-                       label is not None and label == gold)
-    labels = list(task.labels)
-    c = np.zeros((len(labels), 3), dtype=np.int64)
-    for i, lab in enumerate(labels):
-        c[i] = [label == lab and gold == lab, label == lab and gold != lab, label != lab and gold == lab]
-    return _Scored(c, label is not None and label == gold)
-
-
-def _f1(counts: np.ndarray, kind: str) -> float:
-    if kind == "multiclass":
+def _f1(counts: np.ndarray) -> float:
+    if counts.ndim == 2:  # one (tp, fp, fn) row per class: macro F1
         # The macro rule of bench.scoring (MACRO_RULE): classes present in gold or predictions only.
         present = [prf_counts(*row)[2] for row in counts if row.sum()]
         return float(np.mean(present)) if present else 0.0
@@ -218,25 +193,25 @@ def compare_runs(runs: Sequence[Any], by: str = "encoding", *, alpha: float = 0.
     rows = []
     for task_name, arms in cells.items():
         task = get_task(task_name)
-        kind = _kind(task)
-        metric = {"binary": f"f1({task.positive})", "multiclass": "macro_f1", "set": "micro_f1"}[kind]
+        task.check_paired()
+        metric = task.paired_metric_name()
         task_rows = []
         for a, b in itertools.combinations(list(arms), 2):
             keys = [k for k in arms[a] if k in arms[b]]
             if not keys:
                 continue
-            sa = [_score_record(arms[a][k], kind, task) for k in keys]
-            sb = [_score_record(arms[b][k], kind, task) for k in keys]
+            sa = [_score_record(arms[a][k], task) for k in keys]
+            sb = [_score_record(arms[b][k], task) for k in keys]
             stmts: dict[Any, list[int]] = {}
             for i, k in enumerate(keys):
                 sid = (arms[a][k].get("meta") or {}).get("statement_id", k)
                 stmts.setdefault(sid, []).append(i)
             per_a = np.stack([sum(sa[i].counts for i in idx) for idx in stmts.values()])
             per_b = np.stack([sum(sb[i].counts for i in idx) for idx in stmts.values()])
-            f1_a, f1_b = _f1(per_a.sum(axis=0), kind), _f1(per_b.sum(axis=0), kind)
+            f1_a, f1_b = _f1(per_a.sum(axis=0)), _f1(per_b.sum(axis=0))
             rng = np.random.default_rng(seed)
             w = rng.multinomial(len(stmts), np.full(len(stmts), 1.0 / len(stmts)), size=n_boot)
-            diffs = np.array([_f1(np.tensordot(wi, per_b, axes=1), kind) - _f1(np.tensordot(wi, per_a, axes=1), kind)
+            diffs = np.array([_f1(np.tensordot(wi, per_b, axes=1)) - _f1(np.tensordot(wi, per_a, axes=1))
                               for wi in w])
             lo, hi = np.quantile(diffs, [0.025, 0.975]) if n_boot else (math.nan, math.nan)
             test = mcnemar([s.correct for s in sa], [s.correct for s in sb], exact=exact, labels=(True, False))

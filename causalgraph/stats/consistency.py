@@ -13,6 +13,12 @@ chain can produce are *incoherent*:
   by the membership prompt but given a position by the position prompt (or
   the reverse), for the same prompt variant.
 
+The labels and the collapse of positions to membership come from the Task
+record of the chain-position task (:attr:`~causalgraph.tasks.Task.labels`,
+``coarse_labels`` and ``coarsen``): the run's own task when it has one, else
+the registered task whose labels the run's answers are in (a membership run,
+or a run of a task no longer registered).
+
 The paper reports, for the 45 ClimateCause statements without chains, that
 the model predicts one or two members in 37 of them (CCR+ECI+RC) and in 23
 (CCR) in at least one prompt variant; ``summary`` gives these counts.
@@ -25,7 +31,7 @@ from typing import Any, Optional
 
 from ..errors import ConfigError
 from .pairing import as_run, pair_key, prediction as _prediction, run_name as _run_name, show_keys as _show
-from ..tasks.climatecause import MEMBERSHIP_LABELS, POSITION_LABELS, collapse_position
+from ..tasks import get_task, list_tasks
 from .runs import _labels_of, pair_variants, task_of, task_words
 
 __all__ = ["ConsistencyReport", "consistency", "STATEMENT_COLUMNS", "VARIANT_COLUMNS"]
@@ -61,18 +67,40 @@ class ConsistencyReport:
     summary: dict[str, int] = field(default_factory=dict)
 
 
-def _is_position(records) -> bool:
+@dataclass(frozen=True)
+class _Chain:
+    """Chain-position labels, membership labels and the collapse of one to the other, from a Task record."""
+
+    position: tuple
+    membership: tuple
+    collapse: Any
+
+
+def _chain(records, run) -> _Chain:
+    own = task_of(records, run)
     labs = _labels_of(records)
-    return bool(labs) and labs <= set(POSITION_LABELS) and bool(labs & {"start", "middle", "end"})
+    found = None
+    for t in ([own] if own is not None else []) + [get_task(n) for n in list_tasks()]:
+        if t.coarsen is None or not t.coarse_labels:
+            continue
+        chain = _Chain(tuple(t.labels), tuple(t.coarse_labels), t.coarsen)
+        if t is own or labs <= set(chain.position) or labs <= set(chain.membership):
+            return chain
+        found = found or chain
+    if found is None:
+        raise ConfigError("consistency needs a chain task: no registered task collapses positions to membership "
+                          "(Task.coarsen)")
+    return found
 
 
-def _is_membership(records) -> bool:
+def _is_position(records, chain: _Chain) -> bool:
     labs = _labels_of(records)
-    return bool(labs) and labs <= set(MEMBERSHIP_LABELS)
+    return bool(labs) and labs <= set(chain.position) and bool(labs & {"start", "middle", "end"})
 
 
-def _is_member(label: Optional[str]) -> bool:
-    return collapse_position(label) == "yes"
+def _is_membership(records, chain: _Chain) -> bool:
+    labs = _labels_of(records)
+    return bool(labs) and labs <= set(chain.membership)
 
 
 def consistency(run: Any, member_run: Any = None, *, pairs=None) -> ConsistencyReport:
@@ -107,17 +135,22 @@ def consistency(run: Any, member_run: Any = None, *, pairs=None) -> ConsistencyR
     recs_all = r.responses
     if not recs_all:
         raise ConfigError(f"{_run_name(r)}: the run has no responses")
-    position = _is_position(recs_all)
-    if not position and not _is_membership(recs_all):
-        raise ConfigError(f"{_run_name(r)}: labels are neither chain membership ({', '.join(MEMBERSHIP_LABELS)}) "
-                          f"nor chain position ({', '.join(POSITION_LABELS)}); consistency needs a chain task")
+    chain = _chain(recs_all, r)
+    position = _is_position(recs_all, chain)
+    if not position and not _is_membership(recs_all, chain):
+        raise ConfigError(f"{_run_name(r)}: labels are neither chain membership ({', '.join(chain.membership)}) "
+                          f"nor chain position ({', '.join(chain.position)}); consistency needs a chain task")
+
+    def _is_member(label: Optional[str]) -> bool:
+        return chain.collapse(label) == "yes"
+
     member_pred: dict[str, dict[str, Optional[str]]] = {}
     if member_run is not None:
         if not position:
             raise ConfigError("consistency: member_run compares a position run with a membership run; "
                               f"{_run_name(r)} is itself a membership run")
         m = as_run(member_run)
-        if not _is_membership(m.responses):
+        if not _is_membership(m.responses, chain):
             raise ConfigError(f"{_run_name(m)}: member_run must be a membership run (labels yes/no)")
         for vp, vm in pair_variants(r.variants, m.variants, pairs,
                                     task_words(task_of(r.responses, r), task_of(m.responses, m))):
@@ -156,7 +189,7 @@ def consistency(run: Any, member_run: Any = None, *, pairs=None) -> ConsistencyR
             if mp is not None:
                 row["disagreements"] = sum(
                     1 for x, p in zip(items, preds)
-                    if p is not None and mp[pair_key(x)] is not None and collapse_position(p) != mp[pair_key(x)])
+                    if p is not None and mp[pair_key(x)] is not None and chain.collapse(p) != mp[pair_key(x)])
             srows.append(row)
     by_statement = pd.DataFrame(srows, columns=list(STATEMENT_COLUMNS))
 

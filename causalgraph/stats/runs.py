@@ -137,14 +137,31 @@ def _keyed(records, coarsen, where: str) -> dict[str, Optional[str]]:
     return out
 
 
-def _keyed_correct(records, where: str) -> dict[str, Optional[bool]]:
-    """Item key → whether the answer is right (an unparsed answer is wrong; a failed request is ``None``)."""
+def _keyed_correct(records, where: str, task: Optional[Task] = None) -> dict[str, Optional[bool]]:
+    """Item key → whether the answer is right (an unparsed answer is wrong; a failed request is ``None``).
+
+    Right as the task declares it (:meth:`~causalgraph.tasks.Task.paired_score`: by its kind or its
+    ``paired_counts`` hook); for a task not registered here (or one that declares no paired counts),
+    the label equals the gold label.
+    """
+    right = None
+    if task is not None:
+        try:
+            task.check_paired()
+            right = task.paired_score
+        except ConfigError:
+            right = None
     out: dict[str, Optional[bool]] = {}
     for r in records:
         k = pair_key(r)
         if k in out:
             raise ConfigError(f"{where}: item key {k!r} occurs twice in variant {r.get('variant')!r}")
-        out[k] = None if r.get("error") else (r.get("label") is not None and r.get("label") == r.get("gold"))
+        if r.get("error"):
+            out[k] = None
+        elif right is not None:
+            out[k] = right(r)[1]
+        else:
+            out[k] = r.get("label") is not None and r.get("label") == r.get("gold")
     return out
 
 
@@ -232,8 +249,8 @@ def mcnemar_runs(run_a: Any, run_b: Any, *, alpha: float = 0.05, exact: bool = F
         reca, recb = ra.records(va), rb.records(vb)
         ta, tb = task_of(reca, ra), task_of(recb, rb)
         if on == "correct":
-            pa = _keyed_correct(reca, f"{_run_name(ra)} variant {va}")
-            pb = _keyed_correct(recb, f"{_run_name(rb)} variant {vb}")
+            pa = _keyed_correct(reca, f"{_run_name(ra)} variant {va}", ta)
+            pb = _keyed_correct(recb, f"{_run_name(rb)} variant {vb}", tb)
         else:
             pa = _keyed(reca, _coarsener(ta, reca, recb), f"{_run_name(ra)} variant {va}")
             pb = _keyed(recb, _coarsener(tb, recb, reca), f"{_run_name(rb)} variant {vb}")

@@ -24,9 +24,10 @@ import importlib
 import threading
 
 from ..errors import ConfigError
-from .base import Task
+from .base import KINDS, ItemView, Task
 
-__all__ = ["Task", "register_task", "get_task", "list_tasks", "builtin_tasks"]
+__all__ = ["Task", "ItemView", "KINDS", "register_task", "get_task", "list_tasks", "builtin_tasks", "find_task",
+           "legacy_item_view"]
 
 #: The modules that declare built-in tasks, loaded on first use.
 _FAMILIES = ("causalgraph.tasks.climatecause", "causalgraph.tasks.pubmedcausal", "causalgraph.tasks.annotation",
@@ -114,3 +115,53 @@ def get_task(name: str) -> Task:
         return _TASKS[name]
     except KeyError:
         raise ConfigError(f"unknown task {name!r}; expected one of {', '.join(list_tasks())}") from None
+
+
+def find_task(name) -> "Task | None":
+    """The registered :class:`Task` called ``name``, or ``None`` (a run of a task no longer registered).
+
+    Examples
+    --------
+    >>> find_task("corri").kind, find_task("no-such-task")
+    ('binary', None)
+    """
+    _load()
+    return _TASKS.get(str(name)) if name is not None else None
+
+
+def legacy_item_view(records) -> "ItemView | None":
+    """The item view of the records of a task that is not registered here, read from their shape.
+
+    Only for old run folders whose task is gone: a registered task says its
+    :attr:`Task.item_view` itself.  Records holding the gold pairs in
+    ``meta["pairs"]`` are shown as extraction items; records whose answer or
+    gold is an annotation (JSON with ``relations``) as annotation items.
+
+    Examples
+    --------
+    >>> legacy_item_view([{"meta": {"pairs": [{"cause": "a", "effect": "b"}]}, "label": None}]).name
+    'extraction'
+    >>> legacy_item_view([{"meta": {}, "gold": "yes", "label": "no"}]) is None
+    True
+    """
+    import json
+
+    from .annotation import ANNOTATION_VIEW
+    from .pubmedcausal import EXTRACTION_VIEW
+
+    for r in records:
+        meta = r.get("meta") or {}
+        if isinstance(meta.get("pairs"), list) and (r.get("label") is None or isinstance(r.get("label"), list)):
+            return EXTRACTION_VIEW
+        label = r.get("label")
+        if isinstance(label, dict) and "relations" in label:
+            return ANNOTATION_VIEW
+        gold = r.get("gold")
+        if isinstance(gold, str) and gold.lstrip().startswith("{"):
+            try:
+                obj = json.loads(gold)
+            except ValueError:
+                continue
+            if isinstance(obj, dict) and "relations" in obj:
+                return ANNOTATION_VIEW
+    return None

@@ -23,9 +23,9 @@ from ..annotation.reference import PAPER_RANGES, climatecause_ranges
 from ..bench.item import Item, item_id
 from ..errors import DataNotFound
 from ..model import Statement
-from .base import Task
+from .base import ItemView, Task
 
-__all__ = ["TASK", "annotation_items", "text_items", "reference_annotation", "tasks"]
+__all__ = ["TASK", "annotation_items", "text_items", "reference_annotation", "tasks", "ANNOTATION_VIEW"]
 
 
 def _item(st_id: str, text: str, variant: str, gold: Optional[str], shots: Optional[int], index: int) -> Item:
@@ -125,6 +125,50 @@ def reference_annotation(item: Item) -> Optional[str]:
     return "<Answer>" + json.dumps(statement_to_answer(st), ensure_ascii=False) + "</Answer>"
 
 
+def _annotation_pairs(answer, text: str, rule: Optional[str], stored: bool) -> tuple[tuple[str, str], ...]:
+    from ..annotation.answer import parse_annotation, to_statement
+    from ..annotation.evaluate import distinct_pairs
+    from ..annotation.records import parsed_from_label
+
+    if stored:
+        parsed = parsed_from_label(answer, rule)
+    else:
+        parsed = parse_annotation(answer)
+        if parsed.failed:
+            return ()
+    st = to_statement(parsed, text, strict=False)
+    # The no-quantifier events of each distinct pair, as the annotation evaluation counts them.
+    return tuple((rel.cause, rel.effect) for _, rel in distinct_pairs(st))
+
+
+def _record_pairs(record) -> tuple:
+    """Gold pairs from the gold answer (JSON), predicted pairs from the parsed answer (a dict)."""
+    meta = record.get("meta") or {}
+    label = record.get("label")
+    failed = bool(record.get("error"))
+    text = str(meta.get("text") or "")
+    gold_answer = record.get("gold")
+    gold = _annotation_pairs(gold_answer, text, None, False) if isinstance(gold_answer, str) else ()
+    pred = () if failed or not isinstance(label, dict) else _annotation_pairs(label, text, record.get("rule"), True)
+    return gold, pred, failed or not isinstance(label, dict)
+
+
+def _display(value):
+    rels = value.get("relations") if isinstance(value, dict) else None
+    if rels is None and isinstance(value, str):
+        try:
+            rels = (json.loads(value) or {}).get("relations")
+        except (ValueError, AttributeError):
+            rels = None
+    if isinstance(rels, list):
+        return f"{len(rels)} relation{'s' if len(rels) != 1 else ''}"
+    return None
+
+
+#: How the viewer shows an annotation item: the pairs of the gold and of the parsed annotation.
+ANNOTATION_VIEW = ItemView("annotation", _record_pairs, _display)
+
+
 def tasks() -> list[Task]:
     """The ``annotate`` task.
 
@@ -138,7 +182,8 @@ def tasks() -> list[Task]:
         build_items=lambda corpus, variant: annotation_items(corpus, variant, gold=True),
         list_variants=lambda: list(VARIANTS),
         labels=(),
-        kind="custom",
+        kind="pairs",
+        item_view=ANNOTATION_VIEW,
         parse=parse_for_run,
         score=_score,
         reference_answer=reference_annotation,

@@ -14,7 +14,36 @@ from typing import Any, Callable, Mapping, Optional
 
 from ..errors import ConfigError
 
-__all__ = ["Task"]
+__all__ = ["Task", "ItemView", "KINDS", "LABEL_KINDS"]
+
+#: What a task's answers are: one of two labels, one of several, a set of events, a set of
+#: cause-effect pairs, or anything else (scored by its own ``score``).
+KINDS = ("binary", "multiclass", "set", "pairs", "custom")
+#: The kinds whose answer is one label of :attr:`Task.labels` (scored by causalgraph's P/R/F1).
+LABEL_KINDS = ("binary", "multiclass")
+
+
+@dataclass(frozen=True)
+class ItemView:
+    """How the viewer shows one item of a task whose answers are cause-effect pairs.
+
+    Attributes
+    ----------
+    name
+        The view's name, written into the page (``"extraction"``, ``"annotation"``).
+    pairs
+        ``pairs(record) -> (gold, predicted, unread)``: the gold and predicted
+        ``(cause, effect)`` tuples of one record, and whether its answer could
+        not be read (a null prediction or a failed request).
+    display
+        Optional ``display(value) -> str | None``: a short text for a gold
+        value or parsed answer in the item table (``"2 pairs"``); ``None``
+        falls back to the viewer's own rendering.
+    """
+
+    name: str
+    pairs: Callable[[Mapping[str, Any]], tuple]
+    display: Optional[Callable[[Any], Optional[str]]] = None
 
 
 @dataclass(frozen=True)
@@ -40,8 +69,14 @@ class Task:
         Canonical gold labels (``("positive", "negative")``…); empty for
         tasks scored otherwise.
     kind
-        ``"binary"`` (P/R/F1 of ``positive``), ``"multiclass"`` (per-class
-        and macro scores) or ``"custom"`` (``score`` is required).
+        One of :data:`KINDS`: ``"binary"`` (P/R/F1 of ``positive``),
+        ``"multiclass"`` (per-class and macro scores), ``"set"`` (the answer
+        is a set of events: micro P/R/F1 of the events, right when the set
+        is exact), ``"pairs"`` (the answer is a set of cause-effect pairs,
+        shown by :attr:`item_view`) or ``"custom"``.  ``set``, ``pairs``
+        and ``custom`` tasks need ``score``.  The generic layers (scoring,
+        ``stats``, ``bench report``, the viewer) decide by this kind and the
+        hooks below, never by the task's name.
     positive
         The positive class of a binary task.
     answer_words
@@ -64,7 +99,7 @@ class Task:
         that paired statistics can compare the two (chain position →
         membership); ``coarse_labels`` are the labels it maps to.
     score
-        Optional ``score(records) -> dict`` for ``kind="custom"`` tasks;
+        Optional ``score(records) -> dict`` for ``set``, ``pairs`` and ``custom`` tasks;
         ``records`` are the run's response dicts of one variant.
     canonical_variant
         Optional ``canonical_variant(variant) -> id``: accepts other names for
@@ -102,6 +137,24 @@ class Task:
         docs/data.md).  :meth:`items` refuses, in one line, a corpus that
         :attr:`~causalgraph.model.Corpus.lacks` one of them (CorrI on a
         graph file, which has no statement text).
+    paired_counts
+        Optional ``paired_counts(record) -> (counts, correct)``: one
+        record's contribution to its arm's F1 in ``stats compare`` (a
+        ``(tp, fp, fn)`` triple, or one triple per label for multiclass) and
+        whether it was answered right (McNemar's pairs).  By default from the
+        kind (:meth:`paired_score`); a ``pairs`` or ``custom`` task without
+        it is not compared.
+    paired_metric
+        Name of the F1 ``stats compare`` reports (default by kind:
+        ``f1(<positive>)``, ``macro_f1``, ``micro_f1``).
+    report_columns
+        Dotted names of scores (among :attr:`extra_scores`' keys) that
+        ``bench report`` shows as columns, dots turned into underscores
+        (``authors.f1`` → ``authors_f1``); strategy rows show their mean ±
+        std, so each must also be in :attr:`extra_metrics`.
+    item_view
+        Optional :class:`ItemView`: how the viewer shows an item whose
+        answer is a set of cause-effect pairs; ``None`` shows labels.
     continuations
         Optional ``continuations(variant) -> {label: text}``: the answer to
         each label as the variant's prompt asks for it (``Yes``,
@@ -137,18 +190,83 @@ class Task:
     unrecorded_prompts: Optional[str] = None
     requires: tuple[str, ...] = ()
     continuations: Optional[Callable[[str], Mapping[str, str]]] = None
+    paired_counts: Optional[Callable[[Mapping[str, Any]], tuple]] = None
+    paired_metric: Optional[str] = None
+    report_columns: tuple[str, ...] = ()
+    item_view: Optional[ItemView] = None
 
     def __post_init__(self):
-        if self.kind not in ("binary", "multiclass", "custom"):
-            raise ConfigError(f"task {self.name!r}: kind {self.kind!r}, expected binary, multiclass or custom")
+        if self.kind not in KINDS:
+            raise ConfigError(f"task {self.name!r}: kind {self.kind!r}, expected one of {', '.join(KINDS)}")
         if self.kind == "binary" and (len(self.labels) != 2 or self.positive not in self.labels):
             raise ConfigError(f"task {self.name!r}: a binary task needs two labels and a positive one among them; "
                               f"found labels={self.labels!r} positive={self.positive!r}")
-        if self.kind == "custom" and self.score is None:
-            raise ConfigError(f"task {self.name!r}: a custom task needs a score function")
+        if not self.by_labels and self.score is None:
+            raise ConfigError(f"task {self.name!r}: a {self.kind} task needs a score function")
+        gone = [c for c in self.report_columns if c not in self.extra_metrics]
+        if gone:
+            raise ConfigError(f"task {self.name!r}: report columns {gone} are not among its extra metrics "
+                              f"{list(self.extra_metrics)} (strategy rows show their mean ± std)")
         if self.prompt_catalogs and "prompts" not in self.item_options:
             raise ConfigError(f"task {self.name!r}: prompt catalogs {list(self.prompt_catalogs)} need the item option "
                               "'prompts' (build_items takes prompts=NAME)")
+
+    @property
+    def by_labels(self) -> bool:
+        """Whether an answer is one label of :attr:`labels` (a binary or multiclass task)."""
+        return self.kind in LABEL_KINDS
+
+    def paired_score(self, record: Mapping[str, Any]) -> tuple[Any, bool]:
+        """One record's F1 counts and whether it is right, for ``stats compare`` (see :attr:`paired_counts`).
+
+        Binary: ``(tp, fp, fn)`` of :attr:`positive`; multiclass: one such
+        row per label; set: ``(tp, fp, fn)`` of the events.
+
+        Raises
+        ------
+        ConfigError
+            For a ``pairs`` or ``custom`` task that declares no ``paired_counts``.
+
+        Examples
+        --------
+        >>> t = Task(name="t", build_items=list, list_variants=list, labels=("yes", "no"), positive="yes")
+        >>> t.paired_score({"gold": "yes", "label": "no"})
+        ((0, 0, 1), False)
+        """
+        if self.paired_counts is not None:
+            counts, right = self.paired_counts(record)
+            return counts, bool(right)
+        label = None if record.get("error") else record.get("label")
+        gold = record.get("gold")
+        if self.kind == "set":
+            from ..event_lists import record_outcome
+
+            o = record_outcome(record)
+            return (o.tp, o.fp, o.fn), o.exact
+        if self.kind == "binary":
+            pos = self.positive
+            return ((int(label == pos and gold == pos), int(label == pos and gold != pos),
+                     int(label != pos and gold == pos)), label is not None and label == gold)
+        if self.kind == "multiclass":
+            return (tuple((int(label == lab and gold == lab), int(label == lab and gold != lab),
+                           int(label != lab and gold == lab)) for lab in self.labels),
+                    label is not None and label == gold)
+        raise ConfigError(self._not_paired())
+
+    def _not_paired(self) -> str:
+        return (f"task {self.name!r} is scored by its own scorer ({self.kind}); stats compare handles binary, "
+                f"multiclass and set-valued tasks")
+
+    def check_paired(self) -> None:
+        """Raise :class:`~causalgraph.errors.ConfigError` unless :meth:`paired_score` can score this task."""
+        if self.paired_counts is None and self.kind not in ("binary", "multiclass", "set"):
+            raise ConfigError(self._not_paired())
+
+    def paired_metric_name(self) -> str:
+        """The name of the F1 that ``stats compare`` reports for this task (:attr:`paired_metric`)."""
+        if self.paired_metric is not None:
+            return self.paired_metric
+        return {"binary": f"f1({self.positive})", "multiclass": "macro_f1"}.get(self.kind, "micro_f1")
 
     def prompt_catalog(self, prompts: Optional[str] = None) -> Optional[str]:
         """The catalog ``prompts`` names for this task: ``None`` gives the default (``None`` when there is no choice).
@@ -237,7 +355,7 @@ class Task:
         >>> t.choices("v1")
         {'yes': 'Yes', 'no': 'No'}
         """
-        if self.continuations is None or self.kind == "custom" or not self.labels:
+        if self.continuations is None or not self.by_labels or not self.labels:
             raise ConfigError(f"task {self.name!r} declares no answer continuations (its answers are not one of a "
                               "closed set of labels), so --method loglik cannot score it; use --method generate")
         out = dict(self.continuations(variant))
@@ -288,7 +406,7 @@ class Task:
             return False
         if self.correct is not None:
             return bool(self.correct(record))
-        if self.kind in ("binary", "multiclass"):
+        if self.by_labels:
             return record.get("label") is not None and record.get("label") == record.get("gold")
         raise ConfigError(f"task {self.name!r} says nothing about whether one answer is right (a custom task "
                           "without `correct`); pass@k and pass^k cannot be computed for it — use majority or mean")

@@ -464,18 +464,26 @@ _ITEM_OPTIONS = {"corri": ("encoding", "event_names", "prompts", "graph_edit"),
                  "corri-multihop": ("max_chains", "prompts", "graph_edit")}
 
 
+#: The kind of each task of the catalog, declared (not read off its labels): CorrI and membership are
+#: binary, chain position is multiclass.
+_KINDS = {"corri": "binary", "corri-rc": "binary", "corri-multihop": "binary", "ccr-member": "binary",
+          "ccr-eci-member": "binary", "ccr-position": "multiclass", "ccr-eci-position": "multiclass"}
+_POSITIVE = {"corri": "positive", "corri-rc": "positive", "corri-multihop": "positive", "ccr-member": "yes",
+             "ccr-eci-member": "yes"}
+
+
 def _task(name: str) -> Task:
     """The :class:`Task` of one task of the prompt catalog."""
     from .. import prompts
 
     variants = prompts.list_variants(name)
     labels = tuple(variants[0].answer_labels)
-    if len(labels) == 2:
-        positive = "positive" if "positive" in labels else ("yes" if "yes" in labels else labels[0])
-        kind = "binary"
-    else:
-        positive, kind = None, "multiclass"
-    position = set(labels) == set(POSITION_LABELS)
+    if name not in _KINDS:
+        raise ConfigError(f"ClimateCause task {name!r} of the prompt catalog declares no kind; add it to _KINDS "
+                          f"in causalgraph/tasks/climatecause.py")
+    kind, positive = _KINDS[name], _POSITIVE.get(name)
+    # The chain-position tasks: the authors' position score, and answers that collapse to membership.
+    position = name.endswith("-position")
 
     def build(corpus, variant, _name=name, **options):
         return list(items(corpus, _name, variant, **options))
@@ -511,6 +519,7 @@ def _task(name: str) -> Task:
                 # The authors' released scorer of chain position, reported beside ours (docs/reproduction.md).
                 extra_scores=_authors_extra if position else None,
                 extra_metrics=("authors.precision", "authors.recall", "authors.f1") if position else (),
+                report_columns=("authors.f1",) if position else (),
                 # Position answers compare with membership answers once collapsed (Table 21 b, c).
                 coarsen=collapse_position if position else None,
                 coarse_labels=MEMBERSHIP_LABELS if position else ())

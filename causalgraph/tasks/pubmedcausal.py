@@ -2,7 +2,7 @@
 
 Two tasks (see :mod:`causalgraph.tasks`):
 
-* ``pubmedcausal-extract`` (custom scoring): a response is parsed by
+* ``pubmedcausal-extract`` (kind ``pairs``, scored by its own scorer): a response is parsed by
   :func:`~causalgraph.extraction.tuples.parse_tuples`; its label is the list
   of pairs (``None`` for a null prediction, which the runner counts as a
   parse failure) and the rule says how it was read.  ``metrics.json`` holds,
@@ -21,10 +21,10 @@ from ..extraction.catalog import DETECT_TASK, EXTRACT_TASK, detection_items, ext
 from ..extraction.evaluate import evaluate_extraction
 from ..extraction.tuples import parse_detection, parse_tuples
 from ..extraction.predictions import records_to_predictions
-from .base import Task
+from .base import ItemView, Task
 from .continuations import answer_continuations
 
-__all__ = ["tasks", "score_extraction_records", "reference_extraction"]
+__all__ = ["tasks", "score_extraction_records", "reference_extraction", "EXTRACTION_VIEW"]
 
 
 def _parse_extraction(text: str, variant: str) -> tuple[Any, str]:
@@ -93,6 +93,38 @@ def _detection_continuations(variant: str) -> dict[str, str]:
     return answer_continuations(s.template, {"1": "1", "0": "0"}, f"{DETECT_TASK} variant {s.id}", quoted=True)
 
 
+def _pairs_from_dicts(rows: Any) -> tuple[tuple[str, str], ...]:
+    from ..extraction.tuples import pair_from_dict
+
+    out = []
+    for j, d in enumerate(rows or [], start=1):
+        if isinstance(d, dict):
+            p = pair_from_dict(d, [], j, clean=False)
+            if p is not None:
+                out.append((p.cause, p.effect))
+    return tuple(out)
+
+
+def _extraction_pairs(record) -> tuple:
+    """Gold pairs from ``meta["pairs"]``, predicted pairs from the label (a list of pair dicts)."""
+    meta = record.get("meta") or {}
+    label = record.get("label")
+    failed = bool(record.get("error"))
+    gold = _pairs_from_dicts(meta.get("pairs"))
+    pred = () if failed or not isinstance(label, list) else _pairs_from_dicts(label)
+    return gold, pred, failed or label is None
+
+
+def _extraction_display(value: Any):
+    if isinstance(value, list):
+        return f"{len(value)} pair{'s' if len(value) != 1 else ''}"
+    return None
+
+
+#: How the viewer shows an extraction item: gold and predicted pairs side by side.
+EXTRACTION_VIEW = ItemView("extraction", _extraction_pairs, _extraction_display)
+
+
 def tasks() -> list[Task]:
     """The two PubMedCausal tasks.
 
@@ -105,8 +137,8 @@ def tasks() -> list[Task]:
     strategy_of = lambda v: get_strategy(EXTRACT_TASK, v).paper  # noqa: E731
     return [
         Task(name=EXTRACT_TASK, build_items=lambda corpus, variant: extraction_items(corpus, variant),
-             list_variants=ids, kind="custom", parse=_parse_extraction, score=score_extraction_records,
-             reference_answer=reference_extraction,
+             list_variants=ids, kind="pairs", parse=_parse_extraction, score=score_extraction_records,
+             reference_answer=reference_extraction, item_view=EXTRACTION_VIEW,
              strategy=strategy_of, default_data="pubmedcausal:test", requires=("text",),
              description="PubMedCausal span-level cause-effect pair extraction (App. E.1, six strategies)"),
         Task(name=DETECT_TASK, build_items=lambda corpus, variant: detection_items(corpus, variant),

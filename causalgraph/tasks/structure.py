@@ -351,7 +351,7 @@ def _task(name: str) -> Task:
                     continuations=continuations,
                     description="does one event lead to another through the graph (yes/no, balanced per statement)",
                     **common)
-    return Task(kind="custom", parse=_parse_set, score=set_scores, correct=_exact_set,
+    return Task(kind="set", parse=_parse_set, score=set_scores, correct=_exact_set,
                 description=f"the set of {name.replace('-', ' ')} events of each causal graph "
                             f"(micro/macro P/R/F1, exact-set accuracy)", **common)
 

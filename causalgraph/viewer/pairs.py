@@ -1,9 +1,8 @@
 """Gold against predicted cause–effect pairs of one item: the matching, the scores, the error buckets.
 
-Extraction runs (``meta["pairs"]`` holds the gold pairs, the record's
-``label`` the predicted ones) and annotation runs (the gold annotation as a
-JSON answer in ``gold``, the parsed answer in ``label``) are shown the same
-way.  The counting comes from :mod:`causalgraph.extraction.evaluate`:
+Runs of a task whose answers are pairs are shown the same way: the task's
+:class:`~causalgraph.tasks.ItemView` reads each record's gold and predicted
+pairs (:attr:`~causalgraph.tasks.Task.item_view`).  The counting comes from :mod:`causalgraph.extraction.evaluate`:
 :func:`~causalgraph.extraction.evaluate.align` builds the row,
 :func:`~causalgraph.extraction.evaluate.exact_hits` counts the exact hits
 under each mode's rule (:data:`~causalgraph.extraction.evaluate.EXACT_RULES`)
@@ -19,7 +18,6 @@ these scores are the evaluation's own (the tests check it).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
@@ -36,89 +34,40 @@ class PairItem:
     unread: bool
 
 
-def _pairs_from_dicts(rows: Any) -> tuple[tuple[str, str], ...]:
-    from ..extraction.tuples import pair_from_dict
+def pair_view_of(records: Sequence[dict], task: Any = None) -> Optional[Any]:
+    """The :class:`~causalgraph.tasks.ItemView` of a run's records: its task's, or ``None`` to show labels.
 
-    out = []
-    for j, d in enumerate(rows or [], start=1):
-        if isinstance(d, dict):
-            p = pair_from_dict(d, [], j, clean=False)
-            if p is not None:
-                out.append((p.cause, p.effect))
-    return tuple(out)
-
-
-def _annotation_pairs(answer: Any, text: str, rule: Optional[str], stored: bool) -> tuple[tuple[str, str], ...]:
-    from ..annotation.answer import parse_annotation, to_statement
-    from ..annotation.evaluate import distinct_pairs
-    from ..annotation.records import parsed_from_label
-
-    if stored:
-        parsed = parsed_from_label(answer, rule)
-    else:
-        parsed = parse_annotation(answer)
-        if parsed.failed:
-            return ()
-    st = to_statement(parsed, text, strict=False)
-    # The no-quantifier events of each distinct pair, as the annotation evaluation counts them.
-    return tuple((rel.cause, rel.effect) for _, rel in distinct_pairs(st))
-
-
-def pair_view_of(records: Sequence[dict]) -> Optional[str]:
-    """``"extraction"``, ``"annotation"`` or ``None``: how a run's records hold pairs, read from their shape.
-
-    Extraction records carry the gold pairs in ``meta["pairs"]``; annotation
-    records a gold answer (JSON with ``relations``) or a parsed answer dict
-    with ``relations``.  No task name is consulted, so a new task of either
-    shape is shown the same way.
+    A registered task says it (:attr:`~causalgraph.tasks.Task.item_view`);
+    for a run whose task is not registered here (``task`` is ``None``), the
+    view is read from the records by :func:`causalgraph.tasks.legacy_item_view`,
+    so old run folders still show their pairs.
 
     Examples
     --------
-    >>> pair_view_of([{"meta": {"pairs": [{"cause": "a", "effect": "b"}]}, "label": None}])
-    'extraction'
-    >>> pair_view_of([{"meta": {}, "gold": "yes", "label": "no"}]) is None
-    True
+    >>> from causalgraph.tasks import get_task
+    >>> pair_view_of([], get_task("pubmedcausal-extract")).name, pair_view_of([], get_task("corri"))
+    ('extraction', None)
     """
-    for r in records:
-        meta = r.get("meta") or {}
-        if isinstance(meta.get("pairs"), list) and (r.get("label") is None or isinstance(r.get("label"), list)):
-            return "extraction"
-        label = r.get("label")
-        if isinstance(label, dict) and "relations" in label:
-            return "annotation"
-        gold = r.get("gold")
-        if isinstance(gold, str) and gold.lstrip().startswith("{"):
-            try:
-                obj = json.loads(gold)
-            except ValueError:
-                continue
-            if isinstance(obj, dict) and "relations" in obj:
-                return "annotation"
-    return None
+    if task is not None:
+        return task.item_view
+    from ..tasks import legacy_item_view
+
+    return legacy_item_view(records)
 
 
-def record_pairs(record: dict, view: str) -> PairItem:
-    """The gold and predicted pairs of one record of an ``extraction`` or ``annotation`` run.
+def record_pairs(record: dict, view: Any) -> PairItem:
+    """The gold and predicted pairs of one record, as its :class:`~causalgraph.tasks.ItemView` reads them.
 
     Examples
     --------
+    >>> from causalgraph.tasks import get_task
     >>> rec = {"meta": {"pairs": [{"cause": "smoking", "effect": "cancer"}]},
     ...        "label": [{"cause": "Smoking", "effect": "lung cancer"}], "error": None}
-    >>> record_pairs(rec, "extraction")
+    >>> record_pairs(rec, get_task("pubmedcausal-extract").item_view)
     PairItem(gold=(('smoking', 'cancer'),), predicted=(('Smoking', 'lung cancer'),), unread=False)
     """
-    meta = record.get("meta") or {}
-    label = record.get("label")
-    failed = bool(record.get("error"))
-    if view == "extraction":
-        gold = _pairs_from_dicts(meta.get("pairs"))
-        pred = () if failed or not isinstance(label, list) else _pairs_from_dicts(label)
-        return PairItem(gold, pred, failed or label is None)
-    text = str(meta.get("text") or "")
-    gold_answer = record.get("gold")
-    gold = _annotation_pairs(gold_answer, text, None, False) if isinstance(gold_answer, str) else ()
-    pred = () if failed or not isinstance(label, dict) else _annotation_pairs(label, text, record.get("rule"), True)
-    return PairItem(gold, pred, failed or not isinstance(label, dict))
+    gold, pred, unread = view.pairs(record)
+    return PairItem(tuple(tuple(p) for p in gold), tuple(tuple(p) for p in pred), bool(unread))
 
 
 def match_pairs(item: PairItem, row_id: str = "item") -> dict[str, Any]:

@@ -143,8 +143,8 @@ def build_payload(views: Sequence[Any], comparison: Optional[dict] = None, *, ti
             cols["variant"].append(variants(rec.get("variant")))
             cols["key"].append(keys(pair_key(rec)))
             cols["statement"].append(statements(sid))
-            cols["gold"].append(values(display_value(rec.get("gold"), view.pairs)))
-            cols["answer"].append(values(display_value(rec.get("label"), view.pairs)))
+            cols["gold"].append(values(display_value(rec.get("gold"), view.item_view)))
+            cols["answer"].append(values(display_value(rec.get("label"), view.item_view)))
             cols["rule"].append(rules(rec.get("rule") if rec.get("rule") is not None else
                                       ("" if not rec.get("error") else "(request failed)")))
             cols["state"].append(STATES.index(view.states[n]))

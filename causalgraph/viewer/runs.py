@@ -95,29 +95,25 @@ def asked_events(meta: dict) -> list[str]:
     return out
 
 
-def display_value(value: Any, pairs: Optional[str] = None) -> str:
+def display_value(value: Any, view: Any = None) -> str:
     """A short text for a gold label or a parsed answer in the item table.
+
+    ``view`` is the run's :class:`~causalgraph.tasks.ItemView` (or ``None``),
+    whose ``display`` gives the text where it has one.
 
     Examples
     --------
-    >>> display_value("yes"), display_value(None), display_value([{"cause": "a", "effect": "b"}], "extraction")
+    >>> from causalgraph.tasks import get_task
+    >>> view = get_task("pubmedcausal-extract").item_view
+    >>> display_value("yes"), display_value(None), display_value([{"cause": "a", "effect": "b"}], view)
     ('yes', '', '1 pair')
     """
     if value is None:
         return ""
-    if pairs == "extraction" and isinstance(value, list):
-        return f"{len(value)} pair{'s' if len(value) != 1 else ''}"
-    if pairs == "annotation":
-        rels = value.get("relations") if isinstance(value, dict) else None
-        if rels is None and isinstance(value, str):
-            import json
-
-            try:
-                rels = (json.loads(value) or {}).get("relations")
-            except (ValueError, AttributeError):
-                rels = None
-        if isinstance(rels, list):
-            return f"{len(rels)} relation{'s' if len(rels) != 1 else ''}"
+    if view is not None and getattr(view, "display", None) is not None:
+        shown = view.display(value)
+        if shown is not None:
+            return shown
     if isinstance(value, (dict, list)):
         import json
 
@@ -138,10 +134,12 @@ class RunView:
         From the manifest; ``task`` is the registered
         :class:`~causalgraph.tasks.Task` or ``None``.
     kind, labels
-        ``binary``/``multiclass``/``custom`` and the labels, from the task;
+        The task's kind (:data:`causalgraph.tasks.KINDS`) and the labels, from the task;
         for an unregistered task ``unknown`` and the labels seen in the records.
     pairs
-        ``"extraction"``, ``"annotation"`` or ``None`` (see :func:`causalgraph.viewer.pairs.pair_view_of`).
+        The name of the run's item view (``None``: labels); see :func:`causalgraph.viewer.pairs.pair_view_of`.
+    item_view
+        The :class:`~causalgraph.tasks.ItemView` itself (the task's, or read from an unregistered task's records).
     records
         ``Run.responses`` (one per item: in a run with epochs, the majority answer).
     states
@@ -186,6 +184,7 @@ class RunView:
     notes: list[str] = field(default_factory=list)
     epochs: list = field(default_factory=list)
     prompt_catalog: Optional[str] = None
+    item_view: Any = None
 
 
 def _load_candidate(key: Any, cache: dict):
@@ -406,7 +405,8 @@ def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: 
                 if isinstance(v, (str, int, float, bool)) and v not in seen:
                     seen.append(v)
         labels = tuple(seen)
-    pairs = pair_view_of(records)
+    item_view = pair_view_of(records, task)
+    pairs = item_view.name if item_view is not None else None
     corpus, cnotes = find_corpus(run, data, cache=cache, task=task)
     notes += [f"no graphs, C(s) or prompts: {n}" for n in cnotes] if corpus is None else []
     statements = {s.id: s for s in corpus.statements} if corpus is not None else {}
@@ -414,7 +414,7 @@ def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: 
     if pairs is not None:
         states = []
         for n, rec in enumerate(records):
-            item = record_pairs(rec, pairs)
+            item = record_pairs(rec, item_view)
             m = match_pairs(item, str(rec.get("item_id")))
             m["pairs"] = {"gold": [list(p) for p in item.gold], "predicted": [list(p) for p in item.predicted]}
             matches[n] = m
@@ -426,7 +426,8 @@ def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: 
                 ex = m["scores"]["hungarian"]["exact"]["hits"]
                 states.append("correct" if ex == len(item.predicted) == len(item.gold) else "wrong")
     else:
-        graded = kind != "custom" or any(r.get("gold") is not None for r in records)
+        # Label tasks (and unregistered ones) are graded; others where their records hold a gold value.
+        graded = kind in ("binary", "multiclass", "unknown") or any(r.get("gold") is not None for r in records)
         states = [item_state(r, graded) for r in records]
     prompts = _rebuild_prompts(task, corpus, run, records, notes)
     per_epoch: list = []
@@ -445,7 +446,7 @@ def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: 
                    matches=matches, prompts=prompts, corpus=corpus, statements=statements, summary=summary,
                    totals=totals, manifest=dict(run.manifest), notes=notes, epochs=per_epoch,
                    prompt_catalog=task.manifest_prompts(run.manifest) if task is not None
-                   else run.manifest.get("prompts"))
+                   else run.manifest.get("prompts"), item_view=item_view)
 
 
 def unique_names(paths: Sequence[Any]) -> list[str]:

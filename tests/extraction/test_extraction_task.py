@@ -32,7 +32,7 @@ class GoldTuples(Backend):
 
 def test_tasks_are_registered_with_the_runner():
     ext, det = get_task(EXTRACT_TASK), get_task(DETECT_TASK)
-    assert ext.kind == "custom" and det.kind == "binary" and det.positive == "1"
+    assert ext.kind == "pairs" and det.kind == "binary" and det.positive == "1"
     assert ext.list_variants() == ["zero-shot", "few-shot", "cot", "cot-few-shot", "least-to-most", "react"]
     assert ext.strategy_of("least-to-most") == "L2M"
     assert det.parse_answer("Final Answer: 0", "react") == ("0", "final-marker")

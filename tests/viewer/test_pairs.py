@@ -11,6 +11,7 @@ from causalgraph.bench.store import RunStore, load_run
 from causalgraph.extraction.evaluate import evaluate_extraction
 from causalgraph.extraction.predictions import PredictionSet, RowPrediction
 from causalgraph.extraction.tuples import ExtractedPair
+from causalgraph.tasks import get_task
 from causalgraph.viewer.pairs import PairItem, match_pairs, pair_view_of, record_pairs
 from causalgraph.viewer.runs import build_run_view
 
@@ -61,16 +62,27 @@ def test_match_pairs_paper_mode_pairs_each_side_with_its_best_partner():
 def test_record_pairs_reads_extraction_and_annotation_records():
     ext = {"meta": {"pairs": [{"cause": "a", "effect": "b"}, {"Cause": "c", "Effect": "d"}]},
            "label": [{"cause": "a", "effect": "b"}], "rule": "json", "error": None}
-    assert pair_view_of([ext]) == "extraction"
-    assert record_pairs(ext, "extraction") == PairItem((("a", "b"), ("c", "d")), (("a", "b"),), False)
-    assert record_pairs({**ext, "label": None}, "extraction").unread
+    ext_view = get_task("pubmedcausal-extract").item_view
+    assert pair_view_of([ext], get_task("pubmedcausal-extract")) is ext_view
+    assert record_pairs(ext, ext_view) == PairItem((("a", "b"), ("c", "d")), (("a", "b"),), False)
+    assert record_pairs({**ext, "label": None}, ext_view).unread
     gold = json.dumps({"causal": True, "relations": [
         {"cause_np": "Warming", "cause_no_quantifier": "warming", "effect_np": "ice", "effect_no_quantifier": "ice"}]})
     ann = {"gold": gold, "meta": {"text": "Warming melts ice."}, "rule": "json", "error": None,
            "label": {"causal": True, "relations": [{"cause_np": "warming", "effect_np": "sea ice"}], "issues": []}}
-    assert pair_view_of([ann]) == "annotation"
-    item = record_pairs(ann, "annotation")
+    ann_view = pair_view_of([ann], get_task("annotate"))
+    assert ann_view.name == "annotation"
+    item = record_pairs(ann, ann_view)
     assert item.gold == (("warming", "ice"),) and item.predicted == (("warming", "sea ice"),) and not item.unread
+    assert pair_view_of([{"gold": "yes", "label": "no", "meta": {}}], get_task("corri")) is None
+
+
+def test_records_of_an_unregistered_task_get_their_item_view_from_their_shape():
+    # Old run folders whose task is gone: the view is read from the records (tasks.legacy_item_view).
+    ext = {"meta": {"pairs": [{"cause": "a", "effect": "b"}]}, "label": None, "error": None}
+    assert pair_view_of([ext]).name == "extraction"
+    ann = {"gold": json.dumps({"causal": True, "relations": []}), "label": None, "meta": {}}
+    assert pair_view_of([ann]).name == "annotation"
     assert pair_view_of([{"gold": "yes", "label": "no", "meta": {}}]) is None
 
 
