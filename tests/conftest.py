@@ -72,6 +72,16 @@ def _signal_handlers_restored(request):
     """
     import signal
 
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    if blocked & {signal.SIGINT, signal.SIGTERM}:
+        # A blocked SIGINT stays pending and never interrupts: the interrupt tests would see nothing.
+        import warnings
+
+        warnings.warn(f"signals {sorted(s.name for s in blocked)} blocked by an earlier test; unblocked before "
+                      f"{request.node.nodeid}", stacklevel=1)
+        for num in signal.sigpending() & {signal.SIGINT, signal.SIGTERM}:
+            signal.sigtimedwait([num], 0)  # an earlier test's stop, never delivered: not this test's
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT, signal.SIGTERM])
     for num, handler in _SESSION_HANDLERS.items():
         if handler is not None and signal.getsignal(num) is not handler:
             # Said, so that the test which leaves a handler behind can be found in the warnings summary.
