@@ -239,7 +239,8 @@
       g.appendChild(svg("line", {x1: x(b.x), x2: x(b.x), y1: y(b.lo), y2: y(b.hi), stroke: "#222"}));
       var dot = svg("circle", {cx: x(b.x), cy: y(b.accuracy), r: 3.5, fill: "#222", "class": "bin"});
       var t = svg("title");
-      t.textContent = name + " " + fmt(b.x_min, 3) + "–" + fmt(b.x_max, 3) + ": " + plural(b.n, "item") + ", " +
+      t.textContent = name + (b.x_min === b.x_max ? " = " + fmt(b.x_min, 3) : " " + fmt(b.x_min, 3) + "–" + fmt(b.x_max, 3)) +
+        ": " + plural(b.n, "item") + ", " +
         b.correct + " right, accuracy " + fmt(b.accuracy, 3) + " [" + fmt(b.lo, 3) + ", " + fmt(b.hi, 3) + "]";
       dot.appendChild(t);
       g.appendChild(dot);
