@@ -9,7 +9,7 @@ under every edit: item ids keep the real graph's event indices), written to
     causalgraph stats compare OUT/smollm2-ccr-member-{real,reverse,shuffle} --by graph-edit
     causalgraph stats difficulty OUT/smollm2-ccr-member-real --features c_norm
 
-    python benchmarks/graph_edit_models.py --models smollm2 --tasks ccr-member,ccr-position --every 16
+    python benchmarks/graph_edit_models.py --models smollm2 --tasks ccr-member,ccr-position --every 32 --out runs/gem32
 
 A run folder resumes: the same command skips what is answered.
 """
