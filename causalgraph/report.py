@@ -186,7 +186,8 @@ def _unique_names(ids) -> dict:
 
 
 def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule: str = "path",
-                 max_graphs: Optional[int] = DEFAULT_MAX_GRAPHS, runs=()) -> Report:
+                 max_graphs: Optional[int] = DEFAULT_MAX_GRAPHS, runs=(),
+                 difficulty_feature: Optional[str] = None) -> Report:
     """Write the corpus report (``index.html``, CSV tables, graph pages) into ``out_dir``.
 
     Parameters
@@ -207,6 +208,9 @@ def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule:
         ``runs/`` (:func:`causalgraph.viewer.write_run_page`), linked from
         the page.  Their graphs come from ``corpus`` when it is the corpus a
         run was made on (same sha256), else from the run's own.
+    difficulty_feature
+        The feature of the run pages' difficulty plots (observed accuracy by
+        decile, the fitted curve and its band; default C(s), ``c_norm``).
 
     Returns
     -------
@@ -238,6 +242,10 @@ def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule:
         raise ConfigError(f"max_graphs must be >= 0 or None, got {max_graphs}")
     if len(corpus) == 0:
         raise ConfigError(f"corpus {corpus.name!r} has no statement; nothing to report")
+    if runs and difficulty_feature is not None:
+        from .viewer.runs import check_difficulty_feature
+
+        check_difficulty_feature(difficulty_feature)
     # Checked before the tables are computed, so a bad -o fails at once.
     out = output_dir(out_dir, "report folder")
     # The paper's figures describe the released spreadsheet only: show them for that exact file.
@@ -298,7 +306,7 @@ def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule:
         pages[s.id] = write_graph_html(graphs[s.id], out / "graphs" / f"{names[s.id]}.html",
                                        rule=rule, back_link="../index.html", assets="../assets")
     skipped = tuple(s.id for s in causal[limit:])
-    run_pages, run_rows = _run_pages(runs, corpus, out)
+    run_pages, run_rows = _run_pages(runs, corpus, out, difficulty_feature)
 
     # -- page -------------------------------------------------------------------------------
     parts: list[str] = []
@@ -417,7 +425,7 @@ def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule:
     return Report(out, index, tables, pages, skipped, run_pages, assets)
 
 
-def _run_pages(runs, corpus: Corpus, out: Path) -> tuple[dict, list[dict]]:
+def _run_pages(runs, corpus: Corpus, out: Path, difficulty_feature: Optional[str] = None) -> tuple[dict, list[dict]]:
     """Write a run page per run into ``out/runs`` (sharing ``out/assets``); (name → page, table rows)."""
     if not runs:
         return {}, []
@@ -435,7 +443,7 @@ def _run_pages(runs, corpus: Corpus, out: Path) -> tuple[dict, list[dict]]:
         ds = dataset_of(run.manifest)
         # The report's corpus serves the run's graphs when it is the very data the run was made on.
         same = corpus.sha256 is not None and ds.get("sha256") == corpus.sha256
-        views = load_views([run], data=corpus if same else None, names=[name])
+        views = load_views([run], data=corpus if same else None, names=[name], difficulty_feature=difficulty_feature)
         path = out / "runs" / f"{stems[name]}.html"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(run_page_html([run], views=views, assets="../assets",

@@ -227,3 +227,17 @@ def test_export_on_reversed_graphs_holds_only_the_tasks_that_show_a_graph(tmp_pa
 def test_export_refuses_a_named_task_that_shows_no_graph(tmp_path):
     with pytest.raises(ConfigError, match="cannot take graph edit 'shuffle'"):
         export_dataset(tmp_path / "x", ["ccr-eci-member"], data="sample", graph_edit="shuffle")
+
+
+def test_export_dataset_cli_writes_the_shuffled_items(tmp_path, capsys):
+    from causalgraph.cli import main
+
+    assert main(["export-dataset", str(tmp_path / "sh"), "--data", "sample", "--task", "ccr-position",
+                 "--graph-edit", "shuffle", "--format", "json"]) == 0
+    capsys.readouterr()
+    rows = pq.read_table(tmp_path / "sh" / "ccr-position" / f"{SPLIT}.parquet").to_pylist()
+    spec = get_task("ccr-position")
+    expected = [it for v in spec.list_variants() for it in spec.items(load_corpus("sample"), v, graph_edit="shuffle")]
+    assert [(r["id"], r["variant"], r["gold"], r["prompt"]) for r in rows] == \
+        [(it.id, it.variant, it.gold, it.prompt) for it in expected]
+    assert {r["variant"].rsplit(".", 1)[1] for r in rows} == {"shuffle"}

@@ -22,7 +22,8 @@ CHARS_PER_TOKEN = 4.0
 def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[str]] = None, data=None,
              output_tokens: float = PAPER_OUTPUT_TOKENS_PER_REQUEST, batch: bool = False,
              prices: Optional[dict] = None, count_tokens: Optional[Callable[[str], int]] = None,
-             epochs: int = 1, prompts: Optional[str] = None, method: str = "generate") -> list[dict]:
+             epochs: int = 1, prompts: Optional[str] = None, method: str = "generate",
+             graph_edit: Optional[str] = None, named: bool = True) -> list[dict]:
     """One row per task and variant: requests (items × ``epochs``), prompt characters, estimated tokens and cost.
 
     ``epochs`` is ``bench run --epochs``: every item asked that many times
@@ -36,6 +37,13 @@ def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[st
     refused as the run refuses them (``variants=None`` plans the others), and
     so is a model that cannot score continuations.
 
+    ``graph_edit`` is ``bench run --graph-edit``: the variants are planned under
+    that edit (``A_5`` → ``A_5.reverse``), their prompts showing the edited
+    graphs; a task or variant that cannot take it is refused in the line
+    ``bench run`` would print.  With ``named=False`` (the tasks were not
+    named, ``--task all``) a task whose prompts hold no graph is left out
+    instead, as ``export-dataset`` leaves it out.
+
     Examples
     --------
     >>> rows = plan_run(["demo-yesno"], "openai/gpt-5.1-2025-11-13", variants=["v1"])   # doctest: +SKIP
@@ -45,12 +53,16 @@ def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[st
     from ..datasets import load_corpus
     from ..llm.pricing import DEFAULT_PRICES, cost_usd
     from ..errors import ConfigError
+    from ..graph_edits import check_edit
     from ..llm.registry import split_spec
+    from .runner import _with_edit, loglik_choices
 
     if isinstance(epochs, bool) or not isinstance(epochs, int) or epochs < 1:
         raise ConfigError(f"--epochs {epochs!r}: expected an integer >= 1")
     if method not in ("generate", "loglik"):
         raise ConfigError(f"--method {method!r}: expected generate or loglik")
+    edit = graph_edit if graph_edit is not None else "real"
+    check_edit(edit)
     if method == "loglik":
         from ..llm.registry import backend_class
 
@@ -72,23 +84,36 @@ def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[st
             corpora[key] = load_corpus(key)
         if variants:
             vs = [spec.variant_id(v) for v in variants]
-            choices = {v: spec.choices(v) for v in vs} if method == "loglik" else {}
         elif method == "loglik":
             from .runner import loglik_variants
 
-            choices = loglik_variants(spec)
-            vs = list(choices)
+            vs = list(loglik_variants(spec))
         else:
-            vs, choices = spec.list_variants(), {}
+            vs = list(spec.list_variants())
+        if edit != "real":
+            if "graph_edit" not in spec.item_options and not named:
+                continue
+            vs = _with_edit(spec, vs, edit)
+        choices = loglik_choices(spec, vs) if method == "loglik" else {}
+        task_rows = []
         for v in vs:
-            items = spec.items(corpora[key], spec.variant_id(v), prompts=prompts)
+            try:
+                items = spec.items(corpora[key], spec.variant_id(v), prompts=prompts)
+            except ConfigError as exc:
+                if edit != "real" and not named and not task_rows and "graph edit" in str(exc):
+                    break  # --task all: a task whose prompts show no graph (CorrI, CCR+ECI) is left out
+                raise
             texts = [m["content"] for it in items for m in it.messages()] + \
                 [c for c in choices.get(v, {}).values() for _ in items]
             chars = epochs * sum(len(t) for t in texts)
             tok_in = epochs * sum(count_tokens(t) for t in texts) if count_tokens else chars / CHARS_PER_TOKEN
             tok_out = 0 if method == "loglik" else output_tokens * len(items) * epochs
-            rows.append({"task": task, "variant": spec.variant_id(v), "requests": len(items) * epochs,
-                         "prompt_chars": chars,
-                         "input_tokens_est": round(tok_in), "output_tokens_est": round(tok_out),
-                         "cost_usd_est": cost_usd(model_name, round(tok_in), round(tok_out), prices, batch=batch)})
+            task_rows.append({"task": task, "variant": spec.variant_id(v), "requests": len(items) * epochs,
+                              "prompt_chars": chars,
+                              "input_tokens_est": round(tok_in), "output_tokens_est": round(tok_out),
+                              "cost_usd_est": cost_usd(model_name, round(tok_in), round(tok_out), prices,
+                                                       batch=batch)})
+        rows += task_rows
+    if not rows and edit != "real":
+        raise ConfigError(f"no task asked can show graph edit {edit!r} (their prompts hold no graph); nothing to plan")
     return rows

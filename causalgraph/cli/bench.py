@@ -260,7 +260,12 @@ def _cmd_plan(args) -> int:
                     output_tokens=args.output_tokens if args.output_tokens is not None
                     else PAPER_OUTPUT_TOKENS_PER_REQUEST,
                     prices=load_prices(args.prices) if args.prices else None, epochs=args.epochs,
-                    prompts=args.prompts, method=args.method)
+                    prompts=args.prompts, method=args.method, graph_edit=args.graph_edit,
+                    named=args.task != "all")
+    left = [t for t in tasks if t not in {r["task"] for r in rows}]
+    if left:
+        print(f"causalgraph bench: note: --graph-edit {args.graph_edit}: {', '.join(left)} left out (their prompts "
+              "hold no graph)", file=sys.stderr)
     if len(rows) > 1:
         rows.append({"task": "total", "variant": "", **{k: sum(r[k] for r in rows) for k in
                      ("requests", "prompt_chars", "input_tokens_est", "output_tokens_est", "cost_usd_est")}})
@@ -353,6 +358,7 @@ def register(subparsers) -> None:
                                                          "(default 288, the paper's average)")
     p.add_argument("--prices", metavar="FILE", help="JSON price table overriding the built-in one")
     _add_method_option(p)
+    add_graph_edit_option(p)
     add_format_option(p)
     p.set_defaults(func=_cmd_plan)
 

@@ -21,6 +21,10 @@ def register(sub) -> None:
     p.add_argument("--title", default=None, help="page heading (default: the run names)")
     p.add_argument("--data", metavar="NAME|PATH", default=None,
                    help="corpus for graphs, C(s) and prompts (default: the one each run's manifest names)")
+    p.add_argument("--difficulty-feature", metavar="F", default=None,
+                   help="feature of each variant's difficulty plot: accuracy by decile of F with the fitted "
+                        "logistic curve and its band (default c_norm, C(s); any numeric feature of "
+                        "`stats difficulty`)")
     p.set_defaults(func=run)
 
 
@@ -30,7 +34,8 @@ def run(args) -> int:
     from ..outputs import NO_BROWSER, open_page
     from ..viewer import write_run_page
 
-    path = write_run_page(args.runs, args.output, title=args.title, data=args.data)
+    path = write_run_page(args.runs, args.output, title=args.title, data=args.data,
+                          difficulty_feature=args.difficulty_feature)
     print(path)
     if args.open and not open_page(path):
         print(f"causalgraph bench: note: --open: {NO_BROWSER.format(path=path.resolve())}", file=sys.stderr)

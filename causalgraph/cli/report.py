@@ -41,6 +41,10 @@ def register(sub) -> None:
     p.add_argument("--runs", nargs="+", default=[], metavar="RUN",
                    help="run directories to add a run page for (runs/<name>.html, as `bench view` writes), "
                         "linked from the report")
+    p.add_argument("--difficulty-feature", metavar="F", default=None,
+                   help="feature of the run pages' difficulty plots: accuracy by decile of F with the fitted "
+                        "logistic curve and its band (default c_norm, C(s); any numeric feature of "
+                        "`stats difficulty`)")
     p.set_defaults(func=run)
 
 
@@ -48,6 +52,6 @@ def run(args) -> int:
     from ..report import write_report
 
     rep = write_report(load_corpus(args.data, split=args.split), args.output, rule=args.rule,
-                       max_graphs=args.max_graphs, runs=args.runs)
+                       max_graphs=args.max_graphs, runs=args.runs, difficulty_feature=args.difficulty_feature)
     print(rep.index)
     return 0

@@ -44,7 +44,7 @@ from ..errors import ConfigError
 __all__ = ["MODELS", "DEFAULT_FEATURES", "STATEMENT_FEATURES", "ITEM_FACTORS", "MIN_ITEMS", "MIN_SUPPORT", "COLUMNS",
            "DifficultyFit", "Design", "design_matrix", "fit_difficulty", "difficulty_frame", "difficulty_runs", "table_rows",
            "supported_features",
-           "plot_difficulty"]
+           "difficulty_curve", "plot_difficulty"]
 
 #: The two models of :func:`fit_difficulty`.
 MODELS = ("logit", "mixed")
@@ -539,24 +539,8 @@ def table_rows(fits: Sequence[DifficultyFit]) -> list[dict[str, Any]]:
     return out
 
 
-def plot_difficulty(fits: Sequence[DifficultyFit], path, feature: Optional[str] = None, *, alpha: float = 0.05) -> None:
-    """Observed accuracy by decile of ``feature`` with the fitted curve and its band, one panel per fit.
-
-    The curve varies ``feature`` over its observed range with every other term at its mean (the
-    average item); the band is the delta-method interval of the linear predictor (cluster-robust
-    covariance for ``logit``, posterior SDs for ``mixed``).  Observed points are the share of right
-    answers in each decile of the feature (tied values share a bin) with a Wilson 95 % interval.
-    ``path`` ends in ``.png`` or ``.svg``.
-    """
-    from pathlib import Path
-
-    from scipy.stats import norm
-
-    from ..outputs import output_file
-
-    path = Path(path)
-    if path.suffix.lower() not in (".png", ".svg"):
-        raise ConfigError(f"--plot {path}: expected a .png or .svg file name")
+def _plot_feature(fits: Sequence[DifficultyFit], feature: Optional[str]) -> str:
+    """The numeric feature a plot shows: ``feature``, else ``c_norm`` when fitted, else the first numeric term."""
     if not fits:
         raise ConfigError("nothing to plot")
     numeric = [t for t in fits[0].design.terms if t in fits[0].design.raw]
@@ -564,41 +548,132 @@ def plot_difficulty(fits: Sequence[DifficultyFit], path, feature: Optional[str] 
     if feature is None or any(feature not in f.design.raw for f in fits):
         raise ConfigError(f"--plot-feature {feature!r}: expected a numeric feature of the model "
                           f"({', '.join(numeric) or 'none'})")
+    return feature
+
+
+def _wilson(k: float, n: int, z: float) -> tuple[float, float]:
+    """Wilson score interval of ``k`` right answers in ``n``: stays inside [0, 1] for all-right or all-wrong bins."""
+    p = k / n
+    c = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
+    return max(0.0, mid - c), min(1.0, mid + c)
+
+
+def difficulty_curve(fit: DifficultyFit, feature: Optional[str] = None, *, alpha: float = 0.05,
+                     points: int = 50) -> dict[str, Any]:
+    """What a difficulty plot shows, as numbers: observed accuracy by decile of a feature and the fitted curve.
+
+    Parameters
+    ----------
+    fit
+        A :class:`DifficultyFit`.
+    feature
+        A numeric term of the fit (default ``c_norm`` = C(s) when fitted, else the first numeric term).
+    alpha
+        Level of the intervals (``1 - alpha``).
+    points
+        Points of the curve, evenly spaced over the feature's observed range.
+
+    Returns
+    -------
+    dict
+        ``feature``, ``model``, ``n_items``, ``n_statements``, the feature's row of the fit
+        (``odds_ratio``, ``ci_low``, ``ci_high``, ``p``, ``p_holm``), ``bins`` and ``curve``.
+        ``bins``: the items sorted by the feature and cut into deciles, each distinct value going
+        whole into the decile its first item falls in (so tied items share a bin, a value
+        holding more than a tenth of the items makes a larger bin, and a feature with fewer
+        than ten values has one bin per value), each with ``x_min``, ``x_max``, ``x`` (the mean
+        value of its items), ``n``, ``correct``, ``accuracy`` and the Wilson interval ``lo``,
+        ``hi``.
+        ``curve``: ``x``, ``p`` and the band ``lo``, ``hi``, where ``p`` is the fitted probability
+        of a right answer as ``feature`` varies with every other term at its mean over the items
+        (the average item) and the band is the delta-method interval of the linear predictor
+        (cluster-robust covariance for ``logit``, posterior SDs for ``mixed``) mapped through the
+        logistic function.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.normal(size=400)
+    >>> f = pd.DataFrame({"statement_id": np.repeat(np.arange(50), 8), "x": x,
+    ...                   "correct": rng.random(400) < 1 / (1 + np.exp(-x))})
+    >>> c = difficulty_curve(fit_difficulty(f, ["x"]))
+    >>> len(c["bins"]), sum(b["n"] for b in c["bins"]), c["curve"][0]["p"] < c["curve"][-1]["p"]
+    (10, 400, True)
+    """
+    from scipy.special import expit
+    from scipy.stats import norm
+
+    if not 0 < alpha < 1:
+        raise ConfigError(f"--alpha {alpha}: expected a number between 0 and 1")
+    feature = _plot_feature([fit], feature)
+    z = float(norm.ppf(1 - alpha / 2))
+    d = fit.design
+    x = d.raw[feature]
+    j = 1 + d.terms.index(feature)
+    values, counts = np.unique(x, return_counts=True)
+    first = np.cumsum(counts) - counts  # items below each distinct value
+    bins = np.minimum(9, (10 * first) // len(x))[np.searchsorted(values, x)]
+    out_bins = []
+    for b in sorted(set(bins.tolist())):
+        mask = bins == b
+        k, n = float(d.y[mask].sum()), int(mask.sum())
+        lo, hi = _wilson(k, n, z)
+        out_bins.append({"x_min": float(x[mask].min()), "x_max": float(x[mask].max()), "x": float(x[mask].mean()),
+                         "n": n, "correct": int(k), "accuracy": k / n, "lo": lo, "hi": hi})
+    grid = np.linspace(float(x.min()), float(x.max()), max(2, int(points)))
+    G = np.tile(d.X.mean(axis=0), (len(grid), 1))
+    G[:, j] = (grid - d.means[feature]) / d.sds[feature]
+    eta = G @ fit.params
+    se = np.sqrt(np.einsum("ij,jk,ik->i", G, fit.cov, G))
+    curve = [{"x": float(g), "p": float(expit(e)), "lo": float(expit(e - z * s)), "hi": float(expit(e + z * s))}
+             for g, e, s in zip(grid, eta, se)]
+    row = next(r for r in fit.rows if r["feature"] == feature)
+    return {"feature": feature, "model": fit.model, "n_items": fit.n_items, "n_statements": fit.n_statements,
+            **{k: row[k] for k in ("odds_ratio", "ci_low", "ci_high", "p", "p_holm")},
+            "bins": out_bins, "curve": curve}
+
+
+def plot_difficulty(fits: Sequence[DifficultyFit], path, feature: Optional[str] = None, *, alpha: float = 0.05) -> None:
+    """Observed accuracy by decile of ``feature`` with the fitted curve and its band, one panel per fit.
+
+    The numbers are those of :func:`difficulty_curve`: the curve varies ``feature`` over its
+    observed range with every other term at its mean (the average item); the band is the
+    delta-method interval of the linear predictor (cluster-robust covariance for ``logit``,
+    posterior SDs for ``mixed``).  Observed points are the share of right answers in each decile
+    of the feature (tied values share a bin) with a Wilson interval.  ``path`` ends in ``.png``
+    or ``.svg``.
+
+    Examples
+    --------
+    >>> plot_difficulty(difficulty_runs(["runs/ccr-position"], ["c_norm"]), "difficulty.svg")   # doctest: +SKIP
+    """
+    from pathlib import Path
+
+    from ..outputs import output_file
+
+    path = Path(path)
+    if path.suffix.lower() not in (".png", ".svg"):
+        raise ConfigError(f"--plot {path}: expected a .png or .svg file name")
+    feature = _plot_feature(fits, feature)
+    curves = [difficulty_curve(fit, feature, alpha=alpha) for fit in fits]
     output_file(path, "--plot")
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    import pandas as pd
 
-    z = norm.ppf(1 - alpha / 2)
     ncol = min(3, len(fits))
     nrow = math.ceil(len(fits) / ncol)
     fig, axes = plt.subplots(nrow, ncol, figsize=(4.2 * ncol, 3.4 * nrow), squeeze=False)
-    for ax, fit in zip(axes.flat, fits):
-        d = fit.design
-        x = d.raw[feature]
-        j = 1 + d.terms.index(feature)
-        bins = pd.qcut(pd.Series(x).rank(method="dense"), 10, labels=False, duplicates="drop") \
-            if len(set(x)) > 1 else pd.Series(np.zeros(len(x)))
-        for b in sorted(set(bins)):
-            mask = (bins == b).to_numpy()
-            k, n = float(d.y[mask].sum()), int(mask.sum())
-            p = k / n
-            # Wilson interval: stays inside [0, 1] for bins of all-right or all-wrong answers.
-            c = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-            mid = (p + z * z / (2 * n)) / (1 + z * z / n)
-            ax.errorbar(float(x[mask].mean()), p, yerr=[[p - (mid - c)], [(mid + c) - p]], fmt="o", color="k",
-                        ms=4, capsize=2)
-        grid = np.linspace(float(x.min()), float(x.max()), 100)
-        base = d.X.mean(axis=0)
-        G = np.tile(base, (len(grid), 1))
-        G[:, j] = (grid - d.means[feature]) / d.sds[feature]
-        eta = G @ fit.params
-        se = np.sqrt(np.einsum("ij,jk,ik->i", G, fit.cov, G))
-        expit = lambda t: 1 / (1 + np.exp(-t))  # noqa: E731
-        ax.plot(grid, expit(eta), color="C0")
-        ax.fill_between(grid, expit(eta - z * se), expit(eta + z * se), color="C0", alpha=0.25)
+    for ax, fit, c in zip(axes.flat, fits, curves):
+        for b in c["bins"]:
+            ax.errorbar(b["x"], b["accuracy"], yerr=[[b["accuracy"] - b["lo"]], [b["hi"] - b["accuracy"]]], fmt="o",
+                        color="k", ms=4, capsize=2)
+        grid = [p["x"] for p in c["curve"]]
+        ax.plot(grid, [p["p"] for p in c["curve"]], color="C0")
+        ax.fill_between(grid, [p["lo"] for p in c["curve"]], [p["hi"] for p in c["curve"]], color="C0", alpha=0.25)
         ax.set_ylim(0, 1)
         ax.set_xlabel(feature)
         ax.set_ylabel("accuracy")

@@ -501,7 +501,8 @@ def _task(name: str) -> Task:
         return join_edit(join_variant(prompts.get_variant(_name, base).id, scheme), edit)
 
     def continuations(variant, _name=name):
-        v = prompts.get_variant(_name, split_variant(variant)[0])
+        # The edit and event-name suffixes change the graph shown, not the answer asked for.
+        v = prompts.get_variant(_name, split_variant(split_edit(variant)[0])[0])
         return answer_continuations(v.template, dict(v.answer_labels), f"{_name} variant {variant}")
 
     return Task(name=name, build_items=build, list_variants=lambda _n=name: [v.id for v in prompts.list_variants(_n)],

@@ -343,7 +343,8 @@ def _task(name: str) -> Task:
                   strategy=strategy, canonical_variant=canonical, default_data="climatecause",
                   item_options=("order", "encoding", "event_names", "graph_edit"))
     def continuations(variant, _name=name):
-        v = get_structure_variant(_name, split_variant(variant)[0])
+        # The edit and event-name suffixes change the graph shown, not the answer asked for.
+        v = get_structure_variant(_name, split_variant(split_edit(variant)[0])[0])
         return answer_continuations(v.template, dict(v.answer_labels), f"{_name} variant {variant}")
 
     if name == "reachability":

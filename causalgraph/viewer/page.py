@@ -33,8 +33,12 @@ def _assets() -> tuple[str, str]:
     return js, css
 
 
-def load_views(runs: Sequence[Any], *, data: Any = None, names: Optional[Sequence[str]] = None):
+def load_views(runs: Sequence[Any], *, data: Any = None, names: Optional[Sequence[str]] = None,
+               difficulty_feature: Optional[str] = None):
     """Load runs (folders or :class:`~causalgraph.bench.store.Run`) and build their views and comparison.
+
+    ``difficulty_feature`` is the feature of each variant's difficulty plot
+    (:func:`causalgraph.viewer.runs.run_difficulty`; default C(s), ``c_norm``).
 
     Returns
     -------
@@ -44,14 +48,15 @@ def load_views(runs: Sequence[Any], *, data: Any = None, names: Optional[Sequenc
     """
     from ..bench.store import load_run
     from .compare import compare_runs
-    from .runs import build_run_view, unique_names
+    from .runs import DIFFICULTY_FEATURE, build_run_view, check_difficulty_feature, unique_names
 
+    feature = check_difficulty_feature(difficulty_feature or DIFFICULTY_FEATURE)  # before any run is read
     if not runs:
         raise ConfigError("no run given; expected one or more run directories")
     loaded = [r if hasattr(r, "responses") and hasattr(r, "manifest") else load_run(r) for r in runs]
     names = list(names) if names is not None else unique_names([getattr(r, "path", None) for r in loaded])
     cache: dict = {}
-    views = [build_run_view(r, n, data=data, cache=cache) for r, n in zip(loaded, names)]
+    views = [build_run_view(r, n, data=data, cache=cache, difficulty_feature=feature) for r, n in zip(loaded, names)]
     return views, compare_runs(views, loaded)
 
 
@@ -80,7 +85,7 @@ _BODY = """<header><h1 id="title">{title}</h1><p class="muted" id="subtitle"></p
 
 
 def run_page_html(runs: Sequence[Any], *, title: Optional[str] = None, data: Any = None,
-                  assets: Optional[str] = None, views=None) -> str:
+                  assets: Optional[str] = None, views=None, difficulty_feature: Optional[str] = None) -> str:
     """The run page for one or more runs, as a string.
 
     Parameters
@@ -99,6 +104,8 @@ def run_page_html(runs: Sequence[Any], *, title: Optional[str] = None, data: Any
         (default: inline it, so the page stands alone).
     views
         ``(views, comparison)`` from :func:`load_views`, when already built.
+    difficulty_feature
+        The feature of the difficulty plots (default C(s), ``c_norm``; see :func:`load_views`).
 
     Examples
     --------
@@ -109,7 +116,8 @@ def run_page_html(runs: Sequence[Any], *, title: Optional[str] = None, data: Any
     from ..viz import _script_json, content_security_policy, vis_tags
     from .payload import build_payload
 
-    views, comparison = views if views is not None else load_views(runs, data=data)
+    views, comparison = views if views is not None else load_views(runs, data=data,
+                                                                   difficulty_feature=difficulty_feature)
     heading = title if title is not None else "Runs: " + ", ".join(v.name for v in views)
     payload = build_payload(views, comparison, title=heading)
     js, css = _assets()

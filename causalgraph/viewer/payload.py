@@ -186,6 +186,7 @@ def build_payload(views: Sequence[Any], comparison: Optional[dict] = None, *, ti
             "notes": list(view.notes),
             "dataset": dataset_of(view.manifest).get("name"),
             **({"prompts": view.prompt_catalog} if view.prompt_catalog else {}),
+            "difficulty": _finite(view.difficulty),
         })
     graphs: dict[str, dict] = {}
     by_source: dict[int, list[str]] = {}

@@ -26,12 +26,15 @@ from typing import Any, Optional, Sequence
 from ..errors import CausalGraphError
 
 __all__ = ["STATES", "RunView", "build_run_view", "item_state", "find_corpus", "asked_events", "display_value",
-           "CS_BUCKETS", "cs_bucket", "dataset_of", "unique_names"]
+           "CS_BUCKETS", "cs_bucket", "dataset_of", "unique_names", "DIFFICULTY_FEATURE", "run_difficulty",
+           "check_difficulty_feature"]
 
 #: Outcome of an item, in the order the filters list them.
 STATES = ("correct", "wrong", "unparsed", "error", "ungraded")
 #: C(s) buckets (upper bounds included); statements outside the corpus are ``n/a``.
 CS_BUCKETS = ("0", "0–0.25", "0.25–0.5", "0.5–1", "> 1", "n/a")
+#: The feature of the difficulty plot by default: C(s), the normalised complexity.
+DIFFICULTY_FEATURE = "c_norm"
 #: Meta keys whose values name the event(s) an item asks about (highlighted in the graph).
 _ASKED_KEYS = ("event", "events", "cause", "effect", "chain")
 
@@ -162,6 +165,9 @@ class RunView:
         The prompt catalog the run's items were built from (``authors`` or
         ``tables``; a run whose manifest names none is a ``tables`` run), or
         ``None`` for a task without a choice; prompts are rebuilt from it.
+    difficulty
+        Per variant, :func:`run_difficulty`: the difficulty plot's numbers, or
+        ``{"variant", "feature", "note"}`` saying why there is no plot.
     """
 
     name: str
@@ -185,6 +191,7 @@ class RunView:
     epochs: list = field(default_factory=list)
     prompt_catalog: Optional[str] = None
     item_view: Any = None
+    difficulty: list = field(default_factory=list)
 
 
 def _load_candidate(key: Any, cache: dict):
@@ -364,7 +371,93 @@ def _summary(run, task, records: Sequence[dict], notes: list[str]) -> tuple[list
     return rows, totals
 
 
-def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: Optional[dict] = None) -> RunView:
+def check_difficulty_feature(feature: str) -> str:
+    """``feature`` when it is a numeric statement feature of :mod:`causalgraph.stats.difficulty`, else a one-line error.
+
+    Examples
+    --------
+    >>> check_difficulty_feature("depth")
+    'depth'
+    """
+    from ..errors import ConfigError
+    from ..stats.difficulty import STATEMENT_FEATURES
+
+    if feature not in STATEMENT_FEATURES:
+        raise ConfigError(f"--difficulty-feature {feature!r}: expected a numeric statement feature, one of "
+                          f"{', '.join(STATEMENT_FEATURES)}")
+    return feature
+
+
+def run_difficulty(run, task, corpus, *, feature: str = DIFFICULTY_FEATURE, cache: Optional[dict] = None,
+                   alpha: float = 0.05) -> list[dict]:
+    """Per variant of a run, the difficulty plot of ``stats difficulty --features F --plot``: observed
+    accuracy by decile of ``feature`` and the fitted logistic curve with its band.
+
+    Each variant is fitted alone with ``feature`` as the one term (logistic regression, standard
+    errors clustered by statement: :func:`causalgraph.stats.difficulty.fit_difficulty`), so the
+    curve is the accuracy the model is expected to have at each value of the feature.  A variant
+    that cannot be fitted gets ``{"variant", "feature", "note"}`` with the reason, the one line
+    ``stats difficulty`` would print (fewer than 30 answered items, every item right, separation …).
+
+    Parameters
+    ----------
+    run
+        A loaded run.
+    task, corpus
+        Its :class:`~causalgraph.tasks.Task` and corpus (``None``: one note for the whole run).
+    feature
+        A numeric statement feature (:data:`causalgraph.stats.difficulty.STATEMENT_FEATURES`).
+    cache
+        Shared between the runs of a page: the corpus's statement features are computed once.
+
+    Returns
+    -------
+    list of dict
+        :func:`causalgraph.stats.difficulty.difficulty_curve` of each variant's fit, with
+        ``variant`` added.
+
+    Examples
+    --------
+    >>> run_difficulty(load_run("runs/ccr-position"), get_task("ccr-position"), load_corpus("climatecause"))[0]["feature"]   # doctest: +SKIP
+    'c_norm'
+    """
+    from ..stats.difficulty import MIN_ITEMS, difficulty_curve, difficulty_frame, fit_difficulty
+
+    check_difficulty_feature(feature)
+    if task is None or corpus is None:
+        why = "the task is not registered" if task is None else "the corpus was not found"
+        return [{"variant": v, "feature": feature, "note": f"no difficulty plot: {why}"} for v in run.variants]
+    out: list[dict] = []
+    values = None
+    for v in run.variants:
+        answered = sum(1 for r in run.records(v) if not r.get("error"))
+        if answered < MIN_ITEMS:
+            # Said before the statement features are computed: most small runs stop here.
+            out.append({"variant": v, "feature": feature,
+                        "note": f"no difficulty plot: only {answered} answered items; a difficulty model needs at "
+                                f"least {MIN_ITEMS}"})
+            continue
+        try:
+            if values is None:
+                from ..stats.difficulty import _statement_features
+
+                key = ("difficulty-features", id(corpus))
+                if cache is not None and key in cache:
+                    values = cache[key]
+                else:
+                    values = _statement_features(corpus)
+                    if cache is not None:
+                        cache[key] = values
+            frame = difficulty_frame(run, values, [v])
+            fit = fit_difficulty(frame, [feature], alpha=alpha, label={"variant": v})
+            out.append({"variant": v, **difficulty_curve(fit, feature, alpha=alpha)})
+        except (CausalGraphError, ValueError, KeyError, TypeError) as exc:
+            out.append({"variant": v, "feature": feature, "note": f"no difficulty plot: {exc}"})
+    return out
+
+
+def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: Optional[dict] = None,
+                   difficulty_feature: str = DIFFICULTY_FEATURE) -> RunView:
     """Everything the page shows about one loaded run.
 
     Parameters
@@ -377,6 +470,8 @@ def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: 
         Corpus (or ``--data`` value) to use instead of the manifest's.
     cache
         Corpora already loaded (shared between the runs of one page).
+    difficulty_feature
+        The feature of the difficulty plot (:func:`run_difficulty`; default C(s)).
 
     Examples
     --------
@@ -441,12 +536,14 @@ def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: 
         notes.append(f"every item was asked {n_epochs} times (--epochs); the table shows each item's majority answer "
                      "(ties: the earliest epoch's), and the item lists the answer of every epoch")
     summary, totals = _summary(run, task, records, notes)
+    # Pair runs (extraction, annotation) have no right-or-wrong label per item to model.
+    difficulty = run_difficulty(run, task, corpus, feature=difficulty_feature, cache=cache) if pairs is None else []
     return RunView(name=name or Path(str(run.path)).name, path=str(run.path), task_name=task_name, model=run.model,
                    task=task, kind=kind, labels=labels, pairs=pairs, records=records, states=states,
                    matches=matches, prompts=prompts, corpus=corpus, statements=statements, summary=summary,
                    totals=totals, manifest=dict(run.manifest), notes=notes, epochs=per_epoch,
                    prompt_catalog=task.manifest_prompts(run.manifest) if task is not None
-                   else run.manifest.get("prompts"), item_view=item_view)
+                   else run.manifest.get("prompts"), item_view=item_view, difficulty=difficulty)
 
 
 def unique_names(paths: Sequence[Any]) -> list[str]:

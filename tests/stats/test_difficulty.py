@@ -205,3 +205,56 @@ def test_plot_refuses_a_feature_not_in_the_model(tmp_path):
         plot_difficulty([fit], tmp_path / "p.png", "c_nest")
     plot_difficulty([fit], tmp_path / "p.png")
     assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_difficulty_curve_bins_and_curve_equal_a_computation_by_hand():
+    from scipy.special import expit
+    from statsmodels.stats.proportion import proportion_confint
+
+    from causalgraph.stats.difficulty import difficulty_curve
+
+    rng, f = _design(5, statements=60, per=8)
+    f["position"] = np.where(np.arange(len(f)) % 4 == 0, "start", "none")
+    f["correct"] = rng.random(len(f)) < _truth(f)
+    curve = difficulty_curve(fit_difficulty(f, ["c_norm", "position"]), points=7)
+    # 60 distinct statement values, 8 items each: the deciles are the statements sorted by C(s), six at a time.
+    order = f.groupby("statement_id")["c_norm"].first().sort_values().index.tolist()
+    assert len(curve["bins"]) == 10
+    for b, sids in zip(curve["bins"], [order[i:i + 6] for i in range(0, 60, 6)]):
+        part = f[f.statement_id.isin(sids)]
+        k, n = int(part.correct.sum()), len(part)
+        lo, hi = proportion_confint(k, n, alpha=0.05, method="wilson")
+        assert (b["n"], b["correct"]) == (n, k) and b["accuracy"] == pytest.approx(k / n)
+        assert (b["lo"], b["hi"]) == pytest.approx((lo, hi), rel=1e-9)
+        assert (b["x_min"], b["x_max"], b["x"]) == pytest.approx((part.c_norm.min(), part.c_norm.max(),
+                                                                 part.c_norm.mean()))
+    # The curve: statsmodels on the hand-built design, C(s) varied, the position dummy at its mean.
+    z = (f.c_norm - f.c_norm.mean()) / f.c_norm.std(ddof=0)
+    dummy = (f.position == "start").astype(float)
+    X = np.column_stack([np.ones(len(f)), z, dummy])
+    res = sm.GLM(f.correct.to_numpy(dtype=float), X, family=sm.families.Binomial()).fit(
+        cov_type="cluster", cov_kwds={"groups": pd.factorize(f.statement_id)[0]}, use_t=True)
+    grid = np.linspace(f.c_norm.min(), f.c_norm.max(), 7)
+    G = np.column_stack([np.ones(7), (grid - f.c_norm.mean()) / f.c_norm.std(ddof=0), np.full(7, dummy.mean())])
+    eta = G @ np.asarray(res.params)
+    se = np.sqrt(np.diag(G @ np.asarray(res.cov_params()) @ G.T))
+    assert [p["x"] for p in curve["curve"]] == pytest.approx(list(grid))
+    assert [p["p"] for p in curve["curve"]] == pytest.approx(list(expit(eta)), rel=1e-9)
+    assert [p["lo"] for p in curve["curve"]] == pytest.approx(list(expit(eta - 1.959963984540054 * se)), rel=1e-9)
+    assert [p["hi"] for p in curve["curve"]] == pytest.approx(list(expit(eta + 1.959963984540054 * se)), rel=1e-9)
+    assert curve["odds_ratio"] == pytest.approx(math.exp(res.params[1]), rel=1e-9)
+    assert (curve["feature"], curve["n_items"], curve["n_statements"]) == ("c_norm", 480, 60)
+
+
+def test_difficulty_curve_of_a_feature_with_few_values_has_a_bin_per_value():
+    from causalgraph.stats.difficulty import difficulty_curve
+
+    rng, f = _design(6)
+    f["k"] = np.repeat(np.arange(63) % 4, 8).astype(float)  # four values, ~16 statements each
+    f["correct"] = rng.random(len(f)) < 1 / (1 + np.exp(-(f.k - 1.5)))
+    curve = difficulty_curve(fit_difficulty(f, ["k"]))
+    assert [b["x"] for b in curve["bins"]] == [0.0, 1.0, 2.0, 3.0]
+    assert [b["n"] for b in curve["bins"]] == [int((f.k == v).sum()) for v in range(4)]
+    assert [b["correct"] for b in curve["bins"]] == [int(f.correct[f.k == v].sum()) for v in range(4)]
+    with pytest.raises(ConfigError, match="--plot-feature 'c_norm'"):
+        difficulty_curve(fit_difficulty(f, ["k"]), "c_norm")

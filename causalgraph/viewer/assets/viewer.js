@@ -148,6 +148,7 @@
         ll.forEach(function (s) { if (s.reliability) { diagrams.appendChild(reliability(s)); } });
         box.appendChild(diagrams);
       }
+      difficultySection(box, r, k);
       if (r.notes.length) {
         box.appendChild(el("ul", {cls: "notes"}, r.notes.map(function (n) { return el("li", {text: n}); })));
       }
@@ -188,6 +189,70 @@
       g.appendChild(t);
     });
     return el("div", null, [el("p", {cls: "muted", text: s.variant + " · ECE " + fmt(s.ece) + " · Brier " + fmt(s.brier)}), g]);
+  }
+
+  // Difficulty: observed accuracy by decile of a feature and the logistic fit on it (stats difficulty --plot).
+  function featureName(f) { return f === "c_norm" ? "C(s)" : f; }
+  function difficultySection(box, r, k) {
+    var diff = r.difficulty || [];
+    if (!diff.length) { return; }
+    var fitted = diff.filter(function (d) { return d.bins; });
+    var missing = diff.filter(function (d) { return !d.bins; });
+    var name = featureName(diff[0].feature);
+    box.appendChild(el("p", {cls: "muted", text: "Difficulty by " + name + ": accuracy in each decile of " + name +
+      " (points, Wilson 95% interval) and a logistic regression of correctness on " + name + " alone, standard " +
+      "errors clustered by statement (line, 95% band); odds ratio per SD of " + name + ". More features: " +
+      "causalgraph stats difficulty."}));
+    if (fitted.length) {
+      box.appendChild(table(["variant", "odds ratio per SD", "95% CI", "p", "items", "statements"],
+        fitted.map(function (d) { return [d.variant, d.odds_ratio, ci([d.ci_low, d.ci_high]), d.p, d.n_items, d.n_statements]; }),
+        {id: "difficulty-" + k}));
+      var plots = el("div", {cls: "cols"});
+      fitted.forEach(function (d) { plots.appendChild(difficultyPlot(d)); });
+      box.appendChild(plots);
+    }
+    if (missing.length) {
+      box.appendChild(el("ul", {cls: "notes difficulty-notes"}, missing.map(function (d) {
+        return el("li", {text: d.variant + ": " + d.note});
+      })));
+    }
+  }
+  function difficultyPlot(d) {
+    var W = 300, H = 210, L = 34, R = 8, T = 8, B = 30, name = featureName(d.feature);
+    var xs = d.curve.map(function (p) { return p.x; });
+    var x0 = Math.min.apply(null, xs), x1 = Math.max.apply(null, xs);
+    var x = function (v) { return L + (x1 > x0 ? (v - x0) / (x1 - x0) : 0.5) * (W - L - R); };
+    var y = function (v) { return H - B - v * (H - B - T); };
+    var g = svg("svg", {width: W, height: H, viewBox: "0 0 " + W + " " + H, role: "img", "class": "difficulty",
+                        "data-variant": d.variant});
+    var title = svg("title");
+    title.textContent = "accuracy by decile of " + name + ", " + d.variant;
+    g.appendChild(title);
+    g.appendChild(svg("rect", {x: L, y: T, width: W - L - R, height: H - B - T, fill: "#fff", stroke: "#bbb"}));
+    var band = d.curve.map(function (p) { return x(p.x).toFixed(1) + "," + y(p.hi).toFixed(1); })
+      .concat(d.curve.slice().reverse().map(function (p) { return x(p.x).toFixed(1) + "," + y(p.lo).toFixed(1); }));
+    g.appendChild(svg("polygon", {points: band.join(" "), fill: "#4878d0", "fill-opacity": "0.25", stroke: "none",
+                                  "class": "band"}));
+    g.appendChild(svg("polyline", {points: d.curve.map(function (p) { return x(p.x).toFixed(1) + "," + y(p.p).toFixed(1); }).join(" "),
+                                   fill: "none", stroke: "#4878d0", "stroke-width": "2", "class": "fit"}));
+    d.bins.forEach(function (b) {
+      g.appendChild(svg("line", {x1: x(b.x), x2: x(b.x), y1: y(b.lo), y2: y(b.hi), stroke: "#222"}));
+      var dot = svg("circle", {cx: x(b.x), cy: y(b.accuracy), r: 3.5, fill: "#222", "class": "bin"});
+      var t = svg("title");
+      t.textContent = name + (b.x_min === b.x_max ? " = " + fmt(b.x_min, 3) : " " + fmt(b.x_min, 3) + "–" + fmt(b.x_max, 3)) +
+        ": " + plural(b.n, "item") + ", " +
+        b.correct + " right, accuracy " + fmt(b.accuracy, 3) + " [" + fmt(b.lo, 3) + ", " + fmt(b.hi, 3) + "]";
+      dot.appendChild(t);
+      g.appendChild(dot);
+    });
+    [[fmt(x0, 2), L, H - 14], [fmt(x1, 2), W - R - 28, H - 14], [name, L + (W - L - R) / 2 - 12, H - 2],
+     ["0", L - 12, y(0) + 4], ["1", L - 12, T + 10], ["acc", 2, y(0.5)]].forEach(function (a) {
+      var t = svg("text", {x: a[1], y: a[2], "font-size": "11", fill: "#444"});
+      t.textContent = a[0];
+      g.appendChild(t);
+    });
+    return el("div", null, [el("p", {cls: "muted", text: d.variant + " · OR " + fmt(d.odds_ratio, 3) + " per SD · p " +
+      fmt(d.p, 3) + " · " + plural(d.n_items, "item")}), g]);
   }
 
   // -- filters ------------------------------------------------------------------------------------
