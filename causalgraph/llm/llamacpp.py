@@ -25,8 +25,10 @@ option or parameter is a :class:`~causalgraph.errors.ConfigError`: nothing
 is dropped silently.
 
 Log-likelihood scoring (``--method loglik``, :meth:`LlamaCppBackend.score`):
-the messages go through the GGUF file's chat template (as
-``create_chat_completion`` formats them, assistant turn opened), the context
+the messages go through the chat template that generation uses (as
+``create_chat_completion`` formats them, assistant turn opened): the GGUF
+file's own, or the one ``chat_format`` names (Gemma's GGUF files carry no
+template: ``-O chat_format=gemma``), the context
 is evaluated once, and each continuation is evaluated after it token by
 token from the context's key/value cache (llama.cpp keeps the logits of the
 last evaluated token), so the shared prompt is computed once per item.
@@ -44,10 +46,36 @@ from .base import Backend, Completion, Request
 from .local import resolve_model_file
 from .loglik import ChoiceScores, LoglikRequest
 
-__all__ = ["LlamaCppBackend", "LOAD_OPTIONS", "GENERATION_PARAMS", "llama_response_format"]
+__all__ = ["LlamaCppBackend", "LOAD_OPTIONS", "GENERATION_PARAMS", "llama_response_format", "named_chat_formatter"]
 
 #: Options that configure the loaded model (or the backend itself).
 LOAD_OPTIONS = ("n_ctx", "n_threads", "seed", "n_gpu_layers", "chat_format", "default_max_tokens")
+
+
+def _squash(name: str) -> str:
+    return "".join(ch for ch in name.lower() if ch.isalnum())
+
+
+def named_chat_formatter(name: str):
+    """llama-cpp-python's prompt formatter registered as chat format ``name`` (``gemma``, ``chatml``, ``llama-2`` …).
+
+    ``--method loglik`` needs the prompt text itself, which the registry of chat handlers does not hand
+    out; the formatters are the module's ``format_<name>`` functions (``llama-2`` is ``format_llama2``).
+
+    Examples
+    --------
+    >>> named_chat_formatter("gemma")(messages=[{"role": "user", "content": "Hi"}]).prompt  # doctest: +SKIP
+    '<start_of_turn>user\\nHi<end_of_turn>\\n<start_of_turn>model\\n'
+    """
+    from llama_cpp import llama_chat_format as lcf
+
+    found = {_squash(k[len("format_"):]): getattr(lcf, k) for k in dir(lcf)
+             if k.startswith("format_") and callable(getattr(lcf, k))}
+    fmt = found.get(_squash(name))
+    if fmt is None:
+        raise ConfigError(f"llamacpp option chat_format={name!r}: --method loglik knows no prompt formatter of that "
+                          f"name; known: {', '.join(sorted(found))}")
+    return fmt
 #: Parameters of ``Llama.create_chat_completion`` the backend passes through, with their types.
 GENERATION_PARAMS: dict[str, type] = {
     "top_p": float, "top_k": int, "min_p": float, "typical_p": float, "repeat_penalty": float,
@@ -236,24 +264,31 @@ class LlamaCppBackend(Backend):
                           finish_reason=choice.get("finish_reason"), model=self.path.name, raw=dict(out))
 
     def _prompt_tokens(self, llm, request: Request) -> list[int]:
-        """The messages through the GGUF chat template with the assistant turn opened, as token ids."""
+        """The messages through the chat template with the assistant turn opened, as token ids.
+
+        The template is the one generation uses: the named ``chat_format`` when the option is set (Gemma's
+        GGUF files carry none), else the GGUF file's own.
+        """
         from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
+        messages = [dict(m) for m in request.messages]
         if self.options.get("chat_format"):
-            raise ConfigError("llamacpp option chat_format: --method loglik formats prompts with the GGUF file's own "
-                              "chat template; leave chat_format out")
-        template = (llm.metadata or {}).get("tokenizer.chat_template")
-        if not template:
-            raise BackendError(f"{self.path.name} holds no chat template (tokenizer.chat_template); --method loglik "
-                               "needs one to open the assistant turn")
-        model = llm._model  # the token texts the chat handler of llama-cpp-python passes to the template too
+            res = named_chat_formatter(str(self.options["chat_format"]))(messages=messages)
+        else:
+            template = (llm.metadata or {}).get("tokenizer.chat_template")
+            if not template:
+                raise BackendError(f"{self.path.name} holds no chat template (tokenizer.chat_template); --method "
+                                   "loglik needs one to open the assistant turn: name one with -O chat_format=NAME "
+                                   "(e.g. gemma)")
+            model = llm._model  # the token texts the chat handler of llama-cpp-python passes to the template too
 
-        def text_of(tid: int) -> str:
-            return model.token_get_text(tid) if tid >= 0 else ""
+            def text_of(tid: int) -> str:
+                return model.token_get_text(tid) if tid >= 0 else ""
 
-        fmt = Jinja2ChatFormatter(template=template, eos_token=text_of(llm.token_eos()), bos_token=text_of(llm.token_bos()),
-                                  add_generation_prompt=True)
-        res = fmt(messages=[dict(m) for m in request.messages])
+            fmt = Jinja2ChatFormatter(template=template, eos_token=text_of(llm.token_eos()),
+                                      bos_token=text_of(llm.token_bos()), add_generation_prompt=True)
+            res = fmt(messages=messages)
+        # As llama-cpp-python's chat handlers tokenize the formatted prompt for generation.
         return list(llm.tokenize(res.prompt.encode("utf-8"), add_bos=not getattr(res, "added_special", False),
                                  special=True))
 

@@ -152,3 +152,43 @@ def test_the_continuation_is_found_at_the_end_of_the_echoed_prompt_or_refused():
         continuation_logprob(["a", "bc"], [None, -1.0], 2, "c")
     # The llama.cpp server leaves out special tokens with no text: fewer tokens than it counted.
     assert continuation_logprob(toks[1:10], lps[1:10], 12, "<Answer>start</Answer>", 1) == pytest.approx((-3.06, 7))
+
+
+def test_llamacpp_loglik_formats_the_prompt_with_a_named_chat_format_as_generation_does(climatecause_path, tmp_path,
+                                                                                      monkeypatch):
+    # A GGUF file without a chat template (Gemma's) is scored through the chat_format that generation uses;
+    # here SmolLM2 under chatml, whose prompt is written out by hand and counted by the transformers tokenizer.
+    pytest.importorskip("llama_cpp")
+    pytest.importorskip("transformers")
+    from transformers import AutoTokenizer
+
+    from causalgraph.datasets import load_corpus
+    from causalgraph.llm.local import smollm2_path
+    from causalgraph.tasks import get_task
+
+    monkeypatch.setenv("CAUSALGRAPH_CACHE", str(tmp_path / "cache"))
+    opts = dict(data=str(climatecause_path), limit=3, model_options={"n_threads": 2, "n_ctx": 4096, "chat_format": "chatml"})
+    ll = run_benchmark("ccr-member", ["A_5"], "llamacpp/smollm2", method="loglik", out=tmp_path / "l", **opts)
+    gen = run_benchmark("ccr-member", ["A_5"], "llamacpp/smollm2", max_tokens=2, out=tmp_path / "g", **opts)
+    a, g = load_run(ll.path).responses, load_run(gen.path).responses
+    assert len(a) == 3 and not any(r["error"] for r in a + g)
+    path = smollm2_path()
+    tok = AutoTokenizer.from_pretrained(str(path.parent), gguf_file=path.name, local_files_only=True)
+    items = {it.id: it for it in get_task("ccr-member").build_items(load_corpus(str(climatecause_path)), "A_5")}
+    for r, q in zip(a, g):
+        text = "".join(f"<|im_start|>{m['role']}\n{m['content']}<|im_end|>\n" for m in items[r["item_id"]].messages())
+        text = "<|im_start|>system\n<|im_end|>\n" * (items[r["item_id"]].messages()[0]["role"] != "system") + text
+        text += "<|im_start|>assistant\n"
+        n = len(tok(text, add_special_tokens=False)["input_ids"])
+        assert r["usage"]["prompt_tokens"] == q["usage"]["prompt_tokens"] == n
+        assert set(r["logprobs"]) == {"yes", "no"} and all(v < 0 for v in r["logprobs"].values())
+
+
+def test_llamacpp_loglik_refuses_an_unknown_chat_format_in_one_line():
+    pytest.importorskip("llama_cpp")
+    from causalgraph.errors import ConfigError
+    from causalgraph.llm.llamacpp import named_chat_formatter
+
+    with pytest.raises(ConfigError, match=r"chat_format='gemma-9'.*known: .*gemma"):
+        named_chat_formatter("gemma-9")
+    assert named_chat_formatter("llama-2") is named_chat_formatter("llama2")
