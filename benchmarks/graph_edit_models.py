@@ -28,6 +28,10 @@ from causalgraph.graph_edits import GRAPH_EDITS
 from causalgraph.tasks import get_task
 
 
+#: Gemma's GGUF file carries no chat template: llama-cpp-python's named `gemma` format (as for generation).
+CHAT_FORMATS = {"gemma": {"chat_format": "gemma"}}
+
+
 def model_path(name: str) -> str:
     """``llamacpp/<file>`` of a bundled model: ``smollm2`` or ``gemma`` (assembled from its package once)."""
     if name == "smollm2":
@@ -58,7 +62,8 @@ def main(argv=None) -> int:
                 items = spec.items(corpus, args.variant, graph_edit=edit)[:: args.every]
                 t0 = time.perf_counter()
                 res = run_benchmark(task, [args.variant], model, items=items, graph_edit=edit, method="loglik",
-                                    model_options={"n_threads": args.threads}, dataset=_dataset_info(corpus),
+                                    model_options={"n_threads": args.threads, **CHAT_FORMATS.get(name, {})},
+                                    dataset=_dataset_info(corpus),
                                     out=os.path.join(args.out, f"{name}-{task}-{edit}"))
                 v = next(iter(res.metrics["variants"].values()))
                 print(f"{name} {task} {edit}: {len(items)} items, {res.written} written, acc "
