@@ -55,7 +55,7 @@ def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[st
     from ..errors import ConfigError
     from ..graph_edits import check_edit
     from ..llm.registry import split_spec
-    from .runner import _with_edit, loglik_choices
+    from .prepare import _with_edit, loglik_choices
 
     if isinstance(epochs, bool) or not isinstance(epochs, int) or epochs < 1:
         raise ConfigError(f"--epochs {epochs!r}: expected an integer >= 1")
@@ -85,7 +85,7 @@ def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[st
         if variants:
             vs = [spec.variant_id(v) for v in variants]
         elif method == "loglik":
-            from .runner import loglik_variants
+            from .prepare import loglik_variants
 
             vs = list(loglik_variants(spec))
         else:
