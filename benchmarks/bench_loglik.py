@@ -104,8 +104,9 @@ def speed(args, tmp: str) -> dict:
         out[name] = row
         print(f"{name:9} {row['items']} items: generate {row['generate_items_per_s']:.3f} items/s "
               f"({row['generate_s']:.1f} s), loglik {row['loglik_items_per_s']:.3f} items/s ({row['loglik_s']:.1f} s), "
-              f"ratio {row['ratio']:.2f}, load {gen['load_average']} / {ll['load_average']}" + (f", same label as {list(out)[0]}: {row['same_loglik_label_as_first']:.3f}"
-                                             if "same_loglik_label_as_first" in row else ""), flush=True)
+              f"ratio {row['ratio']:.2f}, load {gen['load_average']} / {ll['load_average']}"
+              + (f", same label as {list(out)[0]}: {row['same_loglik_label_as_first']:.3f}"
+                 if "same_loglik_label_as_first" in row else ""), flush=True)
     return out
 
 

@@ -76,7 +76,8 @@ def common_prefix_length(a: Sequence[int], b: Sequence[int]) -> int:
     return n
 
 
-def group_by_prefix(contexts: Sequence[Sequence[int]], min_shared: int = MIN_SHARED_PREFIX) -> list[tuple[int, list[int]]]:
+def group_by_prefix(contexts: Sequence[Sequence[int]],
+                    min_shared: int = MIN_SHARED_PREFIX) -> list[tuple[int, list[int]]]:
     """Split a batch's contexts into groups whose shared token prefix is computed once.
 
     Each group is ``(prefix_len, member indices)``: its members' first
@@ -419,3 +420,4 @@ class HFBackend(Backend):
         await self._scorer.aclose()
         self._model = None
         self._tok = None
+        self._last_prefix = None  # a key/value cache of the model just freed
