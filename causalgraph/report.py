@@ -20,7 +20,10 @@
 ``runs/<name>.html``
     with ``runs=``, the run page of :mod:`causalgraph.viewer` for each run
     (``causalgraph report --runs RUN …``), so one folder holds the corpus
-    report and the results of a study.
+    report and the results of a study.  The page's runs section lists them,
+    and for every variant scored by log-likelihood (``--method loglik``) it
+    gives acc, acc_norm, ECE, adaptive ECE and Brier score and draws a
+    reliability diagram (matplotlib, embedded as PNG data).
 
 Nothing is fetched from the network: the pages' Content-Security-Policy
 allows only their own scripts (by sha256) and the files in ``assets/``.
@@ -411,6 +414,9 @@ def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule:
                      (row["parse_failures"], row["parse_failures"]),
                      (_num(row["f1"]), row["f1"]) if row["f1"] is not None else ""] for row in run_rows],
                    raw_cells=True, table_id="run-links"))
+        scored = [(row, v) for row in run_rows for v in row["loglik"]]
+        if scored:
+            add(_reliability_section(scored))
 
     page = (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
@@ -454,5 +460,35 @@ def _run_pages(runs, corpus: Corpus, out: Path, difficulty_feature: Optional[str
         rows.append({"name": name, "file": path.name, "task": view.task_name, "model": view.model,
                      "items": view.totals["items"], "errors": view.totals["errors"],
                      "parse_failures": view.totals["parse_failures"],
-                     "f1": sum(f1s) / len(f1s) if f1s else None})
+                     "f1": sum(f1s) / len(f1s) if f1s else None,
+                     # variants scored by log-likelihood, with their calibration
+                     "loglik": [v for v in view.summary if v.get("method") == "loglik" and v.get("reliability")]})
     return pages, rows
+
+
+def _reliability_section(scored: list[tuple[dict, dict]]) -> str:
+    """The calibration table and a reliability diagram (base64 PNG) per run variant scored by log-likelihood."""
+    from .bench.calibration import reliability_figure
+
+    rows, images = [], []
+    for n, (run, v) in enumerate(scored):
+        rows.append([run["name"], v["variant"], (v["calibrated"], v["calibrated"]),
+                     (_num(v["acc"]), v["acc"]), (_num(v["acc_norm"]), v["acc_norm"]),
+                     (_num(v["ece"]), v["ece"]), (_num(v["ece_adaptive"]), v["ece_adaptive"]),
+                     (_num(v["brier"]), v["brier"])])
+        cal = {"reliability": v["reliability"], "ece": v["ece"], "ece_adaptive": v["ece_adaptive"],
+               "brier": v["brier"], "n": v["calibrated"]}
+        fig = reliability_figure(cal, title=f"{run['name']} · {run['task']} {v['variant']} · {run['model']}")
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", metadata={"Software": None})  # the same run gives the same bytes
+        data = base64.b64encode(buf.getvalue()).decode("ascii")
+        images.append(f'<img class="reliability" id="reliability-{n}" alt="Reliability diagram of '
+                      f'{_e(run["name"])} {_e(v["variant"])}" src="data:image/png;base64,{data}" '
+                      'style="max-width:32%">')
+    return ('<h3 id="calibration">Calibration of the runs scored by log-likelihood</h3>'
+            + _table(["run", "variant", "items scored", "acc", "acc_norm", "ECE (15 bins)", "adaptive ECE", "Brier"],
+                     rows, table_id="run-calibration")
+            + '<p class="muted">Confidence: the probability of the predicted label (acc), normalised over the '
+              'choices. Each diagram: accuracy against confidence in 15 equal-width bins, the items per bin '
+              'below; the diagonal is perfect calibration.</p>'
+            + '<div id="reliability-diagrams">' + "".join(images) + "</div>")

@@ -215,3 +215,45 @@ def test_report_cli_writes_run_pages_for_runs(climatecause, climatecause_path, t
                  "--runs", str(run)]) == 0
     assert (out / "runs" / "r1.html").is_file() and (out / "assets" / "vis-network.min.js").is_file()
     assert not (out / "graphs").exists()
+
+
+def test_report_runs_section_gives_calibration_and_a_reliability_diagram_for_loglik_runs(climatecause,
+                                                                                          climatecause_path, tmp_path):
+    import base64
+    import math
+
+    from causalgraph.bench.runner import run_benchmark
+    from causalgraph.bench.store import load_run
+
+    ll = run_benchmark("ccr-member", ["A_5"], "mock/noisy", data=str(climatecause_path), limit=30, method="loglik",
+                       model_options={"flip": 0.3}, out=tmp_path / "ll")
+    gen = run_benchmark("ccr-member", ["A_5"], "mock/oracle", data=str(climatecause_path), limit=5,
+                        out=tmp_path / "gen")
+    rep = write_report(climatecause, tmp_path / "rep", max_graphs=0, runs=[ll.path, gen.path])
+    page = rep.index.read_text(encoding="utf-8")
+    # ECE over 15 equal-width bins and the two-label Brier score, computed here from the records.
+    recs = load_run(ll.path).responses
+    conf = [r["probs"][r["label"]] for r in recs]
+    ok = [r["label"] == r["gold"] for r in recs]
+    bins: dict[int, list[int]] = {}
+    for i, c in enumerate(conf):
+        bins.setdefault(max(math.ceil(c * 15) - 1, 0), []).append(i)
+    ece = sum(len(m) / len(recs) * abs(sum(ok[i] for i in m) / len(m) - sum(conf[i] for i in m) / len(m))
+              for m in bins.values())
+    brier = sum(sum((p - (lab == r["gold"])) ** 2 for lab, p in r["probs"].items()) for r in recs) / len(recs)
+    table = re.search(r'<table class="" id="run-calibration">(.*?)</table>', page).group(1)
+    cells = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td><td[^>]*>(\d+)</td><td[^>]*>([\d.]+)</td>"
+                       r"<td[^>]*>([\d.]+)</td><td[^>]*>([\d.]+)</td><td[^>]*>([\d.]+)</td><td[^>]*>([\d.]+)</td></tr>",
+                       table)
+    assert len(cells) == 1  # the generated run has no calibration
+    name, variant, n, acc, _, got_ece, _, got_brier = cells[0]
+    assert (name, variant, int(n)) == ("ll", "A_5", 30)
+    assert float(acc) == pytest.approx(sum(ok) / len(ok), abs=5e-5)
+    assert float(got_ece) == pytest.approx(ece, abs=5e-5) and float(got_brier) == pytest.approx(brier, abs=5e-5)
+    images = re.findall(r'<img class="reliability" id="reliability-0" alt="Reliability diagram of ll A_5" '
+                        r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page)
+    assert len(images) == 1 and base64.b64decode(images[0]).startswith(b"\x89PNG\r\n\x1a\n")
+    assert page.count('class="reliability"') == 1
+    # The same runs give the same page (the PNG carries no timestamp).
+    again = write_report(climatecause, tmp_path / "rep2", max_graphs=0, runs=[ll.path, gen.path])
+    assert again.index.read_text(encoding="utf-8") == page

@@ -37,7 +37,8 @@ import numpy as np
 
 from ..errors import ConfigError, SchemaError
 
-__all__ = ["calibration", "ece", "adaptive_ece", "brier", "reliability_bins", "plot_reliability", "DEFAULT_BINS"]
+__all__ = ["calibration", "ece", "adaptive_ece", "brier", "reliability_bins", "reliability_figure", "plot_reliability",
+           "DEFAULT_BINS"]
 
 #: Bins of the equal-width and adaptive ECE.
 DEFAULT_BINS = 15
@@ -160,6 +161,47 @@ def calibration(records: Sequence[Mapping[str, Any]], bins: int = DEFAULT_BINS) 
             "reliability": reliability_bins(conf, ok, bins)}
 
 
+def reliability_figure(cal: Mapping[str, Any], *, title: str = ""):
+    """A reliability diagram (accuracy against confidence per bin, item counts below) as a matplotlib Figure.
+
+    The figure is made without pyplot (no global state, no display): save it
+    with ``fig.savefig``.
+
+    Parameters
+    ----------
+    cal
+        What :func:`calibration` returned.
+    title
+        The plot's title (the run and variant).
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    rows = cal["reliability"]
+    width = 1.0 / len(rows)
+    fig = Figure(figsize=(5, 6))
+    FigureCanvasAgg(fig)
+    ax, axc = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [3, 1]})
+    ax.plot([0, 1], [0, 1], linestyle="--", color="grey", linewidth=1, label="perfect calibration")
+    filled = [r for r in rows if r["count"]]
+    ax.bar([r["lo"] for r in filled], [r["accuracy"] for r in filled], width=width, align="edge",
+           edgecolor="black", color="#4878d0", label="accuracy")
+    ax.plot([r["confidence"] for r in filled], [r["accuracy"] for r in filled], "o", color="#d65f5f",
+            label="mean confidence")
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("accuracy")
+    ax.set_title(f"{title}\nECE {cal['ece']:.4f} · adaptive {cal['ece_adaptive']:.4f} · Brier {cal['brier']:.4f} "
+                 f"(n={cal['n']})", fontsize=9)
+    ax.legend(loc="upper left", fontsize=8)
+    axc.bar([r["lo"] for r in rows], [r["count"] for r in rows], width=width, align="edge", edgecolor="black",
+            color="#999999")
+    axc.set_xlim(0, 1)
+    axc.set_xlabel("confidence of the predicted label")
+    axc.set_ylabel("items")
+    fig.tight_layout()
+    return fig
+
+
 def plot_reliability(cal: Mapping[str, Any], path, *, title: str = "") -> None:
     """Write a reliability diagram (accuracy against confidence per bin, with counts) as an image (matplotlib).
 
@@ -168,7 +210,8 @@ def plot_reliability(cal: Mapping[str, Any], path, *, title: str = "") -> None:
     cal
         What :func:`calibration` returned.
     path
-        The image file (its suffix, ``.png`` or ``.svg``, picks the format).
+        The image file (its suffix, ``.png`` or ``.svg``, picks the format), or a binary file object
+        (written as PNG).
     title
         The plot's title (the run and variant).
 
@@ -176,32 +219,8 @@ def plot_reliability(cal: Mapping[str, Any], path, *, title: str = "") -> None:
     --------
     >>> plot_reliability(calibration(recs), "reliability.png", title="A_5")   # doctest: +SKIP
     """
-    import matplotlib
-
-    matplotlib.use("Agg")  # files only: no display is needed or opened
-    import matplotlib.pyplot as plt
-
-    rows = cal["reliability"]
-    width = 1.0 / len(rows)
-    fig, (ax, axc) = plt.subplots(2, 1, figsize=(5, 6), sharex=True, gridspec_kw={"height_ratios": [3, 1]})
-    try:
-        ax.plot([0, 1], [0, 1], linestyle="--", color="grey", linewidth=1, label="perfect calibration")
-        filled = [r for r in rows if r["count"]]
-        ax.bar([r["lo"] for r in filled], [r["accuracy"] for r in filled], width=width, align="edge",
-               edgecolor="black", color="#4878d0", label="accuracy")
-        ax.plot([r["confidence"] for r in filled], [r["accuracy"] for r in filled], "o", color="#d65f5f",
-                label="mean confidence")
-        ax.set_ylim(0, 1)
-        ax.set_ylabel("accuracy")
-        ax.set_title(f"{title}\nECE {cal['ece']:.4f} · adaptive {cal['ece_adaptive']:.4f} · Brier {cal['brier']:.4f} "
-                     f"(n={cal['n']})", fontsize=9)
-        ax.legend(loc="upper left", fontsize=8)
-        axc.bar([r["lo"] for r in rows], [r["count"] for r in rows], width=width, align="edge", edgecolor="black",
-                color="#999999")
-        axc.set_xlim(0, 1)
-        axc.set_xlabel("confidence of the predicted label")
-        axc.set_ylabel("items")
-        fig.tight_layout()
+    fig = reliability_figure(cal, title=title)
+    if hasattr(path, "write"):
+        fig.savefig(path, format="png", metadata={"Software": None})
+    else:
         fig.savefig(str(path), metadata={"Software": None} if str(path).endswith(".png") else None)
-    finally:
-        plt.close(fig)

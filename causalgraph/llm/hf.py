@@ -13,13 +13,22 @@ Concurrent requests are gathered into batches of up to ``batch_size``
 runs the model.
 
 Log-likelihood scoring (``--method loglik``, :meth:`HFBackend.score`):
-items are gathered into batches like generation requests; one forward pass
-over the batch's contexts (left padded, position ids counted from each
-context's first real token) computes the shared prompt once and keeps its
-key/value cache, which is repeated for each of the item's choices; a second
-pass over the continuations (right padded) gives the log-probabilities of
-their remaining tokens.  Single-token continuations (``Yes``/``No``) need
-only the first pass.
+items are gathered into batches like generation requests.  Within a batch,
+contexts that share a long token prefix (items built from one statement
+share the graph part of the prompt, a real token prefix through the chat
+template) are grouped (:func:`group_by_prefix`); each group's prefix is
+computed once, as one unpadded row, and its key/value cache is repeated for
+the group's members, whose remaining tokens go through one forward pass
+(left padded up to the prefix, position ids counted over each row's real
+tokens, logits kept for the last position only).  The prefix of the batch's
+last item is kept for the next batch, which usually holds the same
+statement's next items.  That key/value cache is then repeated for each of
+an item's choices, and a second pass over the continuations (right padded)
+gives the log-probabilities of their remaining tokens; single-token
+continuations (``Yes``/``No``) need only the first pass.  Models whose cache
+cannot be cut back to a prefix (sliding-window layers) score each batch
+from the start, left padded.  Generation is unchanged (``generate`` computes
+each prompt in full).
 
 Options: ``gguf_file``, ``batch_size``, ``batch_wait`` (seconds to wait for
 a batch to fill, default 0.02), ``dtype`` (``float32`` default, or
@@ -35,7 +44,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from typing import Any
+from typing import Any, Optional, Sequence
 
 from ..errors import BackendError, ConfigError
 from .base import Backend, Completion, Request
@@ -43,10 +52,71 @@ from .batching import MicroBatcher
 from .local import resolve_model_file
 from .loglik import ChoiceScores, LoglikRequest
 
-__all__ = ["HFBackend", "HF_OPTIONS"]
+__all__ = ["HFBackend", "HF_OPTIONS", "group_by_prefix", "common_prefix_length", "MIN_SHARED_PREFIX"]
 
 #: The options the hf backend understands.
 HF_OPTIONS = ("gguf_file", "batch_size", "batch_wait", "dtype", "device", "default_max_tokens", "threads")
+#: The fewest tokens two contexts must share for their key/value cache to be computed once.
+MIN_SHARED_PREFIX = 16
+
+
+def common_prefix_length(a: Sequence[int], b: Sequence[int]) -> int:
+    """How many leading tokens ``a`` and ``b`` share.
+
+    Examples
+    --------
+    >>> common_prefix_length([1, 2, 3, 4], [1, 2, 5])
+    2
+    """
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def group_by_prefix(contexts: Sequence[Sequence[int]],
+                    min_shared: int = MIN_SHARED_PREFIX) -> list[tuple[int, list[int]]]:
+    """Split a batch's contexts into groups whose shared token prefix is computed once.
+
+    Each group is ``(prefix_len, member indices)``: its members' first
+    ``prefix_len`` tokens are equal, and every member keeps at least one token
+    after the prefix (its last token's logits predict the continuation).
+    Items are taken in order; an item joins the first group where that saves
+    work, counted in tokens through the model: a group costs its prefix once
+    plus, per member, the longest suffix (the suffixes are padded to it).
+    A group of one has no prefix (``prefix_len`` 0) unless the previous
+    batch's prefix serves it (:meth:`HFBackend._prefix_cache`).
+
+    Examples
+    --------
+    >>> a, b, c = [1] * 20 + [2, 3], [1] * 20 + [4], [9, 9, 9]
+    >>> group_by_prefix([a, b, c])
+    [(20, [0, 1]), (0, [2])]
+    """
+    groups: list[tuple[list[int], list[int]]] = []  # (prefix tokens, members)
+
+    def cost(prefix: Sequence[int], members: list[int]) -> int:
+        return len(prefix) + len(members) * max(len(contexts[m]) - len(prefix) for m in members)
+
+    for i, c in enumerate(contexts):
+        best, best_gain = None, 0
+        for g, (prefix, members) in enumerate(groups):
+            shared = min(common_prefix_length(prefix, c), len(c) - 1)
+            if shared < min_shared:
+                continue
+            # Tokens saved by joining rather than opening a group of one (which computes all of c).
+            gain = cost(prefix, members) + len(c) - cost(prefix[:shared], members + [i])
+            if gain > best_gain:
+                best, best_gain = g, gain
+        if best is None:
+            groups.append((list(c[:-1]), [i]))
+        else:
+            prefix, members = groups[best]
+            shared = min(common_prefix_length(prefix, c), len(c) - 1)
+            groups[best] = (prefix[:shared], members + [i])
+    return [(len(p) if len(m) > 1 else 0, m) for p, m in groups]
 
 
 class HFBackend(Backend):
@@ -88,6 +158,9 @@ class HFBackend(Backend):
         self._scorer = MicroBatcher(self._score_batch, max_size=self.batch_size, wait=self.batch_wait)
         # Generation and scoring run in their batchers' worker threads; the model serves one at a time.
         self._model_lock = threading.Lock()
+        self._shares_prefix: Optional[bool] = None  # known once the model is loaded (_prefix_sharing)
+        # (token ids, key/value cache) of the last batch's shared prefix, for the next batch.
+        self._last_prefix: Optional[tuple[tuple[int, ...], Any]] = None
 
     def identity(self) -> dict[str, Any]:
         # The weights, not the way they were named (file, or folder + gguf_file), identify the model.
@@ -160,31 +233,121 @@ class HFBackend(Backend):
         with self._model_lock:
             return self._score_locked(requests)
 
+    def _prefix_sharing(self) -> bool:
+        """Whether the model's key/value cache can be cut back and copied (every layer a plain, full-attention one).
+
+        Sliding-window or linear-attention layers keep a state that cannot be cropped to a prefix; for those
+        models each batch is scored from the start.
+        """
+        if self._shares_prefix is None:
+            import torch
+            from transformers.cache_utils import DynamicLayer
+
+            _, model = self._load()
+            with torch.no_grad():
+                out = model(input_ids=torch.tensor([[0]], device=model.device), use_cache=True, logits_to_keep=1)
+            layers = getattr(out.past_key_values, "layers", None)
+            self._shares_prefix = bool(layers) and all(type(layer) is DynamicLayer for layer in layers)
+        return self._shares_prefix
+
     def _score_locked(self, requests: list[LoglikRequest]) -> list[ChoiceScores]:
+        tok, model = self._load()
+        ctx = [self.context_ids(r.request) for r in requests]
+        conts = [[self.continuation_ids(c) for c in r.continuations] for r in requests]
+        t0 = time.perf_counter()
+        if self._prefix_sharing():
+            groups = group_by_prefix(ctx)
+            if self._last_prefix is not None:
+                # An item alone in its group may still share the previous batch's prefix.
+                old = self._last_prefix[0]
+                for g, (prefix_len, members) in enumerate(groups):
+                    shared = common_prefix_length(old, ctx[members[0]][:-1])
+                    if len(members) == 1 and shared >= MIN_SHARED_PREFIX:
+                        groups[g] = (shared, members)
+        else:
+            groups = [(0, list(range(len(ctx))))]
+        scored: dict[int, list[list[float]]] = {}
+        for prefix_len, members in groups:
+            cache = self._prefix_cache(ctx[members[0]][:prefix_len]) if prefix_len else None
+            got = self._score_group(prefix_len, cache, [ctx[b] for b in members], [conts[b] for b in members])
+            scored.update(zip(members, got))
+            if cache is not None and len(ctx) - 1 in members:
+                # The batch's last item's prefix serves the next batch (the same statement's next items).
+                self._last_prefix = (tuple(ctx[members[0]][:prefix_len]), cache)
+        latency = time.perf_counter() - t0
+        results = []
+        for b, cs in enumerate(conts):
+            per_token = scored[b]
+            results.append(ChoiceScores(logprobs=tuple(float(sum(t)) for t in per_token),
+                                        token_counts=tuple(len(c) for c in cs), prompt_tokens=len(ctx[b]),
+                                        latency_s=latency, model=self.gguf_file or self.folder.name,
+                                        raw={"batch_size": len(requests), "token_logprobs": per_token,
+                                             "shared_prefix_tokens": next(p for p, m in groups if b in m)}))
+        return results
+
+    def _prefix_cache(self, prefix: list[int]):
+        """The key/value cache of ``prefix`` (one row), from the previous batch's prefix where they share tokens."""
+        import copy
+
+        import torch
+
+        _, model = self._load()
+        dev = model.device
+        cache, done = None, 0
+        if self._last_prefix is not None:
+            old, old_cache = self._last_prefix
+            done = common_prefix_length(old, prefix)
+            if done >= MIN_SHARED_PREFIX:
+                cache = copy.deepcopy(old_cache)  # the stored cache stays as it is for the next batch
+                if len(old) > done:
+                    cache.crop(-(len(old) - done))
+            else:
+                done = 0
+        if done < len(prefix):
+            with torch.no_grad():
+                out = model(input_ids=torch.tensor([prefix[done:]], device=dev),
+                            position_ids=torch.arange(done, len(prefix), device=dev)[None, :],
+                            past_key_values=cache, use_cache=True, logits_to_keep=1)
+            cache = out.past_key_values
+        return cache
+
+    def _score_group(self, prefix_len: int, cache, ctx: list[list[int]], conts: list[list[list[int]]]):
+        """Per-token log-probabilities of each item's continuations; the items share ``prefix_len`` tokens in ``cache``.
+
+        The suffixes (each context after the shared prefix) are left padded up to the prefix, so every row's
+        last position is its context's last token; position ids count each row's real tokens.
+        """
+        import copy
+
         import torch
 
         tok, model = self._load()
         dev = model.device
-        ctx = [self.context_ids(r.request) for r in requests]
-        conts = [[self.continuation_ids(c) for c in r.continuations] for r in requests]
-        t0 = time.perf_counter()
-        width = max(len(c) for c in ctx)
         pad = tok.pad_token_id
-        ids = torch.tensor([[pad] * (width - len(c)) + c for c in ctx], device=dev)
-        mask = torch.tensor([[0] * (width - len(c)) + [1] * len(c) for c in ctx], device=dev)
-        pos = (mask.cumsum(-1) - 1).clamp(min=0)
+        n = len(ctx)
+        suffix = [c[prefix_len:] for c in ctx]
+        width = max(len(c) for c in suffix)
+        ids = torch.tensor([[pad] * (width - len(c)) + c for c in suffix], device=dev)
+        smask = torch.tensor([[0] * (width - len(c)) + [1] * len(c) for c in suffix], device=dev)
+        mask = torch.cat([torch.ones((n, prefix_len), dtype=smask.dtype, device=dev), smask], dim=-1)
+        pos = prefix_len + (smask.cumsum(-1) - 1).clamp(min=0)
+        past = None
+        if cache is not None:
+            past = copy.deepcopy(cache)  # the forward pass appends to the cache it is given
+            past.batch_repeat_interleave(n)
         # Rows of the second pass: one per (item, choice) whose continuation has more than one token.
         rows = [(b, j) for b, cs in enumerate(conts) for j, c in enumerate(cs) if len(c) > 1]
         with torch.no_grad():
             # (log_softmax in float64: over ~50k logits float32 rounding alone reaches 1e-5 per token.)
             # logits_to_keep=1: only the last position's logits (a full [batch, length, vocab] tensor is GBs).
-            out = model(input_ids=ids, attention_mask=mask, position_ids=pos, use_cache=bool(rows), logits_to_keep=1)
+            out = model(input_ids=ids, attention_mask=mask, position_ids=pos, past_key_values=past,
+                        use_cache=bool(rows), logits_to_keep=1)
             first = torch.log_softmax(out.logits[:, -1, :].double(), dim=-1)  # predicts each first continuation token
             rest: dict[tuple[int, int], list[float]] = {}
             if rows:
                 index = torch.tensor([b for b, _ in rows], device=dev)
-                cache = out.past_key_values
-                cache.reorder_cache(index)  # the shared prompt, once per choice, without recomputing it
+                full = out.past_key_values
+                full.reorder_cache(index)  # the item's prompt, once per choice, without recomputing it
                 tails = [conts[b][j] for b, j in rows]
                 t_width = max(len(t) - 1 for t in tails)
                 t_ids = torch.tensor([t[:-1] + [pad] * (t_width - len(t) + 1) for t in tails], device=dev)
@@ -192,19 +355,12 @@ class HFBackend(Backend):
                 start = mask.sum(-1)[index]
                 t_pos = start[:, None] + torch.arange(t_width, device=dev)[None, :]
                 out2 = model(input_ids=t_ids, attention_mask=torch.cat([mask[index], t_mask], dim=-1),
-                             position_ids=t_pos, past_key_values=cache, use_cache=False)
+                             position_ids=t_pos, past_key_values=full, use_cache=False)
                 lp2 = torch.log_softmax(out2.logits.double(), dim=-1)
                 for r, ((b, j), t) in enumerate(zip(rows, tails)):
                     rest[(b, j)] = [float(lp2[r, k, t[k + 1]]) for k in range(len(t) - 1)]
-        latency = time.perf_counter() - t0
-        results = []
-        for b, (r, cs) in enumerate(zip(requests, conts)):
-            per_token = [[float(first[b, c[0]])] + rest.get((b, j), []) for j, c in enumerate(cs)]
-            results.append(ChoiceScores(logprobs=tuple(float(sum(t)) for t in per_token),
-                                        token_counts=tuple(len(c) for c in cs), prompt_tokens=len(ctx[b]),
-                                        latency_s=latency, model=self.gguf_file or self.folder.name,
-                                        raw={"batch_size": len(requests), "token_logprobs": per_token}))
-        return results
+        return [[[float(first[b, c[0]])] + rest.get((b, j), []) for j, c in enumerate(cs)]
+                for b, cs in enumerate(conts)]
 
     def _generate_locked(self, requests: list[Request]) -> list[Completion]:
         import torch
@@ -264,3 +420,4 @@ class HFBackend(Backend):
         await self._scorer.aclose()
         self._model = None
         self._tok = None
+        self._last_prefix = None  # a key/value cache of the model just freed

@@ -25,13 +25,17 @@ option or parameter is a :class:`~causalgraph.errors.ConfigError`: nothing
 is dropped silently.
 
 Log-likelihood scoring (``--method loglik``, :meth:`LlamaCppBackend.score`):
-the messages go through the chat template that generation uses (as
-``create_chat_completion`` formats them, assistant turn opened): the GGUF
-file's own, or the one ``chat_format`` names (Gemma's GGUF files carry no
-template: ``-O chat_format=gemma``), the context
+the messages go through the GGUF file's chat template, or the chat format
+named by the ``chat_format`` option (Gemma 3 270M's GGUF holds no template:
+``chat_format=gemma``), as ``create_chat_completion`` formats them with the
+assistant turn opened; the context
 is evaluated once, and each continuation is evaluated after it token by
 token from the context's key/value cache (llama.cpp keeps the logits of the
-last evaluated token), so the shared prompt is computed once per item.
+last evaluated token), so the shared prompt is computed once per item; the
+longest token prefix a context shares with the tokens evaluated for the
+previous item (the graph part of items built from one statement) is taken
+from the cache rather than evaluated again, as ``create_chat_completion``
+does for generation.
 """
 
 from __future__ import annotations
@@ -46,36 +50,10 @@ from .base import Backend, Completion, Request
 from .local import resolve_model_file
 from .loglik import ChoiceScores, LoglikRequest
 
-__all__ = ["LlamaCppBackend", "LOAD_OPTIONS", "GENERATION_PARAMS", "llama_response_format", "named_chat_formatter"]
+__all__ = ["LlamaCppBackend", "LOAD_OPTIONS", "GENERATION_PARAMS", "llama_response_format"]
 
 #: Options that configure the loaded model (or the backend itself).
 LOAD_OPTIONS = ("n_ctx", "n_threads", "seed", "n_gpu_layers", "chat_format", "default_max_tokens")
-
-
-def _squash(name: str) -> str:
-    return "".join(ch for ch in name.lower() if ch.isalnum())
-
-
-def named_chat_formatter(name: str):
-    """llama-cpp-python's prompt formatter registered as chat format ``name`` (``gemma``, ``chatml``, ``llama-2`` …).
-
-    ``--method loglik`` needs the prompt text itself, which the registry of chat handlers does not hand
-    out; the formatters are the module's ``format_<name>`` functions (``llama-2`` is ``format_llama2``).
-
-    Examples
-    --------
-    >>> named_chat_formatter("gemma")(messages=[{"role": "user", "content": "Hi"}]).prompt  # doctest: +SKIP
-    '<start_of_turn>user\\nHi<end_of_turn>\\n<start_of_turn>model\\n'
-    """
-    from llama_cpp import llama_chat_format as lcf
-
-    found = {_squash(k[len("format_"):]): getattr(lcf, k) for k in dir(lcf)
-             if k.startswith("format_") and callable(getattr(lcf, k))}
-    fmt = found.get(_squash(name))
-    if fmt is None:
-        raise ConfigError(f"llamacpp option chat_format={name!r}: --method loglik knows no prompt formatter of that "
-                          f"name; known: {', '.join(sorted(found))}")
-    return fmt
 #: Parameters of ``Llama.create_chat_completion`` the backend passes through, with their types.
 GENERATION_PARAMS: dict[str, type] = {
     "top_p": float, "top_k": int, "min_p": float, "typical_p": float, "repeat_penalty": float,
@@ -264,22 +242,30 @@ class LlamaCppBackend(Backend):
                           finish_reason=choice.get("finish_reason"), model=self.path.name, raw=dict(out))
 
     def _prompt_tokens(self, llm, request: Request) -> list[int]:
-        """The messages through the chat template with the assistant turn opened, as token ids.
+        """The messages through the GGUF chat template with the assistant turn opened, as token ids."""
+        import inspect
 
-        The template is the one generation uses: the named ``chat_format`` when the option is set (Gemma's
-        GGUF files carry none), else the GGUF file's own.
-        """
-        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+        from llama_cpp.llama_chat_format import (Jinja2ChatFormatter, LlamaChatCompletionHandlerNotFoundException,
+                                                 LlamaChatCompletionHandlerRegistry)
 
-        messages = [dict(m) for m in request.messages]
-        if self.options.get("chat_format"):
-            res = named_chat_formatter(str(self.options["chat_format"]))(messages=messages)
+        name = self.options.get("chat_format")
+        if name:
+            # The formatter behind the named handler, as create_chat_completion(chat_format=name) applies it.
+            try:
+                handler = LlamaChatCompletionHandlerRegistry().get_chat_completion_handler_by_name(str(name))
+            except LlamaChatCompletionHandlerNotFoundException:
+                raise ConfigError(f"llamacpp option chat_format={name!r}: llama-cpp-python knows no such chat "
+                                  "format") from None
+            fmt = inspect.getclosurevars(handler).nonlocals.get("chat_formatter")
+            if not callable(fmt):
+                raise ConfigError(f"llamacpp option chat_format={name!r} is a chat handler without a prompt "
+                                  "template (it formats requests itself); --method loglik needs a plain chat format "
+                                  "(gemma, chatml, llama-2 …) or the GGUF file's own template")
         else:
             template = (llm.metadata or {}).get("tokenizer.chat_template")
             if not template:
                 raise BackendError(f"{self.path.name} holds no chat template (tokenizer.chat_template); --method "
-                                   "loglik needs one to open the assistant turn: name one with -O chat_format=NAME "
-                                   "(e.g. gemma)")
+                                   "loglik needs one to open the assistant turn, or the option chat_format")
             model = llm._model  # the token texts the chat handler of llama-cpp-python passes to the template too
 
             def text_of(tid: int) -> str:
@@ -287,8 +273,7 @@ class LlamaCppBackend(Backend):
 
             fmt = Jinja2ChatFormatter(template=template, eos_token=text_of(llm.token_eos()),
                                       bos_token=text_of(llm.token_bos()), add_generation_prompt=True)
-            res = fmt(messages=messages)
-        # As llama-cpp-python's chat handlers tokenize the formatted prompt for generation.
+        res = fmt(messages=[dict(m) for m in request.messages])
         return list(llm.tokenize(res.prompt.encode("utf-8"), add_bos=not getattr(res, "added_special", False),
                                  special=True))
 
@@ -315,8 +300,20 @@ class LlamaCppBackend(Backend):
                 # holds the logits of the last evaluated token (the only one a batch asks logits for).
                 return np.ctypeslib.as_array(llm._ctx.get_logits(), shape=(llm.n_vocab(),)).copy()
 
-            llm.reset()
-            llm.eval(ctx)
+            # The key/value cache of the tokens evaluated last (the previous item's context and a
+            # continuation) serves the longest common prefix with this context: items built from one
+            # statement share the graph part of the prompt, and create_chat_completion reuses a cached
+            # prefix the same way.  At least one token is evaluated, for its logits.
+            keep = 0
+            for a, b in zip(llm.input_ids[: llm.n_tokens].tolist(), ctx[:-1]):
+                if a != b:
+                    break
+                keep += 1
+            if keep and llm._ctx.kv_cache_seq_rm(-1, keep, -1):
+                llm.n_tokens = keep
+            else:  # nothing shared, or a cache that cannot drop a tail: from the start
+                llm.reset()
+            llm.eval(ctx[llm.n_tokens:])
             first = log_softmax(last_logits())
             per_token = []
             for c in conts:
@@ -326,7 +323,8 @@ class LlamaCppBackend(Backend):
                     llm.eval([c[k]])
                     lps.append(float(log_softmax(last_logits())[c[k + 1]]))
                 per_token.append(lps)
-            llm.reset()
+            if hasattr(llm, "_requires_eval"):
+                llm._requires_eval = True  # the logits are of a continuation's token, not of a live decode
         return ChoiceScores(logprobs=tuple(float(sum(t)) for t in per_token), token_counts=tuple(len(c) for c in conts),
                             prompt_tokens=len(ctx), latency_s=time.perf_counter() - t0, model=self.path.name,
                             raw={"token_logprobs": per_token})

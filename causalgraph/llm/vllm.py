@@ -488,7 +488,9 @@ class VLLMBackend(Backend):
 
         Each prompt is the context's token ids followed by the continuation's; ``prompt_logprobs=1``
         makes vLLM return, per prompt position, the log-probability of the token there (and the top
-        one); prefix caching computes each shared context once.
+        one).  vLLM does not read its prefix cache for such a request (``SamplingParams`` sets
+        ``skip_reading_prefix_cache`` whenever ``prompt_logprobs`` is asked: cached positions would
+        have no log-probabilities), so every (item, choice) prompt is computed in full.
         """
         from vllm import SamplingParams
 

@@ -184,11 +184,74 @@ def test_llamacpp_loglik_formats_the_prompt_with_a_named_chat_format_as_generati
         assert set(r["logprobs"]) == {"yes", "no"} and all(v < 0 for v in r["logprobs"].values())
 
 
-def test_llamacpp_loglik_refuses_an_unknown_chat_format_in_one_line():
+def _member_requests(climatecause_path, n):
+    from causalgraph.bench.runner import loglik_choices
+    from causalgraph.datasets import load_corpus
+    from causalgraph.llm import Request
+    from causalgraph.llm.loglik import LoglikRequest
+    from causalgraph.tasks import get_task
+
+    spec = get_task("ccr-member")
+    ch = loglik_choices(spec, ["A_5"])["A_5"]
+    items = spec.items(load_corpus(str(climatecause_path)), "A_5")[:n]
+    return [LoglikRequest(Request(messages=tuple(it.messages())), tuple(ch), tuple(ch.values())) for it in items]
+
+
+def test_llamacpp_loglik_reuses_the_previous_items_prefix_without_changing_the_scores(climatecause_path):
+    pytest.importorskip("llama_cpp")
+    from causalgraph.llm import Request
+    from causalgraph.llm.loglik import LoglikRequest
+
+    reqs = _member_requests(climatecause_path, 6)  # one statement: the graph part of the prompt is shared
+    other = LoglikRequest(Request(messages=({"role": "user", "content": "Unrelated?"},)), ("y", "n"), ("Yes", "No"))
+    shared, alone = get_backend("llamacpp/smollm2", n_threads=2), get_backend("llamacpp/smollm2", n_threads=2)
+
+    async def go():
+        a = [await shared.score(r) for r in reqs]
+        b = []
+        for r in reqs:
+            await alone.score(other)  # shares no more than the chat template's opening with r
+            b.append(await alone.score(r))
+        return a, b
+
+    try:
+        a, b = asyncio.run(go())
+        evaluated = shared._llm.n_tokens
+    finally:
+        asyncio.run(shared.aclose())
+        asyncio.run(alone.aclose())
+    assert evaluated <= a[-1].prompt_tokens  # the cache ends at the last context, not past a 6-item concatenation
+    for x, y in zip(a, b):
+        assert x.prompt_tokens == y.prompt_tokens
+        assert max(abs(p - q) for p, q in zip(x.logprobs, y.logprobs)) < 2e-3
+
+
+def test_llamacpp_loglik_formats_prompts_with_the_chat_format_option(tmp_path):
     pytest.importorskip("llama_cpp")
     from causalgraph.errors import ConfigError
-    from causalgraph.llm.llamacpp import named_chat_formatter
+    from causalgraph.llm import Request
+    from causalgraph.llm.loglik import LoglikRequest
 
-    with pytest.raises(ConfigError, match=r"chat_format='gemma-9'.*known: .*gemma"):
-        named_chat_formatter("gemma-9")
-    assert named_chat_formatter("llama-2") is named_chat_formatter("llama2")
+    req = LoglikRequest(Request(messages=({"role": "user", "content": "Is 2 even?"},)), ("yes", "no"), ("Yes", "No"))
+    b = get_backend("llamacpp/smollm2", n_threads=2, chat_format="gemma")
+    try:
+        got = asyncio.run(b.score(req))
+        # Gemma's turns as written out by hand (what Gemma 3 270M, whose GGUF has no template, is scored with).
+        text = "<start_of_turn>user\nIs 2 even?<end_of_turn>\n<start_of_turn>model\n"
+        ids = b._llm.tokenize(text.encode("utf-8"), add_bos=True, special=True)
+    finally:
+        asyncio.run(b.aclose())
+    assert got.prompt_tokens == len(ids)
+    own = get_backend("llamacpp/smollm2", n_threads=2)
+    try:
+        assert asyncio.run(own.score(req)).prompt_tokens != got.prompt_tokens  # SmolLM2's own ChatML template
+    finally:
+        asyncio.run(own.aclose())
+    for name, words in (("no-such-format", "knows no such chat format"), ("functionary", "without a prompt template")):
+        bad = get_backend("llamacpp/smollm2", n_threads=2, chat_format=name)
+        try:
+            with pytest.raises(ConfigError, match=words):
+                asyncio.run(bad.score(req))
+        finally:
+            asyncio.run(bad.aclose())
+
