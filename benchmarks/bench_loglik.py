@@ -71,7 +71,9 @@ def engine_spec(name: str, threads: int, hf_batch: int):
     if name == "llamacpp":
         return "llamacpp/smollm2", {"n_threads": threads, "n_ctx": 4096}, None
     if name == "vllm":
-        return "vllm/smollm2", {"max_model_len": 4096}, None
+        # On a CPU vLLM reserves this share of the machine's memory for its cache (default 0.92, refused when
+        # anything else holds memory); a 135M model needs far less.
+        return "vllm/smollm2", {"max_model_len": 4096, "gpu_memory_utilization": 0.5}, None
     raise SystemExit(f"unknown engine {name!r}; expected hf, vllm or llamacpp")
 
 
