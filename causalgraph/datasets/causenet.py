@@ -325,10 +325,12 @@ def _load_arrow_blocks(p: Path, keep_sentences: bool, min_sources: int, block: i
     raw = pa.OSFile(str(p), "rb")
     source = pa.CompressedInputStream(raw, codec) if codec else raw
     opts = pj.ParseOptions(explicit_schema=_arrow_schema(pa, keep_sentences), unexpected_field_behavior="ignore")
+    # Any Arrow error (invalid JSON, an unsupported or mistyped field, …) means the block parser cannot
+    # read this file; the Python reader then reads it or names the line that is wrong.
     try:
         reader = pj.open_json(source, read_options=pj.ReadOptions(block_size=block, use_threads=True),
                               parse_options=opts)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError, OSError, EOFError) as exc:
+    except (pa.ArrowException, OSError, EOFError) as exc:
         raw.close()
         raise _ArrowUnfit(str(exc)) from None
     concepts, n_sources, supports = [], [], []
@@ -372,7 +374,7 @@ def _load_arrow_blocks(p: Path, keep_sentences: bool, min_sources: int, block: i
                     sent_chunks.append(pc.filter(text, valid))
                     sent_parent.append(parent[valid.to_numpy(zero_copy_only=False)])
             offset += m
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError, OSError, EOFError) as exc:
+    except (pa.ArrowException, OSError, EOFError) as exc:
         raise _ArrowUnfit(str(exc)) from None
     finally:
         raw.close()
