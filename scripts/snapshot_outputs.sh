@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Write the output of every causalgraph command on the real corpora into one folder, so that a
+# refactor can be checked byte for byte:
+#
+#   bash scripts/snapshot_outputs.sh OUT_DIR            # then, after the change,
+#   bash scripts/snapshot_outputs.sh OUT_DIR2 && diff -r OUT_DIR OUT_DIR2
+#
+# Each command's stdout, stderr and exit status are kept (NAME.out, NAME.err, NAME.rc); folders a
+# command writes (report, run folders, export-dataset, export-graphs, bench view) are kept under
+# NAME.d/. What varies from run to run by design is masked: the absolute snapshot folder (written
+# as $OUT), timestamps and durations in run manifests. Mock models only: no network, no model files.
+#
+# CAUSALGRAPH (default: causalgraph on PATH) and CAUSALGRAPH_DATA (default ../shared/data) are read.
+set -u
+OUT=${1:?usage: snapshot_outputs.sh OUT_DIR}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+CG=${CAUSALGRAPH:-causalgraph}
+export CAUSALGRAPH_DATA=${CAUSALGRAPH_DATA:-$(cd "$(dirname "$0")/../../shared/data" 2>/dev/null && pwd)}
+export CAUSALGRAPH_OFFLINE=1 PYTHONHASHSEED=0
+# The response cache lives in the snapshot, so that mock runs are asked afresh each time.
+export CAUSALGRAPH_CACHE="$OUT/.cache"
+
+run() {  # run NAME ARGS...: one command, its three outputs kept
+  local name=$1; shift
+  "$CG" "$@" >"$OUT/$name.out" 2>"$OUT/$name.err"
+  echo $? >"$OUT/$name.rc"
+}
+
+run info info
+run info-pubmed info --data pubmedcausal
+for f in table csv json; do
+  run complexity-$f complexity --format $f
+  run readability-$f readability --format $f
+  run chains-$f chains --format $f
+done
+run complexity-summary complexity --summary
+run complexity-test complexity --split test --format csv
+run chains-sd chains --rule shortest-distance --format csv
+run extract extract --model mock/oracle --limit 30 --strategy zero-shot,few-shot --out "$OUT/extract.d"
+run evaluate-extraction evaluate-extraction "$OUT/extract.d/predictions.zero-shot.json" --format csv
+run evaluate-extraction-hungarian evaluate-extraction "$OUT/extract.d/predictions.few-shot.json" --mode hungarian --format json
+run extraction-chains extraction-chains pubmedcausal:test --format csv
+run extraction-chains-run extraction-chains "$OUT/extract.d/predictions.zero-shot.json" --merge normalized --format csv
+run bench-tasks bench tasks --format csv
+for s in cc-007 cc-042 cc-063; do
+  for e in adjacency single-node graphml json multinode matrix dot incident; do
+    run encode-$s-$e encode --statement $s --encoding $e
+  done
+  run encode-$s-signs encode --statement $s --encoding adjacency --signs
+done
+run items-corri items --task corri --variant 0_1 --format json
+run items-ccr-member-dot items --task ccr-member --variant A_5 --encoding dot --format json
+run items-reach-letters items --task reachability --variant A_1 --event-names letters --format json
+run items-detect items --task pubmedcausal-detect --variant zero-shot --format json
+run items-tables items --task ccr-position --variant SN_5 --prompts tables --format json
+run export-dataset export-dataset "$OUT/export-dataset.d"
+run export-graphs export-graphs --format graphml "$OUT/export-graphs.d"
+run export-graphs-dagitty export-graphs --format dagitty "$OUT/export-graphs-dagitty.d"
+run compare-graphs compare-graphs --format csv climatecause climatecause
+for t in corri ccr-position ccr-member reachability parents; do
+  v=$("$CG" bench tasks --format json | python3 -c "import json,sys; print([r for r in json.load(sys.stdin) if r['task']=='$t'][0]['variants'].split(',')[0])")
+  run run-$t bench run --task $t --variant "$v" --model mock/oracle --limit 40 --out "$OUT/run-$t.d"
+  run run-$t-noisy bench run --task $t --variant "$v" --model mock/noisy --limit 40 --out "$OUT/run-$t-noisy.d"
+  run report-$t-table bench report "$OUT/run-$t.d"
+  run report-$t-json bench report "$OUT/run-$t-noisy.d" --format json
+done
+run loglik bench run --task ccr-member --variant A_5 --model mock/noisy --method loglik --limit 40 --out "$OUT/loglik.d"
+run loglik-report bench report "$OUT/loglik.d" --format json
+run mcnemar stats mcnemar "$OUT/run-corri.d" "$OUT/run-corri-noisy.d" --format csv
+run bench-view bench view "$OUT/run-ccr-position.d" "$OUT/run-ccr-position-noisy.d" -o "$OUT/bench-view.html"
+run annotate annotate --data climatecause --limit 5 --model mock/oracle --out "$OUT/annotate.d"
+run evaluate-annotation evaluate-annotation "$OUT/annotate.d" --format csv
+run view view --statement cc-007 -o "$OUT/view.html"
+run report report -o "$OUT/report.d" --max-graphs 5 --runs "$OUT/run-corri.d"
+
+# Mask what varies by design: the snapshot's own path, and times in manifests and metrics.
+find "$OUT" -type f ! -path "$OUT/.cache/*" -print0 | xargs -0 sed -i -E \
+  -e "s#$OUT#\$OUT#g" \
+  -e 's/"(started|finished|created|updated|written)(_at)?": ?"[^"]*"/"\1\2": "T"/g' \
+  -e 's/"(elapsed|duration|wall|latency)(_s|_ms)?": ?[0-9.e+-]+/"\1\2": 0/g' 2>/dev/null
+rm -rf "$OUT/.cache"
+echo "snapshot in $OUT: $(find "$OUT" -type f | wc -l) files"
