@@ -145,7 +145,10 @@ class Registry(Generic[T]):
         self._coerce = coerce or (lambda name, obj: obj)
         self._builtins = builtins
         self._listing = listing
+        # Built-ins and code registrations, in registration order; plugins apart, sorted, listed after
+        # them, so that the order never depends on when the entry points were read.
         self._entries: dict[str, _Entry] = {}
+        self._plugins: dict[str, _Entry] = {}
         self._values: dict[str, T] = {}
         # name -> why a plugin could not take it (a name already taken): raised when the name is used.
         self._conflicts: dict[str, str] = {}
@@ -185,13 +188,14 @@ class Registry(Generic[T]):
         for ep in sorted(eps, key=lambda e: (e.name, _distribution(e), e.value)):
             origin = f"entry point {ep.name!r} ({ep.value}) of distribution {_distribution(ep)!r} in group " \
                      f"{self.group!r}"
-            if ep.name in self._entries:
+            taken = self._entries.get(ep.name) or self._plugins.get(ep.name)
+            if taken is not None:
                 if ep.name not in self._conflicts:
-                    held = self._entries[ep.name].origin or "causalgraph (or code run before it)"
+                    held = taken.origin or "causalgraph (or code run before it)"
                     self._conflicts[ep.name] = (f"{origin}: {self.kind} {ep.name!r} is already registered by "
                                                 f"{held}; rename one of them")
                 continue
-            self._entries[ep.name] = _Entry(ep.value, origin)
+            self._plugins[ep.name] = _Entry(ep.value, origin)
 
     def _resolve(self, name: str, entry: _Entry) -> T:
         target = entry.target
@@ -213,6 +217,9 @@ class Registry(Generic[T]):
 
     # -- the mapping ------------------------------------------------------------------------
 
+    def _entry(self, name: str) -> Optional[_Entry]:
+        return self._entries.get(name) or self._plugins.get(name)
+
     def register(self, name: str, target: Any, *, replace: bool = False) -> Any:
         """Hold ``target`` (a value, or a lazy ``"module:attr"`` string) under ``name``; returns what is held.
 
@@ -227,12 +234,13 @@ class Registry(Generic[T]):
         with self._lock:
             if not isinstance(name, str) or not name:
                 raise ConfigError(f"{self.kind} name {name!r}: expected a non-empty string")
-            if name in self._entries and not replace:
+            if (name in self._entries or name in self._plugins) and not replace:
                 raise ConfigError(f"{self.kind} {name!r} is already registered; pass replace=True to replace it")
             lazy = is_target(target)
             value = target if lazy else self._coerce(name, target)
             self._values.pop(name, None)
             self._conflicts.pop(name, None)
+            self._plugins.pop(name, None)
             self._entries[name] = _Entry(value, None)
             if not lazy:
                 self._values[name] = value
@@ -242,9 +250,10 @@ class Registry(Generic[T]):
         """Remove ``name`` (an unknown name raises the did-you-mean error)."""
         self._ensure()
         with self._lock:
-            if name not in self._entries:
+            if name not in self._entries and name not in self._plugins:
                 raise ConfigError(self.unknown(name))
-            del self._entries[name]
+            self._entries.pop(name, None)
+            self._plugins.pop(name, None)
             self._values.pop(name, None)
             self._conflicts.pop(name, None)
 
@@ -265,36 +274,37 @@ class Registry(Generic[T]):
                 raise ConfigError(self._conflicts[name])
             if name in self._values:
                 return self._values[name]
-            entry = self._entries.get(name)
+            entry = self._entry(name)
             if entry is None:
                 raise ConfigError(self.unknown(name))
             value = self._resolve(name, entry)
-            if self._entries.get(name) is entry:  # not replaced meanwhile (by the target's own import)
+            if self._entry(name) is entry:  # not replaced meanwhile (by the target's own import)
                 self._values[name] = value
             return value
 
     def find(self, name: Any) -> Optional[T]:
         """The value of ``name``, or ``None`` when nothing is registered under it."""
         self._ensure()
-        return self.get(name) if isinstance(name, str) and name in self._entries else None
+        return self.get(name) if isinstance(name, str) and self._entry(name) is not None else None
 
     def raw(self, name: str) -> Any:
         """What is held for ``name`` without importing it: the value or its ``"module:attr"`` target."""
         self._ensure()
-        if name not in self._entries:
+        entry = self._entry(name)
+        if entry is None:
             raise ConfigError(self.unknown(name))
-        return self._values.get(name, self._entries[name].target)
+        return self._values.get(name, entry.target)
 
     def origin(self, name: str) -> Optional[str]:
         """Which plugin registered ``name`` (its entry point and distribution), ``None`` for causalgraph or code."""
         self._ensure()
-        entry = self._entries.get(name)
+        entry = self._entry(name)
         return entry.origin if entry is not None else None
 
     def names(self) -> tuple[str, ...]:
         """Every registered name, in registration order (built-ins, then code, then plugins sorted)."""
         self._ensure()
-        return tuple(self._entries)
+        return (*self._entries, *self._plugins)
 
     def values(self) -> tuple[T, ...]:
         """Every value, in :meth:`names` order (lazy targets and plugins are imported)."""
@@ -303,16 +313,16 @@ class Registry(Generic[T]):
     def loaded(self) -> dict[str, T]:
         """The values already resolved, by name, in registration order (nothing is imported, no entry point read)."""
         self._ensure(plugins=False)
-        return {n: self._values[n] for n in self._entries if n in self._values}
+        return {n: self._values[n] for n in (*self._entries, *self._plugins) if n in self._values}
 
     def unknown(self, name: Any) -> str:
         """The one-line message for an unknown ``name``: what is registered and the closest match."""
-        known = list(self._listing() if self._listing is not None else self._entries)
+        known = list(self._listing() if self._listing is not None else (*self._entries, *self._plugins))
         return f"unknown {self.kind} {name!r}; expected one of {', '.join(known)}{did_you_mean(name, known)}"
 
     def __contains__(self, name: object) -> bool:
         self._ensure()
-        return isinstance(name, str) and name in self._entries
+        return isinstance(name, str) and self._entry(name) is not None
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.names())
@@ -321,4 +331,4 @@ class Registry(Generic[T]):
         return len(self.names())
 
     def __repr__(self) -> str:
-        return f"Registry({self.kind!r}, {len(self._entries)} registered)"
+        return f"Registry({self.kind!r}, {len(self._entries) + len(self._plugins)} registered)"

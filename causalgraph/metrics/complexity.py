@@ -498,24 +498,32 @@ def signed_complexity(
 
 
 # -- the paper's five metrics, registered in its order ---------------------------------------
-# A new metric: a function of (graph, options) and one register_metric line below.
+# A new metric: a function of (graph, options) and one _paper_metric line below (register_metric outside
+# this module, or an entry point of causalgraph.metrics).
 
-register_metric("com", lambda g, o: belongs_complexity(g.common),
-                "common cause/effect structures (eq. 1): edges + components of the Combined = Yes belongs-to graph",
-                columns=("combined", "cause_belongs_to", "effect_belongs_to"))
-register_metric("ex", lambda g, o: belongs_complexity(g.elaboration),
-                "elaboration of examples (eq. 2): the same for Combined = No, not nested",
-                columns=("combined", "nested", "cause_belongs_to", "effect_belongs_to"))
-register_metric("nest", lambda g, o: nesting_complexity(g.nesting),
-                "nested causality (eq. 3): T + T ln T per nesting event of T nested relations",
-                columns=("nested", "effect_belongs_to"))
-register_metric("corr", lambda g, o: signed_complexity(g, "correlation", conflicts=o.conflicts,
-                                                       cycle_limit=o.cycle_limit).total,
-                "correlation (eq. 4): negative edges + negative paths + mixed-in + mixed-out nodes",
-                columns=("correlation",))
-register_metric("pol", lambda g, o: signed_complexity(g, "polarity", conflicts=o.conflicts,
-                                                      cycle_limit=o.cycle_limit).total,
-                "polarity (eq. 5): the same terms on the relation-type labels", columns=("relation_type",))
+def _paper_metric(name: str, function: Callable[[CausalGraph, MetricOptions], float], description: str, *,
+                  columns: Sequence[str]) -> None:
+    # Registered straight into the registry: register_metric would read the plugins' entry points,
+    # and those stay unread until a metric is first used.
+    _REGISTRY.register(name, ComplexityMetric(name, function, description, f"C^{name}", tuple(columns)))
+
+
+_paper_metric("com", lambda g, o: belongs_complexity(g.common),
+              "common cause/effect structures (eq. 1): edges + components of the Combined = Yes belongs-to graph",
+              columns=("combined", "cause_belongs_to", "effect_belongs_to"))
+_paper_metric("ex", lambda g, o: belongs_complexity(g.elaboration),
+              "elaboration of examples (eq. 2): the same for Combined = No, not nested",
+              columns=("combined", "nested", "cause_belongs_to", "effect_belongs_to"))
+_paper_metric("nest", lambda g, o: nesting_complexity(g.nesting),
+              "nested causality (eq. 3): T + T ln T per nesting event of T nested relations",
+              columns=("nested", "effect_belongs_to"))
+_paper_metric("corr", lambda g, o: signed_complexity(g, "correlation", conflicts=o.conflicts,
+                                                     cycle_limit=o.cycle_limit).total,
+              "correlation (eq. 4): negative edges + negative paths + mixed-in + mixed-out nodes",
+              columns=("correlation",))
+_paper_metric("pol", lambda g, o: signed_complexity(g, "polarity", conflicts=o.conflicts,
+                                                    cycle_limit=o.cycle_limit).total,
+              "polarity (eq. 5): the same terms on the relation-type labels", columns=("relation_type",))
 
 # The five registered above (loaded() reads no entry point: plugins stay unread until a metric is used).
 _PAPER_METRICS = tuple(_REGISTRY.loaded())
