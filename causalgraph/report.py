@@ -76,8 +76,17 @@ _PAPER_COMPLEXITY = {
     "ranges com / ex / nest / corr / pol": "[0,12] / [0,16] / [0,20.93] / [0,70] / [0,40]",
 }
 
-_METRIC_LABELS = {"c_com": "C^com", "c_ex": "C^ex", "c_nest": "C^nest", "c_corr": "C^corr", "c_pol": "C^pol",
-                  "c_norm": "C(s)"}
+
+
+def _metric_labels() -> dict[str, str]:
+    """Table column → printed name of every registered metric (the paper's five, then any added), and C(s).
+
+    Read when a report is written, not at import, so that a metric registered later is shown too.
+    """
+    from .metrics.complexity import C_S_COLUMN, complexity_metrics
+
+    return {**{f"c_{m.name}": m.symbol for m in complexity_metrics()}, C_S_COLUMN: "C(s)"}
+
 _ARROWS = {True: "↑", False: "↓"}
 
 
@@ -135,19 +144,23 @@ def _histograms(table) -> str:
     FigureCanvasAgg = require("matplotlib.backends.backend_agg").FigureCanvasAgg
     Figure = require("matplotlib.figure").Figure
 
-    cols = list(_METRIC_LABELS)
-    fig = Figure(figsize=(12, 6.4), dpi=100)
+    labels = _metric_labels()
+    cols = list(labels)
+    rows = -(-len(cols) // 3)  # three histograms a row: the paper's five and C(s) fill two
+    fig = Figure(figsize=(12, 3.2 * rows), dpi=100)
     FigureCanvasAgg(fig)
-    axes = fig.subplots(2, 3)
+    axes = fig.subplots(rows, 3)
+    for ax in list(axes.flat)[len(cols):]:
+        ax.set_axis_off()  # a row not filled by metrics
     for ax, col in zip(axes.flat, cols):
         values = [float(v) for v in table[col]]
         positive = sum(1 for v in values if v > 0)
         if all(math.isnan(v) for v in values):
             # A metric the corpus has no labels for (a relations or graph file): missing, not 0.
-            ax.set_title(f"{_METRIC_LABELS[col]}  (missing: the corpus lacks its labels)", fontsize=10)
+            ax.set_title(f"{labels[col]}  (missing: the corpus lacks its labels)", fontsize=10)
             continue
         ax.hist(values, bins=20, color="#4c72b0" if col != "c_norm" else "#dd8452", edgecolor="white")
-        ax.set_title(f"{_METRIC_LABELS[col]}  ({positive} of {len(values)} statements > 0)", fontsize=10)
+        ax.set_title(f"{labels[col]}  ({positive} of {len(values)} statements > 0)", fontsize=10)
         ax.set_xlabel("score")
         ax.set_ylabel("statements")
     fig.tight_layout()
@@ -155,7 +168,8 @@ def _histograms(table) -> str:
     # No timestamp or version in the PNG: the same corpus gives the same bytes.
     fig.savefig(buf, format="png", metadata={"Software": None})
     data = base64.b64encode(buf.getvalue()).decode("ascii")
-    return (f'<img id="hist" alt="Histograms of C^com, C^ex, C^nest, C^corr, C^pol and C(s)" '
+    named = ", ".join(labels[c] for c in cols[:-1]) + " and " + labels[cols[-1]]
+    return (f'<img id="hist" alt="Histograms of {_e(named)}" '
             f'src="data:image/png;base64,{data}" style="max-width:100%">')
 
 
@@ -351,14 +365,15 @@ def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule:
     add('<p class="muted">Click a column header to sort; click again to reverse. '
         'CSV: <a href="complexity.csv">complexity.csv</a></p>')
     crow = []
+    metric_cols = [c for c in _metric_labels() if c != "c_norm"]
     for rec in ctab.to_dict(orient="records"):
         sid = rec["statement_id"]
         link = (f'<a href="graphs/{_e(names[sid])}.html">{_e(sid)}</a>' if sid in pages else _e(sid))
         crow.append([(link, None)] + [(_num(rec[c]), rec[c]) for c in
-                                      ("c_com", "c_ex", "c_nest", "c_corr", "c_pol", "c_raw", "c_norm", "n_tokens")]
+                                      (*metric_cols, "c_raw", "c_norm", "n_tokens")]
                     + [(_num(rec["density"]), "" if math.isnan(rec["density"]) else rec["density"])]
                     + [(f'<span class="text">{_e(rec["statement"])}</span>', None)])
-    add(_table(["statement", "C^com", "C^ex", "C^nest", "C^corr", "C^pol", "sum", "C(s)", "tokens", "density",
+    add(_table(["statement", *(_metric_labels()[c] for c in metric_cols), "sum", "C(s)", "tokens", "density",
                 "text"], crow, cls="sortable", raw_cells=True, table_id="complexity-table"))
 
     add('<h2 id="distributions">Distributions</h2>')

@@ -39,7 +39,7 @@ from typing import Any, Iterable, Optional, Sequence, Union
 from ..errors import ConfigError, CycleLimitExceeded, SchemaError
 from ..scores import prf
 from ..extraction.spans import exact_key, pair_score
-from ..metrics.complexity import METRICS, complexity
+from ..metrics.complexity import complexity, metric_names
 from ..metrics.graph_scores import compare_graphs
 from ..model import Relation, Statement
 from .answer import parse_annotation, to_statement
@@ -210,7 +210,9 @@ def evaluate_statements(predicted: Sequence[Optional[Statement]], gold: Sequence
     rows = []
     issues: list[str] = []
     cs_pred, cs_gold = [], []
-    abs_err = {m: 0.0 for m in (*METRICS, "c_s")}
+    # Read now, not at import: a metric registered later (or by a plugin) is scored too.
+    metrics = metric_names()
+    abs_err = {m: 0.0 for m in (*metrics, "c_s")}
     n_cx = 0
     graph_notes: list[str] = []
     for p, g, rule in zip(predicted, gold, rules):
@@ -244,13 +246,13 @@ def evaluate_statements(predicted: Sequence[Optional[Statement]], gold: Sequence
         issues += [e for e in (ep, eg) if e]
         if mp is not None and mg is not None:
             n_cx += 1
-            for m in METRICS:
+            for m in metrics:
                 abs_err[m] += abs(float(mp[m]) - float(mg[m]))
             abs_err["c_s"] += abs(mp["c_s"] - mg["c_s"])
             cs_pred.append(mp["c_s"])
             cs_gold.append(mg["c_s"])
-            row.update({f"gold_{m}": mg[m] for m in METRICS})
-            row.update({f"pred_{m}": mp[m] for m in METRICS})
+            row.update({f"gold_{m}": mg[m] for m in metrics})
+            row.update({f"pred_{m}": mp[m] for m in metrics})
             row.update({"gold_c_s": mg["c_s"], "pred_c_s": mp["c_s"]})
         if graphs:
             gc = compare_graphs(g, p if p is not None else [], name=g.id)
@@ -272,7 +274,7 @@ def evaluate_statements(predicted: Sequence[Optional[Statement]], gold: Sequence
               for k, v in lab.items()}
     rho, pval = _spearman(cs_pred, cs_gold)
     cx = {"spearman_rho": rho, "spearman_p": pval, "n": n_cx,
-          "mae": {m: (abs_err[m] / n_cx if n_cx else None) for m in (*METRICS, "c_s")},
+          "mae": {m: (abs_err[m] / n_cx if n_cx else None) for m in (*metrics, "c_s")},
           "mean_c_s": {"predicted": _mean(cs_pred), "gold": _mean(cs_gold)}, "issues": issues}
     counts = {"statements": len(gold), "failed": failed, "predicted_pairs": n_pred, "gold_pairs": n_gold}
     causal = {"accuracy": causal_ok / len(gold) if gold else None, "n": len(gold)}

@@ -35,16 +35,20 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
 import numpy as np
 
 from ..errors import ConfigError
+from ..registry import Registry, did_you_mean
 
 __all__ = [
     "Reducer",
+    "ReducerKind",
+    "REDUCERS",
+    "register_reducer",
+    "reducer_kind",
     "parse_reducer",
     "label_key",
     "sample_key",
@@ -88,6 +92,83 @@ def label_key(label: Any) -> str:
 
 
 @dataclass(frozen=True)
+class ReducerKind:
+    """One way of reducing an item's samples, as the reducer registry holds it.
+
+    Attributes
+    ----------
+    name
+        What ``--reducer`` takes: ``majority``, ``mean``, or a per-item chance ending in ``k``
+        (``pass@k``), which ``--reducer`` also takes with a number in place of ``k`` (``pass@3``).
+    description
+        One line for listings.
+    estimator
+        ``estimator(n, c, k) -> float``: the chance for one item of ``n`` samples, ``c`` of them
+        right, averaged over items (:func:`pass_scores`); ``None`` for ``majority`` and ``mean``,
+        which scoring computes itself.
+
+    Examples
+    --------
+    >>> reducer_kind("pass^3").estimator is pass_hat_k, reducer_kind("mean").estimator
+    (True, None)
+    """
+
+    name: str
+    description: str
+    estimator: Optional[Callable[[int, int, int], float]] = None
+
+    @property
+    def stem(self) -> Optional[str]:
+        """``pass@`` for ``pass@k``: what a number follows (``None`` for a reducer without ``k``)."""
+        return self.name[:-1] if self.estimator is not None else None
+
+
+def _check_kind(name: str, kind: Any) -> ReducerKind:
+    if not isinstance(kind, ReducerKind):
+        raise ConfigError(f"reducer {name!r}: expected a ReducerKind record; found {type(kind).__name__}")
+    if kind.name != name:
+        raise ConfigError(f"reducer {name!r}: the record is named {kind.name!r}")
+    if kind.estimator is not None and not (len(name) > 1 and name.endswith("k") and not name[-2].isalnum()):
+        raise ConfigError(f"reducer {name!r}: a reducer with an estimator is named like pass@k (ending in a "
+                          "sign and k, which --reducer replaces by a number)")
+    if kind.estimator is not None and not callable(kind.estimator):
+        raise ConfigError(f"reducer {name!r}: its estimator is not callable")
+    return kind
+
+
+#: Every reducer by name, in registration order (``majority``, ``mean``, ``pass@k``, ``pass^k``).
+REDUCERS: Registry[ReducerKind] = Registry("reducer", coerce=_check_kind)
+
+
+def register_reducer(kind: ReducerKind, *, replace: bool = False) -> ReducerKind:
+    """Add a reducer (``replace=True`` to replace one of the same name).
+
+    A reducer with an estimator is scored like ``pass@k``: ``bench report --reducer NAME`` reports
+    the mean of ``estimator(n, c, k)`` over items, with its bootstrap interval, in the ``pass``
+    column.
+
+    Examples
+    --------
+    >>> best = register_reducer(ReducerKind("best#k", "at least one right", lambda n, c, k: float(c > 0)))
+    >>> parse_reducer("best#2")
+    Reducer(name='best#k', k=2)
+    >>> REDUCERS.unregister("best#k")
+    """
+    return REDUCERS.register(getattr(kind, "name", None), kind, replace=replace)
+
+
+def reducer_kind(text: str) -> Optional[ReducerKind]:
+    """The registered reducer that ``text`` (``mean``, ``pass@3``, ``pass^k``) names, or ``None``."""
+    t = str(text).strip().lower()
+    for kind in REDUCERS.values():
+        if t == kind.name:
+            return kind
+        if kind.stem is not None and t.startswith(kind.stem) and t[len(kind.stem):].isdigit():
+            return kind
+    return None
+
+
+@dataclass(frozen=True)
 class Reducer:
     """How a report reduces an item's samples: ``name`` (``majority``, ``mean``, ``pass@k`` or ``pass^k``) and ``k`` for the pass ones.
 
@@ -98,15 +179,21 @@ class Reducer:
     k: Optional[int] = None
 
     @property
+    def per_item(self) -> bool:
+        """Whether the reducer averages a per-item chance over ``k`` samples (``pass@k``, ``pass^k`` …)."""
+        kind = REDUCERS.find(self.name)
+        return kind is not None and kind.estimator is not None
+
+    @property
     def label(self) -> str:
         """The column name, e.g. ``pass@3`` (``pass@k`` before ``k`` is known)."""
-        if self.name in ("pass@k", "pass^k"):
+        if self.per_item:
             return self.name[:-1] + (str(self.k) if self.k is not None else "k")
         return self.name
 
 
 def parse_reducer(text: str) -> Reducer:
-    """Read ``majority``, ``mean``, ``pass@k``, ``pass^k``, ``pass@3``, ``pass^2`` …
+    """Read ``majority``, ``mean``, ``pass@k``, ``pass^k``, ``pass@3``, ``pass^2`` … (any registered reducer).
 
     Raises
     ------
@@ -119,16 +206,19 @@ def parse_reducer(text: str) -> Reducer:
     (Reducer(name='pass@k', k=3), Reducer(name='pass^k', k=None), 'majority')
     """
     t = str(text).strip().lower()
-    if t in ("majority", "mean"):
-        return Reducer(t)
-    m = re.fullmatch(r"pass([@^])(k|\d+)", t)
-    if not m:
-        raise ConfigError(f"--reducer {text!r}: expected majority, mean, pass@k, pass^k or pass@K/pass^K with a "
-                          "number K")
-    k = None if m.group(2) == "k" else int(m.group(2))
+    kind = reducer_kind(t)
+    if kind is None:
+        kinds = REDUCERS.values()
+        stems = [k.stem + "K" for k in kinds if k.stem is not None]
+        raise ConfigError(f"--reducer {text!r}: expected {', '.join(k.name for k in kinds)} or {'/'.join(stems)} "
+                          f"with a number K{did_you_mean(t, REDUCERS.names())}")
+    if kind.stem is None:
+        return Reducer(kind.name)
+    rest = t[len(kind.stem):]
+    k = None if rest == "k" else int(rest)
     if k is not None and k < 1:
         raise ConfigError(f"--reducer {text!r}: k must be at least 1")
-    return Reducer(f"pass{m.group(1)}k", k)
+    return Reducer(kind.name, k)
 
 
 def group_samples(samples: Iterable[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
@@ -239,7 +329,7 @@ def pass_scores(samples: Sequence[Mapping[str, Any]], reducer: Reducer, is_corre
     if k > epochs:
         raise ConfigError(f"{where}: {reducer.name[:-1]}{k} needs {k} samples per item; the run has {epochs} "
                           f"epoch{'s' if epochs != 1 else ''}")
-    fn = pass_at_k if reducer.name == "pass@k" else pass_hat_k
+    fn = REDUCERS.get(reducer.name).estimator
     groups = group_samples(samples)
     short = [g[0].get("item_id") for g in groups if len(g) < k]
     if short:
@@ -339,3 +429,12 @@ def epoch_agreement(samples: Sequence[Mapping[str, Any]], *, epochs: int) -> dic
     return {"items": len(groups), "epochs": epochs, "complete": len(complete),
             "identical": identical / len(complete) if complete else None,
             "fleiss_kappa": kappa, "categories": len(cats)}
+
+
+# The built-in reducers, in the order --reducer lists them.
+for _kind in (ReducerKind("majority", "each item's most frequent label, scored as one answer"),
+              ReducerKind("mean", "every score averaged over epochs, with its spread"),
+              ReducerKind("pass@k", "chance that at least one of k samples is right (Chen et al. 2021)", pass_at_k),
+              ReducerKind("pass^k", "chance that all k samples are right (Yao et al. 2024)", pass_hat_k)):
+    register_reducer(_kind)
+del _kind

@@ -398,7 +398,7 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reduce
     spec = spec or get_task(run.task)
     epochs = run.epochs
     red = reducer if isinstance(reducer, Reducer) else parse_reducer(reducer or "majority")
-    if red.name.startswith("pass") and red.k is None:
+    if red.per_item and red.k is None:
         red = Reducer(red.name, epochs)  # pass@k: k is every epoch of this run
     per_variant: dict[str, Any] = {}
     for v in run.variants:
@@ -424,10 +424,10 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reduce
     totals = {k: sum(per_variant[v][k] for v in per_variant)
               for k in ("items", "answered", "errors", "parse_failures", "pending")}
     # Runs without epochs keep the keys (and bytes) they always had.
-    sampling = {"epochs": epochs, "reducer": red.label} if epochs > 1 or red.name.startswith("pass") else {}
+    sampling = {"epochs": epochs, "reducer": red.label} if epochs > 1 or red.per_item else {}
     if (run.manifest.get("parameters") or {}).get("method") == "loglik":
         sampling["method"] = "loglik"  # (generated runs keep the keys they always had)
-    if red.name.startswith("pass"):
+    if red.per_item:
         metric_names = ["pass"]
     elif red.name == "mean" and epochs > 1 and not spec.by_labels:
         metric_names = ["precision", "recall", "f1"]
@@ -519,6 +519,14 @@ def _mean_over_epochs(run, variant: str, spec, epochs: int, *, n_boot: int, seed
     return out
 
 
+def _per_item_reducer(label) -> bool:
+    """Whether a run's reducer label (``pass@3``, ``majority`` …) names a registered per-item reducer."""
+    from .epochs import reducer_kind
+
+    kind = reducer_kind(label) if label else None
+    return kind is not None and kind.estimator is not None
+
+
 def _pass_variant(run, variant: str, spec, reducer, epochs: int, *, n_boot: int, seed: int) -> dict[str, Any]:
     """pass@k or pass^k of one variant, with the counts of its samples."""
     from .epochs import pass_scores
@@ -586,7 +594,7 @@ def report_rows(metrics: Mapping[str, Any], *, run_name: str = "", spec=None) ->
     extra = _report_columns(metrics, spec)
     rows = []
     binary = any("f1" in s and "macro_f1" not in s for s in metrics.get("variants", {}).values())
-    pass_name = metrics.get("reducer") if str(metrics.get("reducer", "")).startswith("pass") else None
+    pass_name = metrics.get("reducer") if _per_item_reducer(metrics.get("reducer")) else None
     for v, s in metrics.get("variants", {}).items():
         row = {"run": run_name, "task": metrics.get("task"), "model": metrics.get("model"), "row": v,
                "strategy": s.get("strategy"), "items": s.get("items"), "errors": s.get("errors"),

@@ -97,8 +97,14 @@ def _os_error(exc: OSError) -> str:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line; returns the exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        # Building the parser lists the registered encodings, tasks and providers: a plugin that
+        # fails to load is reported here, in one line, like any other error.
+        parser = build_parser()
+        args = parser.parse_args(argv)
+    except CausalGraphError as exc:
+        print(f"causalgraph: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
     try:
         rc = args.func(args)
     except CausalGraphError as exc:

@@ -7,7 +7,7 @@ import sys
 from ..datasets import load_corpus
 from ..errors import ConfigError
 from ..metrics.analysis import complexity_summary, cooccurrence
-from ..metrics.complexity import COMPLEXITY_COLUMNS, CONFLICT_RULES, complexity_table, normalize_weights
+from ..metrics.complexity import CONFLICT_RULES, complexity_columns, complexity_table, normalize_weights
 from ..metrics.paths import DEFAULT_CYCLE_LIMIT
 from ._common import add_data_option, add_format_option, add_split_option, emit_json, emit_table
 
@@ -45,11 +45,11 @@ def run(args) -> int:
     if not args.summary:
         for note in table.attrs.get("notes", ()):
             print(f"causalgraph complexity: note: {note}", file=sys.stderr)
-        emit_table(table, args.format, columns=list(COMPLEXITY_COLUMNS))
+        emit_table(table, args.format, columns=list(complexity_columns()))
         return 0
     if table.attrs.get("notes"):
         # The paper's figures count statements complex in each metric: a missing metric would count as 0.
-        missing = [c for c in COMPLEXITY_COLUMNS if c.startswith("c_") and c not in ("c_raw", "c_norm")
+        missing = [c for c in complexity_columns() if c.startswith("c_") and c not in ("c_raw", "c_norm")
                    and table[c].isna().all()]
         raise ConfigError(f"--summary describes all five metrics, and {corpus.source} lacks the labels of "
                           f"{', '.join(missing)} (docs/data.md); print the rows instead (without --summary)")

@@ -5,42 +5,68 @@ Adding a built-in encoding is one new file ``causalgraph/encodings/<name>.py`` d
 ``ENCODING = Encoding(...)``; it is found when the package is imported.  Code outside causalgraph
 calls :func:`register_encoding` instead.  Either way ``encode``/``decode``/``prompt_graph``, the
 variant ids (:data:`ENCODING_PREFIXES`), ``get_task("ccr-member").items(…, encoding=…)`` and the
-structure tasks take it up.
+structure tasks take it up.  An installed distribution adds one through the entry-point group
+``causalgraph.encodings`` (name: the encoding's name, value: ``"module:attr"`` of its
+:class:`Encoding` record); the registry is a :class:`causalgraph.registry.Registry`.
 """
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import pkgutil
 import re
 import sys
 from collections.abc import Mapping
-from typing import Iterator, Optional
+from typing import Any, Iterator, Optional
 
 from ..errors import ConfigError
+from ..registry import ENTRY_POINT_GROUPS, Registry, did_you_mean
 from .base import Encoding
 
 __all__ = ["register_encoding", "unregister_encoding", "get_encoding", "encoding_names", "decodable_names",
-           "encoding_for_prefix", "ENCODING_PREFIXES", "did_you_mean"]
+           "encoding_for_prefix", "ENCODING_PREFIXES", "did_you_mean", "ENCODINGS_REGISTRY"]
 
-_REGISTRY: dict[str, Encoding] = {}
 _PREFIX = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 # Variant ids of prompts without a graph start with these (0_1, F_2, CoT_3, RC_F_1, RC_0_2): a graph
 # prefix among them would read those variants as graph variants.
 _RESERVED_PREFIXES = ("F", "CoT", "RC")
 
 
-def did_you_mean(name: str, known) -> str:
-    """``"; did you mean 'x'?"`` for the closest of ``known`` to ``name``, or ``""`` when none is close.
+def _check(name: str, encoding: Any) -> Encoding:
+    """The checks of :func:`register_encoding` but the taken name: for records and plugins alike."""
+    if not isinstance(encoding, Encoding):
+        raise ConfigError(f"register_encoding takes an Encoding record; found {type(encoding).__name__}")
+    if encoding.name != name:
+        raise ConfigError(f"encoding {name!r}: the Encoding record is named {encoding.name!r}; the registered "
+                          "name must be the encoding's own")
+    if not isinstance(name, str) or not name.strip() or name != name.strip():
+        raise ConfigError(f"encoding name {name!r}: expected a non-empty name without surrounding blanks")
+    if not callable(encoding.encoder):
+        raise ConfigError(f"encoding {name!r}: its encoder {encoding.encoder!r} is not callable")
+    if encoding.decoder is not None and not callable(encoding.decoder):
+        raise ConfigError(f"encoding {name!r}: its decoder {encoding.decoder!r} is not callable (None: no decoder)")
+    prefix = encoding.prefix
+    if not isinstance(prefix, str) or not _PREFIX.fullmatch(prefix) or prefix in _RESERVED_PREFIXES:
+        raise ConfigError(f"encoding {name!r}: prefix {prefix!r} cannot start a variant id; expected letters and "
+                          f"digits starting with a letter, not {', '.join(_RESERVED_PREFIXES)} (those start the "
+                          f"ids of prompts without a graph)")
+    punct = encoding.punctuation
+    if not (isinstance(punct, tuple) and len(punct) == 2 and all(isinstance(p, str) for p in punct)):
+        raise ConfigError(f"encoding {name!r}: punctuation {punct!r}; expected a pair of strings (before, after)")
+    # Against the encodings resolved so far: resolving every encoding in turn (as listing does)
+    # compares each pair once, and never re-enters the one being resolved.
+    for other in _REGISTRY.loaded().values():
+        if other.prefix == prefix and other.name != name:
+            raise ConfigError(f"encoding {name!r}: prefix {prefix!r} is taken by encoding {other.name!r}; "
+                              f"variant ids must name one encoding")
+    return encoding
 
-    Examples
-    --------
-    >>> did_you_mean("graphxml", ["adjacency", "graphml"]), did_you_mean("zzz", ["adjacency"])
-    ("; did you mean 'graphml'?", '')
-    """
-    close = difflib.get_close_matches(str(name), list(known), n=1)
-    return f"; did you mean {close[0]!r}?" if close else ""
+
+#: Every encoding by name: the built-in modules, those registered with :func:`register_encoding`
+#: and plugins of the entry-point group ``causalgraph.encodings``.
+_REGISTRY: Registry[Encoding] = Registry("encoding", group=ENTRY_POINT_GROUPS["encoding"], coerce=_check,
+                                         listing=lambda: encoding_names())
+ENCODINGS_REGISTRY = _REGISTRY
 
 
 def _ordered() -> list[Encoding]:
@@ -84,16 +110,12 @@ def get_encoding(name: str) -> Encoding:
     ...
     causalgraph.errors.ConfigError: unknown encoding 'graphxml'; expected one of adjacency, single-node, graphml, json, multinode, matrix, dot, incident; did you mean 'graphml'?
     """
-    enc = _REGISTRY.get(name) if isinstance(name, str) else None
-    if enc is None:
-        names = encoding_names()
-        raise ConfigError(f"unknown encoding {name!r}; expected one of {', '.join(names)}{did_you_mean(name, names)}")
-    return enc
+    return _REGISTRY.get(name)
 
 
 def encoding_for_prefix(prefix: str) -> Optional[str]:
     """The name of the encoding whose variant-id prefix is ``prefix`` (``MX`` → ``matrix``), or ``None``."""
-    for enc in _REGISTRY.values():
+    for enc in _ordered():
         if enc.prefix == prefix:
             return enc.name
     return None
@@ -132,46 +154,23 @@ def register_encoding(encoding: Encoding, *, replace: bool = False) -> Encoding:
     """
     if not isinstance(encoding, Encoding):
         raise ConfigError(f"register_encoding takes an Encoding record; found {type(encoding).__name__}")
-    name = encoding.name
-    if not isinstance(name, str) or not name.strip() or name != name.strip():
-        raise ConfigError(f"encoding name {name!r}: expected a non-empty name without surrounding blanks")
-    if not callable(encoding.encoder):
-        raise ConfigError(f"encoding {name!r}: its encoder {encoding.encoder!r} is not callable")
-    if encoding.decoder is not None and not callable(encoding.decoder):
-        raise ConfigError(f"encoding {name!r}: its decoder {encoding.decoder!r} is not callable (None: no decoder)")
-    prefix = encoding.prefix
-    if not isinstance(prefix, str) or not _PREFIX.fullmatch(prefix) or prefix in _RESERVED_PREFIXES:
-        raise ConfigError(f"encoding {name!r}: prefix {prefix!r} cannot start a variant id; expected letters and "
-                          f"digits starting with a letter, not {', '.join(_RESERVED_PREFIXES)} (those start the "
-                          f"ids of prompts without a graph)")
-    punct = encoding.punctuation
-    if not (isinstance(punct, tuple) and len(punct) == 2 and all(isinstance(p, str) for p in punct)):
-        raise ConfigError(f"encoding {name!r}: punctuation {punct!r}; expected a pair of strings (before, after)")
-    if name in _REGISTRY and not replace:
-        raise ConfigError(f"encoding {name!r} is already registered; pass replace=True to replace it")
-    other = encoding_for_prefix(prefix)
-    if other is not None and other != name:
-        raise ConfigError(f"encoding {name!r}: prefix {prefix!r} is taken by encoding {other!r}; variant ids "
-                          f"must name one encoding")
-    _REGISTRY[name] = encoding
-    return encoding
+    # The record's own checks come before the taken-name check, so a bad record says what is wrong with it.
+    _check(encoding.name, encoding)
+    return _REGISTRY.register(encoding.name, encoding, replace=replace)
 
 
 def unregister_encoding(name: str) -> None:
     """Remove encoding ``name`` (one registered at run time, usually; tests clean up with it)."""
-    if name not in _REGISTRY:
-        get_encoding(name)
-    del _REGISTRY[name]
+    _REGISTRY.unregister(name)
 
 
 class _Prefixes(Mapping):
     """Encoding name → variant-id prefix, read from the registry whenever it is used."""
 
     def __getitem__(self, name: str) -> str:
-        enc = _REGISTRY.get(name)
-        if enc is None:
+        if name not in _REGISTRY:
             raise KeyError(name)
-        return enc.prefix
+        return _REGISTRY.get(name).prefix
 
     def __iter__(self) -> Iterator[str]:
         return iter(encoding_names())
@@ -198,7 +197,7 @@ def _load_builtins() -> None:
         module = importlib.import_module(f"{package}.{info.name}")
         enc = getattr(module, "ENCODING", None)
         if isinstance(enc, Encoding):
-            register_encoding(enc)
+            _REGISTRY.register(enc.name, enc)
 
 
 _load_builtins()

@@ -2,23 +2,27 @@
 
 Built-in providers are named by import path and imported only when used, so
 ``import causalgraph`` never loads openai, torch or llama.cpp.  Other code
-(and users) add providers with :func:`register_provider`.
+(and users) add providers with :func:`register_provider`; an installed
+distribution adds one through the entry-point group ``causalgraph.backends``
+(name: the provider, value: ``"module:attr"`` of its :class:`Backend` class or
+factory).  The registry is a :class:`causalgraph.registry.Registry`.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, Callable, Union
 
 from ..errors import BackendError, ConfigError
+from ..registry import ENTRY_POINT_GROUPS, Registry
 from .base import Backend
 
-__all__ = ["get_backend", "register_provider", "list_providers", "model_forms", "parse_model_options", "split_spec"]
+__all__ = ["get_backend", "register_provider", "list_providers", "model_forms", "parse_model_options", "split_spec",
+           "PROVIDERS"]
 
 Factory = Callable[..., Backend]
 
-# provider -> "module:attribute" (lazy) or a factory callable.
-_PROVIDERS: dict[str, Union[str, Factory]] = {
+# The built-in providers, as "module:attribute" targets imported on first use.
+_BUILTIN_PROVIDERS = {
     "openai": "causalgraph.llm.openai:OpenAIBackend",
     "openai-compatible": "causalgraph.llm.server_loglik:PromptLogprobsBackend",
     "hf": "causalgraph.llm.hf:HFBackend",
@@ -28,24 +32,51 @@ _PROVIDERS: dict[str, Union[str, Factory]] = {
 }
 
 
-def register_provider(name: str, factory: Union[str, Factory]) -> None:
-    """Register a provider: ``factory(model, **options) -> Backend``.
+def _check_factory(name: str, factory: Any) -> Factory:
+    if not callable(factory):
+        raise ConfigError(f"provider {name!r}: {factory!r} is not callable; expected a Backend class or a "
+                          "factory(model, **options) -> Backend")
+    return factory
+
+
+def _builtin_providers(registry: Registry) -> None:
+    for name, target in _BUILTIN_PROVIDERS.items():
+        registry.register(name, target)
+
+
+# provider -> factory (a Backend class or a callable), built-ins lazy; plugins from causalgraph.backends.
+PROVIDERS: Registry[Factory] = Registry("provider", group=ENTRY_POINT_GROUPS["provider"], coerce=_check_factory,
+                                        builtins=_builtin_providers, listing=lambda: list_providers())
+
+
+def register_provider(name: str, factory: Union[str, Factory], *, replace: bool = False) -> None:
+    """Register a provider: ``factory(model, **options) -> Backend``, or its ``"module:attr"`` target.
+
+    Parameters
+    ----------
+    name
+        What comes before ``/`` in ``provider/model``.
+    factory
+        A :class:`Backend` subclass, a callable ``factory(model, **options)``, or the
+        ``"module:attr"`` target of one (imported on first use).
+    replace
+        Replace a provider of the same name; without it a taken name is refused.
 
     Examples
     --------
     >>> from causalgraph.llm.mock import make_mock
-    >>> register_provider("mymock", make_mock)
+    >>> register_provider("mymock", make_mock, replace=True)
     >>> get_backend("mymock/constant", text="yes").model
     'constant'
     """
-    if not name or "/" in name:
+    if not isinstance(name, str) or not name or "/" in name:
         raise ConfigError(f"provider name {name!r} must be non-empty and contain no '/'")
-    _PROVIDERS[name] = factory
+    PROVIDERS.register(name, factory, replace=replace)
 
 
 def list_providers() -> list[str]:
     """Registered provider names, sorted."""
-    return sorted(_PROVIDERS)
+    return sorted(PROVIDERS.names())
 
 
 # How each built-in provider's model part is written (help texts); a registered provider gets <model>.
@@ -63,7 +94,7 @@ def model_forms() -> list[str]:
     from .mock import mock_names
 
     out = []
-    for name in _PROVIDERS:
+    for name in PROVIDERS.names():
         if name == "mock":
             out.append("mock/" + "|".join(mock_names()))
         else:
@@ -102,14 +133,16 @@ def backend_class(spec: str) -> "type[Backend] | None":
 
 
 def _resolve(provider: str) -> Factory:
+    if provider not in PROVIDERS:
+        raise ConfigError(PROVIDERS.unknown(provider))
     try:
-        target = _PROVIDERS[provider]
-    except KeyError:
-        raise ConfigError(f"unknown provider {provider!r}; expected one of {', '.join(list_providers())}") from None
-    if callable(target):
-        return target
-    module, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module), attr)
+        return PROVIDERS.get(provider)
+    except ConfigError as exc:
+        # A built-in's SDK missing at import time is said as get_backend says it, naming the extra.
+        if isinstance(exc.__cause__, ImportError) and PROVIDERS.origin(provider) is None \
+                and provider in _BUILTIN_PROVIDERS:
+            raise exc.__cause__ from None
+        raise
 
 
 def get_backend(spec: str, **options: Any) -> Backend:

@@ -21,7 +21,11 @@ ClimateCause paper (Allein et al., 2026), §5.2.1, eqs. 1–7:
 
 The metrics are held in a registry: a new one is a function of the compiled
 graph plus one :func:`register_metric` line, and :func:`complexity`, the
-table, the weights, C(s) and the corpus analyses take it up.
+table, the weights, C(s) and the corpus analyses take it up.  An installed
+distribution adds one through the entry-point group ``causalgraph.metrics``
+(name: the metric, value: ``"module:attr"`` of a :class:`ComplexityMetric`
+record or of its ``function(graph, options)``, described by its docstring's
+first line); the registry is a :class:`causalgraph.registry.Registry`.
 
 docs/metrics.md defines every term and the choices made where the paper is
 silent (conflicting labels, cycles, tokens), and says which name C(s) has
@@ -40,6 +44,7 @@ from typing import Any, Callable, Iterable, Literal, Mapping, Optional, Sequence
 from ..errors import ConfigError, CycleLimitExceeded, SchemaError
 from ..graph import BelongsEdge, CausalGraph, as_graph
 from ..model import Corpus, Relation, Statement, as_statements
+from ..registry import ENTRY_POINT_GROUPS, Registry, did_you_mean
 from .paths import DEFAULT_CYCLE_LIMIT, count_maximal_paths
 
 __all__ = [
@@ -140,7 +145,6 @@ class ComplexityMetric:
     columns: tuple[str, ...] = ()
 
 
-_REGISTRY: dict[str, ComplexityMetric] = {}
 _NAME = re.compile(r"[a-z][a-z0-9_]*")
 # Names a metric cannot take: the table's other columns are c_raw and c_norm, and Complexity has these members.
 # Names a metric cannot take: Complexity's own attributes, and the other keys of
@@ -149,7 +153,8 @@ _RESERVED = {"raw", "norm", "s", "as_dict", "n_complex", "c_s", "beyond_range", 
 
 
 def register_metric(name: str, function: Callable[[CausalGraph, MetricOptions], float], description: str, *,
-                    symbol: Optional[str] = None, columns: Sequence[str] = ()) -> ComplexityMetric:
+                    symbol: Optional[str] = None, columns: Sequence[str] = (),
+                    replace: bool = False) -> ComplexityMetric:
     """Add a complexity metric: :func:`complexity`, the table, weights and C(s) take it up.
 
     Parameters
@@ -166,6 +171,9 @@ def register_metric(name: str, function: Callable[[CausalGraph, MetricOptions], 
     columns
         The label columns the metric reads (``("correlation",)``), so that it
         is NaN on a corpus that lacks one (see :class:`ComplexityMetric`).
+    replace
+        Replace a metric registered under the same name (it keeps its place);
+        without it a taken name is refused.
 
     Returns
     -------
@@ -179,17 +187,73 @@ def register_metric(name: str, function: Callable[[CausalGraph, MetricOptions], 
     3
     >>> unregister_metric("events")
     """
+    _check_name(name)
+    if name in _REGISTRY and not replace:
+        raise ConfigError(f"metric {name!r} is already registered ({_REGISTRY.get(name).description}); pass "
+                          "replace=True to replace it")
+    if name in _PAPER_METRICS:
+        raise ConfigError(f"metric {name!r} is one of the paper's five and cannot be replaced")
+    if isinstance(function, str):  # a lazy "module:attr" target, imported when first scored
+        function = _LazyFunction(function)
+    metric = ComplexityMetric(name, function, str(description), symbol or f"C^{name}", tuple(columns))
+    _REGISTRY.register(name, metric, replace=True)
+    return metric
+
+
+def _check_name(name: Any) -> None:
     if not isinstance(name, str) or not _NAME.fullmatch(name) or name in _RESERVED:
         raise ConfigError(f"metric name {name!r}: expected a lower-case identifier (letters, digits, '_') other "
                           f"than {', '.join(sorted(_RESERVED))}")
-    if name in _REGISTRY:
-        raise ConfigError(f"metric {name!r} is already registered ({_REGISTRY[name].description})")
-    if not callable(function):
-        raise ConfigError(f"metric {name!r}: function is {type(function).__name__}; expected a callable "
+
+
+class _LazyFunction:
+    """A metric function named by ``"module:attr"``, imported on its first call."""
+
+    __slots__ = ("target", "_function")
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+        self._function: Optional[Callable] = None
+
+    def __call__(self, graph: CausalGraph, options: MetricOptions) -> float:
+        if self._function is None:
+            from ..registry import load_target
+
+            try:
+                self._function = load_target(self.target)
+            except ConfigError:
+                raise
+            except Exception as exc:
+                raise ConfigError(f"metric function {self.target} failed to load: {type(exc).__name__}: "
+                                  f"{exc}") from exc
+        return self._function(graph, options)
+
+    def __repr__(self) -> str:
+        return f"<metric function {self.target}>"
+
+
+def _check_metric(name: str, obj: Any) -> ComplexityMetric:
+    """A plugin's (or a record's) metric: a :class:`ComplexityMetric`, or its function alone."""
+    _check_name(name)
+    if isinstance(obj, ComplexityMetric):
+        metric = obj
+        if metric.name != name:
+            raise ConfigError(f"metric {name!r}: the ComplexityMetric record is named {metric.name!r}; the "
+                              "registered name must be the metric's own")
+    else:
+        doc = (getattr(obj, "__doc__", None) or "").strip()
+        metric = ComplexityMetric(name, obj, doc.splitlines()[0] if doc else name, f"C^{name}")
+    if not callable(metric.function):
+        raise ConfigError(f"metric {name!r}: function is {type(metric.function).__name__}; expected a callable "
                           "function(graph, options)")
-    metric = ComplexityMetric(name, function, str(description), symbol or f"C^{name}", tuple(columns))
-    _REGISTRY[name] = metric
     return metric
+
+
+#: Every metric by name, in registration order: the paper's five, those registered with
+#: :func:`register_metric`, then plugins of the entry-point group ``causalgraph.metrics``.
+_REGISTRY: Registry[ComplexityMetric] = Registry("metric", group=ENTRY_POINT_GROUPS["metric"],
+                                                 coerce=_check_metric)
+_PAPER_METRICS: tuple[str, ...] = ()
 
 
 def unregister_metric(name: str) -> None:
@@ -197,23 +261,24 @@ def unregister_metric(name: str) -> None:
     if name in _PAPER_METRICS:
         raise ConfigError(f"metric {name!r} is one of the paper's five and cannot be removed")
     if name not in _REGISTRY:
-        raise ConfigError(f"metric {name!r} is not registered; registered: {', '.join(_REGISTRY)}")
-    del _REGISTRY[name]
+        raise ConfigError(f"metric {name!r} is not registered; registered: {', '.join(_REGISTRY.names())}"
+                          f"{did_you_mean(name, _REGISTRY.names())}")
+    _REGISTRY.unregister(name)
 
 
 def complexity_metrics() -> tuple[ComplexityMetric, ...]:
-    """Every registered metric, in registration order (the paper's five first)."""
-    return tuple(_REGISTRY.values())
+    """Every registered metric, in registration order (the paper's five first, plugins last)."""
+    return _REGISTRY.values()
 
 
 def metric_names() -> tuple[str, ...]:
     """The names of the registered metrics, in order: ``("com", "ex", "nest", "corr", "pol")`` by default."""
-    return tuple(_REGISTRY)
+    return _REGISTRY.names()
 
 
 def complexity_columns() -> tuple[str, ...]:
     """Columns of :func:`complexity_table` for the metrics registered now."""
-    return ("statement_id", "statement", *(f"c_{m}" for m in _REGISTRY), "c_raw", C_S_COLUMN, "density",
+    return ("statement_id", "statement", *(f"c_{m}" for m in _REGISTRY.names()), "c_raw", C_S_COLUMN, "density",
             "n_tokens")
 
 
@@ -238,8 +303,8 @@ class Complexity:
     __slots__ = ("_values", "raw")
 
     def __init__(self, **values: float) -> None:
-        names = tuple(_REGISTRY)
-        unknown = [k for k in values if k not in _REGISTRY]
+        names = _REGISTRY.names()
+        unknown = [k for k in values if k not in names]
         missing = [k for k in names if k not in values]
         if unknown or missing:
             raise TypeError(f"Complexity() takes one value per registered metric ({', '.join(names)}); "
@@ -433,33 +498,45 @@ def signed_complexity(
 
 
 # -- the paper's five metrics, registered in its order ---------------------------------------
-# A new metric: a function of (graph, options) and one register_metric line below.
+# A new metric: a function of (graph, options) and one _paper_metric line below (register_metric outside
+# this module, or an entry point of causalgraph.metrics).
 
-register_metric("com", lambda g, o: belongs_complexity(g.common),
-                "common cause/effect structures (eq. 1): edges + components of the Combined = Yes belongs-to graph",
-                columns=("combined", "cause_belongs_to", "effect_belongs_to"))
-register_metric("ex", lambda g, o: belongs_complexity(g.elaboration),
-                "elaboration of examples (eq. 2): the same for Combined = No, not nested",
-                columns=("combined", "nested", "cause_belongs_to", "effect_belongs_to"))
-register_metric("nest", lambda g, o: nesting_complexity(g.nesting),
-                "nested causality (eq. 3): T + T ln T per nesting event of T nested relations",
-                columns=("nested", "effect_belongs_to"))
-register_metric("corr", lambda g, o: signed_complexity(g, "correlation", conflicts=o.conflicts,
-                                                       cycle_limit=o.cycle_limit).total,
-                "correlation (eq. 4): negative edges + negative paths + mixed-in + mixed-out nodes",
-                columns=("correlation",))
-register_metric("pol", lambda g, o: signed_complexity(g, "polarity", conflicts=o.conflicts,
-                                                      cycle_limit=o.cycle_limit).total,
-                "polarity (eq. 5): the same terms on the relation-type labels", columns=("relation_type",))
+def _paper_metric(name: str, function: Callable[[CausalGraph, MetricOptions], float], description: str, *,
+                  columns: Sequence[str]) -> None:
+    # Registered straight into the registry: register_metric would read the plugins' entry points,
+    # and those stay unread until a metric is first used.
+    _REGISTRY.register(name, ComplexityMetric(name, function, description, f"C^{name}", tuple(columns)))
 
-_PAPER_METRICS = metric_names()
 
-#: The metrics registered when the module loads: the paper's five, in its order.  Code that should
-#: take up metrics registered later calls :func:`metric_names`.
-METRICS = metric_names()
+_paper_metric("com", lambda g, o: belongs_complexity(g.common),
+              "common cause/effect structures (eq. 1): edges + components of the Combined = Yes belongs-to graph",
+              columns=("combined", "cause_belongs_to", "effect_belongs_to"))
+_paper_metric("ex", lambda g, o: belongs_complexity(g.elaboration),
+              "elaboration of examples (eq. 2): the same for Combined = No, not nested",
+              columns=("combined", "nested", "cause_belongs_to", "effect_belongs_to"))
+_paper_metric("nest", lambda g, o: nesting_complexity(g.nesting),
+              "nested causality (eq. 3): T + T ln T per nesting event of T nested relations",
+              columns=("nested", "effect_belongs_to"))
+_paper_metric("corr", lambda g, o: signed_complexity(g, "correlation", conflicts=o.conflicts,
+                                                     cycle_limit=o.cycle_limit).total,
+              "correlation (eq. 4): negative edges + negative paths + mixed-in + mixed-out nodes",
+              columns=("correlation",))
+_paper_metric("pol", lambda g, o: signed_complexity(g, "polarity", conflicts=o.conflicts,
+                                                    cycle_limit=o.cycle_limit).total,
+              "polarity (eq. 5): the same terms on the relation-type labels", columns=("relation_type",))
 
-#: Columns of :func:`complexity_table` (and of ``causalgraph complexity --format csv``).
-COMPLEXITY_COLUMNS = complexity_columns()
+# The five registered above (loaded() reads no entry point: plugins stay unread until a metric is used).
+_PAPER_METRICS = tuple(_REGISTRY.loaded())
+
+
+def __getattr__(name: str):
+    # METRICS and COMPLEXITY_COLUMNS are read from the registry when asked, so that a metric
+    # registered later (by code or a plugin) is in them.
+    if name == "METRICS":
+        return metric_names()
+    if name == "COMPLEXITY_COLUMNS":
+        return complexity_columns()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def complexity(

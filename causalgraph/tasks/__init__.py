@@ -15,47 +15,64 @@ The families are loaded on first use (so ``import causalgraph`` stays
 light), then :func:`register_task` adds any other task — a study's own, or a
 toy task in a test — and the runner, ``bench report``, ``stats`` and the
 viewer handle it like the built-in ones.  Adding a family is one module with a
-``tasks()`` function plus one line in ``_FAMILIES``.
+``tasks()`` function plus one line in ``_FAMILIES``.  An installed distribution
+adds a task through the entry-point group ``causalgraph.tasks`` (name: the
+task's name, value: ``"module:attr"`` of its :class:`Task` record, or of a
+function returning it); the list is a :class:`causalgraph.registry.Registry`.
 """
 
 from __future__ import annotations
 
 import importlib
-import threading
 
 from ..errors import ConfigError
+from ..registry import ENTRY_POINT_GROUPS, Registry
 from .base import KINDS, ItemView, Task
 
 __all__ = ["Task", "ItemView", "KINDS", "register_task", "get_task", "list_tasks", "builtin_tasks", "find_task",
-           "legacy_item_view"]
+           "legacy_item_view", "TASKS"]
 
 #: The modules that declare built-in tasks, loaded on first use.
 _FAMILIES = ("causalgraph.tasks.climatecause", "causalgraph.tasks.pubmedcausal", "causalgraph.tasks.annotation",
              "causalgraph.tasks.structure", "causalgraph.tasks.identification")
 
-_TASKS: dict[str, Task] = {}
 _BUILTIN: list[str] = []
-_loaded = False
-_lock = threading.RLock()
 
 
-def _load() -> None:
-    global _loaded
-    if _loaded:
-        return
-    with _lock:
-        if _loaded:
-            return
-        for name in _FAMILIES:
-            for task in importlib.import_module(name).tasks():
-                # A task registered by the user before the first lookup keeps its place.
-                _TASKS.setdefault(task.name, task)
-                _BUILTIN.append(task.name)
-        _loaded = True
+def _load_families(registry: Registry) -> None:
+    names = []
+    for family in _FAMILIES:
+        for task in importlib.import_module(family).tasks():
+            # A task registered while the families load (by a family's own import) keeps its place.
+            if task.name not in registry.names():
+                registry.register(task.name, task)
+            names.append(task.name)
+    _BUILTIN[:] = names
 
 
-def register_task(task: Task, *, replace: bool = False) -> Task:
+def _check_task(name: str, obj) -> Task:
+    # A plugin may point at the record or at a function that builds it (so its import stays cheap).
+    task = obj if isinstance(obj, Task) or not callable(obj) else obj()
+    if not isinstance(task, Task):
+        raise ConfigError(f"task {name!r}: expected a Task record (or a function returning one); found "
+                          f"{type(task).__name__}")
+    if task.name != name:
+        raise ConfigError(f"task {name!r}: the Task record is named {task.name!r}; the registered name must be "
+                          "the task's own")
+    return task
+
+
+#: Every task by name: the built-in families (loaded on first use), those registered with
+#: :func:`register_task`, and plugins of the entry-point group ``causalgraph.tasks``.
+TASKS: Registry[Task] = Registry("task", group=ENTRY_POINT_GROUPS["task"], coerce=_check_task,
+                                 builtins=_load_families, listing=lambda: sorted(TASKS.names()))
+
+
+def register_task(task: "Task | str", *, replace: bool = False, name: "str | None" = None) -> "Task | str":
     """Add a task to the list (``replace=True`` to override one of the same name).
+
+    ``task`` is a :class:`Task`, or the lazy ``"module:attr"`` target of one (then ``name``
+    says its name; it is imported when first asked for).
 
     Examples
     --------
@@ -66,11 +83,18 @@ def register_task(task: Task, *, replace: bool = False) -> Task:
     >>> register_task(task, replace=True).name
     'demo-yesno'
     """
-    _load()
-    if task.name in _TASKS and not replace:
+    if isinstance(task, str):
+        if not name:
+            raise ConfigError(f"register_task({task!r}): a 'module:attr' target needs name= (the task's name)")
+        return TASKS.register(name, task, replace=replace)
+    if not isinstance(task, Task):
+        raise ConfigError(f"register_task takes a Task record or a 'module:attr' target; found "
+                          f"{type(task).__name__}")
+    if name is not None and name != task.name:
+        raise ConfigError(f"register_task: name={name!r} differs from the task's own name {task.name!r}")
+    if task.name in TASKS and not replace:
         raise ConfigError(f"task {task.name!r} is already registered (pass replace=True to override it)")
-    _TASKS[task.name] = task
-    return task
+    return TASKS.register(task.name, task, replace=True)
 
 
 def list_tasks() -> list[str]:
@@ -81,8 +105,7 @@ def list_tasks() -> list[str]:
     >>> "ccr-member" in list_tasks() and "pubmedcausal-extract" in list_tasks()
     True
     """
-    _load()
-    return sorted(_TASKS)
+    return sorted(TASKS.names())
 
 
 def builtin_tasks() -> list[str]:
@@ -93,7 +116,7 @@ def builtin_tasks() -> list[str]:
     >>> "corri" in builtin_tasks()
     True
     """
-    _load()
+    TASKS.names()  # loads the families
     return sorted(_BUILTIN)
 
 
@@ -110,11 +133,7 @@ def get_task(name: str) -> Task:
     >>> get_task("corri").labels
     ('positive', 'negative')
     """
-    _load()
-    try:
-        return _TASKS[name]
-    except KeyError:
-        raise ConfigError(f"unknown task {name!r}; expected one of {', '.join(list_tasks())}") from None
+    return TASKS.get(name)
 
 
 def find_task(name) -> "Task | None":
@@ -125,8 +144,7 @@ def find_task(name) -> "Task | None":
     >>> find_task("corri").kind, find_task("no-such-task")
     ('binary', None)
     """
-    _load()
-    return _TASKS.get(str(name)) if name is not None else None
+    return TASKS.find(str(name)) if name is not None else None
 
 
 def legacy_item_view(records) -> "ItemView | None":

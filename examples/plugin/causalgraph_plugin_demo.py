@@ -1,0 +1,78 @@
+"""An example plugin for causalgraph: one of each extension point, registered through entry points.
+
+Installed (``pip install ./examples/plugin``), it adds, with no file of causalgraph edited:
+
+* the task ``plugin-even`` ("Is N an even number?", gold yes/no; ``causalgraph bench tasks``,
+  ``bench run --task plugin-even``);
+* the backend ``plugin/<model>``: ``plugin/fours`` answers Yes exactly for multiples of four,
+  so it is right on three items of four (``--model plugin/fours``);
+* the encoding ``plugin-arrows`` (``cause => effect`` joined by `` ; ``, variant prefix ``PA``:
+  ``encode --encoding plugin-arrows``, ``items --encoding plugin-arrows``, the structure tasks'
+  ``PA_1`` variants);
+* the metric ``events`` (the number of events of a statement's graph): a column ``c_events`` of
+  ``causalgraph complexity``, of the corpus ``report`` and of ``evaluate-annotation``.
+
+Examples
+--------
+>>> ENCODING.encoder(["a", "b", "c"], [("a", "b", "unknown"), ("b", "c", "unknown")], False)
+'a => b ; b => c'
+"""
+
+from __future__ import annotations
+
+import re
+
+from causalgraph.bench import Item
+from causalgraph.encodings import Encoding
+from causalgraph.llm.base import Backend, Completion, Request
+from causalgraph.metrics.complexity import ComplexityMetric
+from causalgraph.tasks import Task
+
+__all__ = ["TASK", "FoursBackend", "ENCODING", "METRIC", "even_items", "arrows", "count_events"]
+
+_VARIANTS = ("v_1",)
+_NUMBER = re.compile(r"Is (\d+) an even number")
+
+
+def even_items(corpus, variant: str) -> list:
+    """Twelve questions "Is N an even number?" (N = 0 … 11), gold ``yes`` for the even ones."""
+    return [Item(id=f"plugin-even/{variant}/q{i:02d}", task="plugin-even", variant=variant,
+                 prompt=f"Is {i} an even number? Answer Yes or No.", gold="yes" if i % 2 == 0 else "no",
+                 meta={"statement_id": f"n{i}"})
+            for i in range(12)]
+
+
+#: The task: entry point ``plugin-even = "causalgraph_plugin_demo:TASK"`` in ``causalgraph.tasks``.
+TASK = Task(name="plugin-even", labels=("yes", "no"), positive="yes", build_items=even_items,
+            list_variants=lambda: list(_VARIANTS), answer_words=lambda variant: {"yes": "Yes", "no": "No"},
+            description="plugin example: is N an even number?")
+
+
+class FoursBackend(Backend):
+    """``plugin/fours``: answers Yes to "Is N an even number?" when N is a multiple of four, else No."""
+
+    provider = "plugin"
+
+    async def complete(self, request: Request) -> Completion:
+        prompt = " ".join(m.get("content", "") for m in request.messages)
+        found = _NUMBER.search(prompt)
+        text = "Yes" if found and int(found.group(1)) % 4 == 0 else "No"
+        return Completion(text=text, finish_reason="stop", model=self.name)
+
+
+def arrows(nodes: list, edges: list, signs: bool) -> str:
+    """Every edge as ``cause => effect`` (``cause => effect (sign)`` with signs), joined by `` ; ``."""
+    return " ; ".join(f"{c} => {e}" + (f" ({s})" if signs else "") for c, e, s in edges)
+
+
+#: The encoding: entry point ``plugin-arrows = "causalgraph_plugin_demo:ENCODING"`` in ``causalgraph.encodings``.
+ENCODING = Encoding("plugin-arrows", arrows, prefix="PA")
+
+
+def count_events(graph, options) -> int:
+    """The number of events (nodes) of the statement's causal graph."""
+    return len(graph.nodes)
+
+
+#: The metric: entry point ``events = "causalgraph_plugin_demo:METRIC"`` in ``causalgraph.metrics``.
+METRIC = ComplexityMetric("events", count_events, "number of events of the causal graph", "C^events")

@@ -1,0 +1,181 @@
+"""A plugin distribution extends causalgraph with no file of causalgraph edited.
+
+The test builds, in a temporary folder, the distribution of ``examples/plugin``: its module and a
+``*.dist-info`` folder holding METADATA and the ``entry_points.txt`` written from the example's
+``pyproject.toml``, exactly what ``pip install ./examples/plugin`` leaves in site-packages.  With
+that folder on ``PYTHONPATH`` the real command line takes up the plugin's task, backend, encoding
+and metric; every value asserted is computed here independently.  This proves the recipes of
+docs/architecture.md ("Plugins").
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from causalgraph.datasets import load_corpus
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "plugin"
+DIST = "causalgraph_plugin_demo-0.1.dist-info"
+
+
+def write_dist(folder: Path, name: str, version: str, entry_points: dict[str, dict[str, str]]) -> None:
+    """A ``<name>-<version>.dist-info`` folder with METADATA and ``entry_points.txt`` in ``folder``."""
+    info = folder / f"{name.replace('-', '_')}-{version}.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n", encoding="utf-8")
+    lines = []
+    for group, eps in entry_points.items():
+        lines.append(f"[{group}]")
+        lines += [f"{k} = {v}" for k, v in eps.items()]
+        lines.append("")
+    (info / "entry_points.txt").write_text("\n".join(lines), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def plugin(tmp_path_factory) -> Path:
+    """The example plugin, installed in a folder of its own (module + dist-info)."""
+    folder = tmp_path_factory.mktemp("plugin")
+    shutil.copy(EXAMPLE / "causalgraph_plugin_demo.py", folder)
+    project = tomllib.loads((EXAMPLE / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    write_dist(folder, project["name"], project["version"], project["entry-points"])
+    return folder
+
+
+@pytest.fixture(scope="module")
+def cg(plugin, tmp_path_factory):
+    """Run ``causalgraph ARGS`` in a subprocess with the plugin on PYTHONPATH; returns (rc, stdout, stderr)."""
+    cache = tmp_path_factory.mktemp("cache")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(plugin)]),
+           "CAUSALGRAPH_CACHE": str(cache), "CAUSALGRAPH_OFFLINE": "1"}
+
+    def run(*args: str, extra_path: Path | None = None):
+        e = dict(env)
+        if extra_path is not None:
+            e["PYTHONPATH"] = os.pathsep.join([e["PYTHONPATH"], str(extra_path)])
+        p = subprocess.run([sys.executable, "-m", "causalgraph", *args], capture_output=True, text=True, env=e,
+                           timeout=600)
+        return p.returncode, p.stdout, p.stderr
+
+    return run
+
+
+def rows(text: str) -> list[dict]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return load_corpus("climatecause")
+
+
+def distinct_events(statement) -> int:
+    """The events of a statement counted from its relations (what the plugin's metric must report)."""
+    return len({x for r in statement.relations for x in (r.cause, r.effect)})
+
+
+def test_the_task_is_listed_and_runs_with_the_plugin_backend(cg, tmp_path):
+    rc, out, err = cg("bench", "tasks", "--format", "csv")
+    assert rc == 0, err
+    listed = {r["task"]: r for r in rows(out)}
+    assert listed["plugin-even"]["variants"] == "v_1" and listed["plugin-even"]["kind"] == "binary"
+    rc, out, err = cg("bench", "run", "--task", "plugin-even", "--variant", "v_1", "--model", "plugin/fours",
+                      "--out", str(tmp_path / "run"))
+    assert rc == 0, err
+    rc, out, err = cg("bench", "report", str(tmp_path / "run"), "--format", "json")
+    assert rc == 0, err
+    [report] = json.loads(out)
+    m = report["metrics"]
+    assert m["task"] == "plugin-even" and m["model"] == "plugin/fours"
+    # plugin/fours says yes to multiples of four: on 0…11 it is right where (n % 4 == 0) == (n % 2 == 0).
+    n = range(12)
+    expected_accuracy = sum((i % 4 == 0) == (i % 2 == 0) for i in n) / len(n)
+    tp = sum(i % 4 == 0 for i in n)
+    expected_recall = tp / sum(i % 2 == 0 for i in n)
+    v = m["variants"]["v_1"]
+    assert v["items"] == 12 and v["errors"] == 0 and v["parse_failures"] == 0
+    assert v["accuracy"] == pytest.approx(expected_accuracy)
+    assert v["recall"] == pytest.approx(expected_recall) and v["precision"] == pytest.approx(1.0)
+    answers = [json.loads(line) for line in (tmp_path / "run" / "responses.jsonl").read_text().splitlines()]
+    assert {a["label"] for a in answers if int(re.search(r"q(\d+)", a["item_id"]).group(1)) % 4 == 0} == {"yes"}
+
+
+def test_the_encoding_works_in_encode_items_and_a_structure_task(cg, corpus):
+    rc, arrows, err = cg("encode", "--statement", "cc-007", "--encoding", "plugin-arrows")
+    assert rc == 0, err
+    rc, adjacency, err = cg("encode", "--statement", "cc-007", "--encoding", "adjacency")
+    assert rc == 0, err
+    # The same edges in the same order: "(c, e) (c, e)" rewritten as "c => e ; c => e".
+    pairs = re.findall(r"\(([^()]*?), ([^()]*?)\)", adjacency)
+    assert arrows.strip() == " ; ".join(f"{c} => {e}" for c, e in pairs)
+    assert len(pairs) == len({(r.cause, r.effect) for r in corpus["cc-007"].relations})
+
+    rc, out, err = cg("items", "--task", "ccr-member", "--variant", "A_5", "--encoding", "plugin-arrows",
+                      "--format", "json")
+    assert rc == 0, err
+    items = json.loads(out)
+    assert items and all(it["variant"] == "PA_5" for it in items)
+    first = next(it for it in items if it["meta"]["statement_id"] == "cc-007")
+    assert arrows.strip() in first["prompt"]
+
+    rc, out, err = cg("bench", "tasks", "--format", "csv")
+    assert "PA_1" in {r["task"]: r for r in rows(out)}["reachability"]["variants"].split(",")
+    rc, out, err = cg("items", "--task", "reachability", "--variant", "PA_1", "--format", "json")
+    assert rc == 0, err
+    items = json.loads(out)
+    mine = [it for it in items if it["meta"]["statement_id"] == "cc-007"]
+    assert mine and all(arrows.strip() in it["prompt"] for it in mine)
+
+
+def test_the_metric_is_a_column_of_complexity_the_report_and_the_annotation_evaluation(cg, corpus, tmp_path):
+    two = ("cc-001", "cc-007")
+    rc, out, err = cg("complexity", "--format", "csv")
+    assert rc == 0, err
+    table = {r["statement_id"]: r for r in rows(out)}
+    header = list(rows(out)[0])
+    assert header.index("c_events") == header.index("c_pol") + 1  # after the paper's five
+    for sid in two:
+        assert int(table[sid]["c_events"]) == distinct_events(corpus[sid]) > 0
+        paper = sum(float(table[sid][f"c_{m}"]) for m in ("com", "ex", "nest", "corr", "pol"))
+        assert float(table[sid]["c_raw"]) == pytest.approx(paper + distinct_events(corpus[sid]))
+
+    rc, out, err = cg("report", "-o", str(tmp_path / "report"), "--max-graphs", "1")
+    assert rc == 0, err
+    report = {r["statement_id"]: r for r in rows((tmp_path / "report" / "complexity.csv").read_text())}
+    for sid in two:
+        assert int(report[sid]["c_events"]) == distinct_events(corpus[sid])
+    page = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
+    assert "<th>C^events</th>" in page and "Histograms of C^com, C^ex, C^nest, C^corr, C^pol, C^events" in page
+
+    rc, out, err = cg("annotate", "--data", "climatecause", "--limit", "7", "--model", "mock/oracle",
+                      "--out", str(tmp_path / "annotate"))
+    assert rc == 0, err
+    rc, out, err = cg("evaluate-annotation", str(tmp_path / "annotate"), "--per-statement", "--format", "csv")
+    assert rc == 0, err
+    per = {r["statement_id"]: r for r in rows(out)}
+    for sid in two:
+        assert int(per[sid]["gold_events"]) == int(per[sid]["pred_events"]) == distinct_events(corpus[sid])
+    rc, out, err = cg("evaluate-annotation", str(tmp_path / "annotate"), "--format", "csv")
+    assert {r["measure"]: float(r["value"]) for r in rows(out)}["complexity.mae.events"] == 0.0
+
+
+def test_a_broken_plugin_is_one_line_naming_its_distribution(cg, tmp_path):
+    write_dist(tmp_path, "broken-plugin", "2.0", {"causalgraph.tasks": {"broken-task": "no_such_module_xyz:TASK"}})
+    rc, out, err = cg("bench", "tasks", extra_path=tmp_path)
+    assert rc == 2 and err.count("\n") == 1 and "Traceback" not in err
+    assert "'broken-task'" in err and "'broken-plugin 2.0'" in err and "causalgraph.tasks" in err
+    assert "ModuleNotFoundError" in err
+    # The rest of causalgraph still works: nothing is read from the broken plugin unless it is used.
+    rc, out, err = cg("encode", "--statement", "cc-007", extra_path=tmp_path)
+    assert rc == 0, err
