@@ -176,3 +176,17 @@ def test_a_run_built_by_hand_takes_dicts_and_holds_objects():
     run = Run(path=Path("r"), manifest={"task": "t", "epochs": 2}, responses=[], metrics={"items": 0})
     assert isinstance(run.manifest, Manifest) and run.manifest.epochs == 2 and run.epochs == 2
     assert isinstance(run.metrics, Metrics) and run.metrics["items"] == 0 and isinstance(run.ledger, Ledger)
+
+
+@pytest.mark.parametrize("options", [{}, {"epochs": 3, "temperature": 0.7}])
+def test_the_run_page_shows_the_tokens_and_cost_scoring_wrote(tmp_path, isolated_cache, options):
+    from causalgraph.viewer import load_views
+
+    res = run_benchmark("ccr-member", ["A_5", "A_10"], "mock/noisy", out=tmp_path / "run", limit=7, **options)
+    metrics = load_run(res.path).metrics
+    (view,), _ = load_views([res.path])
+    # Per variant by scoring's own sum: the variants add up to the run's totals in metrics.json.
+    assert (view.totals["tokens_in"], view.totals["tokens_out"]) == (metrics.tokens_in, metrics.tokens_out)
+    assert view.totals["cost_usd"] == pytest.approx(metrics.cost_usd)
+    for row in view.summary:
+        assert row["f1"] == metrics.variant(row["variant"]).get("f1")
