@@ -182,7 +182,7 @@ def test_a_run_built_by_hand_takes_dicts_and_holds_objects():
 def test_the_run_page_shows_the_tokens_and_cost_scoring_wrote(tmp_path, isolated_cache, options):
     from causalgraph.viewer import load_views
 
-    res = run_benchmark("ccr-member", ["A_5", "A_10"], "mock/noisy", out=tmp_path / "run", limit=7, **options)
+    res = run_benchmark("ccr-member", ["A_4", "A_5"], "mock/noisy", out=tmp_path / "run", limit=7, **options)
     metrics = load_run(res.path).metrics
     (view,), _ = load_views([res.path])
     # Per variant by scoring's own sum: the variants add up to the run's totals in metrics.json.
