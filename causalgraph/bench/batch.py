@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,11 +42,15 @@ from ..tasks import get_task
 from .item import Item
 from .clock import utc_now
 from .config import RunConfig
+from .runlog import Ledger
 from .runner import open_cache, plan_requests, redact, request_cost, write_cache_hits
 from .store import RunStore, record_key
 from .writer import RunWriter, make_record
 
 __all__ = ["submit_batch", "collect_batch", "batch_status", "BatchSubmission", "BatchCollection"]
+
+#: Notes of a collection (jobs still running when ``timeout`` ran out): log records the command line shows.
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -359,8 +363,7 @@ def _collect_locked(store: RunStore, wait: bool, poll_interval: float, timeout: 
                 if not wait or result.pending == 0:
                     break
                 if deadline is not None and time.monotonic() >= deadline:
-                    print(f"causalgraph: {result.pending} batch(es) still running after {timeout} s; run collect again",
-                          file=sys.stderr)
+                    logger.warning(f"{result.pending} batch(es) still running after {timeout} s; run collect again")
                     break
                 time.sleep(poll_interval)
     finally:
@@ -393,8 +396,8 @@ def batch_status(run_dir: str | os.PathLike) -> list[dict[str, Any]]:
     """
     store = RunStore(run_dir)
     store.read_manifest()  # a folder that is not a run (or lost its manifest) is an error, not an empty table
-    ledger = store.read_ledger()
-    if not ledger["batches"]:
+    ledger = Ledger.from_dict(store.read_ledger(), str(store.ledger_path))
+    if not ledger.batches:
         raise ConfigError(f"{store.path}: the run has no Batch job (no {store.ledger_path.name})")
-    return [{k: e.get(k) for k in ("local_id", "batch_id", "state", "status", "requests", "created", "collected")}
-            for e in ledger["batches"]]
+    return [{"local_id": b.local_id, "batch_id": b.batch_id, "state": b.state, "status": b.status,
+             "requests": b.requests, "created": b.created, "collected": b.collected} for b in ledger.batches]

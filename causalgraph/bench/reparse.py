@@ -62,8 +62,7 @@ def reparse_run(path, *, dry_run: bool = False) -> list[dict[str, Any]]:
     [{'variant': '0_1', 'lines': 874, 'changed': 0, 'parse_failures_before': 0, 'parse_failures_after': 0}]
     """
     store = RunStore(path)
-    manifest = store.read_manifest()
-    spec = get_task(manifest["task"])
+    spec = get_task(store.read_run_manifest().task)
     if not dry_run:  # rewriting the file while a run appends to it would lose the appended lines
         store.acquire("bench parse")
     try:
@@ -95,10 +94,11 @@ def _reparse_locked(store, spec, dry_run: bool) -> list[dict[str, Any]]:
     if not dry_run:
         text = "".join(json.dumps(rec, ensure_ascii=False, allow_nan=False) + "\n" for rec in lines)
         write_atomic(store.responses_path, text.encode("utf-8"))
-        old = store.read_metrics()
-        metrics = compute_metrics(store.load(), spec=spec)
+        run = store.load()
+        metrics = compute_metrics(run, spec=spec)
+        # What the invocations did is not a score: kept from the metrics the run had.
         for k in ("requests_sent", "cache_hits", "skipped", "batch_requests"):
-            if k in old:
-                metrics[k] = old[k]
+            if getattr(run.metrics, k) is not None:
+                metrics[k] = getattr(run.metrics, k)
         store.write_metrics(metrics)
     return [summary[v] for v in summary]

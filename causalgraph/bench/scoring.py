@@ -48,6 +48,7 @@ __all__ = [
     "column_name",
     "agreement_columns",
     "pending_samples",
+    "usage_totals",
     "pending_column",
     "accuracy_column",
     "loglik_columns",
@@ -417,15 +418,12 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reduce
         if epochs > 1:
             s["agreement"] = epoch_agreement(run.sample_records(v), epochs=epochs)
         per_variant[v] = s
-    answered = [r for r in run.samples if not r.get("error")]
-    tok_in = sum((r.get("usage") or {}).get("prompt_tokens") or 0 for r in answered)
-    tok_out = sum((r.get("usage") or {}).get("completion_tokens") or 0 for r in answered)
-    cost = sum(float(r.get("cost_usd") or 0.0) for r in answered)
+    tok_in, tok_out, cost, _ = usage_totals(run.samples)
     totals = {k: sum(per_variant[v][k] for v in per_variant)
               for k in ("items", "answered", "errors", "parse_failures", "pending")}
     # Runs without epochs keep the keys (and bytes) they always had.
     sampling = {"epochs": epochs, "reducer": red.label} if epochs > 1 or red.per_item else {}
-    if (run.manifest.get("parameters") or {}).get("method") == "loglik":
+    if run.manifest.method == "loglik":
         sampling["method"] = "loglik"  # (generated runs keep the keys they always had)
     if red.per_item:
         metric_names = ["pass"]
@@ -441,11 +439,35 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reduce
         "parse_failure_rate": totals["parse_failures"] / totals["answered"] if totals["answered"] else 0.0,
         "tokens_in": tok_in,
         "tokens_out": tok_out,
-        "cost_usd": round(cost, 6),
+        "cost_usd": cost,
         "bootstrap": {"resamples": n_boot, "seed": seed, "unit": "statement", "level": 0.95},
         "variants": per_variant,
         "strategies": aggregate_strategies(per_variant, spec.strategy_of, metric_names),
     }
+
+
+def usage_totals(samples: Sequence[Mapping[str, Any]]) -> tuple[int, int, float, bool]:
+    """Prompt tokens, completion tokens, USD (rounded to 6 places) of the answered ``samples``, and whether
+    any of them recorded a cost.
+
+    ``metrics.json`` writes the sum (a cost not recorded counts 0); the run
+    page (``bench view``) shows "not recorded" when none was.  Failed
+    requests count for nothing.
+
+    Examples
+    --------
+    >>> usage_totals([{"usage": {"prompt_tokens": 3, "completion_tokens": 1}, "cost_usd": 0.5},
+    ...               {"usage": {"prompt_tokens": 2}, "cost_usd": None}, {"error": "HTTP 500", "cost_usd": 9}])
+    (5, 1, 0.5, True)
+    >>> usage_totals([{"usage": {}, "cost_usd": None}])
+    (0, 0, 0.0, False)
+    """
+    answered = [r for r in samples if not r.get("error")]
+    tok_in = sum((r.get("usage") or {}).get("prompt_tokens") or 0 for r in answered)
+    tok_out = sum((r.get("usage") or {}).get("completion_tokens") or 0 for r in answered)
+    costs = [r.get("cost_usd") for r in answered]
+    cost = round(sum(float(c or 0.0) for c in costs), 6)
+    return tok_in, tok_out, cost, any(c is not None for c in costs)
 
 
 def pending_samples(run, variant: str) -> int:
@@ -460,7 +482,7 @@ def pending_samples(run, variant: str) -> int:
     >>> pending_samples(load_run("runs/partial"), "0_1")   # doctest: +SKIP
     748
     """
-    planned = dict(run.manifest.get("items") or {})
+    planned = dict(run.manifest.items or {})
     items = int(planned[variant]) if variant in planned else len(run.records(variant))
     return max(0, items * run.epochs - len(run.sample_records(variant)))
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import errno
 import json
+import logging
 import os
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Optional
@@ -29,10 +29,15 @@ from ..errors import ConfigError, SchemaError
 from ..outputs import named_os_error, output_dir, write_atomic
 from .epochs import majority_records, sample_key
 from .record import OPTIONAL_FIELDS, RECORD_FIELDS, RunRecord, record_schema_of
+from .runlog import Ledger, Manifest, Metrics
 from ..viewer.display import HTML_DISPLAY
 
 __all__ = ["RunStore", "Run", "load_run", "write_atomic", "MANIFEST", "RESPONSES", "METRICS", "LEDGER",
            "RECORD_FIELDS"]
+
+#: Notes about a run folder (a torn line cut off or ignored, another process writing): log records, which the
+#: command line shows on stderr as ``causalgraph: …``.
+logger = logging.getLogger(__name__)
 
 MANIFEST = "manifest.json"
 RESPONSES = "responses.jsonl"
@@ -112,7 +117,7 @@ class Run:
         The run directory.
     manifest
         ``manifest.json`` (task, variants, model, parameters, versions,
-        dataset sha256, start time).
+        dataset sha256, start time) as a :class:`~causalgraph.bench.runlog.Manifest`.
     responses
         One dict per item, ordered by task, variant (as the manifest lists
         them) and item id, whatever the order of completion: the answered
@@ -121,11 +126,13 @@ class Run:
         epoch, that gave the most frequent label; see
         :mod:`causalgraph.bench.epochs`).
     metrics
-        ``metrics.json`` (``{}`` before the first report).
+        ``metrics.json`` as a :class:`~causalgraph.bench.runlog.Metrics`
+        (every field ``None`` before the first report).
     attempts
         Every line of ``responses.jsonl`` in file order (failed attempts too).
     ledger
-        ``batches.json`` (``{"batches": []}`` when the run used no Batch job).
+        ``batches.json`` as a :class:`~causalgraph.bench.runlog.Ledger`
+        (no batches when the run used no Batch job).
     writer
         Another process that was writing into the folder when it was read.
     samples
@@ -134,11 +141,11 @@ class Run:
     """
 
     path: Path
-    manifest: dict[str, Any]
+    manifest: Manifest
     responses: list[dict[str, Any]]
-    metrics: dict[str, Any] = field(default_factory=dict)
+    metrics: Metrics = field(default_factory=Metrics)
     attempts: list[dict[str, Any]] = field(default_factory=list)
-    ledger: dict[str, Any] = field(default_factory=dict)
+    ledger: Ledger = field(default_factory=Ledger)
     samples: list[dict[str, Any]] = field(default_factory=list)
     #: Another process writing into the folder while it was read (``"pid N, live …"``), else ``None``.
     writer: Optional[str] = None
@@ -146,25 +153,32 @@ class Run:
     def __post_init__(self):
         if not self.samples:
             self.samples = list(self.responses)
+        # A run built by hand (a test, a notebook) may give the files' dicts: readers get the objects.
+        if not isinstance(self.manifest, Manifest):
+            self.manifest = Manifest.from_dict(self.manifest or {}, str(Path(self.path) / MANIFEST))
+        if not isinstance(self.metrics, Metrics):
+            self.metrics = Metrics.from_dict(self.metrics or {}, str(Path(self.path) / METRICS))
+        if not isinstance(self.ledger, Ledger):
+            self.ledger = Ledger.from_dict(self.ledger or {}, str(Path(self.path) / LEDGER))
 
     @property
     def epochs(self) -> int:
         """Samples asked per item: the manifest's ``epochs`` (1 for a run without; no line names a higher one)."""
         found = max((int(r.get("epoch") or 1) for r in self.samples), default=1)
-        return max(int(self.manifest.get("epochs") or 1), found)
+        return max(self.manifest.epochs or 1, found)
 
     @property
     def task(self) -> str:
-        return self.manifest.get("task", "")
+        return self.manifest.task or ""
 
     @property
     def model(self) -> str:
-        return self.manifest.get("model", "")
+        return self.manifest.model or ""
 
     @property
     def variants(self) -> list[str]:
         """Variants in manifest order, then any other found in the responses."""
-        out = list(self.manifest.get("variants") or [])
+        out = list(self.manifest.variants or [])
         for r in self.responses:
             if r.get("variant") not in out:
                 out.append(r.get("variant"))
@@ -348,24 +362,19 @@ class RunStore:
         if not self.manifest_path.is_file():
             raise self._missing_manifest("it cannot be read as a run")
         manifest = _read_json(self.manifest_path)
-        if not isinstance(manifest, dict):
-            raise SchemaError(f"{self.manifest_path}: expected a JSON object, found {type(manifest).__name__}")
-        epochs = manifest.get("epochs")
-        if epochs is not None and (not isinstance(epochs, int) or isinstance(epochs, bool) or epochs < 1):
-            raise SchemaError(f"{self.manifest_path}: epochs {epochs!r}, expected a positive integer (the samples "
-                              "asked per item)")
-        variants, items = manifest.get("variants"), manifest.get("items")
-        if variants is not None and not (isinstance(variants, list) and all(isinstance(v, str) for v in variants)):
-            raise SchemaError(f"{self.manifest_path}: variants {variants!r:.80}, expected a list of variant ids")
-        if items is not None and not (isinstance(items, dict) and all(
-                isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in items.values())):
-            raise SchemaError(f"{self.manifest_path}: items {items!r:.80}, expected an object of variant id -> item "
-                              "count")
+        # Checked through the typed manifest (an unknown field, a newer schema, a wrong type are refused); the
+        # writers that read it to write it again get the dict.
+        Manifest.from_dict(manifest, str(self.manifest_path))
         return manifest
 
-    def write_manifest(self, manifest: dict[str, Any]) -> None:
+    def read_run_manifest(self) -> Manifest:
+        """``manifest.json`` as a :class:`~causalgraph.bench.runlog.Manifest` (refused as :meth:`read_manifest`)."""
+        return Manifest.from_dict(self.read_manifest(), str(self.manifest_path))
+
+    def write_manifest(self, manifest: Manifest | dict[str, Any]) -> None:
+        """Write ``manifest.json`` through :class:`~causalgraph.bench.runlog.Manifest` (its written key order)."""
         output_dir(self.path, "run directory")
-        _write_json_atomic(self.manifest_path, manifest)
+        _write_json_atomic(self.manifest_path, Manifest.from_dict(manifest, str(self.manifest_path)).to_dict())
 
     # -- responses --------------------------------------------------------------------------
     def repair_tail(self) -> None:
@@ -409,7 +418,7 @@ class RunStore:
             os.fsync(fh.fileno())
         msg = f"{p}: removed a torn last line ({size - keep} bytes, an interrupted write); its item will be asked again"
         self.repairs.append(msg)
-        print(f"causalgraph: {msg}", file=sys.stderr)
+        logger.warning(msg)
 
     def append(self, records: Iterable[dict[str, Any]], *, sync: bool = True) -> None:
         """Append records as JSON lines, one ``write`` per line.
@@ -534,7 +543,7 @@ class RunStore:
             if not quiet and not self._torn_said:
                 # Said once per reader, never silently.
                 self._torn_said = True
-                print(f"causalgraph: {msg}", file=sys.stderr)
+                logger.warning(msg)
         return out
 
     def answered(self) -> set[tuple[str, str, str]]:
@@ -587,20 +596,31 @@ class RunStore:
         return out
 
     # -- metrics and ledger -----------------------------------------------------------------
-    def write_metrics(self, metrics: dict[str, Any]) -> None:
-        _write_json_atomic(self.metrics_path, metrics)
+    def write_metrics(self, metrics: Metrics | dict[str, Any]) -> None:
+        """Write ``metrics.json`` through :class:`~causalgraph.bench.runlog.Metrics` (its written key order)."""
+        _write_json_atomic(self.metrics_path, Metrics.from_dict(metrics, str(self.metrics_path)).to_dict())
 
     def read_metrics(self) -> dict[str, Any]:
-        return _read_json(self.metrics_path) if self.metrics_path.is_file() else {}
+        """``metrics.json`` (``{}`` before the first score), checked as :class:`~causalgraph.bench.runlog.Metrics`."""
+        metrics = _read_json(self.metrics_path) if self.metrics_path.is_file() else {}
+        Metrics.from_dict(metrics, str(self.metrics_path))
+        return metrics
 
     def read_ledger(self) -> dict[str, Any]:
+        """``batches.json`` (``{"batches": []}`` without one), checked as :class:`~causalgraph.bench.runlog.Ledger`.
+
+        A dict, for :mod:`causalgraph.bench.batch`, which advances its entries in place.
+        """
         if not self.ledger_path.is_file():
             return {"batches": []}
-        return _read_json(self.ledger_path)
+        ledger = _read_json(self.ledger_path)
+        Ledger.from_dict(ledger, str(self.ledger_path))
+        return ledger
 
-    def write_ledger(self, ledger: dict[str, Any]) -> None:
+    def write_ledger(self, ledger: Ledger | dict[str, Any]) -> None:
+        """Write ``batches.json`` through :class:`~causalgraph.bench.runlog.Ledger` (its written key order)."""
         output_dir(self.path, "run directory")
-        _write_json_atomic(self.ledger_path, ledger)
+        _write_json_atomic(self.ledger_path, Ledger.from_dict(ledger, str(self.ledger_path)).to_dict())
 
     def load(self) -> Run:
         """The run as it is on disk (from the lines kept in memory where :meth:`keep_lines` kept them whole)."""
@@ -631,11 +651,12 @@ class RunStore:
             responses = majority_records(samples)
         writer = self.writer()
         if writer is not None:
-            print(f"causalgraph: note: {self.path} is being written by another process ({writer}); what follows "
-                  "reads the lines written so far", file=sys.stderr)
-        return Run(path=self.path, manifest=manifest, responses=responses,
-                   metrics=self.read_metrics(), attempts=lines, ledger=self.read_ledger(), samples=samples,
-                   writer=writer)
+            logger.warning(f"note: {self.path} is being written by another process ({writer}); what follows reads "
+                           "the lines written so far")
+        return Run(path=self.path, manifest=Manifest.from_dict(manifest, str(self.manifest_path)),
+                   responses=responses, metrics=Metrics.from_dict(self.read_metrics(), str(self.metrics_path)),
+                   attempts=lines, ledger=Ledger.from_dict(self.read_ledger(), str(self.ledger_path)),
+                   samples=samples, writer=writer)
 
 
 def load_run(path: str | os.PathLike) -> Run:

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import sys
 from typing import Optional, Sequence
 
 from ..errors import CausalGraphError
 
-__all__ = ["main", "build_parser", "Parser"]
+__all__ = ["main", "build_parser", "Parser", "StderrHandler", "library_notes_on_stderr"]
 
 # Subcommand modules, in the order `causalgraph --help` lists them.
 COMMAND_MODULES = [
@@ -95,6 +96,47 @@ def _os_error(exc: OSError) -> str:
     return " ".join(msg.split())
 
 
+class StderrHandler(logging.Handler):
+    """The library's log records on stderr, as the commands have always shown its notes: ``causalgraph: <message>``.
+
+    The stream is looked up at each record (not kept), so that a caller
+    that swaps ``sys.stderr`` (a test capturing it, a notebook) gets the
+    lines where it expects them.
+
+    Examples
+    --------
+    >>> import logging, io, contextlib
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err), library_notes_on_stderr():
+    ...     logging.getLogger("causalgraph.bench.store").warning("note: a torn line")
+    >>> err.getvalue()
+    'causalgraph: note: a torn line\\n'
+    """
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            sys.stderr.write(f"causalgraph: {record.getMessage()}\n")
+        except Exception:  # noqa: BLE001 - logging's own contract: a failing handler reports, never raises
+            self.handleError(record)
+
+
+class library_notes_on_stderr:
+    """While a command runs, the ``causalgraph`` logger's records (notes and warnings) go to stderr.
+
+    Installed by :func:`main` for one command and removed after it, so that
+    commands run one after another in a process (tests, a notebook calling
+    ``main``) never print a note twice.
+    """
+
+    def __enter__(self) -> StderrHandler:
+        self.handler = StderrHandler(logging.WARNING)
+        logging.getLogger("causalgraph").addHandler(self.handler)
+        return self.handler
+
+    def __exit__(self, *exc) -> None:
+        logging.getLogger("causalgraph").removeHandler(self.handler)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line; returns the exit code."""
     try:
@@ -105,6 +147,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except CausalGraphError as exc:
         print(f"causalgraph: error: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
+    with library_notes_on_stderr():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """One parsed command: its exit code, an error of the library as one line on stderr."""
     try:
         rc = args.func(args)
     except CausalGraphError as exc:

@@ -192,8 +192,8 @@ def _from_run(d: Path) -> PredictionSet:
         pairs = tuple(p for j, g in enumerate(label or [], start=1)
                       if (p := pair_from_dict(g, [], j, clean=False)) is not None)
         rows[sn] = RowPrediction(sn, meta.get("sentence"), pairs, label is None, rec.get("rule"))
-    return PredictionSet(rows, str(d), "run", {"model": run.manifest.get("model"), "task": run.manifest.get("task"),
-                                              "variants": run.manifest.get("variants")}, asked=_asked(run, d))
+    return PredictionSet(rows, str(d), "run", {"model": run.manifest.model, "task": run.manifest.task,
+                                              "variants": run.manifest.variants}, asked=_asked(run, d))
 
 
 def load_predictions(source: str | Path | PredictionSet) -> PredictionSet:

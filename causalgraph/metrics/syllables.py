@@ -29,8 +29,8 @@ compares every word).
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
-import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -42,6 +42,9 @@ __all__ = ["syllable_counts", "textstat_pronunciations", "build_syllable_cache",
            "cache_path", "CACHE_NAME"]
 
 #: File name of the cache in the causalgraph cache folder.
+#: A cache that cannot be written is a note (a log record), not an error: scoring goes on, only slower.
+logger = logging.getLogger(__name__)
+
 CACHE_NAME = "cmudict-syllables.txt"
 # Bump when what the cache holds or how it is laid out changes, so old copies are rebuilt.
 _FORMAT = 1
@@ -246,9 +249,9 @@ def _load(root: Optional[Union[str, Path]]) -> dict[int, list[str]]:
     try:
         _write_atomic(path, _render(key, groups))
     except OSError as exc:
-        print(f"causalgraph: note: cannot write the syllable cache {path} ({exc.strerror or exc}); the CMU "
-              "dictionary was parsed in memory, as it will be in every process (about 1 s each); set "
-              "CAUSALGRAPH_CACHE to a writable folder", file=sys.stderr)
+        logger.warning(f"note: cannot write the syllable cache {path} ({exc.strerror or exc}); the CMU dictionary "
+                       "was parsed in memory, as it will be in every process (about 1 s each); set "
+                       "CAUSALGRAPH_CACHE to a writable folder")
     return groups
 
 

@@ -106,7 +106,7 @@ def _catalog_of(run) -> Optional[str]:
     try:
         return get_task(run.task).manifest_prompts(run.manifest)
     except ConfigError:  # a task not registered here: only what the manifest says
-        recorded = run.manifest.get("prompts")
+        recorded = run.manifest.prompts
         return None if recorded is None else str(recorded)
 
 

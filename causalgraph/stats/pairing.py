@@ -28,7 +28,7 @@ def as_run(run: Any):
 
 def run_name(run) -> str:
     """How messages name a run: its folder, else its task."""
-    return str(getattr(run, "path", "") or run.manifest.get("task", "run"))
+    return str(getattr(run, "path", "") or run.manifest.task or "run")
 
 
 def pair_key(record: Mapping[str, Any]) -> str:

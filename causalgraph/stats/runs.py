@@ -174,7 +174,11 @@ def run_method(run: Any) -> str:
     >>> run_method(SimpleNamespace(manifest={"parameters": {"method": "loglik"}})), run_method(SimpleNamespace(manifest={}))
     ('loglik', 'generate')
     """
-    return str((getattr(run, "manifest", None) or {}).get("parameters", {}).get("method") or "generate")
+    from ..bench.runlog import Manifest
+
+    manifest = getattr(run, "manifest", None) or {}
+    # A loaded Run holds the typed manifest; a hand-made stand-in may hold its dict.
+    return (manifest if isinstance(manifest, Manifest) else Manifest.from_dict(manifest)).method
 
 
 #: What ``mcnemar_runs`` pairs: the predicted labels (Table 21), or whether each answer is right.

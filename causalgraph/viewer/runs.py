@@ -322,24 +322,24 @@ def _rebuild_prompts(task, corpus, run, records: Sequence[dict], notes: list[str
 
 
 def _summary(run, task, records: Sequence[dict], notes: list[str]) -> tuple[list[dict], dict]:
-    metrics = dict(run.metrics or {})
-    if not metrics.get("variants") and task is not None:
-        from ..bench.scoring import compute_metrics
+    from ..bench.runlog import Metrics
+    from ..bench.scoring import compute_metrics, usage_totals
 
+    metrics = run.metrics if isinstance(run.metrics, Metrics) else Metrics.from_dict(run.metrics or {})
+    if not metrics.variants and task is not None:
         try:
-            metrics = compute_metrics(run, spec=task)
+            metrics = Metrics.from_dict(compute_metrics(run, spec=task))
         except (CausalGraphError, ValueError, KeyError, TypeError) as exc:
             notes.append(f"scores could not be computed ({exc}); counts only")
-    per = metrics.get("variants") or {}
     rows = []
     epochs = run.epochs
     for v in run.variants:
         recs = run.records(v)
-        m = per.get(v) or {}
+        m = metrics.variant(v)
         answered = [r for r in recs if not r.get("error")]
-        # Tokens and cost of every request: in a run with epochs, of every epoch's sample.
-        paid = [r for r in run.sample_records(v) if not r.get("error")] if epochs > 1 else answered
-        costs = [r.get("cost_usd") for r in paid]
+        # Tokens and cost of every request: in a run with epochs, of every epoch's sample. Counted by scoring's
+        # own sum, per variant (metrics.json holds the run's totals only, and may predate lines still coming).
+        tokens_in, tokens_out, cost, recorded = usage_totals(run.sample_records(v) if epochs > 1 else answered)
         row = {
             "variant": v,
             "strategy": m.get("strategy", task.strategy_of(v) if task is not None else v),
@@ -347,9 +347,9 @@ def _summary(run, task, records: Sequence[dict], notes: list[str]) -> tuple[list
             "answered": len(answered),
             "errors": sum(1 for r in recs if r.get("error")),
             "parse_failures": sum(1 for r in answered if r.get("label") is None),
-            "tokens_in": sum((r.get("usage") or {}).get("prompt_tokens") or 0 for r in paid),
-            "tokens_out": sum((r.get("usage") or {}).get("completion_tokens") or 0 for r in paid),
-            "cost_usd": None if all(c is None for c in costs) else round(sum(float(c or 0) for c in costs), 6),
+            "tokens_in": tokens_in,
+            "tokens_out": tokens_out,
+            "cost_usd": cost if recorded else None,
         }
         if "macro_f1" in m:
             row.update(precision=m.get("macro_precision"), recall=m.get("macro_recall"), f1=m.get("macro_f1"),
@@ -543,7 +543,7 @@ def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: 
                    matches=matches, prompts=prompts, corpus=corpus, statements=statements, summary=summary,
                    totals=totals, manifest=dict(run.manifest), notes=notes, epochs=per_epoch,
                    prompt_catalog=task.manifest_prompts(run.manifest) if task is not None
-                   else run.manifest.get("prompts"), item_view=item_view, difficulty=difficulty)
+                   else run.manifest.prompts, item_view=item_view, difficulty=difficulty)
 
 
 def unique_names(paths: Sequence[Any]) -> list[str]:

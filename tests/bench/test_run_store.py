@@ -15,7 +15,14 @@ def _rec(item, error=None, label="yes"):
             "label": None if error else label, "error": error}
 
 
-def test_append_cuts_a_torn_last_line_before_writing(tmp_path, capsys):
+def _notes(caplog) -> list[str]:
+    """The library's notes logged since the last call (the command line shows them on stderr)."""
+    out = [r.getMessage() for r in caplog.records if r.name.startswith("causalgraph")]
+    caplog.clear()
+    return out
+
+
+def test_append_cuts_a_torn_last_line_before_writing(tmp_path, caplog):
     store = RunStore(tmp_path)
     store.append([_rec("a"), _rec("b")])
     with open(store.responses_path, "ab") as fh:
@@ -23,7 +30,7 @@ def test_append_cuts_a_torn_last_line_before_writing(tmp_path, capsys):
     assert [r["item_id"] for r in store.iter_lines()] == ["a", "b"]
     assert "torn last line" in store.repairs[0]
     RunStore(tmp_path).append([_rec("c")])
-    assert "removed a torn last line" in capsys.readouterr().err
+    assert "removed a torn last line" in " ".join(_notes(caplog))
     lines = store.responses_path.read_text().splitlines()
     assert [json.loads(x)["item_id"] for x in lines] == ["a", "b", "c"]
 
@@ -195,7 +202,7 @@ def test_a_record_line_the_schema_does_not_know_is_refused_naming_file_and_line(
         load_run(tmp_path / "c")
 
 
-def test_a_reader_says_once_on_stderr_that_it_ignores_a_torn_last_line(tmp_path, capsys):
+def test_a_reader_says_once_that_it_ignores_a_torn_last_line(tmp_path, caplog):
     store = RunStore(tmp_path)
     store.write_manifest({"task": "t", "variants": ["v"], "model": "m"})
     store.append([_rec("a")])
@@ -203,11 +210,11 @@ def test_a_reader_says_once_on_stderr_that_it_ignores_a_torn_last_line(tmp_path,
         fh.write(b'{"task": "t", "variant": "v", "item_id": "b", "resp')
     store.load()
     store.load()
-    err = capsys.readouterr().err.strip().splitlines()
+    err = _notes(caplog)
     assert len(err) == 1 and "ignoring a torn last line of 51 bytes" in err[0] and "responses.jsonl" in err[0]
 
 
-def test_a_reader_of_a_folder_another_process_writes_says_so_and_advises_waiting(tmp_path, capsys):
+def test_a_reader_of_a_folder_another_process_writes_says_so_and_advises_waiting(tmp_path, caplog):
     from causalgraph.bench.scoring import compute_metrics
 
     writer = RunStore(tmp_path)
@@ -219,16 +226,16 @@ def test_a_reader_of_a_folder_another_process_writes_says_so_and_advises_waiting
     try:
         run = load_run(tmp_path)
         assert run.writer is not None and "live reachability m" in run.writer
-        assert "is being written by another process" in capsys.readouterr().err
+        assert "is being written by another process" in " ".join(_notes(caplog))
         with pytest.raises(ConfigError, match=r"a run is still writing into this folder \(pid \d+, live"):
             compute_metrics(run, reducer="mean")
         assert writer.writer() is None  # the writer itself is not "another process"
     finally:
         writer.release()
-    assert load_run(tmp_path).writer is None and capsys.readouterr().err == ""
+    assert load_run(tmp_path).writer is None and _notes(caplog) == []
 
 
-def test_the_process_holding_the_folder_cuts_a_torn_line_and_says_only_that(tmp_path, capsys):
+def test_the_process_holding_the_folder_cuts_a_torn_line_and_says_only_that(tmp_path, caplog):
     from causalgraph.bench.reparse import reparse_run
 
     store = RunStore(tmp_path)
@@ -238,6 +245,24 @@ def test_the_process_holding_the_folder_cuts_a_torn_line_and_says_only_that(tmp_
     with open(store.responses_path, "ab") as fh:
         fh.write(b'{"task": "reachability", "vari')
     reparse_run(tmp_path)
-    err = capsys.readouterr().err.strip().splitlines()
+    err = _notes(caplog)
     assert len(err) == 1 and "removed a torn last line" in err[0]
     assert store.responses_path.read_bytes().endswith(b"}\n")
+
+
+def test_the_command_line_shows_the_library_notes_on_stderr_as_it_always_printed_them(tmp_path, capsys):
+    from causalgraph.cli import main
+
+    store = RunStore(tmp_path)
+    store.write_manifest({"task": "reachability", "variants": ["A_1"], "model": "m"})
+    store.append([{"task": "reachability", "variant": "A_1", "item_id": "i", "gold": "yes", "label": "yes",
+                   "response": "<Answer>yes</Answer>"}])
+    with open(store.responses_path, "ab") as fh:
+        fh.write(b'{"task": "reachability", "vari')
+    assert main(["bench", "report", str(tmp_path), "--format", "json"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err == [f"causalgraph: {store.responses_path}: ignoring a torn last line of 30 bytes (an interrupted "
+                   "write, or a run still writing); its item reads as not answered"]
+    # The handler lives as long as the command: a second command prints its note once, not twice.
+    assert main(["bench", "report", str(tmp_path), "--format", "json"]) == 0
+    assert len(capsys.readouterr().err.splitlines()) == 1

