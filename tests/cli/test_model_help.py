@@ -26,7 +26,12 @@ def test_model_help_names_every_provider_and_mock(command, capsys):
     assert "vllm/<model folder>" in text
 
 
-def test_a_provider_registered_later_appears_in_the_help(monkeypatch, capsys):
-    monkeypatch.setitem(registry._PROVIDERS, "mylab", make_mock)
-    # main builds the parser (and its help texts) on each call, after the registration.
-    assert "mylab/<model>" in _help(["bench", "run"], capsys)
+def test_a_provider_registered_later_appears_in_the_help(capsys):
+    assert "mylab/<model>" not in _help(["bench", "run"], capsys)
+    registry.register_provider("mylab", make_mock)
+    try:
+        # main builds the parser (and its help texts) on each call, after the registration.
+        assert "mylab/<model>" in _help(["bench", "run"], capsys)
+    finally:
+        registry.PROVIDERS.unregister("mylab")
+    assert "mylab/<model>" not in _help(["bench", "run"], capsys)
