@@ -1,0 +1,176 @@
+"""The registry kind (:mod:`causalgraph.registry`): lazy targets, ``replace=``, did-you-mean and entry points."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from causalgraph.errors import ConfigError, ParseError
+from causalgraph.registry import Registry, did_you_mean, is_target, load_target
+
+NAME = st.text(alphabet="abcdefghij-", min_size=1, max_size=8)
+
+
+def write_dist(folder, name, version, group, entries):
+    info = folder / f"{name.replace('-', '_')}-{version}.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
+    (info / "entry_points.txt").write_text(f"[{group}]\n" + "".join(f"{k} = {v}\n" for k, v in entries.items()))
+
+
+def test_a_lazy_target_is_imported_on_first_use_only(tmp_path, monkeypatch):
+    (tmp_path / "lazy_mod_for_registry.py").write_text("VALUE = 41 + 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    reg = Registry("thing")
+    assert reg.register("x", "lazy_mod_for_registry:VALUE") == "lazy_mod_for_registry:VALUE"
+    assert "lazy_mod_for_registry" not in sys.modules and reg.raw("x") == "lazy_mod_for_registry:VALUE"
+    assert reg.loaded() == {}
+    assert reg.get("x") == 42 and "lazy_mod_for_registry" in sys.modules and reg.loaded() == {"x": 42}
+    monkeypatch.delitem(sys.modules, "lazy_mod_for_registry")
+
+
+def test_a_lazy_target_that_fails_says_which_name_and_target():
+    reg = Registry("thing")
+    reg.register("gone", "no_such_module_for_registry:X")
+    with pytest.raises(ConfigError, match=r"^thing 'gone' \(no_such_module_for_registry:X\) failed to load: "
+                                          r"ModuleNotFoundError"):
+        reg.get("gone")
+
+
+@given(st.lists(NAME, min_size=1, max_size=6, unique=True), st.data())
+def test_a_taken_name_is_refused_without_replace_and_replaced_in_place_with_it(names, data):
+    reg = Registry("thing")
+    for i, n in enumerate(names):
+        reg.register(n, i)
+    n = data.draw(st.sampled_from(names))
+    with pytest.raises(ConfigError, match="already registered; pass replace=True"):
+        reg.register(n, "other")
+    assert reg.get(n) == names.index(n)
+    reg.register(n, "other", replace=True)
+    assert reg.get(n) == "other" and reg.names() == tuple(names)
+
+
+@given(st.lists(NAME, min_size=1, max_size=6, unique=True), NAME)
+def test_an_unknown_name_is_one_line_listing_every_name_and_the_closest(names, asked):
+    reg = Registry("thing")
+    for n in names:
+        reg.register(n, n)
+    if asked in names:
+        assert reg.get(asked) == asked
+        return
+    with pytest.raises(ConfigError) as info:
+        reg.get(asked)
+    msg = str(info.value)
+    assert "\n" not in msg and msg.startswith(f"unknown thing {asked!r}; expected one of {', '.join(names)}")
+    hint = did_you_mean(asked, names)
+    assert msg.endswith(hint)
+    if hint:
+        assert hint[len("; did you mean "):-1].strip("'") in names
+
+
+def test_the_built_ins_load_once_on_first_use_and_unregister_gives_the_did_you_mean():
+    calls = []
+
+    def builtins(reg):
+        calls.append(1)
+        reg.register("alpha", 1)
+
+    reg = Registry("thing", builtins=builtins)
+    assert calls == []
+    assert reg.names() == ("alpha",) and reg.names() == ("alpha",) and calls == [1]
+    with pytest.raises(ConfigError, match="did you mean 'alpha'"):
+        reg.unregister("alpah")
+    reg.unregister("alpha")
+    assert "alpha" not in reg and reg.find("alpha") is None
+
+
+def test_is_target_and_load_target():
+    assert is_target("a.b:c.d") and not is_target("a.b") and not is_target("a:b c")
+    assert load_target("causalgraph.registry:Registry.get") is Registry.get
+    with pytest.raises(ConfigError, match="expected 'module:attribute'"):
+        load_target("nocolon")
+
+
+def test_entry_points_are_read_lazily_sorted_and_listed_after_code(tmp_path, monkeypatch):
+    group = "causalgraph.test-registry-order"
+    write_dist(tmp_path, "dist-b", "1.0", group, {"zeta": "causalgraph.errors:ConfigError"})
+    write_dist(tmp_path, "dist-a", "1.0", group, {"eta": "causalgraph.errors:ParseError"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    reg = Registry("thing", group=group)
+    reg.register("code", 0)  # registering reads no entry point
+    assert reg.loaded() == {"code": 0}
+    assert reg.names() == ("code", "eta", "zeta")
+    assert reg.get("eta") is ParseError
+    assert reg.origin("zeta") == ("entry point 'zeta' (causalgraph.errors:ConfigError) of distribution "
+                                  f"'dist-b 1.0' in group {group!r}")
+    assert reg.origin("code") is None
+
+
+def test_a_plugin_that_fails_to_load_or_claims_a_taken_name_is_one_clear_line(tmp_path, monkeypatch):
+    group = "causalgraph.test-registry-errors"
+    write_dist(tmp_path, "bad-plugin", "0.3", group, {"broken": "no_such_plugin_module:X",
+                                                      "taken": "causalgraph.errors:ConfigError",
+                                                      "refused": "causalgraph.errors:ParseError"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+    def builtins(reg):
+        reg.register("taken", "built-in")
+
+    def coerce(name, obj):
+        if name == "refused":
+            raise ConfigError("not a thing this registry holds")
+        return obj
+
+    reg = Registry("thing", group=group, builtins=builtins, coerce=coerce)
+    assert reg.names() == ("taken", "broken", "refused")
+    with pytest.raises(ConfigError) as info:
+        reg.get("broken")
+    msg = str(info.value)
+    assert msg.startswith("entry point 'broken' (no_such_plugin_module:X) of distribution 'bad-plugin 0.3' in "
+                          f"group {group!r} failed to load: ModuleNotFoundError") and "\n" not in msg
+    with pytest.raises(ConfigError, match=r"of distribution 'bad-plugin 0.3'.*: thing 'taken' is already "
+                                          r"registered by causalgraph"):
+        reg.get("taken")
+    with pytest.raises(ConfigError, match=r"^entry point 'refused' .*'bad-plugin 0.3'.*: not a thing"):
+        reg.get("refused")
+    # Replacing the name from code settles the conflict.
+    reg.register("taken", "mine", replace=True)
+    assert reg.get("taken") == "mine"
+
+
+@settings(max_examples=25)
+@given(st.permutations(["m1", "m2", "m3", "m4"]))
+def test_the_listing_of_plugins_does_not_depend_on_the_order_of_sys_path(tmp_path_factory, order):
+    group = "causalgraph.test-registry-paths"
+    folder = tmp_path_factory.mktemp("dists")
+    paths = []
+    for name in order:
+        d = folder / name
+        d.mkdir()
+        write_dist(d, f"dist-{name}", "1", group, {name: "causalgraph.errors:ConfigError"})
+        paths.append(str(d))
+    saved = list(sys.path)
+    try:
+        sys.path[:0] = paths
+        assert Registry("thing", group=group).names() == ("m1", "m2", "m3", "m4")
+    finally:
+        sys.path[:] = saved
+
+
+def test_the_five_registries_are_registries():
+    from causalgraph.bench.epochs import REDUCERS
+    from causalgraph.encodings.registry import ENCODINGS_REGISTRY
+    from causalgraph.llm.registry import PROVIDERS
+    from causalgraph.metrics import complexity
+    from causalgraph.tasks import TASKS
+
+    assert {r.group for r in (TASKS, PROVIDERS, ENCODINGS_REGISTRY, complexity._REGISTRY)} == {
+        "causalgraph.tasks", "causalgraph.backends", "causalgraph.encodings", "causalgraph.metrics"}
+    assert REDUCERS.names()[:4] == ("majority", "mean", "pass@k", "pass^k")
+    for reg, typo in ((TASKS, "corrri"), (PROVIDERS, "mokc"), (ENCODINGS_REGISTRY, "graphxml"),
+                      (complexity._REGISTRY, "neste"), (REDUCERS, "majorty")):
+        with pytest.raises(ConfigError, match="did you mean"):
+            reg.get(typo)
