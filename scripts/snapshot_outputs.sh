@@ -8,7 +8,7 @@
 # Each command's stdout, stderr and exit status are kept (NAME.out, NAME.err, NAME.rc); folders a
 # command writes (report, run folders, export-dataset, export-graphs, bench view) are kept under
 # NAME.d/. What varies from run to run by design is masked: the absolute snapshot folder (written
-# as $OUT), timestamps and durations in run manifests. Mock models only: no network, no model files.
+# as $OUT), timestamps, durations and latencies in run manifests and records, and lock files. Mock models only: no network, no model files.
 #
 # CAUSALGRAPH (default: causalgraph on PATH) and CAUSALGRAPH_DATA (default ../shared/data) are read.
 set -u
@@ -78,6 +78,11 @@ run report report -o "$OUT/report.d" --max-graphs 5 --runs "$OUT/run-corri.d"
 find "$OUT" -type f ! -path "$OUT/.cache/*" -print0 | xargs -0 sed -i -E \
   -e "s#$OUT#\$OUT#g" \
   -e 's/"(started|finished|created|updated|written)(_at)?": ?"[^"]*"/"\1\2": "T"/g' \
-  -e 's/"(elapsed|duration|wall|latency)(_s|_ms)?": ?[0-9.e+-]+/"\1\2": 0/g' 2>/dev/null
+  -e 's/"(elapsed|duration|wall|latency)(_s|_ms)?": ?[0-9.e+-]+/"\1\2": 0/g' \
+  -e 's/"time": ?"[^"]*"/"time": "T"/g' 2>/dev/null
+# A run folder's lock names the writer's pid.  The item details of bench view pages and report --runs
+# pages are gzipped (base64) and hold times and latencies the sed above cannot reach: compare those two
+# pages after decompressing them.
+find "$OUT" -name .lock -delete
 rm -rf "$OUT/.cache"
 echo "snapshot in $OUT: $(find "$OUT" -type f | wc -l) files"
