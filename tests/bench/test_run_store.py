@@ -235,15 +235,21 @@ def test_a_reader_of_a_folder_another_process_writes_says_so_and_advises_waiting
     assert load_run(tmp_path).writer is None and _notes(caplog) == []
 
 
-def test_the_process_holding_the_folder_cuts_a_torn_line_and_says_only_that(tmp_path, caplog):
-    from causalgraph.bench.reparse import reparse_run
-
+def _run_with_a_torn_last_line(tmp_path) -> RunStore:
+    """A one-record run whose responses.jsonl ends in a half-written line."""
     store = RunStore(tmp_path)
     store.write_manifest({"task": "reachability", "variants": ["A_1"], "model": "m"})
     store.append([{"task": "reachability", "variant": "A_1", "item_id": "i", "gold": "yes", "label": "yes",
                    "response": "<Answer>yes</Answer>"}])
     with open(store.responses_path, "ab") as fh:
         fh.write(b'{"task": "reachability", "vari')
+    return store
+
+
+def test_the_process_holding_the_folder_cuts_a_torn_line_and_says_only_that(tmp_path, caplog):
+    from causalgraph.bench.reparse import reparse_run
+
+    store = _run_with_a_torn_last_line(tmp_path)
     reparse_run(tmp_path)
     err = _notes(caplog)
     assert len(err) == 1 and "removed a torn last line" in err[0]
@@ -253,12 +259,7 @@ def test_the_process_holding_the_folder_cuts_a_torn_line_and_says_only_that(tmp_
 def test_the_command_line_shows_the_library_notes_on_stderr_as_it_always_printed_them(tmp_path, capsys):
     from causalgraph.cli import main
 
-    store = RunStore(tmp_path)
-    store.write_manifest({"task": "reachability", "variants": ["A_1"], "model": "m"})
-    store.append([{"task": "reachability", "variant": "A_1", "item_id": "i", "gold": "yes", "label": "yes",
-                   "response": "<Answer>yes</Answer>"}])
-    with open(store.responses_path, "ab") as fh:
-        fh.write(b'{"task": "reachability", "vari')
+    store = _run_with_a_torn_last_line(tmp_path)
     assert main(["bench", "report", str(tmp_path), "--format", "json"]) == 0
     err = capsys.readouterr().err.splitlines()
     assert err == [f"causalgraph: {store.responses_path}: ignoring a torn last line of 30 bytes (an interrupted "
