@@ -27,7 +27,7 @@ import time
 from causalgraph.bench import Item
 from causalgraph.bench.runner import run_benchmark
 from causalgraph.bench.scoring import compute_metrics
-from causalgraph.bench.store import load_run
+from causalgraph.runlog.store import load_run
 from causalgraph.tasks import Task, register_task
 
 TASK = "bench-epochs"

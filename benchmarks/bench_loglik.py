@@ -43,7 +43,7 @@ def timed_run(backend, spec: str, task: str, variant: str, items: int, method: s
               data=None, concurrency=None) -> dict:
     """Warm up on one item, then time the run of ``items`` items (cache off); the figures and the records."""
     from causalgraph.bench.runner import run_benchmark
-    from causalgraph.bench.store import load_run
+    from causalgraph.runlog.store import load_run
 
     kw = dict(cache=False, progress=False, backend=backend, method=method, data=data)
     if method == "generate":
@@ -131,7 +131,7 @@ def cell_figures(generate_run, loglik_run, variant: str) -> dict:
     The same figures as ``causalgraph bench report`` on each run and ``causalgraph stats mcnemar GEN LL``
     (paired on correctness: an unparsed generated answer counts as wrong).
     """
-    from causalgraph.bench.store import load_run
+    from causalgraph.runlog.store import load_run
     from causalgraph.stats import mcnemar_runs
 
     g = load_run(generate_run).metrics["variants"][variant]

@@ -67,7 +67,7 @@ def main(argv=None) -> None:
     from scipy import stats as ss
     from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 
-    from causalgraph.bench.store import load_run
+    from causalgraph.runlog.store import load_run
     from causalgraph.stats import dunn, kruskal_runs, mcnemar_runs
     from causalgraph.tasks.climatecause import collapse_position
 

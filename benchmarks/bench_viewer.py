@@ -49,7 +49,7 @@ def build_runs(out: Path) -> list[Path]:
 
 def naive_page(runs, path: Path) -> Path:
     """One server-rendered <tr> per item (the baseline of time to first render)."""
-    from causalgraph.bench.store import load_run
+    from causalgraph.runlog.store import load_run
 
     rows = []
     for p in runs:
@@ -132,7 +132,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
 
-    from causalgraph.bench.store import load_run
+    from causalgraph.runlog.store import load_run
     from causalgraph.viewer import load_views, run_page_html
 
     tmp = Path(args.out or tempfile.mkdtemp(prefix="cg-bench-viewer-"))

@@ -40,7 +40,7 @@ def run_one(spec: str, options: dict, task: str, variants: list[str], limit: int
             data: str | None, out: str, concurrency: int | None = None) -> dict:
     """Warm the backend up on one item, then time the run of every item; the records and the figures."""
     from causalgraph.bench.runner import run_benchmark
-    from causalgraph.bench.store import load_run
+    from causalgraph.runlog.store import load_run
     from causalgraph.llm import get_backend
 
     backend = get_backend(spec, **options)

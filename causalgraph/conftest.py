@@ -1,6 +1,6 @@
 """pytest's hooks for the doctests of the package: ``pytest --doctest-modules causalgraph`` (``make test`` runs it).
 
-A module that needs an optional package which is not installed (``causalgraph.inspect`` without
+A module that needs an optional package which is not installed (``causalgraph.interop.inspect`` without
 inspect_ai, …) is reported as skipped, naming the package, instead of failing to import; so is an
 example that fails only because a function it calls imports such a package (Parquet output without
 pyarrow).  Any other error still fails.  pytest reads this file only when it collects this folder (as networkx's

@@ -23,7 +23,8 @@ from typing import Iterable, Iterator, Literal, Optional, Sequence
 
 from .errors import ConfigError, SchemaError
 from .model import Correlation, Polarity, Relation, Statement, is_blank
-from .viewer.display import HTML_DISPLAY as _HTML_DISPLAY
+from .display import html_for as _html_for
+from .graph_formats import to_gml, to_dagitty, to_pgmpy, to_dowhy
 
 __all__ = ["CausalEdge", "BelongsEdge", "CausalGraph", "compile_graph", "as_graph", "is_graph_source", "NODE_FORMS"]
 
@@ -162,9 +163,8 @@ class CausalGraph:
         return len(self._index["pred"].get(node, ()))
 
     def _repr_html_(self):
-        """Jupyter: the interactive graph page in a sandboxed iframe (set by :mod:`causalgraph.viewer.notebook`)."""
-        render = _HTML_DISPLAY.get("graph")
-        return None if render is None else render(self)
+        """Jupyter: the interactive graph page in a sandboxed iframe (:mod:`causalgraph.viewer.notebook`, via :mod:`causalgraph.display`)."""
+        return _html_for("graph", self)
 
     @property
     def conflicting_edges(self) -> list[CausalEdge]:
@@ -207,26 +207,18 @@ class CausalGraph:
 
     def to_gml(self) -> str:
         """GML text of the causal edges, labels as edge attributes (:func:`causalgraph.graph_formats.to_gml`)."""
-        from .graph_formats import to_gml
-
         return to_gml(self)
 
     def to_dagitty(self) -> str:
         """dagitty ``dag { … }`` text; a cycle is refused, naming it (:func:`causalgraph.graph_formats.to_dagitty`)."""
-        from .graph_formats import to_dagitty
-
         return to_dagitty(self)
 
     def to_pgmpy(self):
         """A ``pgmpy.base.DAG``; a cycle is refused, naming it (:func:`causalgraph.graph_formats.to_pgmpy`)."""
-        from .graph_formats import to_pgmpy
-
         return to_pgmpy(self)
 
     def to_dowhy(self) -> str:
         """The GML DoWhy's ``CausalModel(graph=...)`` takes (:func:`causalgraph.graph_formats.to_dowhy`)."""
-        from .graph_formats import to_dowhy
-
         return to_dowhy(self)
 
     def to_rustworkx(self):

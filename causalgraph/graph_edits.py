@@ -33,6 +33,7 @@ from dataclasses import dataclass, replace
 from typing import Optional
 
 from .errors import ConfigError
+from .graph import compile_graph
 
 __all__ = ["GRAPH_EDITS", "DEFAULT_SEED", "EditedGraph", "check_edit", "edit_graph", "reverse_graph",
            "shuffle_graph", "shuffle_permutation", "split_edit", "join_edit"]
@@ -99,8 +100,6 @@ def reverse_graph(graph):
     >>> reverse_graph(compile_graph([Relation("a", "b"), Relation("b", "c")])).pairs
     [('b', 'a'), ('c', 'b')]
     """
-    from .graph import compile_graph
-
     g = compile_graph([_swap(r) for e in graph.edges for r in e.relations])
     return replace(g, statement_id=graph.statement_id)
 
@@ -157,8 +156,6 @@ def shuffle_graph(graph, *, key: object = "", seed: int = DEFAULT_SEED):
     >>> h.pairs == [(p["a"], p["b"]), (p["b"], p["c"])]
     True
     """
-    from .graph import compile_graph
-
     perm = shuffle_permutation(graph, key=key, seed=seed)
     # The noun-phrase forms, contexts and belongs-to events describe the real events, not the ones
     # now on their nodes, so they are dropped (as renamed graphs drop them).

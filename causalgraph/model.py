@@ -13,6 +13,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field, fields
 from typing import Iterator, Optional
+from .errors import ConfigError
 
 __all__ = [
     "Correlation",
@@ -308,8 +309,6 @@ def as_statements(corpus) -> list[Statement]:
     >>> len(as_statements([Statement("s1", "t", False)]))
     1
     """
-    from .errors import ConfigError
-
     stmts = list(corpus)
     for i, s in enumerate(stmts):
         if not isinstance(s, Statement):

@@ -31,6 +31,7 @@ from functools import lru_cache
 from typing import Optional, Sequence
 
 from .errors import ConfigError
+from .graph import compile_graph
 
 __all__ = ["NAME_SCHEMES", "DEFAULT_SEED", "event_names", "rename_graph", "split_variant", "join_variant",
            "letter_name", "is_dictionary_word"]
@@ -158,8 +159,6 @@ def rename_graph(graph, names: dict[str, str]):
     >>> rename_graph(g, {"a": "X", "b": "Y", "c": "Z"}).pairs
     [('X', 'Y'), ('Y', 'Z')]
     """
-    from .graph import compile_graph
-
     missing = [n for n in graph.nodes if n not in names]
     if missing:
         raise ConfigError(f"rename_graph: no name for events {missing!r}")

@@ -47,8 +47,21 @@ from typing import Optional
 from .errors import ConfigError
 from .outputs import output_dir
 from .wording import plural
-from .viz import SORTABLE_TABLES_JS, content_security_policy
+from .htmlkit import SORTABLE_TABLES_JS, content_security_policy, require, write_vis_assets
+from .viz import safe_filename, write_graph_html
 from .model import Corpus
+from .metrics.complexity import C_S_COLUMN, complexity_metrics, complexity_table
+from ._version import __version__
+from .datasets.describe import describe
+from .graph import compile_graph
+from .metrics.analysis import complexity_summary
+from .metrics.chains import RULES, chain_stats, chain_table
+from .metrics.readability import READABILITY_METRICS, readability_summary, readability_table
+from .datasets import DATASETS
+from .viewer.page import load_views, run_page_html
+from .viewer.runs import dataset_of, unique_names, check_difficulty_feature
+from .runlog.store import load_run
+from .bench.calibration import reliability_figure
 
 __all__ = ["Report", "write_report", "DEFAULT_MAX_GRAPHS", "PAPER_TABLE17", "PAPER_CHAIN_COUNTS"]
 
@@ -83,8 +96,6 @@ def _metric_labels() -> dict[str, str]:
 
     Read when a report is written, not at import, so that a metric registered later is shown too.
     """
-    from .metrics.complexity import C_S_COLUMN, complexity_metrics
-
     return {**{f"c_{m.name}": m.symbol for m in complexity_metrics()}, C_S_COLUMN: "C(s)"}
 
 _ARROWS = {True: "↑", False: "↓"}
@@ -139,8 +150,6 @@ def _table(headers, rows, *, cls: str = "", raw_cells: bool = False, table_id: s
 
 def _histograms(table) -> str:
     """Histograms of the five metrics and of C(s) as a base64 PNG ``<img>`` (no pyplot state touched)."""
-    from .viz import require
-
     FigureCanvasAgg = require("matplotlib.backends.backend_agg").FigureCanvasAgg
     Figure = require("matplotlib.figure").Figure
 
@@ -188,8 +197,6 @@ table.sortable th.asc::after{content:" ▲"}table.sortable th.desc::after{conten
 """
 
 def _unique_names(ids) -> dict:
-    from .viz import safe_filename
-
     out: dict = {}
     used: set = set()
     for sid in ids:
@@ -243,16 +250,6 @@ def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule:
     """
     import pandas as pd
 
-    from ._version import __version__
-    from .describe import describe
-    from .graph import compile_graph
-    from .metrics.analysis import complexity_summary
-    from .metrics.chains import RULES, chain_stats, chain_table
-    from .metrics.complexity import complexity_table
-    from .metrics.readability import READABILITY_METRICS, readability_summary, readability_table
-    from .datasets import DATASETS
-    from .viz import write_graph_html, write_vis_assets
-
     if rule not in RULES:
         raise ConfigError(f"unknown chain rule {rule!r}; expected one of {', '.join(RULES)}")
     if max_graphs is not None and max_graphs < 0:
@@ -260,8 +257,6 @@ def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule:
     if len(corpus) == 0:
         raise ConfigError(f"corpus {corpus.name!r} has no statement; nothing to report")
     if runs and difficulty_feature is not None:
-        from .viewer.runs import check_difficulty_feature
-
         check_difficulty_feature(difficulty_feature)
     # Checked before the tables are computed, so a bad -o fails at once.
     out = output_dir(out_dir, "report folder")
@@ -450,12 +445,9 @@ def _run_pages(runs, corpus: Corpus, out: Path, difficulty_feature: Optional[str
     """Write a run page per run into ``out/runs`` (sharing ``out/assets``); (name → page, table rows)."""
     if not runs:
         return {}, []
-    from .viewer.page import load_views, run_page_html
-    from .viewer.runs import dataset_of, unique_names
 
     pages: dict[str, Path] = {}
     rows: list[dict] = []
-    from .bench.store import load_run
 
     loaded = [r if hasattr(r, "responses") else load_run(r) for r in runs]
     names = unique_names([getattr(r, "path", None) for r in loaded])
@@ -483,8 +475,6 @@ def _run_pages(runs, corpus: Corpus, out: Path, difficulty_feature: Optional[str
 
 def _reliability_section(scored: list[tuple[dict, dict]]) -> str:
     """The calibration table and a reliability diagram (base64 PNG) per run variant scored by log-likelihood."""
-    from .bench.calibration import reliability_figure
-
     rows, images = [], []
     for n, (run, v) in enumerate(scored):
         rows.append([run["name"], v["variant"], (v["calibrated"], v["calibrated"]),

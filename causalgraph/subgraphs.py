@@ -36,6 +36,7 @@ import numpy as np
 
 from .errors import ConfigError
 from .merged import MergedGraph, concat_ranges
+from .outputs import output_file
 
 __all__ = ["Subgraph", "check_sampling", "sample_subgraphs", "subgraph_rows", "write_relations", "check_relations_path", "RELATION_COLUMNS",
            "MAX_SUBGRAPH_NODES"]
@@ -267,8 +268,6 @@ def check_relations_path(path) -> Path:
     ...
     causalgraph.errors.ConfigError: out.parquet: write the relations as .csv, .tsv or .jsonl (found '.parquet')
     """
-    from .outputs import output_file
-
     suffix = Path(path).suffix.lower()
     if suffix not in (".csv", ".tsv", ".jsonl"):
         raise ConfigError(f"{path}: write the relations as .csv, .tsv or .jsonl (found {suffix or 'no suffix'!r})")

@@ -25,7 +25,6 @@ from a CDN.
 
 from __future__ import annotations
 
-import functools
 import html
 import json
 import os
@@ -39,14 +38,17 @@ from typing import Optional, Sequence
 from .errors import ConfigError
 from .graph import CausalEdge, CausalGraph, _event, as_graph as _as_graph
 from .model import Statement
+from .htmlkit import content_security_policy, require, script_json, vis_tags
 from .outputs import NO_BROWSER, open_page, output_file, safe_name
 from .wording import plural
+from .metrics.chains import chain_labels
 
 __all__ = [
     "MAX_VIEW_NODES",
     "POSITION_COLORS",
     "CORRELATION_COLORS",
     "OVERLAY_STYLES",
+    "NETWORK_OPTIONS",
     "ViewerData",
     "viewer_data",
     "to_pyvis",
@@ -55,13 +57,6 @@ __all__ = [
     "write_graph_html",
     "show",
     "safe_filename",
-    "SORTABLE_TABLES_JS",
-    "ASSET_FILES",
-    "vis_assets",
-    "write_vis_assets",
-    "vis_tags",
-    "content_security_policy",
-    "iframe_html",
 ]
 
 # Colour-blind-safe (ColorBrewer Dark2) chain positions; "none" is neutral grey.
@@ -79,9 +74,6 @@ DOTTED = [2, 5]
 #: Largest graph the viewer draws.  Statement graphs have tens of events (ClimateCause: at most 43);
 #: beyond a few thousand the browser layout stalls, and pyvis checks each edge's end points in O(nodes).
 MAX_VIEW_NODES = 2000
-
-_LIB = ("templates", "lib", "vis-9.1.2")
-
 
 @dataclass(frozen=True)
 class ViewerData:
@@ -107,21 +99,8 @@ class ViewerData:
         return sum(1 for e in self.edges if e["kind"] == kind)
 
 
-def require(module: str):
-    """Import an optional dependency of the viewer/report or raise a :class:`ConfigError` saying how to install it."""
-    import importlib
-
-    try:
-        return importlib.import_module(module)
-    except ImportError as exc:
-        raise ConfigError(f"{module} is needed for graph pages and the report but is not installed "
-                          f"({exc}); install it with: pip install 'causalgraph[viz]'") from None
-
-
 def _chain_positions(graph: CausalGraph, rule: str = "path") -> dict[str, str]:
     """Chain position (start/middle/end/none) of every causal node."""
-    from .metrics.chains import chain_labels
-
     return {node: pos.value for node, pos in chain_labels(graph, rule).items()}
 
 
@@ -292,12 +271,12 @@ def to_pyvis(obj: CausalGraph | Statement | ViewerData, *, height: str = "640px"
         net.add_node(n["id"], label=n["label"], **opts)
     for e in data.edges:
         net.add_edge(e["from"], e["to"], **{k: v for k, v in e.items() if k not in ("from", "to")})
-    net.set_options(json.dumps(_OPTIONS))
+    net.set_options(json.dumps(NETWORK_OPTIONS))
     return net
 
 
 # Fixed seed and a stabilised physics layout: the same graph always gets the same picture.
-_OPTIONS = {
+NETWORK_OPTIONS = {
     "layout": {"randomSeed": 7, "improvedLayout": True},
     "physics": {
         "solver": "forceAtlas2Based",
@@ -347,163 +326,6 @@ def highlight_triggers(text: str, triggers: Sequence[str]) -> tuple[str, list[st
         last = e
     out.append(html.escape(text[last:]))
     return "".join(out), not_found
-
-
-def _script_json(obj) -> str:
-    # JSON that is safe inside <script>: no "<", ">" or "&" can end the block or start a comment.
-    s = json.dumps(obj, ensure_ascii=False, sort_keys=True)
-    return (s.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
-
-
-#: The vis-network files a page can share instead of inlining them (``graph_html(assets=…)``).
-ASSET_FILES = {"js": "vis-network.min.js", "css": "vis-network.css"}
-
-
-@functools.lru_cache(maxsize=1)
-def _vis_assets() -> tuple[str, str]:
-    pyvis = require("pyvis")
-    lib = Path(pyvis.__file__).resolve().parent.joinpath(*_LIB)
-    js = (lib / "vis-network.min.js").read_text(encoding="utf-8")
-    css = (lib / "vis-network.css").read_text(encoding="utf-8")
-    # Drop the source-map pointer: developer tools would try to fetch the .map file.
-    js = re.sub(r"//# sourceMappingURL=\S+", "", js)
-    for name, body in (("vis-network.min.js", js), ("vis-network.css", css)):
-        if re.search(r"</(script|style)", body, re.IGNORECASE):
-            raise ConfigError(f"{lib / name}: contains a closing tag and cannot be inlined")
-    return js, css
-
-
-def vis_assets() -> tuple[str, str]:
-    """The vis-network JavaScript and CSS that pyvis ships (source-map pointer removed), read once.
-
-    Examples
-    --------
-    >>> js, css = vis_assets()
-    >>> "vis" in js and "sourceMappingURL" not in js
-    True
-    """
-    return _vis_assets()
-
-
-def write_vis_assets(folder: str | os.PathLike) -> dict[str, Path]:
-    """Write the vis-network files into ``folder`` once, for pages that share them (the corpus report).
-
-    Returns ``{"js": path, "css": path}``; the names are :data:`ASSET_FILES`.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> paths = write_vis_assets(tempfile.mkdtemp())
-    >>> paths["js"].name, paths["css"].name
-    ('vis-network.min.js', 'vis-network.css')
-    """
-    from .outputs import output_dir
-
-    out = output_dir(folder, "asset folder")
-    js, css = _vis_assets()
-    paths = {}
-    for kind, body in (("js", js), ("css", css)):
-        paths[kind] = out / ASSET_FILES[kind]
-        paths[kind].write_text(body, encoding="utf-8")
-    return paths
-
-
-def vis_tags(assets: Optional[str] = None) -> tuple[str, list[str]]:
-    """The ``<head>`` tags that load vis-network, and the inline scripts among them.
-
-    ``assets=None`` inlines the library (a page that stands alone);
-    otherwise ``assets`` is the relative URL of a folder written by
-    :func:`write_vis_assets` (``"../assets"``), loaded with ``<link>`` and
-    ``<script src>``: Chromium lets a ``file://`` page load them under
-    ``script-src 'self'`` (a Subresource Integrity hash would not work there:
-    it needs a CORS fetch, which ``file://`` never is).
-    """
-    if assets is None:
-        js, css = _vis_assets()
-        return f"<style>{css}</style>\n<script>{js}</script>\n", [js]
-    base = html.escape(assets.rstrip("/"), quote=True)
-    return (f'<link rel="stylesheet" href="{base}/{ASSET_FILES["css"]}">\n'
-            f'<script src="{base}/{ASSET_FILES["js"]}"></script>\n', [])
-
-
-#: Click a header of a ``table.sortable`` to sort its rows (cells with ``data-sort`` by number), again
-#: to reverse; ties keep their order.  Sets ``<body data-ready>`` when bound.  Shared by the corpus
-#: report and the notebook pages, so that there is one table sorter.
-SORTABLE_TABLES_JS = """
-(function () {
-  "use strict";
-  function key(td) {
-    var v = td.getAttribute("data-sort");
-    if (v === null) { return {n: false, v: td.textContent.toLowerCase()}; }
-    var f = parseFloat(v);
-    return isNaN(f) ? {n: false, v: v.toLowerCase()} : {n: true, v: f};
-  }
-  Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), function (table) {
-    var ths = table.querySelectorAll("thead th");
-    Array.prototype.forEach.call(ths, function (th, col) {
-      th.addEventListener("click", function () {
-        var desc = th.classList.contains("asc");  // first click ascending, the next one descending
-        Array.prototype.forEach.call(ths, function (h) { h.classList.remove("asc", "desc"); });
-        th.classList.add(desc ? "desc" : "asc");
-        var body = table.tBodies[0];
-        var rows = Array.prototype.map.call(body.rows, function (r, i) { return {r: r, i: i, k: key(r.cells[col])}; });
-        rows.sort(function (a, b) {
-          var c = 0;
-          if (a.k.n && b.k.n) { c = a.k.v - b.k.v; }
-          else if (a.k.n !== b.k.n) { c = a.k.n ? -1 : 1; }
-          else { c = a.k.v < b.k.v ? -1 : (a.k.v > b.k.v ? 1 : 0); }
-          if (desc) { c = -c; }
-          return c !== 0 ? c : a.i - b.i;  // stable: ties keep corpus order
-        });
-        rows.forEach(function (x) { body.appendChild(x.r); });
-      });
-    });
-  });
-  document.body.setAttribute("data-ready", "1");
-})();
-"""
-
-
-def content_security_policy(inline_scripts: Sequence[str], *, local_files: bool = False) -> str:
-    """The Content-Security-Policy of a causalgraph page: nothing from the network, only its own scripts.
-
-    Each inline script is allowed by its sha256 (a script the data managed
-    to inject would have another hash and not run); ``local_files`` adds
-    ``'self'`` for asset files beside the page.  Styles may be inline (the
-    graph library sets them); images only as ``data:`` URLs.
-
-    Examples
-    --------
-    >>> content_security_policy(["1"])
-    "default-src 'none'; script-src 'sha256-a4ayc/80/OGda4BO/1o/V0etpOqiLx1JwB5S3beHW0s='; style-src 'unsafe-inline'; img-src data:"
-    """
-    import base64
-    import hashlib
-
-    hashes = [f"'sha256-{base64.b64encode(hashlib.sha256(s.encode('utf-8')).digest()).decode('ascii')}'"
-              for s in dict.fromkeys(inline_scripts)]
-    own = ["'self'"] if local_files else []
-    styles = own + ["'unsafe-inline'"]
-    return (f"default-src 'none'; script-src {' '.join(own + hashes)}; "
-            f"style-src {' '.join(styles)}; img-src data:")
-
-
-def iframe_html(page: str, *, height: str = "680px", title: str = "causalgraph") -> str:
-    """A page inside a sandboxed ``<iframe srcdoc>``: how notebooks show a causalgraph page.
-
-    The page keeps its own Content-Security-Policy; ``sandbox="allow-scripts"``
-    runs its scripts in an opaque origin, so they cannot reach the notebook
-    around them, and nothing is fetched.
-
-    Examples
-    --------
-    >>> iframe_html("<p>a & b</p>", height="100px")[:60]
-    '<iframe sandbox="allow-scripts" style="width:100%;height:100'
-    """
-    return (f'<iframe sandbox="allow-scripts" style="width:100%;height:{html.escape(height, quote=True)};'
-            f'border:1px solid #ddd" title="{html.escape(title, quote=True)}" '
-            f'srcdoc="{html.escape(page, quote=True)}"></iframe>')
 
 
 _PAGE_CSS = """
@@ -664,7 +486,7 @@ def graph_html(obj: CausalGraph | Statement, *, title: Optional[str] = None, hei
         + (f'<ul class="notes">{note_html}</ul>\n' if notes else "")
         + f'<div id="controls">Show: {"".join(boxes)}</div>\n'
         f'<div id="graph"></div>\n{_legend()}\n{_relation_table(graph)}\n'
-        f'<script type="application/json" id="cg-data">{_script_json(payload)}</script>\n'
+        f'<script type="application/json" id="cg-data">{script_json(payload)}</script>\n'
         f"<script>{_PAGE_JS}</script>\n</body></html>\n"
     )
 

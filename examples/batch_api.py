@@ -16,7 +16,7 @@ from causalgraph.bench.batch import batch_status, collect_batch, submit_batch
 from causalgraph.bench.plan import plan_run
 from causalgraph.bench.runner import RunConfig
 from causalgraph.bench.scoring import report_rows
-from causalgraph.bench.store import load_run
+from causalgraph.runlog.store import load_run
 from causalgraph.cli._common import emit_table
 
 MODEL = "openai/gpt-5.1-2025-11-13"

@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 import causalgraph as cg
-from causalgraph.annotation import annotate_corpus
+from causalgraph.apps import annotate_corpus
 
 model = sys.argv[1] if len(sys.argv) > 1 else "mock/oracle"
 limit = int(sys.argv[2]) if len(sys.argv) > 2 else 10

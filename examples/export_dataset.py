@@ -13,7 +13,7 @@ Needs pyarrow (``pip install 'causalgraph[dataset]'``); loading uses the
 import sys
 import tempfile
 
-from causalgraph.export import export_dataset
+from causalgraph.interop.export import export_dataset
 
 out = sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp(prefix="cg-dataset-")
 

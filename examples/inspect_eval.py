@@ -24,7 +24,7 @@ from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
 from causalgraph.bench.scoring import report_rows
 from causalgraph.cli._common import emit_table
-from causalgraph.inspect import inspect_task
+from causalgraph.interop.inspect import inspect_task
 from causalgraph.interop.inspect_log import import_inspect_log
 
 out = sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp(prefix="cg-inspect-")

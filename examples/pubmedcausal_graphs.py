@@ -13,7 +13,7 @@ from collections import Counter
 
 import causalgraph as cg
 from causalgraph.extraction import chain_statistics
-from causalgraph.extraction.producer import chain_items
+from causalgraph.tasks.extraction_chains import chain_items
 
 source = sys.argv[1] if len(sys.argv) > 1 else "pubmedcausal:test"
 

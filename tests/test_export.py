@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 pa = pytest.importorskip("pyarrow", reason="needs pyarrow (scripts/install-test-deps.sh)")
 import pyarrow.parquet as pq  # noqa: E402
 
-from causalgraph.bench.item import Item  # noqa: E402
+from causalgraph.taskkit.item import Item  # noqa: E402
 from causalgraph.datasets import load_corpus  # noqa: E402
 from causalgraph.errors import ConfigError  # noqa: E402
-from causalgraph.export import ITEM_COLUMNS, SPLIT, export_dataset, write_items_parquet  # noqa: E402
+from causalgraph.interop.export import ITEM_COLUMNS, SPLIT, export_dataset, write_items_parquet  # noqa: E402
 from causalgraph.tasks import builtin_tasks, get_task  # noqa: E402
 
 # Text as items hold it: any character but lone surrogates (the loaders refuse those; UTF-8 cannot hold them).
@@ -133,7 +133,7 @@ def test_export_refuses_a_non_empty_folder_an_unknown_task_and_a_task_twice(tmp_
 
 def _enospc_on(name, monkeypatch):
     """Make the Parquet write of task ``name`` fail as a full disk does: half a file, then ENOSPC naming no file."""
-    import causalgraph.export as export
+    import causalgraph.interop.export as export
 
     real = export._write_table
 

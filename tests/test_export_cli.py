@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("pyarrow", reason="needs pyarrow (scripts/install-test-deps.sh)")
 
 from causalgraph.datasets import load_corpus  # noqa: E402
-from causalgraph.export import write_items_parquet  # noqa: E402
+from causalgraph.interop.export import write_items_parquet  # noqa: E402
 from causalgraph.tasks import get_task  # noqa: E402
 
 CLI = [sys.executable, "-m", "causalgraph"]

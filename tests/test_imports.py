@@ -1,17 +1,55 @@
-"""No module of the package imports one that imports it back, not even inside a function.
+"""The import graph of the package: layers in a stated order, no cycle, every module importable alone.
 
-The import graph is read from the source (every ``import`` and ``from … import`` statement, at module
-level or nested), so a cycle that only shows when some function runs is caught too.
+The graph is read from the source: every ``import`` and ``from … import``
+statement, at module level or nested, plus the import every module makes of
+its parent packages (``import causalgraph.bench.runner`` runs
+``causalgraph/bench/__init__.py`` first).  So a cycle that only shows when
+some function runs, or that import order hides, is caught too.
 """
 
 from __future__ import annotations
 
 import ast
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+import pytest
 
 import causalgraph
 
 ROOT = Path(causalgraph.__file__).parent
+REPO = ROOT.parent
+
+#: The layers, bottom first (docs/architecture.md, "Layers", shows the same table, checked below).  A
+#: package (a top-level module or subpackage of causalgraph) may import packages of its own layer or of
+#: lower ones, never of a higher one; within a layer, the cycle test forbids loops.  The root package
+#: ``causalgraph`` is the facade above them all: it names its exports lazily (PEP 562).
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("foundation", ("_version", "_sync", "errors", "wording", "jsontext", "scores", "registry", "display",
+                    "outputs", "texts", "agreement", "htmlkit", "conftest")),
+    ("model", ("model", "merged", "graph_formats")),
+    ("corpora and graphs", ("datasets", "graph", "graph_edits", "graph_export", "subgraphs", "naming")),
+    ("graph analyses", ("metrics", "encodings", "encoders", "prompts", "event_lists", "viz")),
+    ("task kit and run log", ("taskkit", "runlog")),
+    ("domain", ("extraction", "annotation")),
+    ("tasks", ("tasks",)),
+    ("backends", ("llm",)),
+    ("engine", ("bench",)),
+    ("analyses and applications", ("stats", "apps")),
+    ("views and interchange", ("viewer", "report", "interop")),
+    ("command line", ("cli", "__main__")),
+]
+
+#: Modules whose top level needs a package outside causalgraph's dependencies (an extra): the only
+#: causalgraph modules another module may import inside a function, so that the importer works without it.
+OPTIONAL_MODULES = {
+    "causalgraph.interop.inspect": "inspect_ai",
+    "causalgraph.conftest": "pytest",
+}
 
 
 def _modules() -> dict[str, tuple[Path, bool]]:
@@ -23,7 +61,13 @@ def _modules() -> dict[str, tuple[Path, bool]]:
     return out
 
 
-def _import_graph() -> dict[str, set[str]]:
+def _imports() -> list[tuple[str, str, int, bool]]:
+    """``(importer, imported module, line, inside a function)`` for every import statement of the package.
+
+    The imported module is the most specific module of the package the statement names
+    (``from causalgraph.bench import runner`` imports ``causalgraph.bench.runner``,
+    ``from .item import Item`` the module ``item``).
+    """
     mods = _modules()
 
     def known(name: str) -> str:
@@ -31,10 +75,17 @@ def _import_graph() -> dict[str, set[str]]:
             name = name.rsplit(".", 1)[0]
         return name
 
-    graph: dict[str, set[str]] = {m: set() for m in mods}
+    out = []
     for mod, (path, is_pkg) in mods.items():
         package = mod if is_pkg else mod.rsplit(".", 1)[0]
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        in_function = {id(n) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                       for n in ast.walk(f)}
+        type_checking = {id(n) for i in ast.walk(tree) if isinstance(i, ast.If)
+                         and ast.unparse(i.test).endswith("TYPE_CHECKING") for n in ast.walk(i)}
+        for node in ast.walk(tree):
+            if id(node) in type_checking:
+                continue  # read by type checkers only, never run
             targets: list[str] = []
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
@@ -52,12 +103,49 @@ def _import_graph() -> dict[str, set[str]]:
                 if t == "causalgraph" or t.startswith("causalgraph."):
                     t = known(t)
                     if t != mod:
-                        graph[mod].add(t)
+                        out.append((mod, t, node.lineno, id(node) in in_function))
+    return out
+
+
+def _import_graph(*, parents: bool = False) -> dict[str, set[str]]:
+    """Module → the modules its statements import; with ``parents``, also the parent packages every import runs."""
+    graph: dict[str, set[str]] = {m: set() for m in _modules()}
+    for mod, target, _, _ in _imports():
+        graph[mod].add(target)
+        if parents:
+            # ``import a.b.c`` runs ``a/__init__`` and ``a/b/__init__`` first
+            graph[mod].update(_parents(target))
+    if parents:
+        for mod in graph:
+            graph[mod].update(_parents(mod))
+    return graph
+
+
+def _parents(mod: str) -> list[str]:
+    parts = mod.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
+
+
+def _package(mod: str) -> str:
+    """The top-level unit a module belongs to: ``causalgraph.bench.runner`` → ``bench``."""
+    parts = mod.split(".")
+    return parts[1] if len(parts) > 1 else "causalgraph"
+
+
+def _package_graph() -> dict[str, set[str]]:
+    """Package → packages it imports (through any module of it, at any depth, parent imports included)."""
+    graph: dict[str, set[str]] = {}
+    for mod, targets in _import_graph(parents=True).items():
+        src = _package(mod)
+        graph.setdefault(src, set())
+        for t in targets:
+            if _package(t) != src:
+                graph[src].add(_package(t))
     return graph
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Groups of modules that import each other (strongly connected components of two or more)."""
+    """Groups of nodes that import each other (strongly connected components of two or more)."""
     import networkx as nx
 
     g = nx.DiGraph((m, t) for m, ts in graph.items() for t in ts)
@@ -65,39 +153,178 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return sorted(sorted(c) for c in nx.strongly_connected_components(g) if len(c) > 1)
 
 
-def test_the_import_graph_reads_nested_and_relative_imports():
+def _layer_of() -> dict[str, int]:
+    return {p: i for i, (_, ps) in enumerate(LAYERS) for p in ps}
+
+
+def test_the_import_graph_reads_nested_relative_and_parent_imports():
     graph = _import_graph()
+    assert {"causalgraph", "causalgraph.bench"} <= _import_graph(parents=True)["causalgraph.bench.runner"]
     # a module-level relative import, and one inside a function (causalgraph.cli imports its version lazily)
     assert "causalgraph.errors" in graph["causalgraph.encodings.base"]
     assert "causalgraph.encodings" in graph["causalgraph.encoders"]  # ``from . import encodings``
-    assert "causalgraph._version" in graph["causalgraph.cli"]
+    # a package's __init__ importing its own modules is no cycle: parent imports count between packages
+    assert "causalgraph.bench" not in graph["causalgraph.bench.runner"]
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _package("causalgraph.bench.runner") == "bench" and _package("causalgraph") == "causalgraph"
 
 
 def test_no_module_imports_one_that_imports_it_back():
+    """Module by module, statements only (a package's ``__init__`` importing its own modules is the
+    package's business; between packages, parent imports count: the next test)."""
     assert _cycles(_import_graph()) == []
+
+
+def test_no_package_imports_one_that_imports_it_back():
+    graph = _package_graph()
+    # The root package is the facade: its module-level code imports only what
+    # test_the_root_package_imports_its_exports_lazily allows, so the parent import every module makes of
+    # it closes no loop.
+    graph.pop("causalgraph", None)
+    for targets in graph.values():
+        targets.discard("causalgraph")
+    assert _cycles(graph) == []
+
+
+def test_every_package_has_a_layer_and_imports_none_above_it():
+    layer = _layer_of()
+    packages = set(_package_graph()) - {"causalgraph"}
+    assert packages - set(layer) == set(), "packages missing from LAYERS"
+    assert set(layer) - packages == set(), "LAYERS names packages that do not exist"
+    against = sorted((mod, t, line) for mod, t, line, _ in _imports()
+                     if _package(mod) != "causalgraph" and _package(t) != "causalgraph"
+                     and layer[_package(t)] > layer[_package(mod)])
+    assert against == [], "imports against the layer order (importer, imported, line): " + repr(against)
+
+
+def test_the_layer_check_finds_an_import_against_the_order():
+    layer = _layer_of()
+    # the engine above the tasks: bench may import tasks, tasks may not import bench
+    assert layer["bench"] > layer["tasks"] > layer["taskkit"] > layer["errors"]
+    assert layer["cli"] == len(LAYERS) - 1
+
+
+def test_a_function_level_import_of_causalgraph_is_only_of_an_optional_module():
+    nested = sorted((mod, t, line) for mod, t, line, in_function in _imports()
+                    if in_function and t not in OPTIONAL_MODULES)
+    assert nested == [], ("causalgraph modules imported inside functions (hoist them to the top; only modules "
+                          "needing an extra may be imported late): " + repr(nested))
+
+
+def test_the_optional_modules_are_exactly_those_that_need_an_extra():
+    """Each module of OPTIONAL_MODULES imports its package at the top, and no other module does."""
+    import importlib.metadata as md
+
+    required = {re.split(r"[<>=!~ \[;]", r, maxsplit=1)[0].lower().replace("-", "_")
+                for r in md.requires("causalgraph") or [] if "extra ==" not in r}
+    stdlib = set(sys.stdlib_module_names) | {"__future__"}
+    found = {}
+    for mod, (path, _) in _modules().items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        # statements run at import: the module's own, and those inside its top-level try/if blocks
+        top = [n for stmt in tree.body if not (isinstance(stmt, ast.If) and ast.unparse(stmt.test).endswith(
+            "TYPE_CHECKING")) for n in ast.walk(stmt) if isinstance(n, (ast.Import, ast.ImportFrom))
+            and not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+        names = {a.name.split(".")[0] for n in top if isinstance(n, ast.Import) for a in n.names}
+        names |= {n.module.split(".")[0] for n in top if isinstance(n, ast.ImportFrom) and not n.level and n.module}
+        extra = {n for n in names if n not in stdlib and n != "causalgraph" and n.lower() not in required}
+        if extra:
+            found[mod] = sorted(extra)
+    assert found == {m: [pkg] for m, pkg in OPTIONAL_MODULES.items()}
+
+
+def test_the_root_package_imports_its_exports_lazily():
+    tree = ast.parse((ROOT / "__init__.py").read_text(encoding="utf-8"))
+    top = [n for n in tree.body if isinstance(n, ast.ImportFrom) and n.level]
+    assert sorted(n.module for n in top) == ["_version"]
+    code = ("import sys, causalgraph; "
+            "print(sorted(m for m in sys.modules if m.startswith('causalgraph')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['causalgraph', 'causalgraph._version']"
+    # every exported name resolves, to the object its module defines
+    for name in causalgraph.__all__:
+        assert getattr(causalgraph, name) is not None
+    assert causalgraph.compile_graph is __import__("causalgraph.graph", fromlist=["x"]).compile_graph
+    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+        causalgraph.no_such_name  # noqa: B018
+
+
+def _importable_modules() -> list[str]:
+    # ``causalgraph.__main__`` runs the command line when imported; test_the_main_module_runs_the_cli covers it.
+    return sorted(m for m in _modules() if m != "causalgraph.__main__")
+
+
+def _import_alone(mod: str) -> tuple[str, int, str]:
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    proc = subprocess.run([sys.executable, "-c", f"import {mod}"], capture_output=True, text=True, env=env)
+    return mod, proc.returncode, (proc.stderr.strip().splitlines() or [""])[-1]
+
+
+def test_every_module_imports_alone_in_a_fresh_interpreter():
+    """Each module first, in its own interpreter: an order-dependent (partially initialised) import fails here."""
+    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+        results = list(pool.map(_import_alone, _importable_modules()))
+    assert len(results) > 150
+    failed = [(m, err) for m, rc, err in results if rc != 0 and not err.startswith("ModuleNotFoundError")]
+    missing = [(m, err) for m, rc, err in results if rc != 0 and err.startswith("ModuleNotFoundError")]
+    assert failed == []
+    # only modules needing an extra may miss a package, and only that package
+    assert all(m in OPTIONAL_MODULES and repr(OPTIONAL_MODULES[m]) in err for m, err in missing), missing
+
+
+def test_the_main_module_runs_the_cli():
+    proc = subprocess.run([sys.executable, "-m", "causalgraph", "--version"], capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout.startswith("causalgraph ")
+
+
+def test_the_layer_table_of_the_docs_is_the_one_tested():
+    """docs/architecture.md lists the layers; its table must say what LAYERS says."""
+    doc = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = doc.split("## Layers", 1)[1].split("\n## ", 1)[0]
+    rows = [r for r in section.splitlines() if re.match(r"\|\s*\d+\s*\|", r)]
+    table = []
+    for r in rows:
+        cells = [c.strip() for c in r.strip().strip("|").split("|")]
+        table.append((cells[1], tuple(re.findall(r"`([\w.]+)`", cells[2]))))
+    assert table == LAYERS
 
 
 # --- Generic layers ask the Task record; they never name a task or a corpus -------------------------
 
-#: The packages and modules that must know tasks only through ``causalgraph.tasks`` (the registry and
-#: the Task record): the engine, the statistics, the viewer, the backends and the corpus report.
-GENERIC = ("causalgraph.bench", "causalgraph.stats", "causalgraph.viewer", "causalgraph.llm", "causalgraph.report")
+#: The packages that own a task family or a corpus, and so may name them: the tasks themselves, the
+#: corpora and their loaders, the prompt catalogs, the two families' domain packages and their
+#: applications, and the command line (whose defaults and help name the released corpora).  Every
+#: other package is generic: it knows tasks only through ``causalgraph.tasks`` (the registry and the
+#: Task record) and corpora only through ``causalgraph.datasets``.
+FAMILY_PACKAGES = ("tasks", "datasets", "prompts", "extraction", "annotation", "apps", "cli")
 
 #: (module, literal found) that may stay, each for a reason that is not recognising a task:
 NAME_ALLOWLIST = {
     # The error for a folder that is not a run names the CLI commands that write run folders
     # (``causalgraph annotate``), not the task of a record.
-    ("causalgraph.bench.store", "annotate"),
+    ("causalgraph.runlog.store", "annotate"),
     # The corpus report compares a corpus with the ClimateCause paper's own figures (§5.2) when the
     # corpus is the released spreadsheet, recognised by its sha256 (datasets.fetch.DATASETS): a
     # statement about the paper, not about a task.
     ("causalgraph.report", "climatecause"),
+    # "sources" is the provenance field of a merged edge (the statements it came from), a word the
+    # structure task of source events happens to share.
+    ("causalgraph.merged", "sources"),
+    # The facade's docstring-free export table names the annotator's function, not a task.
+    ("causalgraph", "annotate"),
+    # The Hugging Face dataset card that export-dataset writes is prose for readers: it says which corpus
+    # a statement id comes from, whose prompts the `authors` catalog holds, and heads its credits
+    # "Sources and licences".  Which corpus a configuration came from is read from the items, and the
+    # credits from datasets/cards.py.
+    ("causalgraph.interop.export", "climatecause"),
+    ("causalgraph.interop.export", "pubmedcausal"),
+    ("causalgraph.interop.export", "sources"),
 }
 
 
 def _generic_modules() -> dict[str, Path]:
-    return {m: p for m, (p, _) in _modules().items() if any(m == g or m.startswith(g + ".") for g in GENERIC)}
+    return {m: p for m, (p, _) in _modules().items()
+            if _package(m) not in FAMILY_PACKAGES and m != "causalgraph.conftest"}
 
 
 def _task_names() -> list[str]:

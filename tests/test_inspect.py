@@ -22,7 +22,7 @@ from sklearn.metrics import accuracy_score, precision_recall_fscore_support  # n
 
 from causalgraph.datasets import load_corpus  # noqa: E402
 from causalgraph.errors import ConfigError  # noqa: E402
-from causalgraph.inspect import REGISTERED, inspect_name, inspect_task, resolve_variants, sample_item  # noqa: E402
+from causalgraph.interop.inspect import REGISTERED, inspect_name, inspect_task, resolve_variants, sample_item  # noqa: E402
 from causalgraph.tasks import builtin_tasks, get_task  # noqa: E402
 
 pytestmark = [pytest.mark.slow,
@@ -34,7 +34,7 @@ def test_every_task_is_registered_with_inspect_under_the_causalgraph_namespace()
     from inspect_ai._util.registry import registry_lookup
 
     eps = {ep.name: ep.value for ep in importlib.metadata.entry_points(group="inspect_ai")}
-    assert eps.get("causalgraph") == "causalgraph.inspect"
+    assert eps.get("causalgraph") == "causalgraph.interop.inspect"
     for name in builtin_tasks():
         fn = registry_lookup("task", f"causalgraph/{inspect_name(name)}")
         assert fn is not None and fn is REGISTERED[name]

@@ -24,7 +24,7 @@ pytest.importorskip("inspect_ai", reason="needs inspect_ai (scripts/install-test
 from llm_standin import Standin  # noqa: E402
 
 from causalgraph.bench.runner import run_benchmark  # noqa: E402
-from causalgraph.bench.store import load_run  # noqa: E402
+from causalgraph.runlog.store import load_run  # noqa: E402
 from causalgraph.cli import main  # noqa: E402
 from causalgraph.interop.inspect_log import import_inspect_log  # noqa: E402
 
@@ -109,7 +109,7 @@ def test_inspect_and_bench_run_get_the_same_greedy_answers_from_llama_cpp(llama_
     from inspect_ai import eval as inspect_eval
     from inspect_ai.model import get_model
 
-    from causalgraph.inspect import inspect_task
+    from causalgraph.interop.inspect import inspect_task
 
     monkeypatch.setenv("CAUSALGRAPH_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-key")

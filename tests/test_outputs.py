@@ -87,7 +87,7 @@ def test_write_atomic_on_a_full_disk_names_the_file_removes_its_temporary_and_ke
 
 def test_a_full_disk_during_a_run_is_one_line_naming_the_file_and_leaves_no_temporary_or_half_line(
         tmp_path, monkeypatch, capsys):
-    import causalgraph.bench.store as store
+    import causalgraph.runlog.store as store
     import causalgraph.outputs as outputs
     from causalgraph.cli import main
 

@@ -164,7 +164,7 @@ def test_write_report_writes_every_graph_page_by_default_and_stays_under_5_mb(cl
     total = sum(p.stat().st_size for p in rep.directory.rglob("*") if p.is_file())
     assert total < 5_000_000
     # One copy of the library, byte for byte the file pyvis ships (less its source-map pointer).
-    from causalgraph.viz import vis_assets
+    from causalgraph.htmlkit import vis_assets
 
     js, css = vis_assets()
     assert rep.assets["js"].read_text(encoding="utf-8") == js and rep.assets["css"].read_text(encoding="utf-8") == css
@@ -181,7 +181,7 @@ def test_write_report_writes_every_graph_page_by_default_and_stays_under_5_mb(cl
 
 def _toy_run(root: Path, climatecause) -> Path:
     """A two-item run over ClimateCause relations, written with the store the runner uses."""
-    from causalgraph.bench.store import RunStore
+    from causalgraph.runlog.store import RunStore
 
     store = RunStore(root)
     store.write_manifest({"task": "corri", "variants": ["0_1"], "model": "hand/made",
@@ -223,7 +223,7 @@ def test_report_runs_section_gives_calibration_and_a_reliability_diagram_for_log
     import math
 
     from causalgraph.bench.runner import run_benchmark
-    from causalgraph.bench.store import load_run
+    from causalgraph.runlog.store import load_run
 
     ll = run_benchmark("ccr-member", ["A_5"], "mock/noisy", data=str(climatecause_path), limit=30, method="loglik",
                        model_options={"flip": 0.3}, out=tmp_path / "ll")

@@ -120,7 +120,7 @@ def test_one_openai_backend_serves_two_runs_and_the_annotator_closes_its_own_in_
         assert (res.written, res.errors) == (3, 0)
     asyncio.run(backend.aclose())
 
-    from causalgraph.annotation.annotator import annotate_texts
+    from causalgraph.apps.annotator import annotate_texts
 
     standin.answer = lambda body: json.dumps({"causal": False, "abbreviations": None, "relations": []})
     for where in ("script", "cell"):

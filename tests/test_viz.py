@@ -179,7 +179,7 @@ def test_graph_html_inlines_all_scripts_and_styles():
 
 
 def test_graph_html_escapes_hostile_data_in_html_and_embedded_json():
-    from causalgraph.viz import _vis_assets
+    from causalgraph.htmlkit import _vis_assets
 
     js, css = _vis_assets()
     full = graph_html(hostile.hostile_statement())
@@ -261,7 +261,7 @@ def test_view_cli_unknown_statement_is_one_line_error_with_exit_2(climatecause_p
 # -- shared assets, CSP, iframes ---------------------------------------------------------
 
 def test_graph_html_with_assets_links_the_shared_files_instead_of_inlining_them():
-    from causalgraph.viz import vis_assets
+    from causalgraph.htmlkit import vis_assets
 
     js, css = vis_assets()
     page = graph_html(_chain(), assets="../assets/")
@@ -280,7 +280,7 @@ def test_content_security_policy_hashes_each_inline_script_once():
     import base64
     import hashlib
 
-    from causalgraph.viz import content_security_policy
+    from causalgraph.htmlkit import content_security_policy
 
     body = "console.log('<x>')"
     digest = base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
@@ -291,7 +291,7 @@ def test_content_security_policy_hashes_each_inline_script_once():
 
 
 def test_write_vis_assets_writes_the_library_once(tmp_path):
-    from causalgraph.viz import ASSET_FILES, vis_assets, write_vis_assets
+    from causalgraph.htmlkit import ASSET_FILES, vis_assets, write_vis_assets
 
     paths = write_vis_assets(tmp_path / "assets")
     assert {k: p.name for k, p in paths.items()} == ASSET_FILES
@@ -301,7 +301,7 @@ def test_write_vis_assets_writes_the_library_once(tmp_path):
 def test_iframe_html_escapes_the_page_into_srcdoc():
     import html as _html
 
-    from causalgraph.viz import iframe_html
+    from causalgraph.htmlkit import iframe_html
 
     page = graph_html(hostile.hostile_statement())
     frame = iframe_html(page, height='1px" onload="x')

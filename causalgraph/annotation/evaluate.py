@@ -45,6 +45,7 @@ from ..model import Relation, Statement
 from .answer import parse_annotation, to_statement
 from .reference import ReferenceRanges, normalized_complexity, resolve_reference
 from .records import TASK, input_order, parsed_from_label
+from ..runlog.store import load_run
 
 __all__ = ["AnnotationReport", "evaluate_statements", "evaluate_records", "evaluate_annotation", "distinct_pairs",
            "LABELS", "MATCH_THRESHOLD"]
@@ -342,8 +343,6 @@ def evaluate_annotation(run: Union[str, os.PathLike, Any], *, variant: Optional[
     >>> rep = evaluate_annotation("runs/annotate-smollm2")         # doctest: +SKIP
     >>> rep.pairs["token"]["f1"], rep.complexity["spearman_rho"]   # doctest: +SKIP
     """
-    from ..bench.store import load_run
-
     r = load_run(run) if isinstance(run, (str, os.PathLike)) else run
     if r.task != TASK:
         raise ConfigError(f"{r.path}: a run of task {r.task!r}; evaluate-annotation reads runs of task 'annotate'")

@@ -25,6 +25,7 @@ from ..errors import ConfigError, DataNotFound
 from ..metrics.analysis import metric_ranges
 from ..metrics.complexity import Complexity, c_s, complexity, complexity_table, metric_names, normalized_term
 from ..model import Corpus, Statement
+from ..datasets import load_climatecause, load_corpus
 
 __all__ = ["ReferenceRanges", "PAPER_RANGES", "corpus_ranges", "climatecause_ranges", "resolve_reference",
            "normalized_complexity"]
@@ -95,8 +96,6 @@ def climatecause_ranges() -> ReferenceRanges:
 
 @lru_cache(maxsize=4)
 def _climatecause_ranges(metrics: tuple[str, ...]) -> ReferenceRanges:
-    from ..datasets import load_climatecause
-
     return corpus_ranges(load_climatecause(), "climatecause")
 
 
@@ -114,8 +113,6 @@ def resolve_reference(reference: Union[None, str, ReferenceRanges, Corpus, Seque
     if reference == "paper":
         return PAPER_RANGES
     if isinstance(reference, str):
-        from ..datasets import load_corpus
-
         return corpus_ranges(load_corpus(reference), reference)
     return corpus_ranges(reference)
 

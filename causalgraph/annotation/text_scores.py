@@ -1,4 +1,6 @@
-"""Score any text: annotate it, then C^com … C^pol, C(s) and classic readability.
+"""Score an annotated text: C^com … C^pol, C(s) and classic readability.
+
+Annotating raw text first is :func:`causalgraph.apps.text_score.score_text`.
 
 C(s) is normalised against a reference corpus (default ClimateCause, see
 :mod:`causalgraph.annotation.reference`), so a draft's score reads on the
@@ -8,15 +10,14 @@ scale of the IPCC statements.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import Any, Union
 
 from ..errors import ConfigError
 from ..model import Statement
-from ..outputs import output_file
-from ..metrics.complexity import normalize_weights
+from ..metrics.readability import readability
 from .reference import ReferenceRanges, normalized_complexity
 
-__all__ = ["TextScore", "score_statement", "score_text"]
+__all__ = ["TextScore", "score_statement"]
 
 
 @dataclass(frozen=True)
@@ -78,54 +79,9 @@ def score_statement(statement: Statement, *, reference: Union[None, str, Referen
     >>> s.complexity["corr"], round(s.c_s, 4)
     (1, 0.0143)
     """
-    from ..metrics.readability import readability
-
     if not isinstance(statement, Statement):
         raise ConfigError(f"score_statement expects a Statement, got {type(statement).__name__}")
     cx = normalized_complexity(statement, reference, weights)
     read = readability(statement.text).as_dict()
     info = {k: v for k, v in (statement.meta.get("annotation") or {}).items() if k != "response"}
     return TextScore(statement=statement, complexity=cx, readability=read, annotation=info)
-
-
-def score_text(text: str, model: str, *, reference: Union[None, str, ReferenceRanges] = None, weights=None,
-               view: Optional[str] = None, **annotate_options: Any) -> TextScore:
-    """Annotate ``text`` with ``model`` and score it.
-
-    Parameters
-    ----------
-    text
-        Any English text.
-    model
-        ``provider/model`` (see :func:`causalgraph.annotate`).
-    reference
-        Ranges for C(s): ``"climatecause"`` (default, min–max over the 75
-        statements), ``"paper"`` (the ranges printed in §5.2.1), a corpus
-        name or path, or :class:`ReferenceRanges`.
-    weights
-        w_i of eq. 7 (default all 1).
-    view
-        Also write the statement's graph page (the viewer) to this ``.html`` file.
-    **annotate_options
-        Passed to :func:`causalgraph.annotate` (``variant``, ``model_options``, ``strict`` …).
-
-    Examples
-    --------
-    >>> s = score_text("Warming reduces sea ice.", "openai/gpt-5.1-2025-11-13")   # doctest: +SKIP
-    >>> s.c_s, s.readability["fre"]                                               # doctest: +SKIP
-    """
-    from .annotator import annotate
-
-    if view is not None and not str(view).lower().endswith((".html", ".htm")):
-        raise ConfigError(f"--view {view}: the graph page is HTML; expected a file name ending in .html")
-    if view is not None:
-        # Before the model is asked: a page that cannot be written must not cost a (paid) request.
-        output_file(view, "--view page")
-    normalize_weights(weights)  # likewise for weights that cannot be used
-    statement = annotate(text, model, **annotate_options)
-    result = score_statement(statement, reference=reference, weights=weights)
-    if view is not None:
-        from ..viz import write_graph_html
-
-        write_graph_html(statement, view, title=f"{statement.id}: C(s) = {result.c_s:.3f}")
-    return result

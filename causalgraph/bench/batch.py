@@ -39,12 +39,12 @@ from ..llm.batch import BatchClient, batch_client_class, batch_client_for
 from ..llm.registry import backend_class, get_backend
 from ..outputs import write_atomic
 from ..tasks import get_task
-from .item import Item
+from ..taskkit.item import Item
 from .clock import utc_now
 from .config import RunConfig
-from .runlog import Ledger
+from ..runlog.files import Ledger
 from .runner import open_cache, plan_requests, redact, request_cost, write_cache_hits
-from .store import RunStore, record_key
+from ..runlog.store import RunStore, record_key
 from .writer import RunWriter, make_record
 
 __all__ = ["submit_batch", "collect_batch", "batch_status", "BatchSubmission", "BatchCollection"]

@@ -15,7 +15,7 @@ from typing import Any, Optional, Sequence
 
 from ..errors import ConfigError
 from ..outputs import safe_name
-from .store import Run, load_run
+from ..runlog.store import Run, load_run
 
 __all__ = ["RunConfig", "RunResult", "default_run_dir", "METHODS", "MAX_EPOCHS", "DEFAULT_MAX_CONNECTION_FAILURES"]
 

@@ -8,7 +8,7 @@ turns those samples into what a study reports:
   like any other; a failed request does not vote).  A tie goes to the tied
   label that came first in epoch order.  The item then scores as a single
   answer would.  This is also what every reader that needs one answer per
-  item sees (:attr:`Run.responses <causalgraph.bench.store.Run.responses>`:
+  item sees (:attr:`Run.responses <causalgraph.runlog.store.Run.responses>`:
   ``stats mcnemar``, ``stats compare``, ``stats consistency``,
   ``bench view``).
 * **mean** — the run scored once per epoch (each epoch is a complete pass
@@ -33,15 +33,16 @@ in every epoch (each epoch a rater, each label a category).
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
+from typing import Any, Callable, Mapping, Optional, Sequence
 
 import numpy as np
 
 from ..errors import ConfigError
 from ..registry import Registry, did_you_mean
+from ..runlog.samples import group_samples, label_key
+from ..agreement import fleiss_kappa
 
 __all__ = [
     "Reducer",
@@ -50,45 +51,12 @@ __all__ = [
     "register_reducer",
     "reducer_kind",
     "parse_reducer",
-    "label_key",
-    "sample_key",
-    "majority_record",
-    "majority_records",
-    "group_samples",
     "pass_at_k",
     "pass_hat_k",
     "pass_scores",
     "epoch_agreement",
     "incomplete_items",
 ]
-
-
-def sample_key(rec: Mapping[str, Any]) -> tuple[str, str, str, int]:
-    """The identity of one sample in a run: (task, variant, item id, epoch); a line without epoch is epoch 1.
-
-    Examples
-    --------
-    >>> sample_key({"task": "t", "variant": "v", "item_id": "i"})
-    ('t', 'v', 'i', 1)
-    """
-    return (str(rec.get("task")), str(rec.get("variant")), str(rec.get("item_id")), int(rec.get("epoch") or 1))
-
-
-def label_key(label: Any) -> str:
-    """A label as a comparable string: two answers agree exactly when their keys are equal.
-
-    A list label (a set of events, extracted pairs) compares as a set: the
-    order in which the model listed them does not matter.
-
-    Examples
-    --------
-    >>> label_key(["b", "a"]) == label_key(["a", "b"]), label_key(None), label_key("yes")
-    (True, 'null', '"yes"')
-    """
-    if isinstance(label, (list, tuple)):
-        return json.dumps(sorted(json.dumps(x, sort_keys=True, ensure_ascii=False) for x in label),
-                          ensure_ascii=False)
-    return json.dumps(label, sort_keys=True, ensure_ascii=False)
 
 
 @dataclass(frozen=True)
@@ -219,51 +187,6 @@ def parse_reducer(text: str) -> Reducer:
     if k is not None and k < 1:
         raise ConfigError(f"--reducer {text!r}: k must be at least 1")
     return Reducer(kind.name, k)
-
-
-def group_samples(samples: Iterable[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
-    """The samples of each item, items in order of first appearance, each item's samples by epoch."""
-    groups: dict[tuple, list] = {}
-    for r in samples:
-        groups.setdefault(sample_key(r)[:3], []).append(r)
-    return [sorted(g, key=lambda r: int(r.get("epoch") or 1)) for g in groups.values()]
-
-
-def majority_record(samples: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
-    """The sample that stands for an item: the first (by epoch) that gave the majority label.
-
-    Failed requests do not vote; when every sample failed, the last failure
-    stands for the item (as in a run without epochs).
-
-    Examples
-    --------
-    >>> s = [{"epoch": 1, "label": "no"}, {"epoch": 2, "label": "yes"}, {"epoch": 3, "label": "yes"}]
-    >>> majority_record(s)["epoch"]
-    2
-    >>> majority_record([{"epoch": 1, "label": "no"}, {"epoch": 2, "label": "yes"}])["label"]  # a tie: first wins
-    'no'
-    """
-    if not samples:
-        raise ValueError("majority_record of no samples")
-    ordered = sorted(samples, key=lambda r: int(r.get("epoch") or 1))
-    answered = [r for r in ordered if not r.get("error")]
-    if not answered:
-        return ordered[-1]
-    counts: dict[str, int] = {}
-    first: dict[str, Mapping[str, Any]] = {}
-    for r in answered:
-        k = label_key(r.get("label"))
-        counts[k] = counts.get(k, 0) + 1
-        first.setdefault(k, r)
-    best = max(counts.values())
-    # dicts keep insertion order: the first key reaching the top count is the earliest tied label
-    winner = next(k for k, c in counts.items() if c == best)
-    return first[winner]
-
-
-def majority_records(samples: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """One record per item (:func:`majority_record`), items in order of first appearance."""
-    return [majority_record(g) for g in group_samples(samples)]
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -411,8 +334,6 @@ def epoch_agreement(samples: Sequence[Mapping[str, Any]], *, epochs: int) -> dic
     >>> round(a["identical"], 4), round(a["fleiss_kappa"], 4)
     (0.6667, 0.3333)
     """
-    from ..stats.agreement import fleiss_kappa
-
     groups = group_samples(samples)
     complete = [g for g in groups if len(g) >= epochs and not any(r.get("error") for r in g[:epochs])]
     keys = [[label_key(r.get("label")) for r in g[:epochs]] for g in complete]

@@ -12,6 +12,12 @@ from __future__ import annotations
 from typing import Callable, Optional, Sequence
 
 from ..tasks import get_task
+from ..datasets import load_corpus
+from ..llm.pricing import DEFAULT_PRICES, cost_usd
+from ..errors import ConfigError
+from ..graph_edits import check_edit
+from ..llm.registry import split_spec, backend_class
+from .prepare import _with_edit, loglik_choices, loglik_variants
 
 __all__ = ["plan_run", "PAPER_OUTPUT_TOKENS_PER_REQUEST", "CHARS_PER_TOKEN"]
 
@@ -50,13 +56,6 @@ def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[st
     >>> rows[0]["requests"]                                                           # doctest: +SKIP
     874
     """
-    from ..datasets import load_corpus
-    from ..llm.pricing import DEFAULT_PRICES, cost_usd
-    from ..errors import ConfigError
-    from ..graph_edits import check_edit
-    from ..llm.registry import split_spec
-    from .prepare import _with_edit, loglik_choices
-
     if isinstance(epochs, bool) or not isinstance(epochs, int) or epochs < 1:
         raise ConfigError(f"--epochs {epochs!r}: expected an integer >= 1")
     if method not in ("generate", "loglik"):
@@ -64,8 +63,6 @@ def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[st
     edit = graph_edit if graph_edit is not None else "real"
     check_edit(edit)
     if method == "loglik":
-        from ..llm.registry import backend_class
-
         if epochs != 1:
             raise ConfigError(f"--epochs {epochs} would score every item {epochs} times identically under --method "
                               "loglik; leave it out")
@@ -85,8 +82,6 @@ def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[st
         if variants:
             vs = [spec.variant_id(v) for v in variants]
         elif method == "loglik":
-            from .prepare import loglik_variants
-
             vs = list(loglik_variants(spec))
         else:
             vs = list(spec.list_variants())

@@ -23,9 +23,12 @@ from ..llm.base import Backend, is_secret_option, redact_options
 from ..tasks import Task, get_task
 from .clock import utc_now
 from .config import RunConfig, default_run_dir
-from .epochs import sample_key
-from .item import Item
-from .store import RunStore
+from ..runlog.samples import sample_key
+from ..taskkit.item import Item
+from ..runlog.store import RunStore
+from ..datasets import load_corpus
+from ..graph_edits import check_edit, join_edit, split_edit
+from ..datasets.fetch import sha256_file
 
 __all__ = ["PreparedRun", "prepare_run", "run_prompts", "loglik_choices", "loglik_variants", "items_by_variant",
            "resolve_variants"]
@@ -84,8 +87,6 @@ def _dataset_info(corpus) -> dict[str, Any]:
     sha = getattr(corpus, "sha256", None)
     src = getattr(corpus, "source", None)
     if sha is None and src and Path(str(src)).is_file():
-        from ..datasets.fetch import sha256_file
-
         sha = sha256_file(src)
     return {"name": getattr(corpus, "name", None), "source": None if src is None else str(src), "sha256": sha}
 
@@ -102,8 +103,6 @@ def _fingerprint(manifest: dict[str, Any], spec: Task) -> dict[str, Any]:
 
 
 def _load_items(spec: Task, config: RunConfig, variants: list[str], prompts: Optional[str] = None):
-    from ..datasets import load_corpus
-
     corpus = load_corpus(config.data if config.data is not None else spec.default_data)
     items: dict[str, list[Item]] = {}
     for v in variants:
@@ -176,8 +175,6 @@ class PreparedRun:
 
 def _with_edit(spec: Task, variants: list[str], edit: str) -> list[str]:
     """The variant ids under a graph edit (``A_5`` → ``A_5.reverse``); a variant with another edit is refused."""
-    from ..graph_edits import check_edit, join_edit, split_edit
-
     check_edit(edit)
     if "graph_edit" not in spec.item_options:
         raise ConfigError(f"task {spec.name!r} takes no graph edit (--graph-edit {edit}): its prompts hold no graph")

@@ -1,7 +1,7 @@
 """Parsing the answers of a task: one answer (:func:`parse`), or every stored answer of a run again
 (:func:`reparse_run`, ``causalgraph bench parse``).
 
-The rules themselves are in :mod:`causalgraph.bench.labels` (``parse_labels``); this module looks the
+The rules themselves are in :mod:`causalgraph.taskkit.labels` (``parse_labels``); this module looks the
 task up, which that one must not do (the registry uses the rules).
 """
 
@@ -13,7 +13,7 @@ from typing import Any, Optional
 from ..tasks import get_task
 from .scoring import compute_metrics
 from ..outputs import write_atomic
-from .store import RunStore
+from ..runlog.store import RunStore
 
 __all__ = ["parse", "reparse_run"]
 

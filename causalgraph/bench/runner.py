@@ -46,7 +46,7 @@ from ..llm.loglik import LoglikRequest
 from ..llm.registry import backend_class, get_backend
 from ..tasks import Task, get_task
 from .config import DEFAULT_MAX_CONNECTION_FAILURES, MAX_EPOCHS, METHODS, RunConfig, RunResult, default_run_dir
-from .item import Item
+from ..taskkit.item import Item
 from .prepare import (PreparedRun, _dataset_info, _keys_in_open_batches, items_by_variant, loglik_choices,  # noqa: F401
                       loglik_variants, prepare_run, resolve_variants, run_prompts)
 from .progress import PROGRESS_INTERVAL, _Progress, progress_interval  # noqa: F401
@@ -301,7 +301,7 @@ async def ask_backend(misses: Sequence[Planned], spec: Task, config: RunConfig, 
         return scores.to_completion()  # the form the cache stores
 
     async def one(group: list[Planned]) -> None:
-        it, req, key = group[0][0], group[0][2], group[0][3]
+        it, req = group[0][0], group[0][2]
         async with sem:
             if not breaker.may_start():
                 return

@@ -35,6 +35,13 @@ import numpy as np
 
 from ..errors import ConfigError, SchemaError
 from ..scores import binary_scores, prf_counts
+from ..llm.loglik import choose
+from ..runlog.files import Metrics
+from .calibration import calibration
+from ..tasks import get_task, find_task
+from .epochs import (
+    Reducer, epoch_agreement, parse_reducer, incomplete_items, missing_samples_hint, reducer_kind, pass_scores
+)
 
 __all__ = [
     "binary_scores",
@@ -267,9 +274,6 @@ LOGLIK_RULES = {"acc": "the label whose continuation has the highest summed log-
 
 def _loglik_scores(records: Sequence[Mapping[str, Any]], spec, gold: list) -> dict[str, Any]:
     """acc, acc_norm and calibration of one variant's log-likelihood records."""
-    from ..llm.loglik import choose
-    from .calibration import calibration
-
     norm: list[Any] = []
     for r in records:
         lp, conts = r.get("logprobs"), r.get("continuations")
@@ -371,7 +375,7 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reduce
     Parameters
     ----------
     run
-        A :class:`~causalgraph.bench.store.Run`.
+        A :class:`~causalgraph.runlog.store.Run`.
     spec
         The task (default: the run's).
     n_boot, seed
@@ -387,15 +391,11 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reduce
 
     Examples
     --------
-    >>> from causalgraph.bench.store import load_run
+    >>> from causalgraph.runlog.store import load_run
     >>> m = compute_metrics(load_run("runs/demo-yesno__mock-oracle__v1"))   # doctest: +SKIP
     >>> m["variants"]["v1"]["f1"]                                       # doctest: +SKIP
     1.0
     """
-    from ..tasks import get_task
-
-    from .epochs import Reducer, epoch_agreement, parse_reducer
-
     spec = spec or get_task(run.task)
     epochs = run.epochs
     red = reducer if isinstance(reducer, Reducer) else parse_reducer(reducer or "majority")
@@ -516,8 +516,6 @@ def _mean_values(dicts: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], di
 
 def _mean_over_epochs(run, variant: str, spec, epochs: int, *, n_boot: int, seed: int) -> dict[str, Any]:
     """One variant scored on each epoch alone; every score the mean over epochs (``epoch_sd``: their spread)."""
-    from .epochs import incomplete_items, missing_samples_hint
-
     short = incomplete_items(run.sample_records(variant), epochs)
     if short:
         # A partial epoch scored as a whole one would weigh its few items like a full pass.
@@ -543,16 +541,12 @@ def _mean_over_epochs(run, variant: str, spec, epochs: int, *, n_boot: int, seed
 
 def _per_item_reducer(label) -> bool:
     """Whether a run's reducer label (``pass@3``, ``majority`` …) names a registered per-item reducer."""
-    from .epochs import reducer_kind
-
     kind = reducer_kind(label) if label else None
     return kind is not None and kind.estimator is not None
 
 
 def _pass_variant(run, variant: str, spec, reducer, epochs: int, *, n_boot: int, seed: int) -> dict[str, Any]:
     """pass@k or pass^k of one variant, with the counts of its samples."""
-    from .epochs import pass_scores
-
     samples = run.sample_records(variant)
     _check_labels(samples, spec)
     res = pass_scores(samples, reducer, spec.is_correct, epochs=epochs, n_boot=n_boot, seed=seed,
@@ -578,12 +572,10 @@ def _dotted(d: Any, path: str) -> Any:
     return d
 
 
-def _report_columns(metrics: Mapping[str, Any], spec=None) -> tuple[str, ...]:
+def _report_columns(metrics: Metrics, spec=None) -> tuple[str, ...]:
     """The dotted scores the run's task shows as report columns (:attr:`~causalgraph.tasks.Task.report_columns`)."""
     if spec is None:
-        from ..tasks import find_task
-
-        spec = find_task(metrics.get("task"))
+        spec = find_task(metrics.task)
     return tuple(spec.report_columns) if spec is not None else ()
 
 
@@ -594,8 +586,6 @@ def column_name(path: str) -> str:
 
 def task_columns(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     """The columns the tasks of ``rows`` declare (:attr:`~causalgraph.tasks.Task.report_columns`) that they filled."""
-    from ..tasks import find_task
-
     out: list[str] = []
     for name in dict.fromkeys(r.get("task") for r in rows):
         spec = find_task(name)
@@ -606,19 +596,24 @@ def task_columns(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     return out
 
 
-def report_rows(metrics: Mapping[str, Any], *, run_name: str = "", spec=None) -> list[dict[str, Any]]:
+def report_rows(metrics: Metrics | Mapping[str, Any], *, run_name: str = "", spec=None) -> list[dict[str, Any]]:
     """Flat rows for a table: one per variant, then one per strategy (mean ± std).
+
+    ``metrics`` is a run's :class:`~causalgraph.runlog.files.Metrics` (``run.metrics``) or the dict
+    :func:`compute_metrics` returns.
 
     Besides the scores every task has, a row gets the columns its task
     declares (:attr:`~causalgraph.tasks.Task.report_columns`; ``spec``, else
     the registered task of ``metrics["task"]``).
     """
+    metrics = Metrics.of(metrics)
     extra = _report_columns(metrics, spec)
     rows = []
-    binary = any("f1" in s and "macro_f1" not in s for s in metrics.get("variants", {}).values())
-    pass_name = metrics.get("reducer") if _per_item_reducer(metrics.get("reducer")) else None
-    for v, s in metrics.get("variants", {}).items():
-        row = {"run": run_name, "task": metrics.get("task"), "model": metrics.get("model"), "row": v,
+    variants = metrics.variants or {}
+    binary = any("f1" in s and "macro_f1" not in s for s in variants.values())
+    pass_name = metrics.reducer if _per_item_reducer(metrics.reducer) else None
+    for v, s in variants.items():
+        row = {"run": run_name, "task": metrics.task, "model": metrics.model, "row": v,
                "strategy": s.get("strategy"), "items": s.get("items"), "errors": s.get("errors"),
                "parse_fail_rate": s.get("parse_failure_rate"), "pending": s.get("pending")}
         if "loglik" in s:  # only runs scored by log-likelihood have these columns
@@ -651,8 +646,8 @@ def report_rows(metrics: Mapping[str, Any], *, run_name: str = "", spec=None) ->
             if sd:
                 row["f1_sd"] = sd.get("f1")
         rows.append(row)
-    for strat, agg in metrics.get("strategies", {}).items():
-        row = {"run": run_name, "task": metrics.get("task"), "model": metrics.get("model"), "row": f"[{strat}]",
+    for strat, agg in (metrics.strategies or {}).items():
+        row = {"run": run_name, "task": metrics.task, "model": metrics.model, "row": f"[{strat}]",
                "strategy": strat, "items": None}
         keys = ("precision", "recall", "f1") if binary else ("macro_precision", "macro_recall", "macro_f1")
         for out_key, k in zip(("precision", "recall", "f1"), keys):

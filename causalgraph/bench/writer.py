@@ -26,12 +26,12 @@ from ..llm.loglik import ChoiceScores, choose, record_fields
 from ..tasks import Task
 from .clock import utc_now
 from .config import RunConfig
-from .item import Item
+from ..taskkit.item import Item
 from .prepare import PreparedRun, prepare_run
 from .progress import Progress
-from .record import RunRecord
+from ..runlog.record import RunRecord
 from .scoring import compute_metrics
-from .store import RunStore
+from ..runlog.store import RunStore
 
 __all__ = ["RunWriter", "make_record", "finish_run", "prompt_sha256", "SYNC_INTERVAL"]
 

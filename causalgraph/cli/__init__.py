@@ -14,6 +14,7 @@ import sys
 from typing import Optional, Sequence
 
 from ..errors import CausalGraphError
+from .._version import __version__
 
 __all__ = ["main", "build_parser", "Parser", "StderrHandler", "library_notes_on_stderr"]
 
@@ -73,8 +74,6 @@ class Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .._version import __version__
-
     parser = Parser(
         prog="causalgraph",
         description="Causal-graph analysis of text: ClimateCause and PubMedCausal corpora, causal complexity, "
@@ -108,7 +107,7 @@ class StderrHandler(logging.Handler):
     >>> import logging, io, contextlib
     >>> err = io.StringIO()
     >>> with contextlib.redirect_stderr(err), library_notes_on_stderr():
-    ...     logging.getLogger("causalgraph.bench.store").warning("note: a torn line")
+    ...     logging.getLogger("causalgraph.runlog.store").warning("note: a torn line")
     >>> err.getvalue()
     'causalgraph: note: a torn line\\n'
     """

@@ -8,6 +8,11 @@ import json
 import math
 import sys
 from typing import Any, Iterable, Optional, Sequence
+from ..prompts import CATALOGS
+from ..metrics.chains import RULES
+from ..graph_edits import GRAPH_EDITS
+from ..errors import ConfigError
+from ..llm.registry import parse_model_options
 
 __all__ = ["add_data_option", "add_prompts_option", "add_graph_edit_option", "add_split_option", "add_rule_option",
            "add_format_option", "find_statement", "emit_table", "emit_rows", "emit_json", "to_jsonable", "format_float",
@@ -27,8 +32,6 @@ def add_data_option(parser, *, help_extra: str = "") -> None:
 
 def add_prompts_option(parser, *, help_extra: str = "") -> None:
     """``--prompts authors|tables``: the prompt catalog of the ClimateCause paper tasks (docs/prompts.md)."""
-    from ..prompts import CATALOGS
-
     parser.add_argument(
         "--prompts", choices=list(CATALOGS), default=None,
         help="prompt catalog of the ClimateCause paper tasks: authors (default; the text the authors sent) or "
@@ -44,15 +47,11 @@ def add_split_option(parser) -> None:
 
 def add_rule_option(parser, help: str) -> None:
     """``--rule path|shortest-distance``: the chain rule of :mod:`causalgraph.metrics.chains`."""
-    from ..metrics.chains import RULES
-
     parser.add_argument("--rule", choices=list(RULES), default="path", help=help)
 
 
 def add_graph_edit_option(parser) -> None:
     """``--graph-edit real|reverse|shuffle``: the counterfactual graph of :mod:`causalgraph.graph_edits`."""
-    from ..graph_edits import GRAPH_EDITS
-
     parser.add_argument("--graph-edit", choices=list(GRAPH_EDITS), default=None,
                         help="show each statement's graph as annotated (real, the default), with every edge "
                              "reversed, or with its events shuffled over its nodes; golds are recomputed from the "
@@ -61,8 +60,6 @@ def add_graph_edit_option(parser) -> None:
 
 def find_statement(corpus, statement_id: str):
     """The statement ``--statement`` names, or a :class:`ConfigError` listing the corpus's id range."""
-    from ..errors import ConfigError
-
     try:
         return corpus[statement_id]
     except KeyError:
@@ -270,9 +267,6 @@ def model_options(args) -> dict:
 
     A key on the command line would be written to shell histories: it comes from the environment only.
     """
-    from ..errors import ConfigError
-    from ..llm.registry import parse_model_options
-
     options = parse_model_options(args.model_option, args.model)
     if getattr(args, "base_url", None):
         options["base_url"] = args.base_url

@@ -10,6 +10,9 @@ from ..errors import ConfigError
 from ..llm.registry import model_forms
 from ..wording import plural
 from ._common import add_model_args, emit_json, emit_table, model_options
+from ..apps.annotator import annotate_corpus, annotate_texts, statements_from_run
+from ..bench.runner import default_run_dir
+from ..datasets import load_corpus
 
 __all__ = ["register", "add_model_options", "read_text_file", "read_texts"]
 
@@ -103,9 +106,6 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..annotation.annotator import annotate_corpus, annotate_texts, statements_from_run
-    from ..bench.runner import default_run_dir
-
     if args.limit is not None and args.limit < 1:
         raise ConfigError(f"--limit {args.limit}: expected an integer >= 1")
     opts = run_options(args)
@@ -113,8 +113,6 @@ def run(args) -> int:
                   structured=not args.no_structured, progress="auto" if not args.no_progress else False,
                   concurrency=args.concurrency, **opts)
     if args.data is not None:
-        from ..datasets import load_corpus
-
         out = args.out or default_run_dir("annotate", args.model, [args.variant])
         corpus = load_corpus(args.data)
         ids = [s.id for s in corpus][: args.limit] if args.limit else [s.id for s in corpus]

@@ -8,12 +8,29 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..bench.runner import DEFAULT_MAX_CONNECTION_FAILURES
+from ..bench.runner import DEFAULT_MAX_CONNECTION_FAILURES, RunConfig, arun_benchmark
 from ..errors import ConfigError
 from ..llm.registry import model_forms
 from ..wording import plural
 from ._common import (add_data_option, add_format_option, add_graph_edit_option, add_model_args, add_prompts_option,
                       emit_json, emit_table, model_options)
+from ..llm.pricing import load_prices
+from ..bench.scoring import (
+    report_rows, accuracy_column, agreement_columns, loglik_columns, pending_column, compute_metrics, task_columns,
+    format_mean_std as _pm
+)
+from ..bench.reparse import reparse_run
+from ..runlog.files import Metrics
+from ..runlog.store import load_run
+from ..bench.epochs import parse_reducer
+from ..tasks import get_task, list_tasks
+from ..bench.calibration import plot_reliability
+from ..outputs import safe_name, output_dir
+from ..bench.batch import submit_batch, collect_batch, batch_status
+from ..bench.plan import PAPER_OUTPUT_TOKENS_PER_REQUEST, plan_run
+from ..tasks.climatecause import PAPER_TASKS
+from . import bench_view
+from .bench_import import register as register_import
 
 __all__ = ["register"]
 
@@ -53,9 +70,6 @@ def _add_method_option(p: argparse.ArgumentParser) -> None:
 
 
 def _config(args):
-    from ..bench.runner import RunConfig
-    from ..llm.pricing import load_prices
-
     options = model_options(args)
     variants = [v.strip() for v in args.variant.split(",") if v.strip()]
     return RunConfig(task=args.task, variants=variants, model=args.model, data=args.data, out=args.out,
@@ -70,8 +84,6 @@ def _config(args):
 
 
 def _summary_rows(metrics, path):
-    from ..bench.scoring import report_rows
-
     return [r for r in report_rows(metrics, run_name=str(path)) if not str(r["row"]).startswith("[")]
 
 
@@ -80,9 +92,6 @@ _RUN_COLUMNS = ["row", "items", "errors", "parse_fail_rate", "precision", "recal
 
 def _cmd_run(args) -> int:
     import asyncio
-
-    from ..bench.runner import arun_benchmark
-    from ..bench.scoring import accuracy_column, agreement_columns, loglik_columns, pending_column
 
     config = _config(args)
     result = asyncio.run(arun_benchmark(config, progress="auto" if not args.no_progress else False))
@@ -111,8 +120,6 @@ def _cmd_run(args) -> int:
 
 
 def _cmd_parse(args) -> int:
-    from ..bench.reparse import reparse_run
-
     rows = reparse_run(args.run, dry_run=args.dry_run)
     emit_table(rows, args.format, columns=["variant", "lines", "changed", "parse_failures_before",
                                            "parse_failures_after"])
@@ -120,18 +127,9 @@ def _cmd_parse(args) -> int:
 
 
 def _cmd_report(args) -> int:
-    from ..bench.scoring import (accuracy_column, agreement_columns, compute_metrics, loglik_columns, pending_column,
-                                 report_rows, task_columns)
-    from ..bench.store import load_run
-
-    from ..bench.epochs import parse_reducer
-    from ..tasks import get_task, list_tasks
-
     reducer = parse_reducer(args.reducer) if args.reducer else None
     plot_dir = None
     if args.plot:
-        from ..outputs import output_dir
-
         plot_dir = output_dir(args.plot, "plot folder")  # checked before any run is scored
     allm = []
     rows = []
@@ -154,8 +152,6 @@ def _cmd_report(args) -> int:
             _plot_run(plot_dir, path, m)
         rows += report_rows(m, run_name=str(path))
         if args.per_class:
-            from ..bench.scoring import format_mean_std as _pm
-
             for v, s in m["variants"].items():
                 for lab, pc in (s.get("per_class") or {}).items():
                     rows.append({"run": str(path), "task": m["task"], "model": m["model"], "row": f"{v}:{lab}",
@@ -201,16 +197,14 @@ def _plot_run(folder, path, metrics) -> None:
     """Reliability diagrams of a run's log-likelihood variants: ``<folder>/<run>__<variant>.png``."""
     from pathlib import Path
 
-    from ..bench.calibration import plot_reliability
-    from ..outputs import safe_name
-
     name = safe_name(Path(str(path)).resolve().name, replace="-", collapse=True, default="run")
     done = 0
-    for v, s in metrics.get("variants", {}).items():
+    metrics = Metrics.of(metrics)
+    for v, s in (metrics.variants or {}).items():
         cal = s.get("calibration")
         if cal and cal.get("n"):
             out = Path(folder) / f"{name}__{safe_name(v, replace='-', collapse=True, default='variant')}.png"
-            plot_reliability(cal, out, title=f"{metrics.get('model')} · {metrics.get('task')} {v}")
+            plot_reliability(cal, out, title=f"{metrics.model} · {metrics.task} {v}")
             print(f"causalgraph bench: reliability diagram {out}", file=sys.stderr)
             done += 1
     if not done:
@@ -219,8 +213,6 @@ def _plot_run(folder, path, metrics) -> None:
 
 
 def _cmd_batch_submit(args) -> int:
-    from ..bench.batch import submit_batch
-
     res = submit_batch(_config(args))
     print(f"run {res.path}: {plural(res.requests, 'request')} in {plural(len(res.batch_ids), 'batch', 'batches')} "
           f"({res.cache_hits} answered from the cache, {res.skipped} already answered or waiting); "
@@ -230,8 +222,6 @@ def _cmd_batch_submit(args) -> int:
 
 
 def _cmd_batch_collect(args) -> int:
-    from ..bench.batch import collect_batch
-
     res = collect_batch(args.run, wait=args.wait, poll_interval=args.poll, timeout=args.wait_timeout,
                         cache=not args.no_cache)
     print(f"run {res.path}: {plural(res.ingested, 'line')} ingested ({plural(res.errors, 'error')}), "
@@ -242,18 +232,12 @@ def _cmd_batch_collect(args) -> int:
 
 
 def _cmd_batch_status(args) -> int:
-    from ..bench.batch import batch_status
-
     emit_table(batch_status(args.run), args.format,
                columns=["local_id", "batch_id", "state", "status", "requests", "created", "collected"])
     return 0
 
 
 def _cmd_plan(args) -> int:
-    from ..bench.plan import PAPER_OUTPUT_TOKENS_PER_REQUEST, plan_run
-    from ..tasks.climatecause import PAPER_TASKS
-    from ..llm.pricing import load_prices
-
     tasks = list(PAPER_TASKS) if args.task == "all" else [t.strip() for t in args.task.split(",") if t.strip()]
     variants = None if args.variant in (None, "all") else [v.strip() for v in args.variant.split(",") if v.strip()]
     rows = plan_run(tasks, args.model, variants=variants, data=args.data, batch=args.batch,
@@ -275,8 +259,6 @@ def _cmd_plan(args) -> int:
 
 
 def _cmd_tasks(args) -> int:
-    from ..tasks import get_task, list_tasks
-
     rows = []
     for name in list_tasks():
         spec = get_task(name)
@@ -366,9 +348,6 @@ def register(subparsers) -> None:
     add_format_option(p)
     p.set_defaults(func=_cmd_tasks)
 
-    from . import bench_view
-
     bench_view.register(sub)
 
-    from .bench_import import register as register_import  # bench import-inspect (causalgraph/cli/bench_import.py)
     register_import(sub)

@@ -6,6 +6,8 @@ import sys
 
 from ..wording import plural
 from ._common import add_format_option, emit_table
+from ..bench.scoring import agreement_columns, report_rows
+from ..interop.inspect_log import import_inspect_log
 
 __all__ = ["register"]
 
@@ -30,9 +32,6 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..bench.scoring import agreement_columns, report_rows
-    from ..interop.inspect_log import import_inspect_log
-
     res = import_inspect_log(args.log, args.out, epoch=args.epoch)
     print(f"run {res.path}: {plural(res.written, 'line')} imported from {args.log} "
           f"({plural(res.errors, 'failed sample')}), "

@@ -1,6 +1,8 @@
 """``causalgraph bench view RUN [RUN …]``: one offline HTML page to read a run's answers, or compare runs."""
 
 from __future__ import annotations
+from ..outputs import NO_BROWSER, open_page
+from ..viewer import write_run_page
 
 __all__ = ["register", "run"]
 
@@ -30,9 +32,6 @@ def register(sub) -> None:
 
 def run(args) -> int:
     import sys
-
-    from ..outputs import NO_BROWSER, open_page
-    from ..viewer import write_run_page
 
     path = write_run_page(args.runs, args.output, title=args.title, data=args.data,
                           difficulty_feature=args.difficulty_feature)

@@ -5,10 +5,11 @@ from __future__ import annotations
 import sys
 
 from ..datasets import load_corpus
-from ..datasets.causenet import causenet_path
+from ..datasets.causenet import causenet_path, load_causenet
 from ..errors import ConfigError
 from ..metrics.chains import CHAIN_TABLE_COLUMNS, chain_table
 from ._common import add_data_option, add_format_option, add_rule_option, emit_rows, emit_table
+from ..metrics.graph_chains import POSITIONS, graph_chain_stats, graph_positions
 
 __all__ = ["register", "MERGED_NODE_COLUMNS", "MERGED_COMPONENT_COLUMNS"]
 
@@ -59,9 +60,6 @@ def run(args) -> int:
 def run_merged(path, args) -> None:
     """Label and count the merged CauseNet graph, and print it by concept or by component."""
     import numpy as np
-
-    from ..datasets.causenet import load_causenet
-    from ..metrics.graph_chains import POSITIONS, graph_chain_stats, graph_positions
 
     if args.min_sources < 0:
         raise ConfigError(f"--min-sources must be 0 or more, got {args.min_sources}")

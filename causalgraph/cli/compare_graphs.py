@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 
 from ._common import add_format_option, emit_table
+from ..datasets import load_corpus
+from ..metrics.graph_scores import SCORE_COLUMNS, compare_corpora
 
 __all__ = ["register", "run"]
 
@@ -24,9 +26,6 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..datasets import load_corpus
-    from ..metrics.graph_scores import SCORE_COLUMNS, compare_corpora
-
     gold, pred = load_corpus(args.gold), load_corpus(args.pred)
     rows, notes = compare_corpora(gold, pred)
     for note in notes:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ..annotation.evaluate import MATCH_THRESHOLD
+from ..annotation.evaluate import MATCH_THRESHOLD, evaluate_annotation
 from ._common import add_format_option, emit_json, emit_table
 
 __all__ = ["register"]
@@ -32,8 +32,6 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..annotation.evaluate import evaluate_annotation
-
     rep = evaluate_annotation(args.run, variant=args.variant, reference=args.reference, threshold=args.threshold,
                               graphs=args.graphs)
     for note in rep.graph.get("notes", ()):

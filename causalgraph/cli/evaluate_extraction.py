@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from ..extraction.evaluate import COSINE_THRESHOLD
+from ..extraction.evaluate import COSINE_THRESHOLD, evaluate_extraction
 from ._common import emit_json, emit_table
+from ..errors import ConfigError
+from ..extraction.producer import corpus_from_extraction
+from ..metrics.graph_scores import SCORE_COLUMNS, compare_corpora
+from ..model import Corpus
 
 __all__ = ["register"]
 
@@ -44,9 +48,6 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..errors import ConfigError
-    from ..extraction.evaluate import evaluate_extraction
-
     if not 0.0 < args.threshold <= 1.0:
         raise ConfigError(f"--threshold {args.threshold}: expected a number in (0, 1]")
     if args.examples < 0:
@@ -88,10 +89,6 @@ def run(args) -> int:
 def _graphs(args) -> int:
     """``--graphs``: both sides compiled into graphs (normalised spans as events), scored row by row."""
     import sys
-
-    from ..extraction.producer import corpus_from_extraction
-    from ..metrics.graph_scores import SCORE_COLUMNS, compare_corpora
-    from ..model import Corpus
 
     gold = corpus_from_extraction(args.gold or f"pubmedcausal:{args.split or 'test'}", merge="normalized")
     pred = corpus_from_extraction(args.pred, merge="normalized")

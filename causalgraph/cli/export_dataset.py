@@ -7,6 +7,7 @@ import sys
 from ..errors import ConfigError
 from ..wording import plural
 from ._common import add_data_option, add_format_option, add_graph_edit_option, add_prompts_option, emit_table
+from ..interop.export import export_dataset
 
 __all__ = ["register", "run"]
 
@@ -29,8 +30,6 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..export import export_dataset
-
     tasks = [t.strip() for arg in (args.task or []) for t in arg.split(",") if t.strip()] or None
     if args.task is not None and tasks is None:
         # An empty --task must not quietly mean "every task".

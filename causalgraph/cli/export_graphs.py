@@ -7,6 +7,8 @@ import sys
 from ..graph_formats import GRAPH_FORMATS
 
 from ._common import add_data_option, add_split_option
+from ..datasets import load_corpus
+from ..graph_export import export_graphs
 
 __all__ = ["register", "run"]
 
@@ -32,9 +34,6 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..datasets import load_corpus
-    from ..graph_export import export_graphs
-
     corpus = load_corpus(args.data, split=args.split)
     res = export_graphs(corpus, args.dir, args.format, statements=args.statement, merged=args.merged,
                         overwrite=args.overwrite)

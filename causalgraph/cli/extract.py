@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import sys
 
 from ..llm.registry import model_forms
 from ._common import add_model_args, emit_json, emit_table, model_options
+from ..apps.extraction_run import run_extraction
 
 __all__ = ["register"]
 
@@ -38,8 +38,6 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..extraction.run import run_extraction
-
     task = "pubmedcausal-extract" if args.task == "extract" else "pubmedcausal-detect"
     res = run_extraction(args.model, args.strategy, task=task, split=args.split, data=args.data, limit=args.limit,
                          out=args.out, progress="auto" if not args.no_progress else False,

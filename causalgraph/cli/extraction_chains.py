@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from ..extraction.producer import DEFAULT_THRESHOLDS
+from ..extraction.producer import (
+    DEFAULT_THRESHOLDS, MERGE_RULES, chain_statistics, corpus_from_extraction, merged_chain_statistics
+)
 from ._common import add_format_option, add_rule_option, emit_table
+from ..extraction.embed import load_embedder
 
 __all__ = ["register"]
 
@@ -34,12 +37,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..extraction.producer import MERGE_RULES, chain_statistics, corpus_from_extraction, merged_chain_statistics
-
     embedder = None
     if args.similarity == "cosine":
-        from ..extraction.embed import load_embedder
-
         embedder = load_embedder(args.embedder)
     rows = []
     for merge in (MERGE_RULES if args.merge == "all" else (args.merge,)):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..datasets import load_corpus
-from ..describe import describe
+from ..datasets.describe import describe
 from ._common import add_data_option, add_split_option, emit_json
 
 __all__ = ["register"]

@@ -14,6 +14,9 @@ from ..metrics.chains import RULES
 from ..naming import NAME_SCHEMES
 from ..tasks import get_task
 from ._common import add_data_option, add_graph_edit_option, add_prompts_option, emit_table
+from ..llm.openai_batch import request_line
+from ..outputs import output_file
+from ..interop.export import write_parquet_output
 
 __all__ = ["register", "write_openai_batch"]
 
@@ -64,7 +67,6 @@ def write_openai_batch(its, path, model: str) -> int:
     path = Path(path)
     if path.parent and not path.parent.exists():
         raise ConfigError(f"cannot write {path}: folder {path.parent} does not exist")
-    from ..llm.openai_batch import request_line
 
     with path.open("w", encoding="utf-8") as fh:
         for it in its:
@@ -75,8 +77,6 @@ def write_openai_batch(its, path, model: str) -> int:
 
 def run(args) -> int:
     if args.output and args.format != "parquet" and not args.openai_batch:
-        from ..outputs import output_file
-
         with open(output_file(args.output, "--output"), "w", encoding="utf-8") as fh, contextlib.redirect_stdout(fh):
             return _run(args)
     return _run(args)
@@ -97,8 +97,6 @@ def _run(args) -> int:
         print(f"wrote {n} requests to {args.openai_batch}", file=sys.stderr)
         return 0
     if args.format == "parquet":
-        from ..export import write_parquet_output
-
         write_parquet_output(its, args.output)
         return 0
     if args.format == "jsonl":

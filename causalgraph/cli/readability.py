@@ -8,6 +8,7 @@ from ..datasets import load_corpus
 from ..errors import ConfigError
 from ..metrics.readability import READABILITY_METRICS, readability_summary, readability_table
 from ._common import add_data_option, add_format_option, add_split_option, emit_table
+from ..texts import read_texts
 
 __all__ = ["register"]
 
@@ -40,7 +41,6 @@ def run(args) -> int:
         if args.data is not None or args.split is not None:
             raise ConfigError("--file scores the texts of a file; --data and --split choose a corpus instead: "
                               "give one or the other")
-        from ..texts import read_texts
 
         texts = read_texts(args.file, args.column)
         table = readability_table(texts, progress=not args.no_progress and sys.stderr.isatty()).reset_index()

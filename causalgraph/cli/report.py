@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..datasets import load_corpus
 from ._common import add_data_option, add_rule_option, add_split_option
+from ..report import DEFAULT_MAX_GRAPHS, write_report
 
 __all__ = ["register", "run"]
 
@@ -23,8 +24,6 @@ def _max_graphs(value: str):
 
 
 def register(sub) -> None:
-    from ..report import DEFAULT_MAX_GRAPHS
-
     p = sub.add_parser(
         "report", help="write the corpus report: statistics, complexity, readability, chains, graphs",
         description="Write a self-contained HTML report of a corpus (statistics, sortable complexity table, "
@@ -49,8 +48,6 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..report import write_report
-
     rep = write_report(load_corpus(args.data, split=args.split), args.output, rule=args.rule,
                        max_graphs=args.max_graphs, runs=args.runs, difficulty_feature=args.difficulty_feature)
     print(rep.index)

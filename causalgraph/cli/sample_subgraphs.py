@@ -7,6 +7,8 @@ import sys
 from ..errors import ConfigError
 from ..wording import plural
 from ._common import add_data_option
+from ..datasets.causenet import causenet_path, find_concept, load_causenet
+from ..subgraphs import check_relations_path, check_sampling, sample_subgraphs, subgraph_rows, write_relations
 
 __all__ = ["register"]
 
@@ -40,9 +42,6 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..datasets.causenet import causenet_path, find_concept, load_causenet
-    from ..subgraphs import check_relations_path, check_sampling, sample_subgraphs, subgraph_rows, write_relations
-
     path = causenet_path(args.data)
     if path is None:
         raise ConfigError(f"--data {args.data!r}: sample-subgraphs reads a CauseNet JSON Lines file "

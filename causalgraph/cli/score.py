@@ -7,6 +7,7 @@ import sys
 from ..errors import ConfigError, ParseError
 from ._common import add_format_option, emit_json, emit_table, model_options
 from .annotate import add_model_options, read_text_file, run_options
+from ..apps.text_score import score_text
 
 __all__ = ["register"]
 
@@ -31,8 +32,6 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..annotation.text_scores import score_text
-
     if (args.text is None) == (args.file is None):
         raise ConfigError("give the text to score either as an argument or with --file (one of them)")
     text = read_text_file(args.file) if args.file is not None else args.text

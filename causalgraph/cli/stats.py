@@ -16,6 +16,14 @@ import sys
 
 from ..errors import ConfigError
 from ._common import add_data_option, add_format_option, emit_json, emit_table
+from ..stats import mcnemar_runs, kruskal_runs, consistency
+from ..datasets import load_corpus
+from ..metrics.complexity import complexity_table
+from ..stats.compare import COLUMNS as COMPARE_COLUMNS, compare_runs
+from ..stats.difficulty import COLUMNS as DIFFICULTY_COLUMNS, difficulty_runs, plot_difficulty, table_rows
+from ..stats.epochs import AGREEMENT_COLUMNS, agreement_runs
+from ..stats.irt import irt_runs
+from ..outputs import output_file
 
 __all__ = ["register"]
 
@@ -155,8 +163,6 @@ def register(sub) -> None:
 
 
 def run_mcnemar(args) -> int:
-    from ..stats import mcnemar_runs
-
     table = mcnemar_runs(args.run_a, args.run_b, alpha=args.alpha, exact=args.exact or args.midp,
                          correction=not args.no_correction, midp=args.midp, pairs=args.pair, on=args.on)
     if args.format == "json":
@@ -173,10 +179,6 @@ def run_mcnemar(args) -> int:
 
 
 def run_kruskal(args) -> int:
-    from ..datasets import load_corpus
-    from ..metrics.complexity import complexity_table
-    from ..stats import kruskal_runs
-
     table = complexity_table(load_corpus(args.data))
     if args.metric not in table.columns or args.metric in ("statement_id", "statement"):
         names = [c for c in table.columns if c not in ("statement_id", "statement")]
@@ -202,8 +204,6 @@ def run_kruskal(args) -> int:
 
 
 def run_consistency(args) -> int:
-    from ..stats import consistency
-
     rep = consistency(args.run, member_run=args.member_run, pairs=args.pair)
     frame = rep.by_statement if args.by_statement else rep.by_variant
     if args.format == "json":
@@ -220,8 +220,6 @@ def run_consistency(args) -> int:
 
 
 def run_compare(args) -> int:
-    from ..stats.compare import COLUMNS, compare_runs
-
     if args.n_boot < 1:
         raise ConfigError(f"--n-boot {args.n_boot}: expected an integer >= 1")
     table = compare_runs(args.runs, by=args.by, alpha=args.alpha, n_boot=args.n_boot, seed=args.seed,
@@ -229,7 +227,7 @@ def run_compare(args) -> int:
     if args.format == "json":
         emit_json(table.to_dict(orient="records"))
         return 0
-    emit_table(table, args.format, columns=COLUMNS)
+    emit_table(table, args.format, columns=COMPARE_COLUMNS)
     if args.format == "table" and len(table):
         print(f"\ndiff = f1_b - f1_a with a 95% bootstrap interval over statements ({args.n_boot} resamples); "
               f"McNemar {'chi-squared' if args.chi2 else 'exact'} on correct answers (b: a right, b wrong); "
@@ -238,8 +236,6 @@ def run_compare(args) -> int:
 
 
 def run_agreement(args) -> int:
-    from ..stats.epochs import AGREEMENT_COLUMNS, agreement_runs
-
     table = agreement_runs(args.runs)
     if args.format == "json":
         emit_json(table.to_dict(orient="records"))
@@ -253,8 +249,6 @@ def run_agreement(args) -> int:
 
 
 def run_difficulty(args) -> int:
-    from ..stats.difficulty import COLUMNS, difficulty_runs, plot_difficulty, table_rows
-
     features = None
     if args.features is not None:
         features = [f.strip() for f in args.features.split(",") if f.strip()]
@@ -262,8 +256,6 @@ def run_difficulty(args) -> int:
             raise ConfigError(f"--features {args.features!r}: expected feature names, comma separated")
     if args.plot:
         from pathlib import Path
-
-        from ..outputs import output_file
 
         if Path(args.plot).suffix.lower() not in (".png", ".svg"):
             raise ConfigError(f"--plot {args.plot}: expected a .png or .svg file name")
@@ -279,7 +271,7 @@ def run_difficulty(args) -> int:
     if args.format == "json":
         emit_json(rows)
         return 0
-    cols = COLUMNS if args.format == "csv" or len(args.runs) > 1 else COLUMNS[1:]
+    cols = DIFFICULTY_COLUMNS if args.format == "csv" or len(args.runs) > 1 else DIFFICULTY_COLUMNS[1:]
     emit_table(rows, args.format, columns=cols, floatfmt=".4g")
     if args.format == "table" and rows:
         kind = ("logistic regression, 95% intervals from SEs clustered by statement (t, G-1 df)" if args.model == "logit"
@@ -292,8 +284,6 @@ def run_difficulty(args) -> int:
 
 
 def run_irt(args) -> int:
-    from ..stats.irt import irt_runs
-
     if args.top < 1:
         raise ConfigError(f"--top {args.top}: expected an integer >= 1")
     res = irt_runs(args.runs, data=args.data, alpha=args.alpha)

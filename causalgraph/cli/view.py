@@ -9,6 +9,7 @@ from ..datasets import load_corpus
 from ..graph import NODE_FORMS, compile_graph
 from ..outputs import NO_BROWSER, open_page
 from ._common import add_data_option, add_rule_option, find_statement
+from ..viz import safe_filename, show
 
 __all__ = ["register", "run"]
 
@@ -30,8 +31,6 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..viz import safe_filename, show
-
     statement = find_statement(load_corpus(args.data), args.statement)
     out = Path(args.output) if args.output else Path(f"{safe_filename(statement.id)}.html")
     graph = compile_graph(statement, node=args.node_form)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
 
 from ..errors import SchemaError
 from ..model import Corpus, Relation, Statement, is_blank, unprintable_char

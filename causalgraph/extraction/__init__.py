@@ -20,7 +20,6 @@ from .tuples import DetectionAnswer, ExtractedPair, ParsedTuples, parse_detectio
 from .predictions import PredictionSet, RowPrediction, load_predictions, predictions_from_corpus, write_predictions
 from .producer import MERGE_RULES, SpanMerger, chain_statistics, corpus_from_extraction
 from .spans import normalize_span, pair_score, span_tokens, token_f1
-from .run import run_extraction
 
 __all__ = [
     "EXTRACT_TASK",
@@ -53,5 +52,4 @@ __all__ = [
     "SpanMerger",
     "corpus_from_extraction",
     "chain_statistics",
-    "run_extraction",
 ]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Optional
 
-from ..bench.item import Item, item_id
+from ..taskkit.item import Item, item_id
 from ..errors import ConfigError, SchemaError
 from ..model import Corpus, Statement
 from ..prompts.catalog import catalog_path, check_fields, load_catalog, read_text

@@ -40,7 +40,9 @@ from ..scores import prf
 from .tuples import ExtractedPair
 from .predictions import PredictionSet, RowPrediction, load_predictions, predictions_from_corpus
 from .spans import exact_key, normalize_span, token_f1
-from ..viewer.display import HTML_DISPLAY
+from ..display import html_for
+from ..datasets import load_corpus, load_pubmedcausal
+from .embed import SpanEmbedder, load_embedder
 
 __all__ = ["ExtractionReport", "evaluate_extraction", "align", "prf", "error_buckets", "label_scores",
            "exact_hits", "MODES", "BUCKETS", "EXACT_RULES", "SOFT_RULES", "COSINE_THRESHOLD", "PARTIAL_THRESHOLD"]
@@ -349,9 +351,8 @@ class ExtractionReport:
                 "labels": self.labels, "buckets": self.buckets, "notes": self.notes}
 
     def _repr_html_(self):
-        """Jupyter: the evaluation's tables as a page in a sandboxed iframe (set by :mod:`causalgraph.viewer.notebook`)."""
-        render = HTML_DISPLAY.get("extraction_report")
-        return None if render is None else render(self)
+        """Jupyter: the evaluation's tables as a page in a sandboxed iframe (:mod:`causalgraph.viewer.notebook`, via :mod:`causalgraph.display`)."""
+        return html_for("extraction_report", self)
 
 
 def _rows(n: int) -> str:
@@ -364,10 +365,7 @@ def _gold_set(gold) -> PredictionSet:
     if isinstance(gold, Corpus):
         return predictions_from_corpus(gold)
     if gold is None or str(gold) in ("train", "test"):
-        from ..datasets import load_pubmedcausal
-
         return predictions_from_corpus(load_pubmedcausal(split=str(gold or "test")))
-    from ..datasets import load_corpus
 
     return predictions_from_corpus(load_corpus(gold))
 
@@ -428,8 +426,6 @@ def evaluate_extraction(predictions, gold=None, *, mode: str = "paper", cosine: 
     emb = None
     cos_acc = _Acc() if cosine else None
     if cosine:
-        from .embed import SpanEmbedder, load_embedder
-
         emb = embedder if isinstance(embedder, SpanEmbedder) else load_embedder(embedder)
         spans = [s for r in rows for p in r.pred + r.gold for s in (p.cause, p.effect)]
         emb.encode(list(dict.fromkeys(spans)))  # one batched pass over all distinct spans

@@ -23,6 +23,7 @@ from typing import Any, Optional, Sequence
 from ..errors import SchemaError
 from ..model import Corpus
 from .tuples import ExtractedPair, pair_from_dict
+from ..runlog.store import load_run
 
 __all__ = ["RowPrediction", "PredictionSet", "load_predictions", "predictions_from_corpus", "write_predictions",
            "records_to_predictions",
@@ -164,8 +165,6 @@ def _asked(run, d: Path) -> tuple[str, ...]:
 
 
 def _from_run(d: Path) -> PredictionSet:
-    from ..bench.store import load_run
-
     pf = d / PREDICTIONS_FILE
     if pf.is_file():
         ps = _from_file(pf)

@@ -29,9 +29,14 @@ from ..graph import compile_graph
 from ..model import Corpus, Relation, Statement, is_blank
 from .predictions import PredictionSet, load_predictions, predictions_from_corpus
 from .spans import normalize_span, token_f1
+from ..metrics.chains import chain_labels, chain_stats
+from ..merged import merge_pairs
+from ..metrics.graph_chains import graph_chain_stats, graph_positions
+from ..datasets import load_corpus
+from .embed import load_embedder
 
 __all__ = ["MERGE_RULES", "SpanMerger", "corpus_from_extraction", "chain_statistics", "merged_chain_statistics",
-           "chain_rows", "chain_items", "DEFAULT_THRESHOLDS"]
+           "chain_rows", "DEFAULT_THRESHOLDS"]
 
 MERGE_RULES = ("exact", "normalized", "fuzzy")
 #: Default fuzzy thresholds per similarity.
@@ -64,8 +69,6 @@ class SpanMerger:
         if not 0.0 < float(self.threshold) <= 1.0:
             raise ConfigError(f"merge threshold {self.threshold!r}: expected a number in (0, 1]")
         if self.rule == "fuzzy" and self.similarity == "cosine" and self.embedder is None:
-            from .embed import load_embedder
-
             self.embedder = load_embedder()
         self.reset()
 
@@ -106,8 +109,6 @@ def _prediction_set(source) -> tuple[PredictionSet, str]:
         return source, source.kind
     s = str(source)
     if s in ("test", "train") or s.startswith("pubmedcausal"):
-        from ..datasets import load_corpus
-
         name = s if s.startswith("pubmedcausal") else f"pubmedcausal:{s}"
         return predictions_from_corpus(load_corpus(name)), "gold"
     ps = load_predictions(source)
@@ -200,8 +201,6 @@ def chain_statistics(corpus: Corpus, rule: str = "path") -> dict:
     >>> chain_statistics(Corpus("x", [row]))
     {'rows_with_chain': 1, 'chains': 1, 'chain_events': 3}
     """
-    from ..metrics.chains import chain_labels, chain_stats
-
     rows_with_chain = chains = events = 0
     for st in corpus:
         if not st.relations:
@@ -232,9 +231,6 @@ def merged_chain_statistics(corpus: Corpus, rule: str = "path") -> dict:
     """
     import numpy as np
 
-    from ..merged import merge_pairs
-    from ..metrics.graph_chains import graph_chain_stats, graph_positions
-
     g = merge_pairs(p for st in corpus if st.relations for p in compile_graph(st).pairs)
     st_ = graph_chain_stats(g)
     counts = np.bincount(graph_positions(g, rule), minlength=4).tolist()
@@ -254,34 +250,7 @@ def chain_rows(corpus: Corpus, rule: str = "path") -> Corpus:
     >>> [s.id for s in chain_rows(Corpus("x", rows))]
     ['a']
     """
-    from ..metrics.chains import chain_labels
-
     keep = [st for st in corpus
             if st.relations and any(str(p) == "middle" for p in chain_labels(compile_graph(st), rule).values())]
     return Corpus(name=f"{corpus.name}-chains", statements=keep, source=corpus.source, sha256=corpus.sha256,
                   report={**corpus.report, "rows": len(keep), "filter": f"rows with a chain ({rule} rule)"})
-
-
-def chain_items(source, task: str = "ccr-position", variant: str = "A_4", *, merge: str = "normalized",
-                only_chain_rows: bool = True, rule: str = "path", **merge_options) -> list:
-    """CCR items (chain membership or position) over graphs of extracted or gold PubMedCausal pairs.
-
-    The items are the ClimateCause CCR tasks' (``ccr-member``,
-    ``ccr-position``, ``ccr-eci-member``, ``ccr-eci-position``) with their
-    prompt variants, built by :func:`causalgraph.tasks.climatecause.items` over the
-    corpus of :func:`corpus_from_extraction`; ``only_chain_rows`` keeps the
-    rows that hold a chain (most PubMedCausal rows hold a single pair).
-
-    Examples
-    --------
-    >>> its = chain_items("pubmedcausal:test", "ccr-member", "A_4")  # doctest: +SKIP
-    >>> sum(i.gold == "yes" for i in its), len(its)                  # doctest: +SKIP
-    (117, 149)
-    """
-    from ..tasks.climatecause import items
-
-    corpus = source if isinstance(source, Corpus) and merge == "exact" and not merge_options \
-        else corpus_from_extraction(source, merge=merge, **merge_options)
-    if only_chain_rows:
-        corpus = chain_rows(corpus, rule)
-    return items(corpus, task, variant, rule=rule)

@@ -1,7 +1,7 @@
 """An inspect_ai eval log as a causalgraph run folder (``causalgraph bench import-inspect LOG``).
 
 The log must come from one of causalgraph's inspect tasks
-(:mod:`causalgraph.inspect`): each sample's metadata names its item (task,
+(:mod:`causalgraph.interop.inspect`): each sample's metadata names its item (task,
 variant, item id, gold, provenance) and its input holds the messages that
 were sent.  The import goes through the run writer every run uses
 (:class:`~causalgraph.bench.writer.RunWriter`) — the manifest of its
@@ -30,10 +30,11 @@ from typing import Any, Optional
 
 from ..bench.config import RunConfig, RunResult, default_run_dir
 from ..bench.runner import build_request, cache_key_for
-from ..bench.writer import RunWriter, make_record
+from ..bench.writer import RunWriter, make_record, prompt_sha256 as _prompt_sha
 from ..errors import BackendError, ConfigError, SchemaError
 from ..llm.base import Backend, Completion, Request, public_url
 from ..tasks import get_task
+from ..runlog.store import RunStore
 
 __all__ = ["import_inspect_log", "InspectLogModel", "FINISH_REASONS"]
 
@@ -89,8 +90,6 @@ def _pick_epoch(log, path: Path, epoch: Optional[int]) -> list:
 
 def _old_inspect(out: Path) -> dict[str, Any]:
     """The ``inspect`` entry of the manifest already in ``out`` (``{}`` for a new folder or a run of causalgraph's)."""
-    from ..bench.store import RunStore
-
     store = RunStore(out)
     return dict(store.read_manifest().get("inspect") or {}) if store.exists() else {}
 
@@ -145,7 +144,7 @@ def _check_log_names_the_samples(path: Path, data, meta: dict[str, Any], spec, v
     Samples that disagree come from somewhere else (an edited or merged log), and a run built
     from them would be labelled with the wrong task or variant.
     """
-    from ..inspect import inspect_name, resolve_variants
+    from .inspect import inspect_name, resolve_variants
 
     name = str(data.eval.task or "")
     if name.startswith("causalgraph/") and name != f"causalgraph/{inspect_name(spec.name)}":
@@ -183,9 +182,6 @@ def _check_same_items(path: Path, out: Path, items, first: dict) -> None:
     The folder then holds other items than the log (other item options, another corpus file of
     the same name): counting them "already there" would hide that the log's answers were never read.
     """
-    from ..bench.writer import prompt_sha256 as _prompt_sha
-    from ..bench.store import RunStore
-
     store = RunStore(out)
     if not store.exists():
         return
@@ -214,7 +210,7 @@ def import_inspect_log(log: str | os.PathLike, out: Optional[str | os.PathLike] 
     log
         A ``.eval`` or ``.json`` log written by ``inspect eval
         causalgraph/<task>`` (or ``inspect_ai.eval`` of
-        :func:`causalgraph.inspect.inspect_task`).
+        :func:`causalgraph.interop.inspect.inspect_task`).
     out
         The run folder (default ``runs/<task>__<model>__<variants>``, as
         ``bench run`` names it).  A folder holding a run of the same task,
@@ -249,7 +245,7 @@ def import_inspect_log(log: str | os.PathLike, out: Optional[str | os.PathLike] 
     path = Path(log)
     data = _read_log(path)
     try:
-        from ..inspect import sample_item
+        from .inspect import sample_item
     except ImportError:  # _read_log found inspect_ai.log; a partial install may still lack the rest
         raise ConfigError("reading an inspect log needs inspect_ai: pip install 'causalgraph[inspect]'") from None
     samples = _pick_epoch(data, path, epoch)

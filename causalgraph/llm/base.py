@@ -474,10 +474,6 @@ class Backend(abc.ABC):
         """Anything besides the messages that decides this backend's answer (only mocks have some)."""
         return {}
 
-    def cache_key(self, request: Request) -> str:
-        """The response-cache key of ``request`` for this backend."""
-        return request_key(self.identity(), request, self.request_identity(request))
-
     def check_request(self, request: Request) -> None:
         """Raise :class:`~causalgraph.errors.ConfigError` when ``request`` asks for something this backend
         cannot honour (a parameter it would otherwise drop).  The runner calls it before sending anything."""

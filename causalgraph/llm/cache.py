@@ -20,14 +20,13 @@ from pathlib import Path
 from typing import Optional
 
 from .base import Completion
+from ..datasets.fetch import cache_dir
 
 __all__ = ["ResponseCache", "default_cache_path"]
 
 
 def default_cache_path() -> Path:
     """``<user cache>/responses.sqlite`` (``$CAUSALGRAPH_CACHE`` or ``~/.cache/causalgraph``)."""
-    from ..datasets.fetch import cache_dir
-
     return Path(cache_dir()) / "responses.sqlite"
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Optional
 
 from ..errors import BackendError
+from .local import smollm2_path
 
 __all__ = ["gguf_to_safetensors", "smollm2_safetensors", "models_dir", "SMOLLM2_FOLDER"]
 
@@ -127,7 +128,5 @@ def smollm2_safetensors(root: Optional[str | os.PathLike] = None) -> Path:
     >>> smollm2_safetensors().name   # doctest: +SKIP
     'smollm2-135m-instruct-f32'
     """
-    from .local import smollm2_path
-
     out = Path(root) if root is not None else models_dir()
     return gguf_to_safetensors(smollm2_path(), out / SMOLLM2_FOLDER)

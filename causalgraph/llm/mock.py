@@ -49,6 +49,7 @@ from ..errors import BackendError, BackendUnavailable, ConfigError, TransientBac
 from ..wording import plural
 from .base import Backend, Completion, Request, request_key
 from .loglik import MOCK_FLOOR, ChoiceScores, LoglikRequest
+from ..event_lists import format_event_list
 
 __all__ = ["MockBackend", "OracleBackend", "NoisyBackend", "ConstantBackend", "FlakyBackend", "make_mock", "mock_names"]
 
@@ -151,7 +152,6 @@ class OracleBackend(MockBackend):
             word = None
             if isinstance(it.gold, (list, tuple)):
                 # A set-valued gold (structure tasks): answered as a list, one event a line.
-                from ..event_lists import format_event_list
 
                 self._gold[it.id] = (it.gold, format_event_list([str(x) for x in it.gold]))
                 continue

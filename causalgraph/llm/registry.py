@@ -14,7 +14,8 @@ from typing import Any, Callable, Union
 
 from ..errors import BackendError, ConfigError
 from ..registry import ENTRY_POINT_GROUPS, Registry
-from .base import Backend
+from .base import Backend, is_secret_option, redact
+from .mock import mock_names
 
 __all__ = ["get_backend", "register_provider", "list_providers", "model_forms", "parse_model_options", "split_spec",
            "PROVIDERS"]
@@ -91,8 +92,6 @@ def model_forms() -> list[str]:
     >>> model_forms()[-1]
     'mock/oracle|noisy|constant|flaky'
     """
-    from .mock import mock_names
-
     out = []
     for name in PROVIDERS.names():
         if name == "mock":
@@ -183,8 +182,6 @@ def _coerce(value: str, key: str = "") -> Any:
         try:
             return json.loads(value)
         except json.JSONDecodeError as exc:
-            from .base import is_secret_option, redact
-
             # Headers (and anything named like a credential) may hold a key in a shape no rule
             # recognises once the JSON is broken: the value is not echoed then.
             hidden = key.lower() in ("extra_headers", "default_headers", "headers") or is_secret_option(key)

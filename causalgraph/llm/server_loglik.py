@@ -36,6 +36,7 @@ from typing import Any
 from ..errors import BackendError, ConfigError
 from .loglik import ChoiceScores, LoglikRequest
 from .openai import OPENAI_URL, OpenAIBackend
+from .local import resolve_model_file
 
 __all__ = ["PromptLogprobsBackend", "continuation_logprob"]
 
@@ -124,8 +125,6 @@ class PromptLogprobsBackend(OpenAIBackend):
     def _template(self):
         if self._tokenizer is None:
             from transformers import AutoTokenizer
-
-            from .local import resolve_model_file
 
             path = resolve_model_file(str(self.options["tokenizer"]))
             try:

@@ -13,6 +13,7 @@ import hashlib
 from typing import Any, Optional, Sequence
 
 from .base import Backend, Completion, Request, canonical_json
+from .registry import get_backend
 
 __all__ = ["StructuredBackend", "structured_backend"]
 
@@ -77,8 +78,6 @@ def structured_backend(model: str, model_options: Optional[dict], schema: dict[s
     >>> structured_backend("mock/constant", {"text": "{}"}, {"type": "object"}, "demo").name
     'mock/constant'
     """
-    from .registry import get_backend
-
     backend = get_backend(model, **(model_options or {}))
     if not (structured and backend.structured_output):
         return backend

@@ -65,6 +65,8 @@ from typing import Any, Optional
 from ..errors import BackendError, ConfigError
 from .base import Backend, Completion, Request, canonical_json
 from .batching import MicroBatcher
+from .convert import smollm2_safetensors
+from .loglik import ChoiceScores
 
 __all__ = ["VLLMBackend", "ENGINE_OPTIONS", "BACKEND_OPTIONS", "GENERATION_PARAMS", "engine_kwargs",
            "sampling_kwargs", "structured_outputs_of", "resolve_model_folder", "cpu_env"]
@@ -259,8 +261,6 @@ def resolve_model_folder(model: str) -> Path:
     'smollm2-135m-instruct-f32'
     """
     if model.lower() in ("smollm2", "smollm2-135m"):
-        from .convert import smollm2_safetensors
-
         return smollm2_safetensors()
     p = Path(model).expanduser()
     if not p.exists():
@@ -499,8 +499,6 @@ class VLLMBackend(Backend):
         next-token distribution; and the requests of one item share the context through the prefix cache.
         """
         from vllm import SamplingParams
-
-        from .loglik import ChoiceScores
 
         engine = self._load()
         tok = engine.tokenizer

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from ..errors import ConfigError
 from .complexity import C_S_COLUMN, complexity_table, metric_names
+from .pearson import pearson
 
 __all__ = [
     "PearsonResult",
@@ -100,8 +101,6 @@ def length_correlation(table_or_corpus, *, positive_only: bool = True) -> Pearso
     >>> length_correlation(load_climatecause()).n   # doctest: +SKIP
     43
     """
-    from .pearson import pearson
-
     t = _table(table_or_corpus)
     if positive_only:
         t = t[t[C_S_COLUMN] > 0]

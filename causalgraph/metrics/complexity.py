@@ -44,7 +44,7 @@ from typing import Any, Callable, Iterable, Literal, Mapping, Optional, Sequence
 from ..errors import ConfigError, CycleLimitExceeded, SchemaError
 from ..graph import BelongsEdge, CausalGraph, as_graph
 from ..model import Corpus, Relation, Statement, as_statements
-from ..registry import ENTRY_POINT_GROUPS, Registry, did_you_mean
+from ..registry import ENTRY_POINT_GROUPS, Registry, did_you_mean, load_target
 from .paths import DEFAULT_CYCLE_LIMIT, count_maximal_paths
 
 __all__ = [
@@ -217,8 +217,6 @@ class _LazyFunction:
 
     def __call__(self, graph: CausalGraph, options: MetricOptions) -> float:
         if self._function is None:
-            from ..registry import load_target
-
             try:
                 self._function = load_target(self.target)
             except ConfigError:

@@ -51,6 +51,7 @@ import numpy as np
 from ..errors import ConfigError
 from ..merged import MergedGraph, concat_ranges, merge_pairs
 from .chains import RULES, ChainStats, Position
+from ..graph import as_graph, is_graph_source
 
 __all__ = ["POSITIONS", "GraphChainStats", "as_merged", "graph_positions", "graph_chain_labels",
            "graph_chain_stats"]
@@ -73,7 +74,6 @@ def as_merged(graph) -> MergedGraph:
     """
     if isinstance(graph, MergedGraph):
         return graph
-    from ..graph import as_graph, is_graph_source
 
     if is_graph_source(graph):
         g = as_graph(graph)

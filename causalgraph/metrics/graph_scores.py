@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..errors import ConfigError
-from ..graph import CausalGraph, as_graph
+from ..graph import CausalGraph, as_graph, compile_graph
 from ..graph_formats import find_cycle
+from ..model import Relation
 
 __all__ = ["GraphComparison", "SCORE_COLUMNS", "MAX_SCORE_NODES", "shd", "compare_graphs", "compare_corpora", "adjacency"]
 
@@ -153,9 +154,6 @@ def compare_graphs(gold, pred, *, name: Optional[str] = None) -> GraphComparison
     for label, x in (("gold", gold), ("predicted", pred)):
         g = _as_graph(x)
         if not isinstance(g, CausalGraph):
-            from ..graph import compile_graph
-            from ..model import Relation
-
             g = compile_graph([Relation(u, v) for u, v in g]) if g else None
         cycle = find_cycle(g) if g is not None and g.edges else None
         if cycle is not None:

@@ -25,7 +25,7 @@ from typing import Any, Iterable, Optional, Union
 
 from ..errors import ConfigError, DataNotFound
 from ..model import Corpus, Statement, as_statements
-from .syllables import cache_dir  # where the derived files live (the syllable cache, the NLTK folder)
+from .syllables import cache_dir, textstat_pronunciations
 
 __all__ = [
     "Readability",
@@ -197,7 +197,6 @@ def _feed_textstat() -> bool:
         return False
     if not callable(getattr(counts, "get_cmudict", None)):
         return False
-    from .syllables import textstat_pronunciations
 
     pron = textstat_pronunciations()
 

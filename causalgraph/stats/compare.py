@@ -50,6 +50,7 @@ from ..scores import prf_counts
 from .corrections import holm
 from .mcnemar import mcnemar
 from .pairing import as_run, pair_key, run_name
+from ..tasks import get_task
 
 __all__ = ["AXES", "COLUMNS", "compare_runs", "arm_of"]
 
@@ -101,8 +102,6 @@ def arm_of(by: str, model: str, variant: str, prompts: Optional[str] = None) -> 
 
 def _catalog_of(run) -> Optional[str]:
     """The prompt catalog of a run: its manifest's, else the one its task says unrecorded runs used."""
-    from ..tasks import get_task
-
     try:
         return get_task(run.task).manifest_prompts(run.manifest)
     except ConfigError:  # a task not registered here: only what the manifest says
@@ -167,8 +166,6 @@ def compare_runs(runs: Sequence[Any], by: str = "encoding", *, alpha: float = 0.
     >>> table[["task", "arm_a", "arm_b", "diff", "p_holm"]]          # doctest: +SKIP
     """
     import pandas as pd
-
-    from ..tasks import get_task
 
     if by not in AXES:
         raise ConfigError(f"unknown axis {by!r}; expected one of {', '.join(AXES)}")

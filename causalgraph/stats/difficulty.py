@@ -40,6 +40,18 @@ from typing import Any, Mapping, Optional, Sequence
 import numpy as np
 
 from ..errors import ConfigError
+from .corrections import holm
+from ..graph import compile_graph
+from ..metrics.chains import chain_stats
+from ..metrics.complexity import complexity_table
+from ..model import as_statements
+from ..graph_edits import split_edit
+from ..naming import split_variant
+from ..prompts import variant_encoding
+from ..tasks import get_task
+from .pairing import as_run, run_name
+from ..datasets import load_corpus
+from ..outputs import output_file
 
 __all__ = ["MODELS", "DEFAULT_FEATURES", "STATEMENT_FEATURES", "ITEM_FACTORS", "MIN_ITEMS", "MIN_SUPPORT", "COLUMNS",
            "DifficultyFit", "Design", "design_matrix", "fit_difficulty", "difficulty_frame", "difficulty_runs", "table_rows",
@@ -332,8 +344,6 @@ def fit_difficulty(frame, features: Sequence[str] = DEFAULT_FEATURES, *, model: 
     """
     from scipy.stats import norm
 
-    from .corrections import holm
-
     if model not in MODELS:
         raise ConfigError(f"unknown difficulty model {model!r}; expected one of {', '.join(MODELS)}")
     if not 0 < alpha < 1:
@@ -394,11 +404,6 @@ def fit_difficulty(frame, features: Sequence[str] = DEFAULT_FEATURES, *, model: 
 
 def _statement_features(corpus) -> dict[str, dict[str, float]]:
     """Statement id → every numeric feature of :data:`STATEMENT_FEATURES`."""
-    from ..graph import compile_graph
-    from ..metrics.chains import chain_stats
-    from ..metrics.complexity import complexity_table
-    from ..model import as_statements
-
     table = complexity_table(corpus)
     out: dict[str, dict[str, float]] = {}
     for rec in table.to_dict(orient="records"):
@@ -420,12 +425,6 @@ def difficulty_frame(run, statement_values: Mapping[str, Mapping[str, float]], v
     there is an error naming it (the run was built from another corpus).
     """
     import pandas as pd
-
-    from ..graph_edits import split_edit
-    from ..naming import split_variant
-    from ..prompts import variant_encoding
-    from ..tasks import get_task
-    from .pairing import as_run, run_name
 
     run = as_run(run)
     rows = []
@@ -479,10 +478,6 @@ def difficulty_runs(runs: Sequence[Any], features: Optional[Sequence[str]] = Non
     >>> fits[0].rows[0]["odds_ratio"]                                            # doctest: +SKIP
     """
     import pandas as pd
-
-    from ..datasets import load_corpus
-    from ..tasks import get_task
-    from .pairing import as_run, run_name
 
     loaded = [as_run(r) for r in runs]
     if not loaded:
@@ -650,8 +645,6 @@ def plot_difficulty(fits: Sequence[DifficultyFit], path, feature: Optional[str] 
     >>> plot_difficulty(difficulty_runs(["runs/ccr-position"], ["c_norm"]), "difficulty.svg")   # doctest: +SKIP
     """
     from pathlib import Path
-
-    from ..outputs import output_file
 
     path = Path(path)
     if path.suffix.lower() not in (".png", ".svg"):

@@ -15,6 +15,7 @@ from typing import Any, Sequence
 from ..bench.epochs import epoch_agreement
 from ..errors import ConfigError
 from .pairing import as_run, run_name
+from ..bench.scoring import pending_samples
 
 __all__ = ["AGREEMENT_COLUMNS", "agreement_runs"]
 
@@ -48,8 +49,6 @@ def agreement_runs(runs: Sequence[Any]):
     >>> agreement_runs(["runs/corri-epochs"])[["variant", "identical"]]   # doctest: +SKIP
     """
     import pandas as pd
-
-    from ..bench.scoring import pending_samples
 
     rows = []
     for r in runs:

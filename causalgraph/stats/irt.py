@@ -32,6 +32,11 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ..errors import ConfigError
+from ..graph_edits import split_edit
+from ..tasks import get_task
+from .pairing import as_run, pair_key, run_name
+from ..datasets import load_corpus
+from .difficulty import STATEMENT_FEATURES, _statement_features
 
 __all__ = ["MIN_RESPONDENTS", "MIN_ITEMS", "IRTResult", "irt_matrix", "fit_rasch", "irt_runs"]
 
@@ -74,10 +79,6 @@ def irt_matrix(runs: Sequence[Any]):
     ``info`` maps each item to ``(task, statement_id, event)``.  Failed requests count as missing
     answers, so their items are dropped.
     """
-    from ..graph_edits import split_edit
-    from ..tasks import get_task
-    from .pairing import as_run, pair_key, run_name
-
     loaded = [as_run(r) for r in runs]
     answers: dict[str, dict[tuple, bool]] = {}
     info: dict[tuple, tuple] = {}
@@ -159,11 +160,6 @@ def irt_runs(runs: Sequence[Any], *, data: Optional[str] = None, alpha: float = 
     """
     import pandas as pd
     from scipy.stats import norm, spearmanr
-
-    from ..datasets import load_corpus
-    from ..tasks import get_task
-    from .difficulty import STATEMENT_FEATURES, _statement_features
-    from .pairing import as_run
 
     if not 0 < alpha < 1:
         raise ConfigError(f"--alpha {alpha}: expected a number between 0 and 1")

@@ -9,19 +9,18 @@ from __future__ import annotations
 import os
 from typing import Any, Mapping, Optional, Sequence
 
-from ..bench.item import item_key
+from ..taskkit.item import item_key
 from ..errors import ConfigError
+from ..runlog.store import load_run
 
 __all__ = ["as_run", "run_name", "pair_key", "prediction", "show_keys"]
 
 
 def as_run(run: Any):
-    """Return a loaded run: a :class:`~causalgraph.bench.store.Run` passes through, a path is read."""
+    """Return a loaded run: a :class:`~causalgraph.runlog.store.Run` passes through, a path is read."""
     if hasattr(run, "responses") and hasattr(run, "manifest"):
         return run
     if isinstance(run, (str, os.PathLike)):
-        from ..bench.store import load_run
-
         return load_run(run)
     raise ConfigError(f"expected a run directory or a loaded Run, got {type(run).__name__}")
 

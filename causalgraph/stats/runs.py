@@ -1,7 +1,7 @@
 """The ClimateCause paper's statistical analyses over benchmark runs (§6.3, App. H).
 
 A run is a directory written by the benchmark runner and read with
-:func:`causalgraph.bench.store.load_run`; every response carries ``task``,
+:func:`causalgraph.runlog.store.load_run`; every response carries ``task``,
 ``variant``, ``item_id``, the parsed ``label``, ``gold`` and ``meta``
 (``statement_id``, event …), so the analyses need nothing but the runs (and,
 for :func:`kruskal_runs`, one number per statement).
@@ -26,6 +26,7 @@ from .corrections import bonferroni
 from .kruskal import dunn, kruskal
 from .mcnemar import mcnemar
 from .pairing import as_run, pair_key, prediction as _prediction, run_name as _run_name, show_keys as _show
+from ..runlog.files import Manifest
 
 __all__ = [
     "task_of", "task_words", "as_run", "pair_key", "variant_key",
@@ -174,11 +175,9 @@ def run_method(run: Any) -> str:
     >>> run_method(SimpleNamespace(manifest={"parameters": {"method": "loglik"}})), run_method(SimpleNamespace(manifest={}))
     ('loglik', 'generate')
     """
-    from ..bench.runlog import Manifest
-
     manifest = getattr(run, "manifest", None) or {}
     # A loaded Run holds the typed manifest; a hand-made stand-in may hold its dict.
-    return (manifest if isinstance(manifest, Manifest) else Manifest.from_dict(manifest)).method
+    return Manifest.of(manifest).method
 
 
 #: What ``mcnemar_runs`` pairs: the predicted labels (Table 21), or whether each answer is right.

@@ -28,6 +28,8 @@ import importlib
 from ..errors import ConfigError
 from ..registry import ENTRY_POINT_GROUPS, Registry
 from .base import KINDS, ItemView, Task
+from .annotation import ANNOTATION_VIEW
+from .pubmedcausal import EXTRACTION_VIEW
 
 __all__ = ["Task", "ItemView", "KINDS", "register_task", "get_task", "list_tasks", "builtin_tasks", "find_task",
            "legacy_item_view", "TASKS"]
@@ -76,7 +78,7 @@ def register_task(task: "Task | str", *, replace: bool = False, name: "str | Non
 
     Examples
     --------
-    >>> from causalgraph.bench import Item
+    >>> from causalgraph.taskkit import Item
     >>> task = Task(name="demo-yesno", labels=("yes", "no"), positive="yes",
     ...             build_items=lambda corpus, variant: [Item("d1", "demo-yesno", variant, "Yes?", "yes")],
     ...             list_variants=lambda: ["v1"])
@@ -163,9 +165,6 @@ def legacy_item_view(records) -> "ItemView | None":
     True
     """
     import json
-
-    from .annotation import ANNOTATION_VIEW
-    from .pubmedcausal import EXTRACTION_VIEW
 
     for r in records:
         meta = r.get("meta") or {}

@@ -15,15 +15,16 @@ import functools
 import json
 from typing import Iterable, Optional, Sequence
 
-from ..annotation.evaluate import evaluate_records
-from ..annotation.answer import statement_to_answer
+from ..annotation.evaluate import evaluate_records, distinct_pairs
+from ..annotation.answer import statement_to_answer, parse_annotation, to_statement
 from ..annotation.prompt import DEFAULT_VARIANT, VARIANTS, render_messages, select_exemplars
-from ..annotation.records import TASK, parse_for_run
+from ..annotation.records import TASK, parse_for_run, parsed_from_label
 from ..annotation.reference import PAPER_RANGES, climatecause_ranges
-from ..bench.item import Item, item_id
-from ..errors import DataNotFound
+from ..taskkit.item import Item, item_id
+from ..errors import DataNotFound, CausalGraphError
 from ..model import Statement
 from .base import ItemView, Task
+from ..datasets import load_corpus
 
 __all__ = ["TASK", "annotation_items", "text_items", "reference_annotation", "tasks", "ANNOTATION_VIEW"]
 
@@ -92,9 +93,6 @@ def _score(records: list[dict]) -> dict:
 @functools.lru_cache(maxsize=1)
 def _known_statements() -> dict[str, Statement]:
     """ClimateCause statements by their text (spaces normalised); empty where the corpus is not at hand."""
-    from ..datasets import load_corpus
-    from ..errors import CausalGraphError
-
     try:
         corpus = load_corpus("climatecause")
     except CausalGraphError:
@@ -126,10 +124,6 @@ def reference_annotation(item: Item) -> Optional[str]:
 
 
 def _annotation_pairs(answer, text: str, rule: Optional[str], stored: bool) -> tuple[tuple[str, str], ...]:
-    from ..annotation.answer import parse_annotation, to_statement
-    from ..annotation.evaluate import distinct_pairs
-    from ..annotation.records import parsed_from_label
-
     if stored:
         parsed = parsed_from_label(answer, rule)
     else:

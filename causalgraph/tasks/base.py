@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Optional
 
 from ..errors import ConfigError
+from ..taskkit.labels import parse_labels
+from ..event_lists import record_outcome
 
 __all__ = ["Task", "ItemView", "KINDS", "LABEL_KINDS"]
 
@@ -87,7 +89,7 @@ class Task:
         to (rows of the paper's Table 4); the variant id itself when not given.
     parse
         Optional ``parse(text, variant) -> (label | None, rule)``; by default
-        :func:`causalgraph.bench.labels.parse_labels` with ``answer_words``.
+        :func:`causalgraph.taskkit.labels.parse_labels` with ``answer_words``.
     extra_scores
         Optional ``extra_scores(gold, pred) -> dict`` merged into a binary or
         multiclass variant's scores (e.g. the authors' position score).
@@ -239,8 +241,6 @@ class Task:
         label = None if record.get("error") else record.get("label")
         gold = record.get("gold")
         if self.kind == "set":
-            from ..event_lists import record_outcome
-
             o = record_outcome(record)
             return (o.tp, o.fp, o.fn), o.exact
         if self.kind == "binary":
@@ -415,6 +415,5 @@ class Task:
         """Parse a model answer into a canonical label and the rule that matched."""
         if self.parse is not None:
             return self.parse(text, variant)
-        from ..bench.labels import parse_labels
 
         return parse_labels(text, self.words(variant))

@@ -1,6 +1,6 @@
 """The ClimateCause tasks (paper §6) and multi-hop CorrI: items, labels, strategies, scoring extras.
 
-``items(corpus, task, variant)`` turns a corpus into :class:`~causalgraph.bench.item.Item`
+``items(corpus, task, variant)`` turns a corpus into :class:`~causalgraph.taskkit.item.Item`
 records: a rendered prompt, the canonical gold label and provenance; ``tasks()``
 declares one :class:`~causalgraph.tasks.Task` per task of the prompt catalog.
 
@@ -39,13 +39,14 @@ from ..errors import ConfigError, SchemaError
 from ..graph import CausalGraph, compile_graph
 from ..metrics.chains import RULES, chain_labels, chain_stats
 from ..model import Statement, as_statements
-from ..bench.item import Item, item_id
+from ..taskkit.item import Item, item_id
 from ..graph_edits import check_edit, edit_graph, join_edit, split_edit
 from ..naming import event_names as _event_names, join_variant, rename_graph, split_variant
 from ..prompts import PromptVariant, catalog_variants, encoding_variant_id, get_variant, resolve_catalog
 from ..scores import binary_scores
 from .base import Task
 from .continuations import answer_continuations
+from .. import prompts
 
 __all__ = ["TASK_NAMES", "PAPER_TASKS", "items", "multihop_chains", "MultihopChain", "DEFAULT_MAX_CHAINS", "tasks",
            "variant_strategy", "collapse_position", "authors_position_score", "POSITION_LABELS", "MEMBERSHIP_LABELS"]
@@ -474,8 +475,6 @@ _POSITIVE = {"corri": "positive", "corri-rc": "positive", "corri-multihop": "pos
 
 def _task(name: str) -> Task:
     """The :class:`Task` of one task of the prompt catalog."""
-    from .. import prompts
-
     variants = prompts.list_variants(name)
     labels = tuple(variants[0].answer_labels)
     if name not in _KINDS:
@@ -528,6 +527,4 @@ def _task(name: str) -> Task:
 
 def tasks() -> list[Task]:
     """One :class:`~causalgraph.tasks.Task` per ClimateCause task of the prompt catalog."""
-    from .. import prompts
-
     return [_task(name) for name in prompts.list_tasks()]

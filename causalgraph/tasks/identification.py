@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Optional
 
-from ..bench.item import Item, item_id
+from ..taskkit.item import Item, item_id
 from ..encodings import check_order, prompt_graph
 from ..errors import ConfigError
 from ..graph import CausalGraph, compile_graph

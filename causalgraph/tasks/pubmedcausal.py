@@ -19,7 +19,7 @@ from typing import Any
 
 from ..extraction.catalog import DETECT_TASK, EXTRACT_TASK, detection_items, extraction_items, get_strategy, strategies
 from ..extraction.evaluate import evaluate_extraction
-from ..extraction.tuples import parse_detection, parse_tuples
+from ..extraction.tuples import parse_detection, parse_tuples, pair_from_dict
 from ..extraction.predictions import records_to_predictions
 from .base import ItemView, Task
 from .continuations import answer_continuations
@@ -47,7 +47,7 @@ def reference_extraction(item) -> str:
 
     Examples
     --------
-    >>> from causalgraph.bench.item import Item
+    >>> from causalgraph.taskkit.item import Item
     >>> it = Item("x", "pubmedcausal-extract", "zero-shot", "…", None, meta={"pairs": [
     ...     {"cause": "Smoking", "effect": "cancer", "causality": "explicit", "sententiality": "intra"}]})
     >>> print(reference_extraction(it))
@@ -94,8 +94,6 @@ def _detection_continuations(variant: str) -> dict[str, str]:
 
 
 def _pairs_from_dicts(rows: Any) -> tuple[tuple[str, str], ...]:
-    from ..extraction.tuples import pair_from_dict
-
     out = []
     for j, d in enumerate(rows or [], start=1):
         if isinstance(d, dict):

@@ -38,7 +38,7 @@ import hashlib
 from collections import deque
 from typing import Any, Iterator, Optional, Sequence
 
-from ..bench.item import Item, item_id
+from ..taskkit.item import Item, item_id
 from ..encodings import check_order, prompt_graph
 from ..errors import ConfigError, SchemaError
 from ..event_lists import parse_event_list, record_outcome, set_scores, unreadable_event

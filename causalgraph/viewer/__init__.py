@@ -14,7 +14,6 @@ docs/viewer.md.
 
 from __future__ import annotations
 
-from . import notebook  # fills display.HTML_DISPLAY: how graphs, runs and extraction reports show in Jupyter
 from .compare import compare_runs
 from .page import default_page_path, load_views, run_page_html, write_run_page
 from .pairs import PairItem, match_pairs, pair_view_of, record_pairs

@@ -24,13 +24,14 @@ from __future__ import annotations
 from typing import Any, Optional, Sequence
 
 from ..errors import CausalGraphError
+from ..stats import pair_key, mcnemar, mcnemar_runs
+from ..stats.corrections import bonferroni
+from ..stats.runs import pair_variants
 
 __all__ = ["compare_runs"]
 
 
 def _keys(view, variant: str) -> dict[str, int]:
-    from ..stats import pair_key
-
     out: dict[str, int] = {}
     for n, rec in enumerate(view.records):
         if rec.get("variant") == variant:
@@ -81,10 +82,6 @@ def compare_runs(views: Sequence[Any], runs: Sequence[Any]) -> Optional[dict]:
     >>> [f[1] for f in cmp["flipped"]]                          # doctest: +SKIP
     ['cc-001/r000']
     """
-    from ..stats import mcnemar, mcnemar_runs
-    from ..stats.corrections import bonferroni
-    from ..stats.runs import pair_variants
-
     if len(views) < 2:
         return None
     base = views[0]

@@ -2,10 +2,10 @@
 
 ``CausalGraph._repr_html_``, ``Run._repr_html_`` and
 ``ExtractionReport._repr_html_`` call these functions (through
-:data:`causalgraph.viewer.display.HTML_DISPLAY`, filled below).  Each returns the
+:data:`causalgraph.display.HTML_DISPLAY`, which names them).  Each returns the
 offline page (the graph viewer, the run page, or a page of the evaluation's
 tables) inside a sandboxed ``<iframe srcdoc>``
-(:func:`causalgraph.viz.iframe_html`): the page's scripts run — a notebook
+(:func:`causalgraph.htmlkit.iframe_html`): the page's scripts run — a notebook
 does not run scripts placed in plain output HTML — in an opaque origin that
 cannot reach the notebook, and its Content-Security-Policy keeps every
 request inside the page.  When the page cannot be built (pyvis missing, a
@@ -19,7 +19,9 @@ import html
 from typing import Any, Optional
 
 from ..errors import CausalGraphError
-from .display import HTML_DISPLAY
+from ..htmlkit import SORTABLE_TABLES_JS, content_security_policy, iframe_html
+from ..viz import graph_html
+from .page import run_page_html
 
 __all__ = ["graph_repr_html", "run_repr_html", "extraction_report_html", "extraction_repr_html"]
 
@@ -34,8 +36,6 @@ def graph_repr_html(graph: Any) -> Optional[str]:
     >>> graph_repr_html(compile_graph(Statement("s1", "A raises B.", True, (Relation("a", "b"),))))[:31]
     '<iframe sandbox="allow-scripts"'
     """
-    from ..viz import graph_html, iframe_html
-
     try:
         return iframe_html(graph_html(graph, height="520px"), height="760px",
                            title=f"causal graph {graph.statement_id or ''}".strip())
@@ -45,9 +45,6 @@ def graph_repr_html(graph: Any) -> Optional[str]:
 
 def run_repr_html(run: Any) -> Optional[str]:
     """The run page (:func:`causalgraph.viewer.run_page_html`) of a loaded run in an iframe."""
-    from ..viz import iframe_html
-    from .page import run_page_html
-
     try:
         return iframe_html(run_page_html([run]), height="900px", title=f"run {getattr(run, 'path', '')}")
     except CausalGraphError:
@@ -92,8 +89,6 @@ def extraction_report_html(report: Any) -> str:
     --------
     >>> page = extraction_report_html(evaluate_extraction(run, "test"))   # doctest: +SKIP
     """
-    from ..viz import SORTABLE_TABLES_JS, content_security_policy
-
     s = report.summary
     parts = [f"<h1>Extraction evaluation ({html.escape(report.mode)} mode)</h1>",
              f'<p class="muted">{html.escape(str(s.get("source", "")))} against {html.escape(str(s.get("gold_source", "")))}'
@@ -135,9 +130,5 @@ def extraction_report_html(report: Any) -> str:
 
 def extraction_repr_html(report: Any) -> Optional[str]:
     """:func:`extraction_report_html` in an iframe."""
-    from ..viz import iframe_html
-
     return iframe_html(extraction_report_html(report), height="720px", title="extraction evaluation")
 
-
-HTML_DISPLAY.update(graph=graph_repr_html, run=run_repr_html, extraction_report=extraction_repr_html)

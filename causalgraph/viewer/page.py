@@ -21,6 +21,11 @@ from typing import Any, Optional, Sequence
 
 from ..errors import ConfigError
 from ..outputs import NO_BROWSER, open_page, output_file
+from ..runlog.store import load_run
+from .compare import compare_runs
+from .runs import DIFFICULTY_FEATURE, build_run_view, check_difficulty_feature, unique_names
+from ..htmlkit import content_security_policy, script_json, vis_tags
+from .payload import build_payload
 
 __all__ = ["run_page_html", "write_run_page", "load_views", "default_page_path"]
 
@@ -35,7 +40,7 @@ def _assets() -> tuple[str, str]:
 
 def load_views(runs: Sequence[Any], *, data: Any = None, names: Optional[Sequence[str]] = None,
                difficulty_feature: Optional[str] = None):
-    """Load runs (folders or :class:`~causalgraph.bench.store.Run`) and build their views and comparison.
+    """Load runs (folders or :class:`~causalgraph.runlog.store.Run`) and build their views and comparison.
 
     ``difficulty_feature`` is the feature of each variant's difficulty plot
     (:func:`causalgraph.viewer.runs.run_difficulty`; default C(s), ``c_norm``).
@@ -46,10 +51,6 @@ def load_views(runs: Sequence[Any], *, data: Any = None, names: Optional[Sequenc
         :class:`~causalgraph.viewer.runs.RunView` per run, and
         :func:`~causalgraph.viewer.compare.compare_runs` (``None`` for one run).
     """
-    from ..bench.store import load_run
-    from .compare import compare_runs
-    from .runs import DIFFICULTY_FEATURE, build_run_view, check_difficulty_feature, unique_names
-
     feature = check_difficulty_feature(difficulty_feature or DIFFICULTY_FEATURE)  # before any run is read
     if not runs:
         raise ConfigError("no run given; expected one or more run directories")
@@ -91,7 +92,7 @@ def run_page_html(runs: Sequence[Any], *, title: Optional[str] = None, data: Any
     Parameters
     ----------
     runs
-        Run folders or loaded :class:`~causalgraph.bench.store.Run` objects;
+        Run folders or loaded :class:`~causalgraph.runlog.store.Run` objects;
         with two or more, the first is the baseline of the comparison.
     title
         Page heading (default: the run names).
@@ -100,7 +101,7 @@ def run_page_html(runs: Sequence[Any], *, title: Optional[str] = None, data: Any
         instead of the one each run's manifest names.
     assets
         Relative URL of a folder written by
-        :func:`causalgraph.viz.write_vis_assets` to load vis-network from
+        :func:`causalgraph.htmlkit.write_vis_assets` to load vis-network from
         (default: inline it, so the page stands alone).
     views
         ``(views, comparison)`` from :func:`load_views`, when already built.
@@ -113,9 +114,6 @@ def run_page_html(runs: Sequence[Any], *, title: Optional[str] = None, data: Any
     >>> "Content-Security-Policy" in page           # doctest: +SKIP
     True
     """
-    from ..viz import _script_json, content_security_policy, vis_tags
-    from .payload import build_payload
-
     views, comparison = views if views is not None else load_views(runs, data=data,
                                                                    difficulty_feature=difficulty_feature)
     heading = title if title is not None else "Runs: " + ", ".join(v.name for v in views)
@@ -128,7 +126,7 @@ def run_page_html(runs: Sequence[Any], *, title: Optional[str] = None, data: Any
         f"<meta http-equiv=\"Content-Security-Policy\" content=\"{csp}\">\n"
         f"<title>{html.escape(heading)}</title>\n{vis_head}<style>{css}</style>\n</head><body>\n"
         + _BODY.format(title=html.escape(heading))
-        + f'<script type="application/json" id="cg-run-data">{_script_json(payload)}</script>\n'
+        + f'<script type="application/json" id="cg-run-data">{script_json(payload)}</script>\n'
         f"<script>{js}</script>\n</body></html>\n"
     )
 

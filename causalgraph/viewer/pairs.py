@@ -20,6 +20,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence
+from ..tasks import legacy_item_view
+from ..extraction.evaluate import MODES, align, error_buckets, exact_hits
+from ..extraction.predictions import PredictionSet, RowPrediction
+from ..extraction.spans import exact_key, pair_score
+from ..extraction.tuples import ExtractedPair
+from ..scores import prf
 
 __all__ = ["PairItem", "record_pairs", "match_pairs", "pair_view_of"]
 
@@ -50,7 +56,6 @@ def pair_view_of(records: Sequence[dict], task: Any = None) -> Optional[Any]:
     """
     if task is not None:
         return task.item_view
-    from ..tasks import legacy_item_view
 
     return legacy_item_view(records)
 
@@ -91,12 +96,6 @@ def match_pairs(item: PairItem, row_id: str = "item") -> dict[str, Any]:
     >>> m["scores"]["paper"]["exact"]["f1"], m["buckets"]
     (1.0, ['exact'])
     """
-    from ..extraction.evaluate import MODES, align, error_buckets, exact_hits
-    from ..extraction.predictions import PredictionSet, RowPrediction
-    from ..extraction.spans import exact_key, pair_score
-    from ..extraction.tuples import ExtractedPair
-    from ..scores import prf
-
     gold = [ExtractedPair(c, e) for c, e in item.gold]
     pred = [ExtractedPair(c, e) for c, e in item.predicted]
     sn = str(row_id)

@@ -21,6 +21,10 @@ from typing import Any, Optional, Sequence
 
 from ..errors import CausalGraphError
 from .runs import CS_BUCKETS, STATES, asked_events, cs_bucket, dataset_of, display_value
+from ..viz import NETWORK_OPTIONS, viewer_data
+from ..stats import pair_key
+from ..extraction.evaluate import EXACT_RULES, SOFT_RULES
+from ..metrics.complexity import complexity_table
 
 __all__ = ["CHUNK", "build_payload", "pack", "unpack", "statement_graphs"]
 
@@ -73,8 +77,6 @@ def _finite(x: Any) -> Any:
 
 def statement_graphs(statements: dict, ids: Sequence[str], notes: list[str]) -> dict[str, dict]:
     """vis-network nodes and edges (:func:`causalgraph.viz.viewer_data`) of the statements that have relations."""
-    from ..viz import viewer_data
-
     out: dict[str, dict] = {}
     for sid in ids:
         st = statements.get(sid)
@@ -93,8 +95,6 @@ def _complexity(corpus, cache: dict) -> dict[str, float]:
     """Statement id → C(s) over the whole corpus (min–max normalised across its statements)."""
     key = id(corpus)
     if key not in cache:
-        from ..metrics.complexity import complexity_table
-
         try:
             table = complexity_table(corpus)
             cache[key] = {str(s): float(c) for s, c in zip(table["statement_id"], table["c_norm"])}
@@ -128,7 +128,6 @@ def build_payload(views: Sequence[Any], comparison: Optional[dict] = None, *, ti
     graph_source: dict[str, Any] = {}
     cs_cache: dict = {}
     page_notes: list[str] = []
-    from ..stats import pair_key
 
     for r, view in enumerate(views):
         start = len(cols["state"])
@@ -197,7 +196,6 @@ def build_payload(views: Sequence[Any], comparison: Optional[dict] = None, *, ti
     sids = statements.values()
     if all(x is None for x in cols["score"]):
         cols["score"] = []  # no pair run: the column is left out
-    from ..viz import _OPTIONS
 
     return {
         "title": title,
@@ -218,7 +216,7 @@ def build_payload(views: Sequence[Any], comparison: Optional[dict] = None, *, ti
         "prompts": prompt_chunks,
         "details": detail_chunks,
         "graphs": pack(graphs) if graphs else None,
-        "options": _OPTIONS,
+        "options": NETWORK_OPTIONS,
         "compare": _finite(comparison) if comparison else None,
         "notes": page_notes,
         "rules": _pair_rules(),
@@ -226,6 +224,4 @@ def build_payload(views: Sequence[Any], comparison: Optional[dict] = None, *, ti
 
 
 def _pair_rules() -> dict[str, str]:
-    from ..extraction.evaluate import EXACT_RULES, SOFT_RULES
-
     return {mode: f"token: {SOFT_RULES[mode]}; exact: {EXACT_RULES[mode]}" for mode in SOFT_RULES}

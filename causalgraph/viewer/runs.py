@@ -1,6 +1,6 @@
 """What the viewer knows about one run: its task, its corpus, and each item's outcome, prompt and pairs.
 
-Runs are read only through :func:`causalgraph.bench.store.load_run` (the
+Runs are read only through :func:`causalgraph.runlog.store.load_run` (the
 manifest, ``Run.records()``/``Run.responses`` and ``metrics.json``).  The
 task comes from :func:`causalgraph.tasks.get_task` when it is registered;
 for any other task the labels are read from the records, so a study's own
@@ -23,7 +23,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
-from ..errors import CausalGraphError
+from ..errors import CausalGraphError, ConfigError
+from ..datasets import load_corpus
+from ..model import Corpus
+from ..llm.base import canonical_json
+from ..runlog.files import Metrics
+from ..bench.scoring import compute_metrics, usage_totals
+from ..stats.difficulty import (
+    STATEMENT_FEATURES, MIN_ITEMS, difficulty_curve, difficulty_frame, fit_difficulty, _statement_features
+)
+from ..tasks import get_task
+from .pairs import match_pairs, pair_view_of, record_pairs
+from ..runlog.samples import group_samples
 
 __all__ = ["STATES", "RunView", "build_run_view", "item_state", "find_corpus", "asked_events", "display_value",
            "CS_BUCKETS", "cs_bucket", "dataset_of", "unique_names", "DIFFICULTY_FEATURE", "run_difficulty",
@@ -195,9 +206,6 @@ class RunView:
 
 
 def _load_candidate(key: Any, cache: dict):
-    from ..datasets import load_corpus
-    from ..model import Corpus
-
     if isinstance(key, Corpus):
         return key
     ck = str(key)
@@ -215,7 +223,7 @@ def find_corpus(run, data: Any = None, *, cache: Optional[dict] = None, task: An
     Parameters
     ----------
     run
-        A loaded :class:`~causalgraph.bench.store.Run`.
+        A loaded :class:`~causalgraph.runlog.store.Run`.
     data
         A :class:`~causalgraph.model.Corpus` or a ``--data`` value to use
         instead of what the manifest names (trusted without a sha256 check).
@@ -281,8 +289,6 @@ def dataset_of(manifest: dict) -> dict:
 
 
 def _prompt_sha(messages: list[dict]) -> str:
-    from ..llm.base import canonical_json
-
     return hashlib.sha256(canonical_json(messages).encode("utf-8")).hexdigest()
 
 
@@ -322,10 +328,7 @@ def _rebuild_prompts(task, corpus, run, records: Sequence[dict], notes: list[str
 
 
 def _summary(run, task, records: Sequence[dict], notes: list[str]) -> tuple[list[dict], dict]:
-    from ..bench.runlog import Metrics
-    from ..bench.scoring import compute_metrics, usage_totals
-
-    metrics = run.metrics if isinstance(run.metrics, Metrics) else Metrics.from_dict(run.metrics or {})
+    metrics = Metrics.of(run.metrics)
     if not metrics.variants and task is not None:
         try:
             metrics = Metrics.from_dict(compute_metrics(run, spec=task))
@@ -379,9 +382,6 @@ def check_difficulty_feature(feature: str) -> str:
     >>> check_difficulty_feature("depth")
     'depth'
     """
-    from ..errors import ConfigError
-    from ..stats.difficulty import STATEMENT_FEATURES
-
     if feature not in STATEMENT_FEATURES:
         raise ConfigError(f"--difficulty-feature {feature!r}: expected a numeric statement feature, one of "
                           f"{', '.join(STATEMENT_FEATURES)}")
@@ -421,8 +421,6 @@ def run_difficulty(run, task, corpus, *, feature: str = DIFFICULTY_FEATURE, cach
     >>> run_difficulty(load_run("runs/ccr-position"), get_task("ccr-position"), load_corpus("climatecause"))[0]["feature"]   # doctest: +SKIP
     'c_norm'
     """
-    from ..stats.difficulty import MIN_ITEMS, difficulty_curve, difficulty_frame, fit_difficulty
-
     check_difficulty_feature(feature)
     if task is None or corpus is None:
         why = "the task is not registered" if task is None else "the corpus was not found"
@@ -439,8 +437,6 @@ def run_difficulty(run, task, corpus, *, feature: str = DIFFICULTY_FEATURE, cach
             continue
         try:
             if values is None:
-                from ..stats.difficulty import _statement_features
-
                 key = ("difficulty-features", id(corpus))
                 if cache is not None and key in cache:
                     values = cache[key]
@@ -463,7 +459,7 @@ def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: 
     Parameters
     ----------
     run
-        A :class:`~causalgraph.bench.store.Run` (``load_run(path)``).
+        A :class:`~causalgraph.runlog.store.Run` (``load_run(path)``).
     name
         How the page names it (default: the folder name).
     data
@@ -479,9 +475,6 @@ def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: 
     >>> view.states[:3]                                 # doctest: +SKIP
     ['correct', 'correct', 'wrong']
     """
-    from ..tasks import get_task
-    from .pairs import match_pairs, pair_view_of, record_pairs
-
     notes: list[str] = []
     records = list(run.responses)
     task_name = str(run.task or (records[0].get("task") if records else ""))
@@ -528,8 +521,6 @@ def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: 
     per_epoch: list = []
     n_epochs = run.epochs
     if n_epochs > 1:
-        from ..bench.epochs import group_samples
-
         by_item = {(g[0].get("variant"), g[0].get("item_id")): g for g in group_samples(run.samples)}
         per_epoch = [[[int(x.get("epoch") or 1), x.get("label"), x.get("response"), x.get("error")]
                       for x in by_item.get((r.get("variant"), r.get("item_id")), [])] for r in records]

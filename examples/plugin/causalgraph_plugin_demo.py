@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from causalgraph.bench import Item
+from causalgraph.taskkit import Item
 from causalgraph.encodings import Encoding
 from causalgraph.llm.base import Backend, Completion, Request
 from causalgraph.metrics.complexity import ComplexityMetric

@@ -9,9 +9,9 @@ import json
 import pytest
 
 from causalgraph.annotation.schema import ANNOTATION_SCHEMA
-from causalgraph.annotation.annotator import annotate, annotate_corpus, annotate_texts, statements_from_run
+from causalgraph.apps.annotator import annotate, annotate_corpus, annotate_texts, statements_from_run
 from causalgraph.annotation.evaluate import evaluate_annotation
-from causalgraph.annotation.text_scores import score_text
+from causalgraph.apps.text_score import score_text
 from causalgraph.llm.structured import StructuredBackend, structured_backend
 from causalgraph.errors import BackendError, ConfigError, ParseError
 from causalgraph.llm.base import Request, request_key
@@ -58,7 +58,7 @@ def test_annotate_retries_transient_errors_and_reports_permanent_ones():
 
 
 def test_annotate_on_one_text_writes_no_run_folder_and_gives_what_a_run_folder_gives(tmp_path, monkeypatch):
-    from causalgraph.bench.store import RunStore
+    from causalgraph.runlog.store import RunStore
 
     monkeypatch.chdir(tmp_path)
     run = annotate_texts([TEXT], "mock/constant", model_options={"text": ANSWER}, cache=False, ids=["d1"],

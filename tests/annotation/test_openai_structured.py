@@ -8,7 +8,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from causalgraph.annotation import ANNOTATION_SCHEMA, annotate
+from causalgraph.annotation import ANNOTATION_SCHEMA
+from causalgraph.apps import annotate
 
 pytest.importorskip("openai")
 

@@ -7,10 +7,10 @@ import json
 import pytest
 
 from causalgraph.bench import parse
-from causalgraph.bench.labels import parse_labels
+from causalgraph.taskkit.labels import parse_labels
 from causalgraph.bench.reparse import reparse_run
 from causalgraph.bench.runner import run_benchmark
-from causalgraph.bench.store import load_run
+from causalgraph.runlog.store import load_run
 
 from bench_helpers import YN_TASK, yn_items
 

@@ -11,7 +11,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from causalgraph.bench.labels import RULES, parse_labels
+from causalgraph.taskkit.labels import RULES, parse_labels
 from causalgraph.bench.reparse import parse
 from causalgraph.tasks import get_task, list_tasks
 

@@ -18,7 +18,7 @@ import pytest
 from causalgraph.bench import batch as batch_mod
 from causalgraph.bench.batch import batch_status, collect_batch, submit_batch
 from causalgraph.bench.runner import RunConfig, run_benchmark
-from causalgraph.bench.store import load_run
+from causalgraph.runlog.store import load_run
 from causalgraph.errors import ConfigError
 
 from bench_helpers import YN_TASK, prompt_of, yn_items

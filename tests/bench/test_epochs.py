@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from causalgraph.bench.epochs import (Reducer, epoch_agreement, label_key, majority_record, majority_records,
+from causalgraph.runlog.samples import label_key, majority_record, majority_records
+from causalgraph.bench.epochs import (Reducer, epoch_agreement,
                                       parse_reducer, pass_at_k, pass_hat_k, pass_scores)
 from causalgraph.errors import ConfigError
 

@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 
 from causalgraph.bench.runner import run_benchmark
-from causalgraph.bench.store import load_run
+from causalgraph.runlog.store import load_run
 
 pytestmark = [pytest.mark.network_local, pytest.mark.model, pytest.mark.slow, pytest.mark.timeout(600)]
 

@@ -274,7 +274,7 @@ def test_a_run_retries_what_its_backend_says_is_worth_retrying_and_records_the_r
     from bench_helpers import YN_TASK, yn_items
 
     from causalgraph.bench.runner import run_benchmark
-    from causalgraph.bench.store import load_run
+    from causalgraph.runlog.store import load_run
     from causalgraph.llm.base import Backend
 
     class Overloaded(Backend):

@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from causalgraph.bench.runner import RunConfig, arun_benchmark, backoff_delay, default_run_dir, run_benchmark
-from causalgraph.bench.store import load_run
+from causalgraph.runlog.store import load_run
 from causalgraph.datasets.fetch import sha256_file
 from causalgraph.errors import ConfigError
 from causalgraph.llm.base import Backend, Completion

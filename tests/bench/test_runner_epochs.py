@@ -13,10 +13,10 @@ import pytest
 
 from causalgraph.bench.runner import RunConfig, arun_benchmark, prepare_run, run_benchmark
 from causalgraph.bench.scoring import compute_metrics
-from causalgraph.bench.store import load_run
+from causalgraph.runlog.store import load_run
 from causalgraph.cli import main
 from causalgraph.errors import ConfigError, SchemaError
-from causalgraph.bench.record import RunRecord
+from causalgraph.runlog.record import RunRecord
 from causalgraph.llm.mock import NoisyBackend, OracleBackend
 
 from bench_helpers import YN_TASK, yn_items

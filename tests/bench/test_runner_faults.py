@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 
 from causalgraph.bench.runner import run_benchmark
-from causalgraph.bench.store import load_run
+from causalgraph.runlog.store import load_run
 from causalgraph.errors import BackendUnavailable
 
 from bench_helpers import YN_TASK, prompt_of, yn_items

@@ -7,10 +7,10 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from causalgraph.bench.record import RunRecord
+from causalgraph.runlog.record import RunRecord
 from causalgraph.bench.runner import _now, run_benchmark
 from causalgraph.bench.scoring import compute_metrics
-from causalgraph.bench.store import RunStore, load_run
+from causalgraph.runlog.store import RunStore, load_run
 from causalgraph.llm.base import Completion, Request, canonical_json, request_key
 from causalgraph.llm.cache import ResponseCache
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from causalgraph.bench.store import RunStore, load_run
+from causalgraph.runlog.store import RunStore, load_run
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 

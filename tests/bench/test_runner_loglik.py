@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from causalgraph.bench.runner import build_request, cache_key_for, run_benchmark, RunConfig
-from causalgraph.bench.store import RunStore, load_run
+from causalgraph.runlog.store import RunStore, load_run
 from causalgraph.errors import ConfigError
 from causalgraph.llm import get_backend
 from causalgraph.tasks import get_task
@@ -127,7 +127,7 @@ def test_variant_all_under_loglik_takes_the_variants_that_ask_for_the_answer_alo
 
 def test_the_cache_key_holds_the_method_and_the_continuations():
     spec = get_task("ccr-member")
-    from causalgraph.bench.item import Item
+    from causalgraph.taskkit.item import Item
 
     it = Item("ccr-member/A_5/s/e000", "ccr-member", "A_5", "Is it?", "yes")
     backend = get_backend("mock/constant")

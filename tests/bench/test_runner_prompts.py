@@ -7,7 +7,7 @@ import json
 import pytest
 
 from causalgraph.bench.runner import run_benchmark
-from causalgraph.bench.store import load_run
+from causalgraph.runlog.store import load_run
 from causalgraph.errors import ConfigError
 from causalgraph.tasks import get_task
 

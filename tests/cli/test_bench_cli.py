@@ -128,7 +128,7 @@ def test_bench_run_refuses_an_option_the_backend_cannot_honour_before_asking(tmp
 
 
 def test_bench_run_refuses_a_second_process_on_the_same_run_directory(tmp_path, isolated_cache, capsys, climatecause_path):
-    from causalgraph.bench.store import RunStore
+    from causalgraph.runlog.store import RunStore
 
     args = ["bench", "run", "--task", "corri", "--variant", "0_1", "--model", "mock/oracle", "--data",
             str(climatecause_path), "--limit", "2", "--out", str(tmp_path / "r"), "--no-progress"]

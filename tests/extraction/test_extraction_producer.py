@@ -98,7 +98,7 @@ def test_chain_rows_keeps_only_rows_whose_graph_has_a_middle_event(rows_file):
 
 
 def test_chain_items_give_ccr_positions_over_pubmedcausal_graphs(rows_file):
-    from causalgraph.extraction.producer import chain_items
+    from causalgraph.tasks.extraction_chains import chain_items
 
     items = chain_items(rows_file, "ccr-position", "A_4", merge="normalized")
     # Row 1 under normalised merging: smoking → lung inflammation → cancer.
@@ -110,7 +110,7 @@ def test_chain_items_give_ccr_positions_over_pubmedcausal_graphs(rows_file):
 
 
 def test_chain_items_on_the_real_split_label_every_event_of_chain_rows(pubmed_test):
-    from causalgraph.extraction.producer import chain_items
+    from causalgraph.tasks.extraction_chains import chain_items
 
     items = chain_items(pubmed_test, "ccr-member", "A_4", merge="normalized")
     stats = corpus_from_extraction(pubmed_test, merge="normalized").report
@@ -119,7 +119,7 @@ def test_chain_items_on_the_real_split_label_every_event_of_chain_rows(pubmed_te
 
 
 def test_chain_items_with_exact_merging_match_membership_worked_out_from_the_pairs(pubmed_test):
-    from causalgraph.extraction.producer import chain_items
+    from causalgraph.tasks.extraction_chains import chain_items
 
     items = chain_items(pubmed_test, "ccr-member", "A_4", merge="exact")
     # Independent of metrics.chains: from each row's pairs (self-loops dropped), an event is a member when it

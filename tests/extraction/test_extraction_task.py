@@ -5,7 +5,8 @@ import json
 import pytest
 
 from causalgraph.tasks import get_task
-from causalgraph.extraction import evaluate_extraction, load_predictions, parse_tuples, run_extraction
+from causalgraph.apps import run_extraction
+from causalgraph.extraction import evaluate_extraction, load_predictions, parse_tuples
 from causalgraph.extraction.catalog import DETECT_TASK, EXTRACT_TASK
 from causalgraph.llm.base import Backend, Completion
 

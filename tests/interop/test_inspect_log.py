@@ -18,11 +18,11 @@ from inspect_ai.dataset import Sample  # noqa: E402
 from inspect_mock import metrics_of, mock_model, planned_answer, run_eval  # noqa: E402
 
 from causalgraph.bench.runner import run_benchmark  # noqa: E402
-from causalgraph.bench.store import load_run  # noqa: E402
+from causalgraph.runlog.store import load_run  # noqa: E402
 from causalgraph.cli import main  # noqa: E402
 from causalgraph.datasets import load_corpus  # noqa: E402
 from causalgraph.errors import ConfigError  # noqa: E402
-from causalgraph.inspect import inspect_task  # noqa: E402
+from causalgraph.interop.inspect import inspect_task  # noqa: E402
 from causalgraph.interop.inspect_log import import_inspect_log  # noqa: E402
 from causalgraph.tasks import get_task  # noqa: E402
 

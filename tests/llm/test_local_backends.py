@@ -11,7 +11,7 @@ import asyncio
 import pytest
 
 from causalgraph.bench.runner import run_benchmark
-from causalgraph.bench.store import load_run
+from causalgraph.runlog.store import load_run
 from causalgraph.errors import BackendError, ConfigError
 from causalgraph.llm import Request, get_backend
 
@@ -136,13 +136,21 @@ def test_llamacpp_backend_passes_parameters_through_and_keys_the_cache_by_them()
     assert (kw["temperature"], kw["max_tokens"], kw["seed"], kw["stop"]) == (0.0, 2, 0, None)
     plain = get_backend("llamacpp/smollm2")
     assert b.identity()["params"] == {"repeat_penalty": 1.3, "top_p": 0.5} and "params" not in plain.identity()
-    assert b.cache_key(req) != plain.cache_key(req)
-    assert plain.cache_key(req) != plain.cache_key(Request(messages=req.messages, temperature=0.0, max_tokens=2))
+    from causalgraph.bench.runner import cache_key_for
+    from causalgraph.taskkit.item import Item
+
+    item = Item(id="i", task="t", variant="v", prompt="Hi", gold="yes")
+
+    def key(backend, request):
+        return cache_key_for(backend, request, item)
+
+    assert key(b, req) != key(plain, req)
+    assert key(plain, req) != key(plain, Request(messages=req.messages, temperature=0.0, max_tokens=2))
     # Without max_tokens in the request, the backend's default_max_tokens decides the length: part of the key.
     open_ended = Request(messages=req.messages, temperature=0.0)
     short = get_backend("llamacpp/smollm2", default_max_tokens=8)
-    assert short.cache_key(open_ended) != plain.cache_key(open_ended)
-    assert get_backend("llamacpp/smollm2", default_max_tokens=512).cache_key(open_ended) == plain.cache_key(open_ended)
+    assert key(short, open_ended) != key(plain, open_ended)
+    assert key(get_backend("llamacpp/smollm2", default_max_tokens=512), open_ended) == key(plain, open_ended)
 
 
 def test_llama_response_format_translates_openai_json_schema_and_refuses_the_rest():

@@ -13,7 +13,7 @@ import math
 import pytest
 
 from causalgraph.bench.runner import run_benchmark
-from causalgraph.bench.store import load_run
+from causalgraph.runlog.store import load_run
 from causalgraph.llm import get_backend
 
 from loglik_reference import reference_logprobs  # noqa: E402  (tests/ is on sys.path via tests/conftest.py)

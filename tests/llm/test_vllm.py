@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from causalgraph.bench.store import RunStore, load_run
+from causalgraph.runlog.store import RunStore, load_run
 from causalgraph.errors import BackendError, ConfigError
 from causalgraph.llm import Request, get_backend
 from causalgraph.llm.vllm import engine_kwargs, sampling_kwargs, structured_outputs_of

@@ -63,8 +63,8 @@ def _handle(cmd: dict, backend) -> dict:
             rc = main(cmd["argv"])
         return {"rc": rc, "stdout": out.getvalue(), "stderr": err.getvalue()}
     if op == "annotate":
-        from causalgraph.annotation import annotate_texts
-        from causalgraph.bench.store import load_run
+        from causalgraph.apps import annotate_texts
+        from causalgraph.runlog.store import load_run
 
         res = annotate_texts(cmd["texts"], cmd["model"], model_options=cmd.get("model_options"), out=cmd["out"],
                              max_tokens=cmd["max_tokens"], structured=cmd.get("structured", True))

@@ -148,7 +148,7 @@ def test_mcnemar_reproduces_table_21a(variant, pos_a, pos_b, disc, chi2, p):
 
 
 def test_mcnemar_on_two_one_variant_runs_pairs_items_across_tasks(make_run):
-    from causalgraph.bench.store import load_run
+    from causalgraph.runlog.store import load_run
 
     a = make_run("a", "corri", [("0_1", "s1/r000", "s1", "positive", "positive"),
                                 ("0_1", "s1/r001", "s1", "negative", "positive"),

@@ -12,8 +12,8 @@ import json
 
 import pytest
 
-from causalgraph.bench import Item
-from causalgraph.bench.item import item_id
+from causalgraph.taskkit import Item
+from causalgraph.taskkit.item import item_id
 from causalgraph.bench.runner import run_benchmark
 from causalgraph.cli import main
 from causalgraph.datasets import load_corpus

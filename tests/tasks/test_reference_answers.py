@@ -12,7 +12,7 @@ import re
 import pytest
 
 from causalgraph.bench.runner import run_benchmark
-from causalgraph.bench.store import load_run
+from causalgraph.runlog.store import load_run
 from causalgraph.tasks import get_task
 from causalgraph.tasks.pubmedcausal import reference_extraction
 
@@ -37,7 +37,7 @@ def test_every_reference_answer_parses_back_to_its_gold_pairs_where_no_tidying_a
 
 
 def test_a_row_without_pairs_is_answered_as_no_relations_which_the_parser_reads_as_no_pairs():
-    from causalgraph.bench.item import Item
+    from causalgraph.taskkit.item import Item
 
     empty = Item("pubmedcausal-extract/zero-shot/x", "pubmedcausal-extract", "zero-shot", "…", None,
                  meta={"pairs": []})

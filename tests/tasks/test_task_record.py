@@ -11,8 +11,8 @@ import json
 
 import pytest
 
-from causalgraph.bench import Item
-from causalgraph.bench.item import item_id
+from causalgraph.taskkit import Item
+from causalgraph.taskkit.item import item_id
 from causalgraph.bench.runner import run_benchmark
 from causalgraph.bench.scoring import report_rows, task_columns
 from causalgraph.errors import ConfigError
@@ -157,7 +157,7 @@ def test_bench_report_shows_the_column_the_task_declares(runs):
 
 def test_the_viewer_shows_the_items_through_the_task_item_view(runs, tmp_path):
     pytest.importorskip("causalgraph.viewer")
-    from causalgraph.bench.store import load_run
+    from causalgraph.runlog.store import load_run
     from causalgraph.cli import main
     from causalgraph.viewer.runs import build_run_view, display_value
 

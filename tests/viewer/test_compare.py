@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from scipy import stats as ss
 
-from causalgraph.bench.store import load_run
+from causalgraph.runlog.store import load_run
 from causalgraph.viewer.compare import compare_runs
 from causalgraph.viewer.runs import build_run_view
 

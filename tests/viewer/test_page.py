@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from causalgraph.bench.store import load_run
+from causalgraph.runlog.store import load_run
 from causalgraph.cli import main
 from causalgraph.viewer import load_views, pack, run_page_html, unpack, write_run_page
 from causalgraph.viewer.payload import CHUNK, build_payload

@@ -7,7 +7,7 @@ import json
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from causalgraph.bench.store import RunStore, load_run
+from causalgraph.runlog.store import RunStore, load_run
 from causalgraph.extraction.evaluate import evaluate_extraction
 from causalgraph.extraction.predictions import PredictionSet, RowPrediction
 from causalgraph.extraction.tuples import ExtractedPair

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from causalgraph.bench.store import RunStore, load_run
+from causalgraph.runlog.store import RunStore, load_run
 from causalgraph.viewer.runs import (CS_BUCKETS, asked_events, build_run_view, cs_bucket, dataset_of, find_corpus,
                                      item_state, unique_names)
 
@@ -111,7 +111,7 @@ def test_find_corpus_passes_over_a_corpus_whose_sha256_differs(tmp_path):
 
 
 def test_a_run_with_epochs_shows_majority_answers_and_lists_every_epoch(tmp_path):
-    from causalgraph.bench.store import load_run
+    from causalgraph.runlog.store import load_run
     from causalgraph.viewer.runs import build_run_view
     from toy_runs import write_toy_epoch_run
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 
-from causalgraph.bench.store import RunStore
+from causalgraph.runlog.store import RunStore
 from causalgraph.viewer import write_run_page
 
 from test_page import HOSTILE
@@ -156,7 +156,7 @@ def test_each_run_column_of_the_flipped_table_shows_that_runs_own_outcome(chromi
                        " function (tr) { return [tr.getAttribute('data-variant'), tr.getAttribute('data-key'),"
                        " tr.cells[3].textContent, tr.cells[4].textContent]; })")
     # Each run's outcome as its own records say it (responses.jsonl read back, not the page's data).
-    from causalgraph.bench.store import load_run
+    from causalgraph.runlog.store import load_run
     from causalgraph.stats import pair_key
 
     def outcome(rec):

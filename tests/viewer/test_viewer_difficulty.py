@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from causalgraph.bench.runner import run_benchmark
-from causalgraph.bench.store import load_run
+from causalgraph.runlog.store import load_run
 from causalgraph.cli import main
 from causalgraph.viewer import build_run_view, load_views, write_run_page
 from causalgraph.viewer.payload import build_payload

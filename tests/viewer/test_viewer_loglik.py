@@ -7,7 +7,7 @@ import time
 import pytest
 
 from causalgraph.bench.runner import run_benchmark
-from causalgraph.bench.store import load_run
+from causalgraph.runlog.store import load_run
 from causalgraph.viewer import build_run_view, write_run_page
 from causalgraph.viewer.payload import build_payload, unpack
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
-from causalgraph.bench.item import Item, item_id
-from causalgraph.bench.store import RunStore
+from causalgraph.taskkit.item import Item, item_id
+from causalgraph.runlog.store import RunStore
 from causalgraph.datasets import load_corpus
 from causalgraph.tasks import Task, register_task
 

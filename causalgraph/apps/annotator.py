@@ -15,13 +15,16 @@ from typing import Any, Optional, Sequence, Union
 
 from ..errors import BackendError, ConfigError, ParseError
 from ..model import Corpus, Statement
-from .answer import ParsedAnnotation, to_statement
-from .prompt import DEFAULT_VARIANT
-from .records import input_order, parsed_from_label
+from ..annotation.answer import ParsedAnnotation, to_statement
+from ..annotation.prompt import DEFAULT_VARIANT
+from ..annotation.records import input_order, parsed_from_label
 from ..llm.structured import structured_backend
 from ..tasks.annotation import annotation_items, text_items
-from .records import TASK
-from .schema import ANNOTATION_SCHEMA, SCHEMA_NAME
+from ..annotation.records import TASK
+from ..annotation.schema import ANNOTATION_SCHEMA, SCHEMA_NAME
+from .._sync import close_quietly, run_sync
+from ..bench.runner import RunConfig, aanswer_items, arun_benchmark
+from ..runlog.store import load_run
 
 __all__ = ["annotate", "annotate_texts", "annotate_corpus", "statements_from_run", "statements_from_records",
            "DEFAULT_MAX_TOKENS"]
@@ -35,9 +38,6 @@ def _run(items, model: str, *, out: Optional[Union[str, Path]], variant: str, mo
          structured: bool, backend=None, progress: bool = False, dataset: Optional[dict] = None,
          **run_options: Any):
     """A run of ``items`` into ``out`` (the runner's ``RunResult``), or, with ``out=None``, their lines in memory."""
-    from .._sync import close_quietly, run_sync
-    from ..bench.runner import RunConfig, aanswer_items, arun_benchmark
-
     run_options.setdefault("max_tokens", DEFAULT_MAX_TOKENS)
     config = RunConfig(task=TASK, variants=[variant], model=model, out=None if out is None else str(out),
                        model_options=dict(model_options or {}), **run_options)
@@ -102,8 +102,6 @@ def statements_from_run(run, *, ids: Optional[Sequence[str]] = None, strict: boo
         Raise on a failed item instead of returning a non-causal statement
         whose ``meta["annotation"]["failed"]`` is true.
     """
-    from ..bench.store import load_run
-
     r = load_run(run) if isinstance(run, (str, Path)) else run
     records = input_order(r.responses)
     if ids is not None:

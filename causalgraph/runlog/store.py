@@ -27,10 +27,10 @@ from typing import Any, Iterable, Optional
 
 from ..errors import ConfigError, SchemaError
 from ..outputs import named_os_error, output_dir, write_atomic
-from .epochs import majority_records, sample_key
+from .samples import majority_records, sample_key
 from .record import OPTIONAL_FIELDS, RECORD_FIELDS, RunRecord, record_schema_of
-from .runlog import Ledger, Manifest, Metrics
-from ..viewer.display import HTML_DISPLAY
+from .files import Ledger, Manifest, Metrics
+from ..display import html_for
 
 __all__ = ["RunStore", "Run", "load_run", "write_atomic", "MANIFEST", "RESPONSES", "METRICS", "LEDGER",
            "RECORD_FIELDS"]
@@ -117,7 +117,7 @@ class Run:
         The run directory.
     manifest
         ``manifest.json`` (task, variants, model, parameters, versions,
-        dataset sha256, start time) as a :class:`~causalgraph.bench.runlog.Manifest`.
+        dataset sha256, start time) as a :class:`~causalgraph.runlog.files.Manifest`.
     responses
         One dict per item, ordered by task, variant (as the manifest lists
         them) and item id, whatever the order of completion: the answered
@@ -126,12 +126,12 @@ class Run:
         epoch, that gave the most frequent label; see
         :mod:`causalgraph.bench.epochs`).
     metrics
-        ``metrics.json`` as a :class:`~causalgraph.bench.runlog.Metrics`
+        ``metrics.json`` as a :class:`~causalgraph.runlog.files.Metrics`
         (every field ``None`` before the first report).
     attempts
         Every line of ``responses.jsonl`` in file order (failed attempts too).
     ledger
-        ``batches.json`` as a :class:`~causalgraph.bench.runlog.Ledger`
+        ``batches.json`` as a :class:`~causalgraph.runlog.files.Ledger`
         (no batches when the run used no Batch job).
     writer
         Another process that was writing into the folder when it was read.
@@ -224,9 +224,8 @@ class Run:
         return pd.DataFrame(rows)
 
     def _repr_html_(self):
-        """Jupyter: the run page (``bench view``) in a sandboxed iframe (set by :mod:`causalgraph.viewer.notebook`)."""
-        render = HTML_DISPLAY.get("run")
-        return None if render is None else render(self)
+        """Jupyter: the run page (``bench view``) in a sandboxed iframe (:mod:`causalgraph.viewer.notebook`, via :mod:`causalgraph.display`)."""
+        return html_for("run", self)
 
 
 class RunStore:
@@ -368,11 +367,11 @@ class RunStore:
         return manifest
 
     def read_run_manifest(self) -> Manifest:
-        """``manifest.json`` as a :class:`~causalgraph.bench.runlog.Manifest` (refused as :meth:`read_manifest`)."""
+        """``manifest.json`` as a :class:`~causalgraph.runlog.files.Manifest` (refused as :meth:`read_manifest`)."""
         return Manifest.from_dict(self.read_manifest(), str(self.manifest_path))
 
     def write_manifest(self, manifest: Manifest | dict[str, Any]) -> None:
-        """Write ``manifest.json`` through :class:`~causalgraph.bench.runlog.Manifest` (its written key order)."""
+        """Write ``manifest.json`` through :class:`~causalgraph.runlog.files.Manifest` (its written key order)."""
         output_dir(self.path, "run directory")
         _write_json_atomic(self.manifest_path, Manifest.from_dict(manifest, str(self.manifest_path)).to_dict())
 
@@ -597,17 +596,17 @@ class RunStore:
 
     # -- metrics and ledger -----------------------------------------------------------------
     def write_metrics(self, metrics: Metrics | dict[str, Any]) -> None:
-        """Write ``metrics.json`` through :class:`~causalgraph.bench.runlog.Metrics` (its written key order)."""
+        """Write ``metrics.json`` through :class:`~causalgraph.runlog.files.Metrics` (its written key order)."""
         _write_json_atomic(self.metrics_path, Metrics.from_dict(metrics, str(self.metrics_path)).to_dict())
 
     def read_metrics(self) -> dict[str, Any]:
-        """``metrics.json`` (``{}`` before the first score), checked as :class:`~causalgraph.bench.runlog.Metrics`."""
+        """``metrics.json`` (``{}`` before the first score), checked as :class:`~causalgraph.runlog.files.Metrics`."""
         metrics = _read_json(self.metrics_path) if self.metrics_path.is_file() else {}
         Metrics.from_dict(metrics, str(self.metrics_path))
         return metrics
 
     def read_ledger(self) -> dict[str, Any]:
-        """``batches.json`` (``{"batches": []}`` without one), checked as :class:`~causalgraph.bench.runlog.Ledger`.
+        """``batches.json`` (``{"batches": []}`` without one), checked as :class:`~causalgraph.runlog.files.Ledger`.
 
         A dict, for :mod:`causalgraph.bench.batch`, which advances its entries in place.
         """
@@ -618,7 +617,7 @@ class RunStore:
         return ledger
 
     def write_ledger(self, ledger: Ledger | dict[str, Any]) -> None:
-        """Write ``batches.json`` through :class:`~causalgraph.bench.runlog.Ledger` (its written key order)."""
+        """Write ``batches.json`` through :class:`~causalgraph.runlog.files.Ledger` (its written key order)."""
         output_dir(self.path, "run directory")
         _write_json_atomic(self.ledger_path, Ledger.from_dict(ledger, str(self.ledger_path)).to_dict())
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from causalgraph.bench.store import RunStore, load_run
+from causalgraph.runlog.store import RunStore, load_run
 from causalgraph.errors import ConfigError, SchemaError
 
 
@@ -74,7 +74,7 @@ def test_the_runner_writes_exactly_the_record_fields_and_to_frame_keeps_the_cost
 
     from causalgraph.bench import Item
     from causalgraph.bench.runner import run_benchmark
-    from causalgraph.bench.record import OPTIONAL_FIELDS, RECORD_FIELDS
+    from causalgraph.runlog.record import OPTIONAL_FIELDS, RECORD_FIELDS
     from causalgraph.llm.mock import make_mock
 
     class Billed(type(make_mock("oracle"))):
@@ -127,7 +127,7 @@ def test_a_run_directory_held_by_another_process_is_refused_until_that_process_d
     out = tmp_path / "run"
     run_benchmark(YN_TASK, ["v_1"], "mock/oracle", items=yn_items(3, variants=("v_1",)), out=out)
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time; from causalgraph.bench.store import RunStore; "
+        [sys.executable, "-c", "import sys, time; from causalgraph.runlog.store import RunStore; "
          f"RunStore({str(out)!r}).acquire('test holder'); print('held', flush=True); time.sleep(60)"],
         stdout=subprocess.PIPE, text=True)
     try:

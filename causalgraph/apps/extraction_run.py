@@ -6,8 +6,9 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from ..errors import ConfigError
-from .catalog import EXTRACT_TASK, _check_task, get_strategy, strategies
-from .predictions import PREDICTIONS_FILE, records_to_predictions, write_predictions
+from ..extraction.catalog import EXTRACT_TASK, _check_task, get_strategy, strategies
+from ..extraction.predictions import PREDICTIONS_FILE, records_to_predictions, write_predictions
+from ..bench.runner import run_benchmark
 
 __all__ = ["run_extraction"]
 
@@ -55,8 +56,6 @@ def run_extraction(model: str, strategy: str | Sequence[str] = "zero-shot", *, t
     >>> r.metrics["variants"]["few-shot"]["token_pair_f1"]                     # doctest: +SKIP
     0.0
     """
-    from ..bench.runner import run_benchmark
-
     task = _check_task(task)
     if split not in ("test", "train"):
         raise ConfigError(f"--split {split!r}: expected test or train")

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from causalgraph.bench.batch import collect_batch, submit_batch
-from causalgraph.bench.runlog import BatchJob, Ledger, Manifest, Metrics
+from causalgraph.runlog.files import BatchJob, Ledger, Manifest, Metrics
 from causalgraph.bench.runner import RunConfig, run_benchmark
-from causalgraph.bench.store import Run, load_run
+from causalgraph.runlog.store import Run, load_run
 from causalgraph.errors import SchemaError
 
 from bench_helpers import YN_TASK, yn_items

@@ -1,7 +1,7 @@
 """The typed run log: ``manifest.json``, ``metrics.json`` and ``batches.json`` as versioned dataclasses.
 
 A run folder holds four files; the lines of ``responses.jsonl`` are
-:class:`~causalgraph.bench.record.RunRecord` objects, and the other three are
+:class:`~causalgraph.runlog.record.RunRecord` objects, and the other three are
 the dataclasses here (as inspect_ai's ``EvalLog`` types its log):
 
 * :class:`Manifest` — what was run: task, variants, model, generation
@@ -97,6 +97,21 @@ class LogFile:
                 if getattr(self, name) is not None}
 
     @classmethod
+    def of(cls, value: Any, where: Optional[str] = None):
+        """``value`` as this class: an instance as it is, a mapping (``None``: empty) read by :meth:`from_dict`.
+
+        For readers that take either the object a loaded run holds or the dict a scorer returned.
+
+        Examples
+        --------
+        >>> Metrics.of({"task": "t"}).task, Metrics.of(None).task
+        ('t', None)
+        """
+        if isinstance(value, cls):
+            return value
+        return cls.from_dict(value or {}, where or cls.KIND)
+
+    @classmethod
     def _checked_fields(cls, data: Mapping[str, Any], where: str) -> dict[str, Any]:
         """``data`` as keyword arguments, after the checks every log file gets."""
         if isinstance(data, LogFile):
@@ -167,7 +182,7 @@ class Manifest(LogFile):
     causalgraph_version, python
         Versions of the writer.
     record_schema
-        The lowest version of :class:`~causalgraph.bench.record.RunRecord` that reads the lines.
+        The lowest version of :class:`~causalgraph.runlog.record.RunRecord` that reads the lines.
     started
         When the run was first started (UTC, ISO 8601).
     invocations

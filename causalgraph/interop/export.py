@@ -11,7 +11,7 @@ header declares one configuration per task, so that::
 loads them without causalgraph.  :func:`write_items_parquet` (``causalgraph
 items … --format parquet``) writes the items of one variant the same way.
 
-Every row is one :class:`~causalgraph.bench.item.Item`: ``id``, ``task``,
+Every row is one :class:`~causalgraph.taskkit.item.Item`: ``id``, ``task``,
 ``variant``, ``strategy``, ``statement_id``, ``system``, ``prompt``,
 ``gold`` (a label; a list of strings for tasks whose answer is a list, such
 as the graph tasks' node sets; ``None`` for tasks scored otherwise, whose
@@ -31,8 +31,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Iterable, Optional, Sequence
 
-from .errors import ConfigError
-from .outputs import named_os_error, write_atomic
+from ..errors import ConfigError
+from ..outputs import named_os_error, write_atomic, output_file, output_dir
+from .._version import __version__
+from ..datasets import load_corpus
+from ..datasets.cards import BENCHMARK_CORPORA, CORPUS_LICENSES
+from ..tasks import get_task, list_tasks
+from ..graph_edits import check_edit, join_edit
 
 __all__ = ["ITEM_COLUMNS", "gold_kind", "items_table", "write_items_parquet", "write_parquet_output", "export_dataset",
            "dataset_card", "ExportResult", "CORPUS_LICENSES", "SPLIT"]
@@ -42,34 +47,6 @@ ITEM_COLUMNS = ("id", "task", "variant", "strategy", "statement_id", "system", "
 
 #: The split every configuration has: the benchmark's items are test items.
 SPLIT = "test"
-
-#: Corpus name → what the dataset card says about it: citation, Hub licence id, licence text.
-CORPUS_LICENSES: dict[str, dict[str, str]] = {
-    "climatecause": {
-        "title": "ClimateCause",
-        "citation": "Allein, Pineda-Castañeda, Rocci, Moens. ClimateCause: Complex and Implicit Causal Structures "
-                    "in Climate Reports. Findings of ACL 2026. Statements from the IPCC AR6 Synthesis Report.",
-        "license_id": "cc-by-sa-4.0",
-        "licence": "CC BY-SA 4.0 (https://creativecommons.org/licenses/by-sa/4.0/): credit the authors and the "
-                   "dataset, and share derived datasets, these items included, under the same licence.",
-    },
-    "pubmedcausal": {
-        "title": "PubMedCausal",
-        "citation": "Kunle-John, Paul, Agbaakin, Aina, Odezuligbo, Anuyah. PubMedCausal: A Span-Level Annotated "
-                    "Corpus for Causal Relation Extraction in Biomedical Text, 2026. Sentences from PubMed "
-                    "abstracts; prepared split of josiahpaul07/PubMedCausal_Exp.",
-        "license_id": "unknown",
-        "licence": "not stated: the authors' repository (josiahpaul07/PubMedCausal_Exp) has no licence file and "
-                   "its Hub copy says 'unknown'. Ask the authors before redistributing these items.",
-    },
-    "sample": {
-        "title": "causalgraph sample corpus",
-        "citation": "Four statements written by the causalgraph authors (not IPCC text), shipped with causalgraph.",
-        "license_id": "mit",
-        "licence": "MIT, as causalgraph.",
-    },
-}
-
 
 def _pa():
     try:
@@ -120,14 +97,14 @@ def items_table(items: Iterable[Any], strategy_of=None):
     Parameters
     ----------
     items
-        :class:`~causalgraph.bench.item.Item` objects.
+        :class:`~causalgraph.taskkit.item.Item` objects.
     strategy_of
         ``variant -> strategy`` (default: the item's task's
         :meth:`~causalgraph.tasks.Task.strategy_of`).
 
     Examples
     --------
-    >>> from causalgraph.bench.item import Item
+    >>> from causalgraph.taskkit.item import Item
     >>> t = items_table([Item("d/v1/s1", "corri", "0_1", "Same?", "positive", {"statement_id": "s1"})])
     >>> t.column_names[:4], t.column("meta").to_pylist()
     (['id', 'task', 'variant', 'strategy'], ['{"statement_id":"s1"}'])
@@ -138,8 +115,6 @@ def items_table(items: Iterable[Any], strategy_of=None):
     rows = []
     for it in items:
         if strategy_of is None:
-            from .tasks import get_task
-
             strategy = get_task(it.task).strategy_of(it.variant)
         else:
             strategy = strategy_of(it.variant)
@@ -160,7 +135,7 @@ def write_items_parquet(items: Iterable[Any], where: str | os.PathLike | BinaryI
     Examples
     --------
     >>> import io
-    >>> from causalgraph.bench.item import Item
+    >>> from causalgraph.taskkit.item import Item
     >>> buf = io.BytesIO()
     >>> write_items_parquet([Item("d/v1/s1", "corri", "0_1", "Same?", "positive")], buf)
     1
@@ -183,8 +158,6 @@ def write_parquet_output(items: Sequence[Any], output: Optional[str | os.PathLik
     """
     import io
     import sys
-
-    from .outputs import output_file
 
     if output:
         return write_items_parquet(items, output_file(output, "--output"))
@@ -243,8 +216,6 @@ def dataset_card(configs: dict[str, dict[str, Any]]) -> str:
     >>> card.splitlines()[:4]
     ['---', 'license:', '- cc-by-sa-4.0', 'language:']
     """
-    from ._version import __version__
-
     corpora = []
     for cfg in configs.values():
         name = (cfg.get("corpus") or {}).get("name")
@@ -264,7 +235,7 @@ def dataset_card(configs: dict[str, dict[str, Any]]) -> str:
     y.append("---")
 
     lines = ["", "# causalgraph benchmark items", "",
-             "The items of the causalgraph benchmark tasks (ClimateCause, PubMedCausal), one configuration per task, "
+             f"The items of the causalgraph benchmark tasks ({BENCHMARK_CORPORA}), one configuration per task, "
              f"every prompt variant in split `{SPLIT}`. Written by `causalgraph export-dataset` "
              f"(causalgraph {__version__}); a row is exactly what `causalgraph bench run` sends and scores.", "",
              "```python", "from datasets import load_dataset", "",
@@ -366,12 +337,6 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
     >>> res.configs["ccr-member"]["items"]                    # doctest: +SKIP
     4608
     """
-    from .datasets import load_corpus
-    from .outputs import output_dir
-    from .tasks import get_task, list_tasks
-
-    from .graph_edits import check_edit
-
     edit = graph_edit if graph_edit is not None else "real"
     check_edit(edit)
     names = list(tasks) if tasks else list_tasks()
@@ -416,8 +381,6 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
 
 def _write_export(root: Path, specs, data: Optional[str], load_corpus, prompts: Optional[str], edit: str, *,
                   named: bool) -> ExportResult:
-    from .graph_edits import join_edit
-
     corpora: dict[str, Any] = {}
     result = ExportResult(path=root)
     for spec in specs:

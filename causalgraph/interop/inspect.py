@@ -9,7 +9,7 @@ written ``_`` (inspect task names are Python identifiers)::
 
 inspect finds the tasks through the ``inspect_ai`` entry point in
 causalgraph's ``pyproject.toml``, so any inspect provider can answer them.
-Each sample is one :class:`~causalgraph.bench.item.Item`: the same system and
+Each sample is one :class:`~causalgraph.taskkit.item.Item`: the same system and
 user messages the runner sends, the item id as sample id, and the item's
 task, variant, gold and provenance (``statement_id`` among it) as sample
 metadata.  The scorer reads each answer with the task's own parser (the very
@@ -45,11 +45,16 @@ try:
     from inspect_ai.solver import TaskState, generate
     from inspect_ai.util import registry_info
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise ImportError("causalgraph.inspect needs inspect_ai: pip install 'causalgraph[inspect]'") from exc
+    raise ImportError("causalgraph.interop.inspect needs inspect_ai: pip install 'causalgraph[inspect]'") from exc
 
-from .bench.item import Item
-from .errors import ConfigError
-from .tasks import Task, get_task, list_tasks
+from ..taskkit.item import Item
+from ..errors import ConfigError
+from ..tasks import Task, get_task, list_tasks
+from ..bench.runner import make_record, _dataset_info
+from ..llm.base import Completion
+from ..bench.scoring import score_records
+from .._version import __version__
+from ..datasets import load_corpus
 
 __all__ = ["inspect_task", "item_sample", "sample_item", "bench_scorer", "bench_scores", "resolve_variants",
            "inspect_name", "register_inspect_task", "REGISTERED"]
@@ -142,7 +147,7 @@ def item_sample(item: Item) -> Sample:
 
     Examples
     --------
-    >>> from causalgraph.bench.item import Item
+    >>> from causalgraph.taskkit.item import Item
     >>> s = item_sample(Item("demo/v1/s1/r1", "demo", "v1", "Same or opposite?", "positive", {"statement_id": "s1"}))
     >>> s.id, s.target, s.metadata["statement_id"]
     ('demo/v1/s1/r1', 'positive', 's1')
@@ -189,7 +194,7 @@ def sample_item(metadata: dict[str, Any], messages: str | Sequence[Any] = (), wh
 
     Examples
     --------
-    >>> from causalgraph.bench.item import Item
+    >>> from causalgraph.taskkit.item import Item
     >>> it = Item("demo/v1/s1", "demo", "v1", "Yes?", "yes", {"statement_id": "s1"}, system="Be brief.")
     >>> s = item_sample(it)
     >>> sample_item(s.metadata, s.input) == it
@@ -210,9 +215,6 @@ def _json_value(value: Any) -> Any:
 
 def _record(item: Item, spec: Task, text: str) -> dict[str, Any]:
     """The run record of an answer, built by the runner's own ``make_record`` (same parse, same failures)."""
-    from .bench.runner import make_record
-    from .llm.base import Completion
-
     rec = make_record(item, spec, completion=Completion(text=text), key="", source="inspect", attempts=1, error=None)
     rec = rec.to_dict() if hasattr(rec, "to_dict") else dict(rec)
     # Records are read back from JSON lines before they are scored; so are these.
@@ -294,8 +296,6 @@ def bench_scores(task: str):
     Samples inspect could not answer (an error) have no score and are left
     out here; ``bench import-inspect`` counts them as wrong, as a run does.
     """
-    from .bench.scoring import score_records
-
     spec = get_task(task)
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
@@ -346,10 +346,6 @@ def inspect_task(task: str, variant: Any = "all", *, data: Optional[str] = None,
     >>> log.results.scores[0].metrics["f1"].value                 # doctest: +SKIP
     0.0
     """
-    from ._version import __version__
-    from .bench.runner import _dataset_info
-    from .datasets import load_corpus
-
     spec = get_task(task)
     variants = resolve_variants(spec, variant)
     corpus = load_corpus(data if data is not None else spec.default_data)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections import Counter
 
-from .model import Corpus
+from ..model import Corpus
 
 __all__ = ["describe"]
 
