@@ -276,28 +276,6 @@ def test_graph_html_with_assets_links_the_shared_files_instead_of_inlining_them(
     assert "'self'" not in csp and csp.count("'sha256-") == 2 and "script-src 'unsafe-inline'" not in csp
 
 
-def test_content_security_policy_hashes_each_inline_script_once():
-    import base64
-    import hashlib
-
-    from causalgraph.htmlkit import content_security_policy
-
-    body = "console.log('<x>')"
-    digest = base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
-    assert content_security_policy([body, body]) == (f"default-src 'none'; script-src 'sha256-{digest}'; "
-                                                     "style-src 'unsafe-inline'; img-src data:")
-    assert content_security_policy([], local_files=True) == ("default-src 'none'; script-src 'self'; "
-                                                             "style-src 'self' 'unsafe-inline'; img-src data:")
-
-
-def test_write_vis_assets_writes_the_library_once(tmp_path):
-    from causalgraph.htmlkit import ASSET_FILES, vis_assets, write_vis_assets
-
-    paths = write_vis_assets(tmp_path / "assets")
-    assert {k: p.name for k, p in paths.items()} == ASSET_FILES
-    assert (paths["js"].read_text(encoding="utf-8"), paths["css"].read_text(encoding="utf-8")) == vis_assets()
-
-
 def test_iframe_html_escapes_the_page_into_srcdoc():
     import html as _html
 
