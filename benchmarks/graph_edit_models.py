@@ -20,9 +20,9 @@ import argparse
 import os
 import sys
 import time
-from pathlib import Path
 
-from causalgraph.bench.runner import _dataset_info, run_benchmark
+from causalgraph.bench.prepare import dataset_info
+from causalgraph.bench.runner import run_benchmark
 from causalgraph.datasets import load_corpus
 from causalgraph.graph_edits import GRAPH_EDITS
 from causalgraph.tasks import get_task
@@ -63,7 +63,7 @@ def main(argv=None) -> int:
                 t0 = time.perf_counter()
                 res = run_benchmark(task, [args.variant], model, items=items, graph_edit=edit, method="loglik",
                                     model_options={"n_threads": args.threads, **CHAT_FORMATS.get(name, {})},
-                                    dataset=_dataset_info(corpus),
+                                    dataset=dataset_info(corpus),
                                     out=os.path.join(args.out, f"{name}-{task}-{edit}"))
                 v = next(iter(res.metrics["variants"].values()))
                 print(f"{name} {task} {edit}: {len(items)} items, {res.written} written, acc "

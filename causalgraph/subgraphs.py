@@ -54,7 +54,7 @@ class Subgraph:
     Attributes
     ----------
     statement_id
-        ``causenet-0001`` … in sampling order.
+        ``<id_prefix>-0001`` … in sampling order (:func:`sample_subgraphs`).
     centre
         Node id of the centre.
     nodes
@@ -131,7 +131,7 @@ def check_sampling(*, hops: int, max_nodes: int, n_random: int, seed: int, n_aro
 
 
 def sample_subgraphs(graph: MergedGraph, *, around: Sequence[int] = (), n_random: int = 0, hops: int = 2,
-                     max_nodes: int = 12, seed: int = 0) -> tuple[list[Subgraph], dict]:
+                     max_nodes: int = 12, seed: int = 0, id_prefix: str = "subgraph") -> tuple[list[Subgraph], dict]:
     """Neighbourhood subgraphs around given or random centres.
 
     Parameters
@@ -148,6 +148,9 @@ def sample_subgraphs(graph: MergedGraph, *, around: Sequence[int] = (), n_random
         Most concepts in one subgraph (2 to :data:`MAX_SUBGRAPH_NODES`).
     seed
         Seed of the random centres and of the draw that cuts a hop to size.
+    id_prefix
+        The subgraphs' statement ids are ``<id_prefix>-0001``, … in sampling
+        order (``sample-subgraphs``, which reads CauseNet, writes ``causenet-0001`` …).
 
     Returns
     -------
@@ -211,7 +214,7 @@ def sample_subgraphs(graph: MergedGraph, *, around: Sequence[int] = (), n_random
         edges = np.sort(cand[np.isin(graph.dst[cand], members)])
         out.append(Subgraph("", centre, members, edges, taken, truncated))
     width = max(4, len(str(len(out))))
-    out = [Subgraph(f"causenet-{i:0{width}d}", s.centre, s.nodes, s.edges, s.hops, s.truncated)
+    out = [Subgraph(f"{id_prefix}-{i:0{width}d}", s.centre, s.nodes, s.edges, s.hops, s.truncated)
            for i, s in enumerate(out, start=1)]
     return out, {"asked": len(centres), "written": len(out), "duplicates": duplicates}
 

@@ -141,7 +141,7 @@ def test_a_prefix_names_one_encoding(toy):
 
 
 def test_records_that_cannot_work_are_refused():
-    with pytest.raises(ConfigError, match=r"takes an Encoding record; found dict"):
+    with pytest.raises(ConfigError, match=r"takes an Encoding record or a 'module:attr' target; found dict"):
         register_encoding({"name": "x"})
     with pytest.raises(ConfigError, match=r"encoder 'nope' is not callable"):
         register_encoding(Encoding("x", "nope", prefix="X"))

@@ -331,7 +331,8 @@ def _task_names() -> list[str]:
     from causalgraph.datasets import DATASET_NAMES
     from causalgraph.tasks import builtin_tasks
 
-    return sorted(set(builtin_tasks()) | (set(DATASET_NAMES) - {"sample"}))
+    # CauseNet is read by --data causenet:PATH rather than by name, so it is not among DATASET_NAMES.
+    return sorted(set(builtin_tasks()) | (set(DATASET_NAMES) - {"sample"}) | {"causenet"})
 
 
 def _literals(path: Path):

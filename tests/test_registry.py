@@ -174,3 +174,50 @@ def test_the_five_registries_are_registries():
                       (complexity._REGISTRY, "neste"), (REDUCERS, "majorty")):
         with pytest.raises(ConfigError, match="did you mean"):
             reg.get(typo)
+
+
+def test_every_register_function_takes_a_lazy_target_imported_on_first_use(tmp_path, monkeypatch):
+    """The five registries share the rule: a value, or a ``module:attr`` target loaded when first used."""
+    from causalgraph.bench.epochs import parse_reducer, register_reducer, REDUCERS
+    from causalgraph.encodings import encode
+    from causalgraph.encodings.registry import register_encoding, unregister_encoding
+    from causalgraph.llm.registry import PROVIDERS, register_provider
+    from causalgraph.metrics.complexity import complexity, register_metric, unregister_metric
+    from causalgraph.model import Relation
+    from causalgraph.tasks import TASKS, register_task
+
+    (tmp_path / "lazy_plugin_parts.py").write_text(
+        "from causalgraph.encodings import Encoding\n"
+        "from causalgraph.bench.epochs import ReducerKind\n"
+        "ENC = Encoding('lazy-arrows', lambda nodes, edges, signs: ' '.join(f'{c}=>{e}' for c, e, _ in edges),"
+        " prefix='LZA')\n"
+        "RED = ReducerKind('lazy#k', 'at least one right', lambda n, c, k: float(c > 0))\n"
+        "def events(graph, options):\n    return len(graph.nodes)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        assert register_encoding("lazy_plugin_parts:ENC", name="lazy-arrows") == "lazy_plugin_parts:ENC"
+        assert register_reducer("lazy_plugin_parts:RED", name="lazy#k") == "lazy_plugin_parts:RED"
+        register_task("lazy_plugin_parts:NO_TASK", name="lazy-task")
+        register_provider("lazyprov", "lazy_plugin_parts:NO_BACKEND")
+        register_metric("lazy_events", "lazy_plugin_parts:events", "number of events")
+        assert "lazy_plugin_parts" not in sys.modules  # nothing imported yet
+        assert encode([("a", "b")], "lazy-arrows") == "a=>b" and "lazy_plugin_parts" in sys.modules
+        assert parse_reducer("lazy#3").k == 3
+        assert complexity([Relation("a", "b"), Relation("b", "c")]).lazy_events == 3
+        # a target whose attribute is missing fails when used, naming it
+        with pytest.raises(ConfigError, match="lazy_plugin_parts:NO_TASK"):
+            TASKS.get("lazy-task")
+        with pytest.raises(ConfigError, match="lazy_plugin_parts:NO_BACKEND"):
+            PROVIDERS.get("lazyprov")
+        for register in (register_encoding, register_reducer):
+            with pytest.raises(ConfigError, match="needs name="):
+                register("lazy_plugin_parts:ENC")
+        with pytest.raises(ConfigError, match="already registered"):
+            register_encoding("lazy_plugin_parts:ENC", name="lazy-arrows")
+    finally:
+        unregister_encoding("lazy-arrows")
+        REDUCERS.unregister("lazy#k")
+        TASKS.unregister("lazy-task")
+        PROVIDERS.unregister("lazyprov")
+        unregister_metric("lazy_events")
+        monkeypatch.delitem(sys.modules, "lazy_plugin_parts", raising=False)

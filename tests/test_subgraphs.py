@@ -63,7 +63,9 @@ def test_random_centres_are_distinct_seeded_and_duplicates_are_dropped():
     # a centre and its partner give the same two-node subgraph: kept once
     subs, counts = sample_subgraphs(g, around=[0, 1], hops=1, max_nodes=4)
     assert counts == {"asked": 2, "written": 1, "duplicates": 1}
-    assert [s.statement_id for s in subs] == ["causenet-0001"]
+    assert [s.statement_id for s in subs] == ["subgraph-0001"]
+    assert [s.statement_id for s in sample_subgraphs(g, around=[0], hops=1, max_nodes=4, id_prefix="cn")[0]] == [
+        "cn-0001"]
 
 
 def test_bad_sizes_and_too_many_random_centres_are_errors():
@@ -90,7 +92,7 @@ LINES = [
 @pytest.mark.parametrize("suffix", [".csv", ".tsv", ".jsonl"])
 def test_the_relations_file_holds_the_statement_text_edges_and_provenance(tmp_path, suffix):
     g = load_causenet(write(tmp_path / "c.jsonl", LINES), keep_sentences=True)
-    subs, _ = sample_subgraphs(g, around=[find_concept(g, "smoking")], hops=2, max_nodes=10)
+    subs, _ = sample_subgraphs(g, around=[find_concept(g, "smoking")], hops=2, max_nodes=10, id_prefix="causenet")
     out = write_relations(subgraph_rows(g, subs), tmp_path / f"rel{suffix}")
     if suffix == ".jsonl":
         frame = pd.read_json(out, lines=True, dtype=False)

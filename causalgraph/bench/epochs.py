@@ -108,8 +108,12 @@ def _check_kind(name: str, kind: Any) -> ReducerKind:
 REDUCERS: Registry[ReducerKind] = Registry("reducer", coerce=_check_kind)
 
 
-def register_reducer(kind: ReducerKind, *, replace: bool = False) -> ReducerKind:
+def register_reducer(kind: "ReducerKind | str", *, replace: bool = False,
+                     name: Optional[str] = None) -> "ReducerKind | str":
     """Add a reducer (``replace=True`` to replace one of the same name).
+
+    ``kind`` is a :class:`ReducerKind`, or the lazy ``"module:attr"`` target of one (then ``name``
+    says its name; it is imported and checked when first asked for).
 
     A reducer with an estimator is scored like ``pass@k``: ``bench report --reducer NAME`` reports
     the mean of ``estimator(n, c, k)`` over items, with its bootstrap interval, in the ``pass``
@@ -122,7 +126,16 @@ def register_reducer(kind: ReducerKind, *, replace: bool = False) -> ReducerKind
     Reducer(name='best#k', k=2)
     >>> REDUCERS.unregister("best#k")
     """
-    return REDUCERS.register(getattr(kind, "name", None), kind, replace=replace)
+    if isinstance(kind, str):
+        if not name:
+            raise ConfigError(f"register_reducer({kind!r}): a 'module:attr' target needs name= (the reducer's name)")
+        return REDUCERS.register(name, kind, replace=replace)
+    if not isinstance(kind, ReducerKind):
+        raise ConfigError(f"register_reducer takes a ReducerKind record or a 'module:attr' target; found "
+                          f"{type(kind).__name__}")
+    if name is not None and name != kind.name:
+        raise ConfigError(f"register_reducer: name={name!r} differs from the reducer's own name {kind.name!r}")
+    return REDUCERS.register(kind.name, kind, replace=replace)
 
 
 def reducer_kind(text: str) -> Optional[ReducerKind]:

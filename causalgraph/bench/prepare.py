@@ -83,7 +83,7 @@ def loglik_variants(spec: Task) -> dict[str, dict[str, str]]:
     return out
 
 
-def _dataset_info(corpus) -> dict[str, Any]:
+def dataset_info(corpus) -> dict[str, Any]:
     sha = getattr(corpus, "sha256", None)
     src = getattr(corpus, "source", None)
     if sha is None and src and Path(str(src)).is_file():
@@ -256,7 +256,7 @@ def prepare_run(config: RunConfig, backend: Backend, *, items: Optional[Sequence
     prompts = run_prompts(spec, config, store, items)
     if items is None:
         corpus, by_variant = _load_items(spec, config, variants, prompts)
-        ds = _dataset_info(corpus)
+        ds = dataset_info(corpus)
     else:
         by_variant = items_by_variant(config, variants, items)
         ds = dict(dataset or {"name": None, "source": None, "sha256": None})

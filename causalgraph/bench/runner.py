@@ -47,21 +47,17 @@ from ..llm.registry import backend_class, get_backend
 from ..tasks import Task, get_task
 from .config import DEFAULT_MAX_CONNECTION_FAILURES, MAX_EPOCHS, METHODS, RunConfig, RunResult, default_run_dir
 from ..taskkit.item import Item
-from .prepare import (PreparedRun, _dataset_info, _keys_in_open_batches, items_by_variant, loglik_choices,  # noqa: F401
-                      loglik_variants, prepare_run, resolve_variants, run_prompts)
-from .progress import PROGRESS_INTERVAL, _Progress, progress_interval  # noqa: F401
+from .prepare import (PreparedRun, items_by_variant, loglik_choices, loglik_variants, prepare_run,  # noqa: F401
+                      resolve_variants, run_prompts)
+from .progress import PROGRESS_INTERVAL, progress_interval
 from .retry import CircuitBreaker, RetryPolicy, backoff_delay, call_with_retries
-from .writer import RunWriter, _now, _prompt_sha, finish_run, make_record  # noqa: F401
+from .writer import RunWriter, finish_run, make_record
 
 __all__ = ["RunConfig", "RunResult", "PreparedRun", "run_benchmark", "arun_benchmark", "prepare_run", "run_prompts",
            "default_run_dir", "redact", "backoff_delay", "build_request", "cache_key_for", "make_record", "open_cache",
            "finish_run", "request_cost", "loglik_choices", "loglik_variants", "METHODS", "DEFAULT_MAX_CONNECTION_FAILURES",
            "PROGRESS_INTERVAL", "MAX_EPOCHS", "plan_requests", "write_cache_hits", "ask_backend", "answer_samples",
            "aanswer_items", "answer_items", "stopped_error"]
-
-# Names the runner defined before its parts had modules of their own (callers and tests import them from here,
-# with _now, _prompt_sha, _dataset_info, _keys_in_open_batches and _Progress imported above).
-_progress_interval = progress_interval
 
 #: One sample's request: the item, its epoch, the request, its cache key and its canonical messages.
 Planned = tuple[Item, int, Request, str, str]

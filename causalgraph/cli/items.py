@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import sys
 from pathlib import Path
+from typing import Any, Optional, Sequence
 
 from ..datasets import load_corpus
 from ..encodings import ORDERS, encoding_names
@@ -16,7 +18,7 @@ from ..tasks import get_task
 from ._common import add_data_option, add_graph_edit_option, add_prompts_option, emit_table
 from ..llm.openai_batch import request_line
 from ..outputs import output_file
-from ..interop.export import write_parquet_output
+from ..interop.export import write_items_parquet
 
 __all__ = ["register", "write_openai_batch"]
 
@@ -111,3 +113,24 @@ def _run(args) -> int:
             for it in its]
     emit_table(rows, args.format, columns=["id", "gold", "statement_id", "prompt"])
     return 0
+
+
+def write_parquet_output(items: Sequence[Any], output: Optional[str]) -> int:
+    """``items --format parquet``: to the file ``output``, else to stdout when it is not a terminal.
+
+    Raises
+    ------
+    ConfigError
+        When there is no ``output`` and stdout is a terminal (binary data
+        there would only garble it).
+    """
+    if output:
+        return write_items_parquet(items, output_file(output, "--output"))
+    if sys.stdout.isatty() or getattr(sys.stdout, "buffer", None) is None:
+        raise ConfigError("--format parquet writes binary data: pass -o FILE, or redirect stdout to a file")
+    buf = io.BytesIO()
+    n = write_items_parquet(items, buf)
+    sys.stdout.flush()
+    sys.stdout.buffer.write(buf.getvalue())
+    sys.stdout.buffer.flush()
+    return n

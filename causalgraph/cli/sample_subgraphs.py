@@ -57,7 +57,7 @@ def run(args) -> int:
         print(f"causalgraph sample-subgraphs: skipped: {problem.message}", file=sys.stderr)
     around = [find_concept(g, c) for c in (args.around or [])]
     subs, counts = sample_subgraphs(g, around=around, n_random=args.random or 0, hops=args.hops,
-                                    max_nodes=args.max_nodes, seed=args.seed)
+                                    max_nodes=args.max_nodes, seed=args.seed, id_prefix="causenet")
     rows = subgraph_rows(g, subs)
     write_relations(rows, out)
     n_statements = len({r["statement_id"] for r in rows})

@@ -121,7 +121,8 @@ def encoding_for_prefix(prefix: str) -> Optional[str]:
     return None
 
 
-def register_encoding(encoding: Encoding, *, replace: bool = False) -> Encoding:
+def register_encoding(encoding: "Encoding | str", *, replace: bool = False,
+                      name: Optional[str] = None) -> "Encoding | str":
     """Add ``encoding`` to the registry; returns it.
 
     Parameters
@@ -152,8 +153,17 @@ def register_encoding(encoding: Encoding, *, replace: bool = False) -> Encoding:
     causalgraph.errors.ConfigError: encoding 'arrows' is already registered; pass replace=True to replace it
     >>> unregister_encoding("arrows")
     """
+    if isinstance(encoding, str):
+        # A lazy "module:attr" target: imported, and checked like a record, when the name is first used.
+        if not name:
+            raise ConfigError(f"register_encoding({encoding!r}): a 'module:attr' target needs name= (the "
+                              "encoding's name)")
+        return _REGISTRY.register(name, encoding, replace=replace)
     if not isinstance(encoding, Encoding):
-        raise ConfigError(f"register_encoding takes an Encoding record; found {type(encoding).__name__}")
+        raise ConfigError(f"register_encoding takes an Encoding record or a 'module:attr' target; found "
+                          f"{type(encoding).__name__}")
+    if name is not None and name != encoding.name:
+        raise ConfigError(f"register_encoding: name={name!r} differs from the encoding's own name {encoding.name!r}")
     # The record's own checks come before the taken-name check, so a bad record says what is wrong with it.
     _check(encoding.name, encoding)
     return _REGISTRY.register(encoding.name, encoding, replace=replace)

@@ -32,14 +32,14 @@ from pathlib import Path
 from typing import Any, BinaryIO, Iterable, Optional, Sequence
 
 from ..errors import ConfigError
-from ..outputs import named_os_error, write_atomic, output_file, output_dir
+from ..outputs import named_os_error, write_atomic, output_dir
 from .._version import __version__
 from ..datasets import load_corpus
 from ..datasets.cards import BENCHMARK_CORPORA, CORPUS_LICENSES
 from ..tasks import get_task, list_tasks
 from ..graph_edits import check_edit, join_edit
 
-__all__ = ["ITEM_COLUMNS", "gold_kind", "items_table", "write_items_parquet", "write_parquet_output", "export_dataset",
+__all__ = ["ITEM_COLUMNS", "gold_kind", "items_table", "write_items_parquet", "export_dataset",
            "dataset_card", "ExportResult", "CORPUS_LICENSES", "SPLIT"]
 
 #: The columns of an items table, in order.
@@ -145,30 +145,6 @@ def write_items_parquet(items: Iterable[Any], where: str | os.PathLike | BinaryI
     table = items_table(items)
     _write_table(table, where)
     return table.num_rows
-
-
-def write_parquet_output(items: Sequence[Any], output: Optional[str | os.PathLike]) -> int:
-    """``items --format parquet``: to the file ``output``, else to stdout when it is not a terminal.
-
-    Raises
-    ------
-    ConfigError
-        When there is no ``output`` and stdout is a terminal (binary data
-        there would only garble it).
-    """
-    import io
-    import sys
-
-    if output:
-        return write_items_parquet(items, output_file(output, "--output"))
-    if sys.stdout.isatty() or getattr(sys.stdout, "buffer", None) is None:
-        raise ConfigError("--format parquet writes binary data: pass -o FILE, or redirect stdout to a file")
-    buf = io.BytesIO()
-    n = write_items_parquet(items, buf)
-    sys.stdout.flush()
-    sys.stdout.buffer.write(buf.getvalue())
-    sys.stdout.buffer.flush()
-    return n
 
 
 @dataclass

@@ -50,7 +50,8 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 from ..taskkit.item import Item
 from ..errors import ConfigError
 from ..tasks import Task, get_task, list_tasks
-from ..bench.runner import make_record, _dataset_info
+from ..bench.prepare import dataset_info
+from ..bench.writer import make_record
 from ..llm.base import Completion
 from ..bench.scoring import score_records
 from .._version import __version__
@@ -361,7 +362,7 @@ def inspect_task(task: str, variant: Any = "all", *, data: Optional[str] = None,
         metrics=[bench_scores(task)],
         config=GenerateConfig(temperature=0.0),
         metadata={"causalgraph": {"task": task, "variants": variants, "data": data,
-                                  "dataset": _dataset_info(corpus), "item_options": options,
+                                  "dataset": dataset_info(corpus), "item_options": options,
                                   **({"prompts": catalog} if catalog is not None else {}),
                                   "causalgraph_version": __version__}},
     )

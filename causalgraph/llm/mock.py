@@ -145,6 +145,8 @@ class OracleBackend(MockBackend):
         self._words: dict[str, tuple[str, ...]] = {}
         #: Item id → the task's reference answer, for items whose gold is not a label (answered verbatim).
         self._texts: dict[str, str] = {}
+        #: Item id → the task's wrong answer to such an item (``Task.wrong_answer``), for ``mock/noisy``.
+        self._wrong_texts: dict[str, str] = {}
 
     def prepare(self, items: Sequence[Any], task: Any) -> None:
         words_of: dict[str, dict] = {}
@@ -152,13 +154,14 @@ class OracleBackend(MockBackend):
             word = None
             if isinstance(it.gold, (list, tuple)):
                 # A set-valued gold (structure tasks): answered as a list, one event a line.
-
                 self._gold[it.id] = (it.gold, format_event_list([str(x) for x in it.gold]))
                 continue
             if it.gold is None and task is not None and task.reference_answer is not None:
                 ref = task.reference_answer(it)
                 if ref is not None:
                     self._texts[it.id] = str(ref)
+                    if task.wrong_answer is not None:
+                        self._wrong_texts[it.id] = str(task.wrong_answer(it))
             if it.gold is not None and task is not None:
                 if it.variant not in words_of:
                     words_of[it.variant] = task.words(it.variant)
@@ -245,10 +248,11 @@ class NoisyBackend(OracleBackend):
         if self._draw(request, "flip") >= self.flip:
             return right
         gold, word = self._lookup(request)
-        if str(request.meta.get("item_id")) in self._texts:
-            # A reference answer (extraction): wrong is claiming no relation, or one the text does not hold.
-            return "Output: No relations extracted." if "Tuple 1:" in right else \
-                "Output:\nTuple 1: {Cause: an unrelated event, Effect: another unrelated event}"
+        item_id = str(request.meta.get("item_id"))
+        if item_id in self._texts:
+            # An item answered by its task's reference text: wrong is what the task says a wrong model
+            # answers (Task.wrong_answer), else nothing at all.
+            return self._wrong_texts.get(item_id, "")
         if isinstance(gold, (list, tuple)):
             wrong = "none" if gold else "an event the graph does not have"
         else:

@@ -69,11 +69,33 @@ class ConsistencyReport:
 
 @dataclass(frozen=True)
 class _Chain:
-    """Chain-position labels, membership labels and the collapse of one to the other, from a Task record."""
+    """Chain-position labels, membership labels and the collapse of one to the other, from a Task record.
+
+    A chain-position task lists its labels in the order start, middle, end, outside (ClimateCause's
+    ``start``, ``middle``, ``end``, ``none``); the member label is what the start collapses to.
+    """
 
     position: tuple
     membership: tuple
     collapse: Any
+
+    @property
+    def start(self) -> str:
+        return self.position[0]
+
+    @property
+    def end(self) -> str:
+        return self.position[2]
+
+    @property
+    def inside(self) -> frozenset:
+        """The positions of chain members (start, middle, end)."""
+        return frozenset(self.position[:3])
+
+    @property
+    def member(self) -> str:
+        """The membership label of a chain member."""
+        return self.collapse(self.start)
 
 
 def _chain(records, run) -> _Chain:
@@ -95,7 +117,7 @@ def _chain(records, run) -> _Chain:
 
 def _is_position(records, chain: _Chain) -> bool:
     labs = _labels_of(records)
-    return bool(labs) and labs <= set(chain.position) and bool(labs & {"start", "middle", "end"})
+    return bool(labs) and labs <= set(chain.position) and bool(labs & chain.inside)
 
 
 def _is_membership(records, chain: _Chain) -> bool:
@@ -142,7 +164,7 @@ def consistency(run: Any, member_run: Any = None, *, pairs=None) -> ConsistencyR
                           f"nor chain position ({', '.join(chain.position)}); consistency needs a chain task")
 
     def _is_member(label: Optional[str]) -> bool:
-        return chain.collapse(label) == "yes"
+        return chain.collapse(label) == chain.member
 
     member_pred: dict[str, dict[str, Optional[str]]] = {}
     if member_run is not None:
@@ -151,7 +173,8 @@ def consistency(run: Any, member_run: Any = None, *, pairs=None) -> ConsistencyR
                               f"{_run_name(r)} is itself a membership run")
         m = as_run(member_run)
         if not _is_membership(m.responses, chain):
-            raise ConfigError(f"{_run_name(m)}: member_run must be a membership run (labels yes/no)")
+            raise ConfigError(f"{_run_name(m)}: member_run must be a membership run (labels "
+                              f"{'/'.join(chain.membership)})")
         for vp, vm in pair_variants(r.variants, m.variants, pairs,
                                     task_words(task_of(r.responses, r), task_of(m.responses, m))):
             member_pred[vp] = {pair_key(x): _prediction(x) for x in m.records(vm)}
@@ -184,8 +207,8 @@ def consistency(run: Any, member_run: Any = None, *, pairs=None) -> ConsistencyR
                    "gold_members": gold_members, "fewer_than_3": 1 <= members <= 2,
                    "start_without_end": None, "end_without_start": None, "disagreements": None}
             if position:
-                row["start_without_end"] = "start" in preds and "end" not in preds
-                row["end_without_start"] = "end" in preds and "start" not in preds
+                row["start_without_end"] = chain.start in preds and chain.end not in preds
+                row["end_without_start"] = chain.end in preds and chain.start not in preds
             if mp is not None:
                 row["disagreements"] = sum(
                     1 for x, p in zip(items, preds)

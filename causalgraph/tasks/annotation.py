@@ -22,7 +22,7 @@ from ..annotation.records import TASK, parse_for_run, parsed_from_label
 from ..annotation.reference import PAPER_RANGES, climatecause_ranges
 from ..taskkit.item import Item, item_id
 from ..errors import DataNotFound, CausalGraphError
-from ..model import Statement
+from ..model import Relation, Statement
 from .base import ItemView, Task
 from ..datasets import load_corpus
 
@@ -123,6 +123,26 @@ def reference_annotation(item: Item) -> Optional[str]:
     return "<Answer>" + json.dumps(statement_to_answer(st), ensure_ascii=False) + "</Answer>"
 
 
+def wrong_annotation(item: Item) -> str:
+    """A wrong annotation of an item's text (``mock/noisy``): no relation where the statement holds one, else one.
+
+    Examples
+    --------
+    >>> it = text_items(["Warming melts glaciers."])[0]
+    >>> wrong_annotation(it)                 # doctest: +SKIP
+    '<Answer>{"causal": true, "abbreviations": null, "relations": [{...}]}</Answer>'
+    """
+    text = (item.meta or {}).get("text")
+    st = _known_statements().get(" ".join(str(text).split())) if text else None
+    if st is not None and st.relations:
+        answer = statement_to_answer(Statement(st.id, st.text, False, ()))
+    else:
+        unrelated = Statement("wrong", str(text or ""), True,
+                              (Relation("an unrelated event", "another unrelated event"),))
+        answer = statement_to_answer(unrelated)
+    return "<Answer>" + json.dumps(answer, ensure_ascii=False) + "</Answer>"
+
+
 def _annotation_pairs(answer, text: str, rule: Optional[str], stored: bool) -> tuple[tuple[str, str], ...]:
     if stored:
         parsed = parsed_from_label(answer, rule)
@@ -181,6 +201,7 @@ def tasks() -> list[Task]:
         parse=parse_for_run,
         score=_score,
         reference_answer=reference_annotation,
+        wrong_answer=wrong_annotation,
         strategy=lambda v: v,
         requires=("text",),
         description="annotate statements into ClimateCause-style relations (issue 9)",

@@ -99,7 +99,10 @@ class Task:
     coarsen
         Optional map from this task's labels to a coarser task's labels, so
         that paired statistics can compare the two (chain position →
-        membership); ``coarse_labels`` are the labels it maps to.
+        membership); ``coarse_labels`` are the labels it maps to.  ``stats
+        consistency`` reads a task with ``coarsen`` as a chain-position task
+        whose ``labels`` are start, middle, end and outside, in that order,
+        and whose start maps to the member label.
     score
         Optional ``score(records) -> dict`` for ``set``, ``pairs`` and ``custom`` tasks;
         ``records`` are the run's response dicts of one variant.
@@ -125,6 +128,13 @@ class Task:
         the answers that must score full marks; ``None`` for an item it has
         no answer to (annotation: free text that is not a corpus statement),
         which ``mock/oracle`` refuses before asking anything.
+    wrong_answer
+        Optional ``wrong_answer(item) -> str``: what a model that gets an item
+        of :attr:`reference_answer` wrong answers, in the task's own answer
+        format (extraction: no relation where the text holds one, an
+        unrelated pair where it holds none).  ``mock/noisy`` answers it when
+        its draw flips an item; without it, the flipped answer is empty
+        (read as unparsed, so scored wrong).
     prompt_catalogs
         The prompt catalogs a task's items can be built from, its default
         first (ClimateCause paper tasks: ``("authors", "tables")``); empty
@@ -188,6 +198,7 @@ class Task:
     variant_words: tuple[str, ...] = ()
     correct: Optional[Callable[[Mapping[str, Any]], bool]] = None
     reference_answer: Optional[Callable[[Any], Optional[str]]] = None
+    wrong_answer: Optional[Callable[[Any], str]] = None
     prompt_catalogs: tuple[str, ...] = ()
     unrecorded_prompts: Optional[str] = None
     requires: tuple[str, ...] = ()

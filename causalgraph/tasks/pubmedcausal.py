@@ -42,6 +42,20 @@ _CAUSALITY_WORDS = {"explicit": "Explicit", "implicit": "Implicit"}
 _SENTENTIALITY_WORDS = {"intra": "Intra-sentential", "inter": "Inter-sentential"}
 
 
+def wrong_extraction(item) -> str:
+    """A wrong answer to an extraction item (``mock/noisy``): no relation where the row holds one, else one it does not.
+
+    Examples
+    --------
+    >>> from causalgraph.taskkit.item import Item
+    >>> wrong_extraction(Item("y", "pubmedcausal-extract", "zero-shot", "…", None, meta={"pairs": []}))
+    'Output:\\nTuple 1: {Cause: an unrelated event, Effect: another unrelated event}'
+    """
+    if (item.meta or {}).get("pairs"):
+        return "Output: No relations extracted."
+    return "Output:\nTuple 1: {Cause: an unrelated event, Effect: another unrelated event}"
+
+
 def reference_extraction(item) -> str:
     """The answer that scores full marks: the item's gold pairs as the few-shot examples write tuples.
 
@@ -136,7 +150,7 @@ def tasks() -> list[Task]:
     return [
         Task(name=EXTRACT_TASK, build_items=lambda corpus, variant: extraction_items(corpus, variant),
              list_variants=ids, kind="pairs", parse=_parse_extraction, score=score_extraction_records,
-             reference_answer=reference_extraction, item_view=EXTRACTION_VIEW,
+             reference_answer=reference_extraction, wrong_answer=wrong_extraction, item_view=EXTRACTION_VIEW,
              strategy=strategy_of, default_data="pubmedcausal:test", requires=("text",),
              description="PubMedCausal span-level cause-effect pair extraction (App. E.1, six strategies)"),
         Task(name=DETECT_TASK, build_items=lambda corpus, variant: detection_items(corpus, variant),

@@ -8,11 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from causalgraph.bench.runner import PROGRESS_INTERVAL, _Progress
+from causalgraph.bench.progress import PROGRESS_INTERVAL, _Progress
 
 
 class _Clock:

@@ -8,7 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from causalgraph.runlog.record import RunRecord
-from causalgraph.bench.runner import _now, run_benchmark
+from causalgraph.bench.runner import run_benchmark
+from causalgraph.bench.writer import _now
 from causalgraph.bench.scoring import compute_metrics
 from causalgraph.runlog.store import RunStore, load_run
 from causalgraph.llm.base import Completion, Request, canonical_json, request_key

@@ -118,6 +118,19 @@ def test_the_papers_metrics_cannot_be_removed_and_unknown_ones_are_named():
         unregister_metric("nope")
 
 
+def test_a_built_in_metric_added_after_the_papers_five_is_not_one_of_them(monkeypatch):
+    """The recipe's one line (``_builtin_metric`` after the five) gives a metric that can be replaced and removed."""
+    from causalgraph.metrics import complexity as cx
+
+    cx._builtin_metric("extra_builtin", lambda g, o: 1.0, "a built-in metric of the recipe", columns=())
+    try:
+        assert cx._PAPER_METRICS == tuple(PAPER) and "extra_builtin" in metric_names()
+        register_metric("extra_builtin", lambda g, o: 2.0, "replaced", replace=True)
+    finally:
+        unregister_metric("extra_builtin")
+    assert metric_names() == tuple(PAPER)
+
+
 def test_complexity_record_needs_every_metric_and_is_frozen_hashable_and_picklable():
     with pytest.raises(TypeError, match=r"missing \['pol'\], unknown \[\]"):
         Complexity(com=1, ex=0, nest=0.0, corr=0)

@@ -54,3 +54,33 @@ def test_the_oracle_answers_extraction_items_with_the_reference_and_scores_full_
     assert all(r["response"] == reference_extraction(items[r["item_id"]]) for r in run.responses)
     s = res.metrics["variants"]["few-shot"]
     assert s["parse_failures"] == 0 and s["f1"] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("task_name", ["pubmedcausal-extract", "annotate"])
+def test_noisy_mock_flips_an_item_to_the_tasks_own_wrong_answer_which_parses(task_name, climatecause, climatecause_path,
+                                                                             pubmed_test, pubmed_test_path,
+                                                                             isolated_cache, tmp_path):
+    """mock/noisy with flip=1 answers every item with Task.wrong_answer, in the task's own format."""
+    task = get_task(task_name)
+    corpus, path = (pubmed_test, pubmed_test_path) if task_name == "pubmedcausal-extract" else \
+        (climatecause, climatecause_path)
+    if task_name == "annotate":
+        # Texts without gold in the item (as `annotate --text` asks) that are statements of the corpus, whose
+        # reference is their gold annotation: one without causality (gets a relation), the rest with.
+        from causalgraph.tasks.annotation import text_items
+
+        texts = [st.text for st in climatecause if not st.relations][:1] + \
+            [st.text for st in climatecause if st.relations][:7]
+        items = {it.id: it for it in text_items(texts, "zero-shot")}
+        res = run_benchmark(task_name, "zero-shot", "mock/noisy", items=list(items.values()), out=tmp_path / "n",
+                            temperature=1.0, model_options={"flip": 1})
+    else:
+        res = run_benchmark(task_name, "zero-shot", "mock/noisy", data=str(path), limit=8, out=tmp_path / "n",
+                            temperature=1.0, model_options={"flip": 1})
+        items = {it.id: it for it in task.items(corpus, "zero-shot")}
+    run = load_run(res.path)
+    assert len(run.responses) == 8
+    for r in run.responses:
+        assert r["response"] == task.wrong_answer(items[r["item_id"]])
+        assert r["error"] is None and r["rule"] not in ("unparsed", "empty"), r["response"][:80]
+    assert res.metrics["variants"]["zero-shot"]["parse_failures"] == 0
