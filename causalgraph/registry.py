@@ -32,7 +32,7 @@ from typing import Any, Callable, Generic, Iterator, Optional, Sequence, TypeVar
 
 from .errors import ConfigError
 
-__all__ = ["Registry", "did_you_mean", "load_target", "is_target", "ENTRY_POINT_GROUPS"]
+__all__ = ["Registry", "did_you_mean", "load_target", "is_target", "record_name", "ENTRY_POINT_GROUPS"]
 
 T = TypeVar("T")
 
@@ -54,6 +54,39 @@ def did_you_mean(name: Any, known: Sequence[str]) -> str:
     """
     close = difflib.get_close_matches(str(name), list(known), n=1)
     return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def record_name(value: Any, record: type, name: Optional[str], caller: str) -> str:
+    """The name to register ``value`` under: a ``record`` instance's own, or ``name`` for a lazy target.
+
+    The one rule of the ``register_*`` functions that take a record or its ``"module:attr"`` target
+    (``register_task``, ``register_encoding``, ``register_reducer``): a target needs ``name=`` (nothing
+    is imported to read it), and a record's ``name=``, when given, must be its own.
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @dataclass
+    ... class Thing:
+    ...     name: str
+    >>> record_name(Thing("a"), Thing, None, "register_thing"), record_name("pkg:THING", Thing, "b", "register_thing")
+    ('a', 'b')
+    >>> record_name("pkg:THING", Thing, None, "register_thing")
+    Traceback (most recent call last):
+    ...
+    causalgraph.errors.ConfigError: register_thing('pkg:THING'): a 'module:attr' target needs name= (the thing's name)
+    """
+    kind = record.__name__.lower()
+    if isinstance(value, str):
+        if not name:
+            raise ConfigError(f"{caller}({value!r}): a 'module:attr' target needs name= (the {kind}'s name)")
+        return name
+    if not isinstance(value, record):
+        raise ConfigError(f"{caller} takes a{'n' if record.__name__[0] in 'AEIOU' else ''} {record.__name__} "
+                          f"record or a 'module:attr' target; found {type(value).__name__}")
+    if name is not None and name != value.name:
+        raise ConfigError(f"{caller}: name={name!r} differs from the {kind}'s own name {value.name!r}")
+    return value.name
 
 
 def is_target(value: Any) -> bool:

@@ -3,7 +3,7 @@
 # refactor can be checked byte for byte:
 #
 #   bash scripts/snapshot_outputs.sh OUT_DIR            # then, after the change,
-#   bash scripts/snapshot_outputs.sh OUT_DIR2 && diff -r OUT_DIR OUT_DIR2
+#   bash scripts/snapshot_outputs.sh OUT_DIR2 && python scripts/compare_snapshots.py OUT_DIR OUT_DIR2
 #
 # Each command's stdout, stderr and exit status are kept (NAME.out, NAME.err, NAME.rc); folders a
 # command writes (report, run folders, export-dataset, export-graphs, bench view) are kept under
@@ -73,6 +73,21 @@ run annotate annotate --data climatecause --limit 5 --model mock/oracle --out "$
 run evaluate-annotation evaluate-annotation "$OUT/annotate.d" --format csv
 run view view --statement cc-007 -o "$OUT/view.html"
 run report report -o "$OUT/report.d" --max-graphs 5 --runs "$OUT/run-corri.d"
+
+# SNAPSHOT_ITEMS=1: also the items of every task and prompt variant `bench tasks` lists (220 commands,
+# about 700 MB) and `score` of one text with a fixed answer.
+if [ "${SNAPSHOT_ITEMS:-0}" = 1 ]; then
+  "$CG" bench tasks --format csv | python3 -c '
+import csv, sys
+for row in csv.DictReader(sys.stdin):
+    for v in row["variants"].split(","):
+        print(row["task"], v)' | while read -r task variant; do
+    run "items-$task-$variant" items --task "$task" --variant "$variant" --format json
+  done
+  answer='{"causal": true, "relations": [{"target": "reduces", "explicitness": "E", "cause_np": "warming", "cause_no_quantifier": "warming", "effect_np": "sea ice", "effect_no_quantifier": "sea ice", "relation_type": "positive", "correlation": "negative"}]}'
+  run score score "Warming reduces sea ice." --model mock/constant --model-option "text=$answer" --no-cache --format json
+  run score-table score "Warming reduces sea ice." --model mock/constant --model-option "text=$answer" --no-cache
+fi
 
 # Mask what varies by design: the snapshot's own path, and times in manifests and metrics.
 find "$OUT" -type f ! -path "$OUT/.cache/*" -print0 | xargs -0 sed -i -E \

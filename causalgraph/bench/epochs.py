@@ -40,7 +40,7 @@ from typing import Any, Callable, Mapping, Optional, Sequence
 import numpy as np
 
 from ..errors import ConfigError
-from ..registry import Registry, did_you_mean
+from ..registry import Registry, did_you_mean, record_name
 from ..runlog.samples import group_samples, label_key
 from ..agreement import fleiss_kappa
 
@@ -126,16 +126,7 @@ def register_reducer(kind: "ReducerKind | str", *, replace: bool = False,
     Reducer(name='best#k', k=2)
     >>> REDUCERS.unregister("best#k")
     """
-    if isinstance(kind, str):
-        if not name:
-            raise ConfigError(f"register_reducer({kind!r}): a 'module:attr' target needs name= (the reducer's name)")
-        return REDUCERS.register(name, kind, replace=replace)
-    if not isinstance(kind, ReducerKind):
-        raise ConfigError(f"register_reducer takes a ReducerKind record or a 'module:attr' target; found "
-                          f"{type(kind).__name__}")
-    if name is not None and name != kind.name:
-        raise ConfigError(f"register_reducer: name={name!r} differs from the reducer's own name {kind.name!r}")
-    return REDUCERS.register(kind.name, kind, replace=replace)
+    return REDUCERS.register(record_name(kind, ReducerKind, name, "register_reducer"), kind, replace=replace)
 
 
 def reducer_kind(text: str) -> Optional[ReducerKind]:

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any, Iterator, Optional
 
 from ..errors import ConfigError
-from ..registry import ENTRY_POINT_GROUPS, Registry, did_you_mean
+from ..registry import ENTRY_POINT_GROUPS, Registry, did_you_mean, record_name
 from .base import Encoding
 
 __all__ = ["register_encoding", "unregister_encoding", "get_encoding", "encoding_names", "decodable_names",
@@ -153,17 +153,9 @@ def register_encoding(encoding: "Encoding | str", *, replace: bool = False,
     causalgraph.errors.ConfigError: encoding 'arrows' is already registered; pass replace=True to replace it
     >>> unregister_encoding("arrows")
     """
-    if isinstance(encoding, str):
-        # A lazy "module:attr" target: imported, and checked like a record, when the name is first used.
-        if not name:
-            raise ConfigError(f"register_encoding({encoding!r}): a 'module:attr' target needs name= (the "
-                              "encoding's name)")
+    name = record_name(encoding, Encoding, name, "register_encoding")
+    if isinstance(encoding, str):  # a lazy target: imported, and checked like a record, when first used
         return _REGISTRY.register(name, encoding, replace=replace)
-    if not isinstance(encoding, Encoding):
-        raise ConfigError(f"register_encoding takes an Encoding record or a 'module:attr' target; found "
-                          f"{type(encoding).__name__}")
-    if name is not None and name != encoding.name:
-        raise ConfigError(f"register_encoding: name={name!r} differs from the encoding's own name {encoding.name!r}")
     # The record's own checks come before the taken-name check, so a bad record says what is wrong with it.
     _check(encoding.name, encoding)
     return _REGISTRY.register(encoding.name, encoding, replace=replace)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import importlib
 
 from ..errors import ConfigError
-from ..registry import ENTRY_POINT_GROUPS, Registry
+from ..registry import ENTRY_POINT_GROUPS, Registry, record_name
 from .base import KINDS, ItemView, Task
 from .annotation import ANNOTATION_VIEW
 from .pubmedcausal import EXTRACTION_VIEW
@@ -85,15 +85,9 @@ def register_task(task: "Task | str", *, replace: bool = False, name: "str | Non
     >>> register_task(task, replace=True).name
     'demo-yesno'
     """
+    name = record_name(task, Task, name, "register_task")
     if isinstance(task, str):
-        if not name:
-            raise ConfigError(f"register_task({task!r}): a 'module:attr' target needs name= (the task's name)")
         return TASKS.register(name, task, replace=replace)
-    if not isinstance(task, Task):
-        raise ConfigError(f"register_task takes a Task record or a 'module:attr' target; found "
-                          f"{type(task).__name__}")
-    if name is not None and name != task.name:
-        raise ConfigError(f"register_task: name={name!r} differs from the task's own name {task.name!r}")
     if task.name in TASKS and not replace:
         raise ConfigError(f"task {task.name!r} is already registered (pass replace=True to override it)")
     return TASKS.register(task.name, task, replace=True)
