@@ -1,4 +1,11 @@
-"""Benchmarks: items (prompt + gold + meta), runner, answer parsing and scoring."""
+"""The engine: the runner (call path, retries, the run writer), Batch, answer parsing and scoring.
+
+It runs the tasks of :mod:`causalgraph.tasks` on the backends of
+:mod:`causalgraph.llm` and writes run folders through :mod:`causalgraph.runlog`.
+``Item`` (:mod:`causalgraph.taskkit`) and ``Run``/``RunStore``/``load_run``
+(:mod:`causalgraph.runlog`) are re-exported here for code written before they
+had packages of their own.
+"""
 
 from __future__ import annotations
 
