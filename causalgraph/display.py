@@ -13,8 +13,9 @@ the viewer imports it.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, Callable, Optional
+
+from .registry import load_target
 
 __all__ = ["HTML_DISPLAY", "html_for"]
 
@@ -39,6 +40,5 @@ def html_for(kind: str, obj: Any) -> Optional[str]:
     if render is None:
         return None
     if isinstance(render, str):
-        module, _, attr = render.partition(":")
-        render = HTML_DISPLAY[kind] = getattr(importlib.import_module(module), attr)
+        render = HTML_DISPLAY[kind] = load_target(render)
     return render(obj)

@@ -24,12 +24,11 @@ function returning it); the list is a :class:`causalgraph.registry.Registry`.
 from __future__ import annotations
 
 import importlib
+import json
 
 from ..errors import ConfigError
-from ..registry import ENTRY_POINT_GROUPS, Registry, record_name
+from ..registry import ENTRY_POINT_GROUPS, Registry, load_target, record_name
 from .base import KINDS, ItemView, Task
-from .annotation import ANNOTATION_VIEW
-from .pubmedcausal import EXTRACTION_VIEW
 
 __all__ = ["Task", "ItemView", "KINDS", "register_task", "get_task", "list_tasks", "builtin_tasks", "find_task",
            "legacy_item_view", "TASKS"]
@@ -143,6 +142,12 @@ def find_task(name) -> "Task | None":
     return TASKS.find(str(name)) if name is not None else None
 
 
+#: The item views the guess of :func:`legacy_item_view` returns, named lazily so that the families they
+#: belong to still load on first use of the task list.
+_LEGACY_VIEWS = {"extraction": "causalgraph.tasks.pubmedcausal:EXTRACTION_VIEW",
+                 "annotation": "causalgraph.tasks.annotation:ANNOTATION_VIEW"}
+
+
 def legacy_item_view(records) -> "ItemView | None":
     """The item view of the records of a task that is not registered here, read from their shape.
 
@@ -158,15 +163,13 @@ def legacy_item_view(records) -> "ItemView | None":
     >>> legacy_item_view([{"meta": {}, "gold": "yes", "label": "no"}]) is None
     True
     """
-    import json
-
     for r in records:
         meta = r.get("meta") or {}
         if isinstance(meta.get("pairs"), list) and (r.get("label") is None or isinstance(r.get("label"), list)):
-            return EXTRACTION_VIEW
+            return load_target(_LEGACY_VIEWS["extraction"])
         label = r.get("label")
         if isinstance(label, dict) and "relations" in label:
-            return ANNOTATION_VIEW
+            return load_target(_LEGACY_VIEWS["annotation"])
         gold = r.get("gold")
         if isinstance(gold, str) and gold.lstrip().startswith("{"):
             try:
@@ -174,5 +177,5 @@ def legacy_item_view(records) -> "ItemView | None":
             except ValueError:
                 continue
             if isinstance(obj, dict) and "relations" in obj:
-                return ANNOTATION_VIEW
+                return load_target(_LEGACY_VIEWS["annotation"])
     return None
