@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from .._sync import close_quietly, run_sync
+from ..wording import plural
 from ..errors import (BackendError, BackendProtocolError, BackendUnavailable, BackendUnreachable, CausalGraphError,
                       ConfigError)
 from ..llm import pricing
@@ -367,8 +368,10 @@ def stopped_error(config: RunConfig, breaker: CircuitBreaker, pending: int, unit
                   out: Optional[Path]) -> Optional[BackendError]:
     """The error that ends a run the breaker stopped (``None`` when it was not stopped).
 
-    ``out``: the run folder, which the same command resumes (``None``: answers kept in memory only).
+    ``out``: the run folder, which the same command resumes (``None``: answers kept in memory only);
+    ``unit``: what ``pending`` counts, in the singular (``"item"``, ``"sample"``).
     """
+    left = plural(pending, unit)
     again = f"run the same command again: {out} resumes" if out is not None else "call again"
     if breaker.is_open:
         where = breaker.endpoint or config.model
@@ -377,16 +380,16 @@ def stopped_error(config: RunConfig, breaker: CircuitBreaker, pending: int, unit
             # The server is there but is not the API: an HTML page, a proxy, a wrong path in the URL.
             return BackendProtocolError(
                 f"{config.model}: {breaker.count} replies in a row from {where} that are not the "
-                f"backend's protocol (last: {breaker.last}); the run stopped with {pending} {unit} not "
+                f"backend's protocol (last: {breaker.last}); the run stopped with {left} not "
                 f"answered, left pending. Point --base-url at the API itself (e.g. http://HOST:PORT/v1) and "
                 f"{again}{them}", endpoint=breaker.endpoint)
         return BackendUnreachable(
             f"{config.model}: {breaker.count} connection failures in a row to {where} "
-            f"(last: {breaker.last}); the run stopped with {pending} {unit} not answered, left pending. "
+            f"(last: {breaker.last}); the run stopped with {left} not answered, left pending. "
             f"Start the server (or fix the base URL) and {again}{them}", endpoint=breaker.endpoint)
     if breaker.refused is not None:
         return BackendUnavailable(
-            f"{config.model} refuses every request ({breaker.refused}); the run stopped with {pending} {unit} not "
+            f"{config.model} refuses every request ({breaker.refused}); the run stopped with {left} not "
             f"asked. Fix the cause and {again}")
     return None
 
@@ -483,7 +486,7 @@ async def aanswer_items(config: RunConfig, items: Sequence[Item], *,
             if cache is not None:
                 cache.close()
         error = stopped_error(config, breaker, len(samples) - sink.counters["written"],
-                              "samples" if config.epochs > 1 else "items", None)
+                              "sample" if config.epochs > 1 else "item", None)
         if error is not None:
             raise error
         return sink.records
@@ -536,7 +539,7 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                 cache.close()
         metrics, done = writer.finish_counts(), writer.counters
         error = stopped_error(config, breaker, len(prep.todo_samples) - done["written"],
-                              "samples" if prep.epochs > 1 else "items", prep.path)
+                              "sample" if prep.epochs > 1 else "item", prep.path)
         if error is not None:
             raise error
         return RunResult(path=prep.path, metrics=metrics, requests_sent=done["requests_sent"],

@@ -133,3 +133,18 @@ def test_bench_run_against_a_dying_server_is_one_line_naming_host_and_port_witho
     assert rc == 0 and "2 already answered" in err and "0 errors" in err
     run = load_run(tmp_path / "r")
     assert len(run.attempts) == len(run.responses) == sum(run.manifest["items"].values())
+
+
+def test_one_item_left_pending_is_named_in_the_singular(isolated_cache, tmp_path):
+    """Nothing listens on the port: the one item of the run is left pending, and the message counts it as one."""
+    import socket
+
+    with socket.socket() as s:  # a port that was free a moment ago: connections to it are refused
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    item = yn_items(1)[0]
+    with pytest.raises(BackendUnreachable) as info:
+        run_benchmark(YN_TASK, [item.variant], "openai/standin-model", items=[item], out=tmp_path / "run",
+                      model_options={"base_url": f"http://127.0.0.1:{port}/v1"}, concurrency=1, retry_base=0.001,
+                      retry_cap=0.01, max_attempts=6)
+    assert "the run stopped with 1 item not answered, left pending" in str(info.value)
