@@ -186,22 +186,33 @@ def test_no_package_imports_one_that_imports_it_back():
     assert _cycles(graph) == []
 
 
+def _against_order(imports, layer: dict[str, int]) -> list[tuple[str, str, int]]:
+    """``(importer, imported, line)`` of every import of a package of a higher layer (the root excepted)."""
+    return sorted((mod, t, line) for mod, t, line, _ in imports
+                  if _package(mod) != "causalgraph" and _package(t) != "causalgraph"
+                  and layer[_package(t)] > layer[_package(mod)])
+
+
 def test_every_package_has_a_layer_and_imports_none_above_it():
     layer = _layer_of()
     packages = set(_package_graph()) - {"causalgraph"}
     assert packages - set(layer) == set(), "packages missing from LAYERS"
     assert set(layer) - packages == set(), "LAYERS names packages that do not exist"
-    against = sorted((mod, t, line) for mod, t, line, _ in _imports()
-                     if _package(mod) != "causalgraph" and _package(t) != "causalgraph"
-                     and layer[_package(t)] > layer[_package(mod)])
+    against = _against_order(_imports(), layer)
     assert against == [], "imports against the layer order (importer, imported, line): " + repr(against)
 
 
 def test_the_layer_check_finds_an_import_against_the_order():
     layer = _layer_of()
-    # the engine above the tasks: bench may import tasks, tasks may not import bench
-    assert layer["bench"] > layer["tasks"] > layer["taskkit"] > layer["errors"]
-    assert layer["cli"] == len(LAYERS) - 1
+    imports = [
+        ("causalgraph.bench.runner", "causalgraph.tasks.base", 1, False),       # engine → tasks: down, allowed
+        ("causalgraph.tasks.climatecause", "causalgraph.bench.runner", 7, True),  # tasks → engine: up
+        ("causalgraph.errors", "causalgraph.cli", 3, False),                     # foundation → cli: up
+        ("causalgraph.stats.compare", "causalgraph.apps.annotator", 9, False),   # same layer: allowed
+        ("causalgraph", "causalgraph.cli", 2, False),                            # the facade: above all
+    ]
+    assert _against_order(imports, layer) == [("causalgraph.errors", "causalgraph.cli", 3),
+                                              ("causalgraph.tasks.climatecause", "causalgraph.bench.runner", 7)]
 
 
 def test_a_function_level_import_of_causalgraph_is_only_of_an_optional_module():
@@ -241,10 +252,22 @@ def test_the_root_package_imports_its_exports_lazily():
             "print(sorted(m for m in sys.modules if m.startswith('causalgraph')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "['causalgraph', 'causalgraph._version']"
-    # every exported name resolves, to the object its module defines
-    for name in causalgraph.__all__:
-        assert getattr(causalgraph, name) is not None
-    assert causalgraph.compile_graph is __import__("causalgraph.graph", fromlist=["x"]).compile_graph
+    # The TYPE_CHECKING block (what type checkers read) lists the exports a second time, as imports:
+    # every name resolves lazily to the very object that import names, and no name is in one list only.
+    import importlib
+
+    checking = next(n for n in tree.body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING")
+    declared = {}
+    for node in ast.walk(checking):
+        if isinstance(node, ast.ImportFrom):
+            base = "causalgraph" + (f".{node.module}" if node.module else "")
+            for a in node.names:
+                declared[a.asname or a.name] = (base, a.name)
+    assert set(declared) == set(causalgraph.__all__) - {"__version__"}
+    for name, (module, attr) in declared.items():
+        mod = importlib.import_module(module)
+        expected = getattr(mod, attr) if hasattr(mod, attr) else importlib.import_module(f"{module}.{attr}")
+        assert getattr(causalgraph, name) is expected, name
     with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
         causalgraph.no_such_name  # noqa: B018
 

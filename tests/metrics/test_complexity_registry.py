@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import math
 import pickle
 from dataclasses import FrozenInstanceError, replace
@@ -119,16 +121,30 @@ def test_the_papers_metrics_cannot_be_removed_and_unknown_ones_are_named():
 
 
 def test_a_built_in_metric_added_after_the_papers_five_is_not_one_of_them(monkeypatch):
-    """The recipe's one line (``_builtin_metric`` after the five) gives a metric that can be replaced and removed."""
+    """The recipe's one line (``_builtin_metric`` after the five, in the module's source) gives a metric that
+    can be replaced and removed: the module is run again from its source with that line added."""
+    import ast
+    import types
+    from pathlib import Path
+
     from causalgraph.metrics import complexity as cx
 
-    cx._builtin_metric("extra_builtin", lambda g, o: 1.0, "a built-in metric of the recipe", columns=())
-    try:
-        assert cx._PAPER_METRICS == tuple(PAPER) and "extra_builtin" in metric_names()
-        register_metric("extra_builtin", lambda g, o: 2.0, "replaced", replace=True)
-    finally:
-        unregister_metric("extra_builtin")
-    assert metric_names() == tuple(PAPER)
+    source = Path(cx.__file__).read_text(encoding="utf-8")
+    pol = next(n for n in ast.parse(source).body if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call)
+               and getattr(n.value.func, "id", None) == "_builtin_metric" and n.value.args[0].value == "pol")
+    lines = source.splitlines()
+    lines.insert(pol.end_lineno, '_builtin_metric("extra_builtin", lambda g, o: 1.0, "the recipe\'s metric", columns=())')
+    probe = types.ModuleType("causalgraph.metrics._recipe_probe")
+    probe.__package__ = "causalgraph.metrics"
+    monkeypatch.setitem(sys.modules, probe.__name__, probe)  # dataclasses look their module up there
+    exec(compile("\n".join(lines), "recipe_probe", "exec"), probe.__dict__)
+    assert probe.metric_names() == (*PAPER, "extra_builtin")
+    assert probe._PAPER_METRICS == tuple(PAPER)
+    probe.register_metric("extra_builtin", lambda g, o: 2.0, "replaced", replace=True)
+    probe.unregister_metric("extra_builtin")
+    assert probe.metric_names() == tuple(PAPER)
+    with pytest.raises(ConfigError, match="one of the paper's five"):
+        probe.unregister_metric("pol")
 
 
 def test_complexity_record_needs_every_metric_and_is_frozen_hashable_and_picklable():

@@ -56,31 +56,38 @@ def test_the_oracle_answers_extraction_items_with_the_reference_and_scores_full_
     assert s["parse_failures"] == 0 and s["f1"] == pytest.approx(1.0)
 
 
-@pytest.mark.parametrize("task_name", ["pubmedcausal-extract", "annotate"])
-def test_noisy_mock_flips_an_item_to_the_tasks_own_wrong_answer_which_parses(task_name, climatecause, climatecause_path,
-                                                                             pubmed_test, pubmed_test_path,
-                                                                             isolated_cache, tmp_path):
-    """mock/noisy with flip=1 answers every item with Task.wrong_answer, in the task's own format."""
-    task = get_task(task_name)
-    corpus, path = (pubmed_test, pubmed_test_path) if task_name == "pubmedcausal-extract" else \
-        (climatecause, climatecause_path)
-    if task_name == "annotate":
-        # Texts without gold in the item (as `annotate --text` asks) that are statements of the corpus, whose
-        # reference is their gold annotation: one without causality (gets a relation), the rest with.
-        from causalgraph.tasks.annotation import text_items
+def test_noisy_mock_answers_a_flipped_extraction_item_with_no_relation_or_an_unrelated_one(pubmed_test,
+                                                                                           isolated_cache, tmp_path):
+    """mock/noisy with flip=1: a row with gold pairs is answered 'no relation', a row without one an unrelated pair."""
+    from causalgraph.taskkit.item import Item
 
-        texts = [st.text for st in climatecause if not st.relations][:1] + \
-            [st.text for st in climatecause if st.relations][:7]
-        items = {it.id: it for it in text_items(texts, "zero-shot")}
-        res = run_benchmark(task_name, "zero-shot", "mock/noisy", items=list(items.values()), out=tmp_path / "n",
-                            temperature=1.0, model_options={"flip": 1})
-    else:
-        res = run_benchmark(task_name, "zero-shot", "mock/noisy", data=str(path), limit=8, out=tmp_path / "n",
-                            temperature=1.0, model_options={"flip": 1})
-        items = {it.id: it for it in task.items(corpus, "zero-shot")}
-    run = load_run(res.path)
-    assert len(run.responses) == 8
-    for r in run.responses:
-        assert r["response"] == task.wrong_answer(items[r["item_id"]])
-        assert r["error"] is None and r["rule"] not in ("unparsed", "empty"), r["response"][:80]
+    real = TASK.items(pubmed_test, "zero-shot")[:3]
+    empty = Item("pubmedcausal-extract/zero-shot/no-pairs", "pubmedcausal-extract", "zero-shot", "A sentence.", None,
+                 meta={"pairs": [], "s/n": "no-pairs"})
+    res = run_benchmark("pubmedcausal-extract", "zero-shot", "mock/noisy", items=[*real, empty], out=tmp_path / "n",
+                        temperature=1.0, model_options={"flip": 1})
+    got = {r["item_id"]: r for r in load_run(res.path).responses}
+    for it in real:
+        assert it.meta["pairs"]
+        assert (got[it.id]["response"], got[it.id]["label"], got[it.id]["rule"]) == (
+            "Output: No relations extracted.", [], "none-stated")
+    r = got[empty.id]
+    assert [(p["cause"], p["effect"]) for p in r["label"]] == [("an unrelated event", "another unrelated event")]
     assert res.metrics["variants"]["zero-shot"]["parse_failures"] == 0
+
+
+def test_noisy_mock_answers_a_flipped_annotation_with_a_wrong_annotation_in_the_answer_format(climatecause,
+                                                                                            isolated_cache, tmp_path):
+    """Texts that are corpus statements: one without causality gets one unrelated relation, the others none."""
+    from causalgraph.apps.annotator import statements_from_run
+    from causalgraph.tasks.annotation import text_items
+
+    statements = [st for st in climatecause if not st.relations][:1] + [st for st in climatecause if st.relations][:3]
+    assert [bool(st.relations) for st in statements] == [False, True, True, True]
+    items = text_items([st.text for st in statements], "zero-shot")
+    res = run_benchmark("annotate", "zero-shot", "mock/noisy", items=items, out=tmp_path / "n", temperature=1.0,
+                        model_options={"flip": 1})
+    assert res.metrics["variants"]["zero-shot"]["parse_failures"] == 0
+    got = statements_from_run(tmp_path / "n")
+    assert [[(r.cause, r.effect) for r in st.relations] for st in got] == [
+        [("an unrelated event", "another unrelated event")], [], [], []]
