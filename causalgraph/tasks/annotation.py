@@ -103,6 +103,12 @@ def _known_statements() -> dict[str, Statement]:
     return out
 
 
+def _statement_of(item: Item) -> Optional[Statement]:
+    """The corpus statement whose text the item asks about (blanks folded), or ``None``."""
+    text = (item.meta or {}).get("text")
+    return _known_statements().get(" ".join(str(text).split())) if text else None
+
+
 def reference_annotation(item: Item) -> Optional[str]:
     """The gold annotation of an item's text when it is a ClimateCause statement, as a perfect model answers it.
 
@@ -116,8 +122,7 @@ def reference_annotation(item: Item) -> Optional[str]:
     >>> reference_annotation(it) is None     # doctest: +SKIP
     True
     """
-    text = (item.meta or {}).get("text")
-    st = _known_statements().get(" ".join(str(text).split())) if text else None
+    st = _statement_of(item)
     if st is None:
         return None
     return "<Answer>" + json.dumps(statement_to_answer(st), ensure_ascii=False) + "</Answer>"
@@ -132,12 +137,11 @@ def wrong_annotation(item: Item) -> str:
     >>> wrong_annotation(it)                 # doctest: +SKIP
     '<Answer>{"causal": true, "abbreviations": null, "relations": [{...}]}</Answer>'
     """
-    text = (item.meta or {}).get("text")
-    st = _known_statements().get(" ".join(str(text).split())) if text else None
+    st = _statement_of(item)
     if st is not None and st.relations:
         answer = statement_to_answer(Statement(st.id, st.text, False, ()))
     else:
-        unrelated = Statement("wrong", str(text or ""), True,
+        unrelated = Statement("wrong", str((item.meta or {}).get("text") or ""), True,
                               (Relation("an unrelated event", "another unrelated event"),))
         answer = statement_to_answer(unrelated)
     return "<Answer>" + json.dumps(answer, ensure_ascii=False) + "</Answer>"
