@@ -106,20 +106,8 @@ class _Labels:
         return val
 
 
-def _describe(value) -> str:
-    """A found value as a message shows it: its JSON type, and the value itself."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"the boolean {json.dumps(value)}"
-    if isinstance(value, float) and not math.isfinite(value):
-        return f"the number {value!r}".replace("nan", "NaN").replace("inf", "Infinity")
-    kind = {int: "the number", float: "the number", str: "the text", list: "a list", dict: "an object"}
-    for t, word in kind.items():
-        if type(value) is t:
-            shown = repr(value)
-            return f"{word} {shown if len(shown) <= 60 else shown[:57] + '...'}"
-    return f"a {type(value).__name__} ({value!r})"
+# How a found value is shown in a message (shared with the relations and graph-file loaders).
+_describe = L.describe_found
 
 
 class _Refused(Exception):
