@@ -44,6 +44,9 @@ def _read_json(p: Path) -> list:
     if not text.strip():
         raise SchemaError(f"{p}: the file is empty")
     try:
+        if p.suffix.lower() == ".jsonl":
+            # A .jsonl file is JSON Lines even when its one line parses as a whole ([1, 2, 3]).
+            raise json.JSONDecodeError("JSON Lines", text, 0)
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         # JSON Lines: one object per line, and lines end at \n only; str.splitlines would also
@@ -53,10 +56,18 @@ def _read_json(p: Path) -> list:
             if not line.strip():
                 continue
             try:
-                data.append(json.loads(line))
-            except json.JSONDecodeError:
+                rec = json.loads(line)
+            except json.JSONDecodeError as line_exc:
+                if p.suffix.lower() == ".jsonl":
+                    raise SchemaError(f"{p}: line {n}: not JSON ({line_exc.msg} at column {line_exc.colno}); "
+                                      "expected one JSON object per line") from None
                 raise SchemaError(f"{p}: not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}) "
                                   f"and not JSON Lines (line {n})") from None
+            if not isinstance(rec, dict):
+                # each line is one record: a list on a line is not a line of records
+                raise SchemaError(f"{p}: line {n}: found {_describe(rec)}; expected an object (JSON Lines: one "
+                                  "record per line)")
+            data.append(rec)
     if isinstance(data, dict):
         for key in ("data", "rows", "predictions"):
             if isinstance(data.get(key), list):
