@@ -8,7 +8,9 @@ a text and neither cause nor effect is a statement without causality.  Every
 row is validated like a ClimateCause row; a label column the file does not
 have is recorded in :attr:`Corpus.lacks <causalgraph.model.Corpus>`, so that
 the metrics reading it are NaN and the tasks needing it are refused, rather
-than scoring the file as if every relation were unlabelled.
+than scoring the file as if every relation were unlabelled.  JSON Lines and
+Parquet cells are typed: a cell that is not text (a number, a boolean, a
+list) is refused, never turned into text; a column given twice is refused.
 """
 
 from __future__ import annotations
