@@ -180,13 +180,24 @@ def to_edgelist(graph) -> str:
     """A tab-separated edge list with a header: ``cause``, ``effect``, ``correlation``, ``relation_type``.
 
     Fields holding a tab, a quote or a line break are quoted as CSV does.
+
+    Examples
+    --------
+    >>> from causalgraph.graph import compile_graph
+    >>> from causalgraph.model import Relation
+    >>> to_edgelist(compile_graph([Relation("a", "b"), Relation("line\\rbreak", "c")])).split("\\n")[1:3]
+    ['a\\tb\\t\\t', '"line\\rbreak"\\t"c"\\t""\\t""']
     """
     buf = io.StringIO()
     w = csv.writer(buf, delimiter="\t", lineterminator="\n")
+    # With "\n" as line end the csv module leaves a lone "\r" unquoted, and every reader then
+    # breaks the row there; a row holding one is written with every field quoted.
+    quoted = csv.writer(buf, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_ALL)
     w.writerow(["cause", "effect", "correlation", "relation_type"])
     for e in graph.edges:
         labels = edge_labels(e)
-        w.writerow([e.cause, e.effect, labels.get("correlation", ""), labels.get("polarity", "")])
+        row = [e.cause, e.effect, labels.get("correlation", ""), labels.get("polarity", "")]
+        (quoted if any("\r" in x for x in row) else w).writerow(row)
     return buf.getvalue()
 
 

@@ -224,10 +224,10 @@ def _relation_text(cause: str, effect: str) -> str:
 
 
 def subgraph_rows(graph: MergedGraph, subgraphs: Sequence[Subgraph]) -> list[dict]:
-    """The subgraphs as rows of the relations format, one per edge (self-loops left out).
+    """The subgraphs as rows of the relations format, one per edge of the induced subgraph.
 
-    A subgraph whose concepts have no edge among them other than self-loops
-    (a centre with only a self-loop) gives no row.
+    Self-loops are edges of the big graph among the chosen concepts, so they are rows too (and
+    entries of ``context``), as docs/data.md says; the tasks and chains ignore them.
 
     Examples
     --------
@@ -239,9 +239,9 @@ def subgraph_rows(graph: MergedGraph, subgraphs: Sequence[Subgraph]) -> list[dic
     """
     rows: list[dict] = []
     for sg in subgraphs:
-        edges = [int(e) for e in sg.edges if graph.src[e] != graph.dst[e]]
+        edges = [int(e) for e in sg.edges]
         if not edges:
-            continue
+            continue  # a centre without any edge (possible only when named)
         names = {int(i): graph.name_of(i) for i in sg.nodes}
         texts: list[str] = []
         prov: list[dict] = []

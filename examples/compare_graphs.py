@@ -26,3 +26,13 @@ with tempfile.TemporaryDirectory() as tmp:
         nx.write_gml(nx.DiGraph(edges), Path(tmp) / name / "asia.gml")
     rows, notes = compare_corpora(load_corpus(Path(tmp) / "gold"), load_corpus(Path(tmp) / "pred"))
     print([{k: r[k] for k in ("statement_id", "shd", "sid", "oset_aid")} for r in rows], notes)
+
+# A gold graph file with events but no edge is scored too, its events counted as gadjid counts them:
+# a prediction that adds one edge among three events has SHD 1 over 3 event pairs.
+with tempfile.TemporaryDirectory() as tmp:
+    empty = nx.DiGraph()
+    empty.add_nodes_from(["smoke", "lung", "xray"])
+    nx.write_gml(empty, Path(tmp) / "gold.gml")
+    nx.write_gml(nx.DiGraph([("smoke", "lung")]), Path(tmp) / "pred.gml")
+    rows, notes = compare_corpora(load_corpus(Path(tmp) / "gold.gml"), load_corpus(Path(tmp) / "pred.gml"))
+    print({k: rows[0][k] for k in ("n_events", "gold_edges", "pred_edges", "shd", "shd_norm")})

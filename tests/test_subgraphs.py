@@ -144,3 +144,26 @@ def test_ccr_and_structure_items_carry_the_statements_provenance(tmp_path):
         t = get_task(task)
         items = t.build_items(corpus, variant)
         assert items and all(json.loads(i.meta["context"])["centre"] == "smoking" for i in items)
+
+
+def test_a_self_loop_among_the_chosen_concepts_is_a_row_and_in_the_context(tmp_path, capsys):
+    """docs/data.md: every edge of the big graph among the chosen concepts is kept, self-loops included."""
+    from causalgraph.cli import main
+    from causalgraph.datasets import load_corpus
+
+    f = write(tmp_path / "c.jsonl", [relation("smoking", "smoking"), relation("smoking", "lung_cancer")])
+    out = tmp_path / "s.csv"
+    assert main(["sample-subgraphs", "--data", f"causenet:{f}", "--around", "smoking", "--hops", "1",
+                 "-o", str(out)]) == 0
+    assert "2 relations" in capsys.readouterr().err
+    with open(out, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert [(r["cause"], r["effect"]) for r in rows] == [("smoking", "smoking"), ("smoking", "lung cancer")]
+    context = json.loads(rows[0]["context"])
+    assert [(e["cause"], e["effect"]) for e in context["edges"]] == [("smoking", "smoking"), ("smoking", "lung cancer")]
+    (st_,) = load_corpus(out).statements
+    assert [(r.cause, r.effect) for r in st_.relations] == [("smoking", "smoking"), ("smoking", "lung cancer")]
+    # a centre whose only edge is its self-loop is a statement too (one relation)
+    g = merge_pairs([("a", "a"), ("b", "c")])
+    subs, _ = sample_subgraphs(g, around=[0], hops=1, max_nodes=4)
+    assert [(r["cause"], r["effect"]) for r in subgraph_rows(g, subs)] == [("a", "a")]

@@ -95,7 +95,8 @@ def _graphs(args) -> int:
     if args.only_predicted:
         have = {s.id for s in pred}
         gold = Corpus(gold.name, [s for s in gold if s.id in have], source=gold.source)
-    rows, notes = compare_corpora(gold, pred)
+    # one row per gold row with pairs, as docs/graphs.md says of evaluate-extraction --graphs
+    rows, notes = compare_corpora(gold, pred, edgeless=False)
     for note in notes:
         print(f"causalgraph evaluate-extraction: note: {note}", file=sys.stderr)
     emit_table(rows, args.format, columns=["statement_id", "pred_id", *SCORE_COLUMNS])

@@ -70,12 +70,14 @@ def load_corpus(data: Optional[str | Path] = None, *, split: Optional[str] = Non
         (optionally ``"pubmedcausal:train"``): PubMedCausal; a ``.xlsx`` or
         ``.csv`` file: ClimateCause; a ``.json`` file: PubMedCausal; a
         folder: the ClimateCause spreadsheet in it, else PubMedCausal's
-        ``extraction_<split>.json``.  A CSV, TSV, JSON Lines or Parquet
-        file (or a folder's spreadsheet) whose header holds ``text``,
-        ``cause`` and ``effect`` and no ``Causal?`` column is the relations
-        format (:func:`load_relations`); a ``.graphml``, ``.gml``, ``.dot``
-        or node-link ``.json`` file, or a folder of them, is read by
-        :func:`load_graph_files` (docs/data.md).
+        ``extraction_<split>.json``.  A CSV, TSV or JSON Lines file (or a
+        folder's spreadsheet) whose header has a ``cause`` or ``effect``
+        column and no ``Causal?`` column, and any Parquet file, is the
+        relations format (:func:`load_relations`); a ``.graphml``, ``.gml``,
+        ``.dot`` or node-link ``.json`` file, or a folder of them, is read by
+        :func:`load_graph_files` (docs/data.md).  Another file type is a
+        :class:`~causalgraph.errors.SchemaError` listing the types read
+        (:data:`~causalgraph.datasets.detect.FILE_FORMATS`).
     split
         PubMedCausal split (default ``"test"``).
 

@@ -21,7 +21,7 @@ from ..model import Corpus, Problem, Relation, Statement, unprintable_char
 from . import labels as L
 from .fetch import resolve_file, sha256_file
 
-__all__ = ["load_climatecause", "COLUMNS"]
+__all__ = ["load_climatecause", "COLUMNS", "CLIMATECAUSE_SUFFIXES"]
 
 
 def _norm_header(name: str) -> str:
@@ -119,6 +119,10 @@ class _Table:
     unclosed: Optional[int] = None
 
 
+#: File types the ClimateCause loader reads (a spreadsheet, or its CSV/TSV export).
+CLIMATECAUSE_SUFFIXES = (".xlsx", ".xlsm", ".csv", ".tsv", ".txt")
+
+
 def _read_table(path: Path) -> _Table:
     suffix = path.suffix.lower()
     if suffix in (".xlsx", ".xlsm"):
@@ -126,7 +130,8 @@ def _read_table(path: Path) -> _Table:
         return _Table(headers, rows)
     if suffix in (".csv", ".tsv", ".txt"):
         return _read_csv(path, "\t" if suffix == ".tsv" else ",")
-    raise SchemaError(f"{path}: unsupported file type {suffix!r}; expected .xlsx or .csv")
+    raise SchemaError(f"{path}: unsupported file type {suffix!r}; the ClimateCause loader reads "
+                      f"{', '.join(CLIMATECAUSE_SUFFIXES)}")
 
 
 def _read_csv(path: Path, delimiter: str) -> _Table:

@@ -12,12 +12,25 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
+from ..errors import SchemaError
+from .climatecause import CLIMATECAUSE_SUFFIXES
 from .graphfiles import GRAPH_SUFFIXES, graph_files_in, is_node_link_json
-from .relations import is_relations_file
+from .relations import RELATIONS_SUFFIXES, is_relations_file
 
-__all__ = ["Kind", "detect_file", "detect_folder"]
+__all__ = ["Kind", "FILE_FORMATS", "READ_SUFFIXES", "detect_file", "detect_folder"]
 
 Kind = Literal["climatecause", "pubmedcausal", "relations", "graph"]
+
+#: What ``--data FILE`` reads: each format and its file types (docs/data.md).  The messages that
+#: refuse a file type list these, so they never fall behind the loaders.
+FILE_FORMATS: dict[str, tuple[str, ...]] = {
+    "ClimateCause": CLIMATECAUSE_SUFFIXES,
+    "relations": RELATIONS_SUFFIXES,
+    "PubMedCausal": (".json", ".jsonl"),
+    "graph": GRAPH_SUFFIXES,
+}
+#: Every file type ``--data`` reads, in the order of :data:`FILE_FORMATS`.
+READ_SUFFIXES: tuple[str, ...] = tuple(dict.fromkeys(x for sfx in FILE_FORMATS.values() for x in sfx))
 
 
 def detect_file(p: Path) -> Kind:
@@ -28,8 +41,18 @@ def detect_file(p: Path) -> Kind:
     >>> from causalgraph.datasets.relations import example_relations_path
     >>> detect_file(example_relations_path()), detect_file(Path("asia.gml"))
     ('relations', 'graph')
+    >>> detect_file(Path("x.dagitty"))
+    Traceback (most recent call last):
+    ...
+    causalgraph.errors.SchemaError: x.dagitty: unsupported file type '.dagitty' (causalgraph writes dagitty files but does not read them); --data reads ClimateCause: .xlsx, .xlsm, .csv, .tsv, .txt; relations: .csv, .tsv, .jsonl, .parquet; PubMedCausal: .json, .jsonl; graph: .graphml, .gml, .dot, .gv, .json (node-link)
     """
     suffix = p.suffix.lower()
+    if suffix not in READ_SUFFIXES:
+        what = "; ".join(f"{name}: {', '.join(sfx)}{' (node-link)' if name == 'graph' else ''}"
+                         for name, sfx in FILE_FORMATS.items())
+        hint = " (causalgraph writes dagitty files but does not read them)" if suffix == ".dagitty" else ""
+        kind = f"unsupported file type {suffix!r}" if suffix else "no file type (suffix)"
+        raise SchemaError(f"{p}: {kind}{hint}; --data reads {what}")
     if suffix == ".json":
         return "graph" if is_node_link_json(p) else "pubmedcausal"
     if suffix in GRAPH_SUFFIXES:

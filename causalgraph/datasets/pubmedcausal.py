@@ -44,6 +44,9 @@ def _read_json(p: Path) -> list:
     if not text.strip():
         raise SchemaError(f"{p}: the file is empty")
     try:
+        if p.suffix.lower() == ".jsonl":
+            # A .jsonl file is JSON Lines even when its one line parses as a whole ([1, 2, 3]).
+            raise json.JSONDecodeError("JSON Lines", text, 0)
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         # JSON Lines: one object per line, and lines end at \n only; str.splitlines would also
@@ -53,10 +56,18 @@ def _read_json(p: Path) -> list:
             if not line.strip():
                 continue
             try:
-                data.append(json.loads(line))
-            except json.JSONDecodeError:
+                rec = json.loads(line)
+            except json.JSONDecodeError as line_exc:
+                if p.suffix.lower() == ".jsonl":
+                    raise SchemaError(f"{p}: line {n}: not JSON ({line_exc.msg} at column {line_exc.colno}); "
+                                      "expected one JSON object per line") from None
                 raise SchemaError(f"{p}: not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}) "
                                   f"and not JSON Lines (line {n})") from None
+            if not isinstance(rec, dict):
+                # each line is one record: a list on a line is not a line of records
+                raise SchemaError(f"{p}: line {n}: found {_describe(rec)}; expected an object (JSON Lines: one "
+                                  "record per line)")
+            data.append(rec)
     if isinstance(data, dict):
         for key in ("data", "rows", "predictions"):
             if isinstance(data.get(key), list):
@@ -106,20 +117,8 @@ class _Labels:
         return val
 
 
-def _describe(value) -> str:
-    """A found value as a message shows it: its JSON type, and the value itself."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"the boolean {json.dumps(value)}"
-    if isinstance(value, float) and not math.isfinite(value):
-        return f"the number {value!r}".replace("nan", "NaN").replace("inf", "Infinity")
-    kind = {int: "the number", float: "the number", str: "the text", list: "a list", dict: "an object"}
-    for t, word in kind.items():
-        if type(value) is t:
-            shown = repr(value)
-            return f"{word} {shown if len(shown) <= 60 else shown[:57] + '...'}"
-    return f"a {type(value).__name__} ({value!r})"
+# How a found value is shown in a message (shared with the relations and graph-file loaders).
+_describe = L.describe_found
 
 
 class _Refused(Exception):

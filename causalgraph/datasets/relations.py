@@ -8,7 +8,9 @@ a text and neither cause nor effect is a statement without causality.  Every
 row is validated like a ClimateCause row; a label column the file does not
 have is recorded in :attr:`Corpus.lacks <causalgraph.model.Corpus>`, so that
 the metrics reading it are NaN and the tasks needing it are refused, rather
-than scoring the file as if every relation were unlabelled.
+than scoring the file as if every relation were unlabelled.  JSON Lines and
+Parquet cells are typed: a cell that is not text (a number, a boolean, a
+list) is refused, never turned into text; a column given twice is refused.
 """
 
 from __future__ import annotations
@@ -80,14 +82,32 @@ def relations_header(names) -> Optional[dict[str, int]]:
     return out
 
 
+def _relations_like(names) -> bool:
+    """Whether a header reads as an attempt at the relations format: a ``cause`` or ``effect`` column
+    (ClimateCause spells them ``Cause_no_quantifier``, ``Effect_no_quantifier``) and no ``Causal?``.
+
+    Such a file goes to :func:`load_relations`, which names the relations column it lacks, rather than
+    to the ClimateCause loader, which would answer with the spreadsheet's columns.
+
+    Examples
+    --------
+    >>> _relations_like(["text", "cause"]), _relations_like(["cause", "effect", "correlation"])
+    (True, True)
+    >>> _relations_like(["ipccText", "Causal?", "Cause_no_quantifier"]), _relations_like(["text"])
+    (False, False)
+    """
+    keys = {_norm_header(n) for n in names if n is not None}
+    return "causal" not in keys and bool(keys & {"cause", "effect"})
+
+
 def _sniff_jsonl(path: Path) -> Optional[dict]:
-    """The first record of a JSON Lines file when it is a relations record (text, cause, effect keys)."""
+    """The first record of a JSON Lines file when it is a relations record (a cause or effect key, no pairs)."""
     try:
         with open(path, encoding="utf-8-sig") as fh:
             for line in fh:
                 if line.strip():
                     rec = json.loads(line)
-                    if isinstance(rec, dict) and relations_header(list(rec)) is not None and "pairs" not in rec:
+                    if isinstance(rec, dict) and _relations_like(list(rec)) and "pairs" not in rec:
                         return rec
                     return None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
@@ -96,7 +116,11 @@ def _sniff_jsonl(path: Path) -> Optional[dict]:
 
 
 def is_relations_file(path: Path) -> bool:
-    """Whether ``path`` is a relations file, judged from its header (CSV/TSV/Parquet) or first record (JSONL)."""
+    """Whether ``path`` is read as a relations file, judged from its header (CSV/TSV) or first record (JSONL).
+
+    A header with a ``cause`` or ``effect`` column and no ClimateCause ``Causal?`` column is one;
+    so is every Parquet file.
+    """
     suffix = path.suffix.lower()
     if suffix == ".parquet":
         return True
@@ -110,7 +134,7 @@ def is_relations_file(path: Path) -> bool:
                 header = next(csv.reader(fh, delimiter="\t" if suffix == ".tsv" else ","), None)
         except (OSError, UnicodeDecodeError, csv.Error):
             return False
-        return header is not None and relations_header(header) is not None
+        return header is not None and _relations_like(header)
     return False
 
 
@@ -155,12 +179,15 @@ def _read_jsonl(path: Path) -> _Rows:
         if not line.strip():
             continue
         try:
-            rec = json.loads(line)
+            rec = json.loads(line, object_pairs_hook=_once)
         except json.JSONDecodeError as exc:
             raise SchemaError(f"{path}: line {n}: not JSON ({exc.msg} at column {exc.colno}); expected one "
                               "JSON object per line") from None
+        except _Twice as exc:
+            raise SchemaError(f"{path}: line {n}: the key {exc.args[0]!r} appears twice in one object (JSON keeps "
+                              "the last silently); expected each key once") from None
         if not isinstance(rec, dict):
-            raise SchemaError(f"{path}: line {n}: found a JSON {type(rec).__name__}; expected an object with "
+            raise SchemaError(f"{path}: line {n}: found {L.describe_found(rec)}; expected an object with "
                               "keys text, cause, effect")
         records.append((n, rec))
     if not records:
@@ -172,6 +199,20 @@ def _read_jsonl(path: Path) -> _Rows:
                 headers.append(k)
     rows = iter([(n, [rec.get(h) for h in headers]) for n, rec in records])
     return _Rows(headers, rows, "line")
+
+
+class _Twice(Exception):
+    """A JSON object with a key twice."""
+
+
+def _once(pairs: list) -> dict:
+    # json.loads keeps the last of two equal keys without a word; a relations record says it once.
+    out: dict = {}
+    for k, v in pairs:
+        if k in out:
+            raise _Twice(k)
+        out[k] = v
+    return out
 
 
 def _read_parquet(path: Path) -> _Rows:
@@ -187,6 +228,23 @@ def _read_parquet(path: Path) -> _Rows:
     data = table.to_pylist()
     rows = iter([(i, [rec.get(h) for h in headers]) for i, rec in enumerate(data, start=1)])
     return _Rows(headers, rows, "record")
+
+
+# What each column holds, for the message refusing a cell of another type.
+_TYPE_EXPECTED = {"text": "the statement text as text", "cause": "an event name as text",
+                  "effect": "an event name as text", "statement_id": "a statement id as text",
+                  "context": "text", "cause_belongs_to": "an event name as text (or empty)",
+                  "effect_belongs_to": "an event name as text (or empty)", "correlation": "a label as text",
+                  "relation_type": "a label as text", "explicitness": "a label as text",
+                  "nested": "Yes/No as text, or a boolean", "combined": "Yes/No as text, or a boolean"}
+
+
+def _text_cell(column: str, value) -> bool:
+    """Whether a cell has the type its column takes: text or empty (null; NaN, Parquet's missing
+    float), and for ``nested``/``combined`` also a boolean.  CSV cells are always text."""
+    if value is None or isinstance(value, str) or (type(value) is float and math.isnan(value)):
+        return True
+    return column in ("nested", "combined") and isinstance(value, bool)
 
 
 def _empty(value) -> bool:
@@ -231,9 +289,22 @@ def load_relations(path: str | Path, *, strict: bool = True, id_prefix: str = "r
     keys = [_norm_header(h) if h is not None else "" for h in table.headers]
     if cols is None:
         missing = [c for c in REQUIRED_COLUMNS if c not in keys]
+        # an export-graphs edge list (cause, effect, correlation, relation_type) is a graph without text
+        edge_list = missing == ["text"] and set(keys) <= {"cause", "effect", "correlation", "relation_type"}
+        hint = ("; an export-graphs edge list has no statement text: add a text column, or export with --format "
+                "graphml, gml, dot or json, which --data reads back" if edge_list else "")
         raise SchemaError(f"{fname}: missing required column(s) {', '.join(map(repr, missing))}; found columns "
                           f"{table.headers!r} (the relations format: text, cause, effect, and optionally "
-                          f"{', '.join(OPTIONAL_COLUMNS)}; docs/data.md)")
+                          f"{', '.join(OPTIONAL_COLUMNS)}; docs/data.md){hint}")
+    # A column given twice would be read from its first place only, the other silently dropped.
+    first: dict[str, int] = {}
+    for i, k in enumerate(keys):
+        if k in REQUIRED_COLUMNS + OPTIONAL_COLUMNS:
+            if k in first:
+                j = first[k]
+                raise SchemaError(f"{fname}: column {k!r} appears twice ({table.headers[j]!r} as column {j + 1}, "
+                                  f"{table.headers[i]!r} as column {i + 1}); expected each column once")
+            first[k] = i
     # A misspelt optional column would silently make its metric NaN: refuse names close to one.
     ignored = []
     for h, k in zip(table.headers, keys):
@@ -273,6 +344,12 @@ def load_relations(path: str | Path, *, strict: bool = True, id_prefix: str = "r
         if stray:
             add(n, None, row[stray[0]], "an empty cell: only columns with a header are read",
                 what=f"found {row[stray[0]]!r} in column {stray[0] + 1}, which has no header")
+            continue
+        # JSON Lines and Parquet cells are typed: a number or a boolean is refused, never turned into text.
+        typed = [(c, cell(row, c)) for c in cols if not _text_cell(c, cell(row, c))]
+        for c, value in typed:
+            add(n, c, value, _TYPE_EXPECTED.get(c, "text"), what=f"found {L.describe_found(value)}")
+        if typed:
             continue
         text = L.clean(cell(row, "text"))
         if text is None:

@@ -10,8 +10,9 @@
   cycle in its notes.
 
 Both graphs are put on one set of events: the gold graph's events, then the predicted graph's
-other events, so an extra predicted event counts wherever it is joined.  Events match by their
-exact name (docs/graphs.md#scores).
+other events, so an extra predicted event counts wherever it is joined.  A statement read from a
+graph file keeps the events without an edge (``meta["isolated_events"]``) as events, as gadjid and
+cdt would count them.  Events match by their exact name (docs/graphs.md#scores).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Optional
 from ..errors import ConfigError
 from ..graph import CausalGraph, as_graph, compile_graph
 from ..graph_formats import find_cycle
-from ..model import Relation
+from ..model import Relation, Statement
 
 __all__ = ["GraphComparison", "SCORE_COLUMNS", "MAX_SCORE_NODES", "shd", "compare_graphs", "compare_corpora", "adjacency"]
 
@@ -39,8 +40,10 @@ class GraphComparison:
     """SHD, SID and the AIDs of one predicted graph against its gold graph.
 
     Counts are integers; ``*_norm`` are gadjid's normalised values (SID and AIDs: count over
-    n(n−1) ordered pairs; SHD: count over n(n−1)/2 unordered pairs).  The SID and AIDs are NaN
-    when a graph has a cycle (``notes`` says which).
+    n(n−1) ordered pairs; SHD: count over n(n−1)/2 unordered pairs), NaN when there are fewer
+    than two events (no pair to divide by).  The SID and AIDs are NaN when a graph has a cycle
+    (``notes`` says which).  ``shared_events`` counts the events both graphs have (``None`` when
+    one has none; not a column): 0 means the two were scored without a common event.
     """
 
     n_events: int
@@ -57,6 +60,7 @@ class GraphComparison:
     oset_aid: float
     oset_aid_norm: float
     notes: tuple[str, ...] = field(default=())
+    shared_events: Optional[int] = None
 
     def as_row(self) -> dict:
         """The scores as one table row (:data:`SCORE_COLUMNS`)."""
@@ -102,19 +106,35 @@ def _as_graph(x):
     return as_graph(x)
 
 
+def _events(x, g) -> list[str]:
+    """The events of ``x`` (its graph ``g``): the graph's nodes, then a graph file's events without an edge."""
+    nodes = [str(n) for n in (g.nodes if isinstance(g, CausalGraph) else [n for e in g for n in e])]
+    if isinstance(x, Statement):
+        nodes += [str(n) for n in x.meta.get("isolated_events") or ()]
+    return nodes
+
+
 def adjacency(gold, pred):
     """``(events, gold matrix, pred matrix)``: int8 adjacency matrices, a 1 in row r, column c for r → c.
 
-    The events are the gold graph's (in its order) then the predicted graph's others.
+    The events are the gold graph's (in its order) then the predicted graph's others; a
+    statement of a graph file brings its events without an edge too (``meta["isolated_events"]``).
+
+    Examples
+    --------
+    >>> from causalgraph.model import Statement, Relation
+    >>> st = Statement("s", "", True, (Relation("a", "b"),), meta={"isolated_events": ["c"]})
+    >>> names, g, p = adjacency(st, [("b", "a")])
+    >>> names, g.tolist(), p.tolist()
+    (['a', 'b', 'c'], [[0, 1, 0], [0, 0, 0], [0, 0, 0]], [[0, 0, 0], [1, 0, 0], [0, 0, 0]])
     """
     import numpy as np
 
     g, p = _as_graph(gold), _as_graph(pred)
     events: dict[str, None] = {}
-    for x in (g, p):
-        nodes = x.nodes if isinstance(x, CausalGraph) else [n for e in x for n in e]
-        for n in nodes:
-            events.setdefault(str(n), None)
+    for x, graph in ((gold, g), (pred, p)):
+        for n in _events(x, graph):
+            events.setdefault(n, None)
     names = list(events)
     if len(names) > MAX_SCORE_NODES:
         raise ConfigError(f"the two graphs have {len(names):,} events together; graph scores take at most "
@@ -148,7 +168,10 @@ def compare_graphs(gold, pred, *, name: Optional[str] = None) -> GraphComparison
     names, gm, pm = adjacency(gold, pred)
     n = len(names)
     count = shd(gold, pred)
-    shd_norm = count / (n * (n - 1) / 2) if n > 1 else 0.0
+    # With fewer than two events there is no pair: the counts are 0, their share is undefined.
+    shd_norm = count / (n * (n - 1) / 2) if n > 1 else math.nan
+    ge, pe = set(_events(gold, _as_graph(gold))), set(_events(pred, _as_graph(pred)))
+    shared = len(ge & pe) if ge and pe else None
     notes = []
     cycles = []
     for label, x in (("gold", gold), ("predicted", pred)):
@@ -161,7 +184,8 @@ def compare_graphs(gold, pred, *, name: Optional[str] = None) -> GraphComparison
     scores: dict[str, float] = {}
     if cycles or n < 2:
         for k in ("sid", "parent_aid", "ancestor_aid", "oset_aid"):
-            scores[k] = scores[k + "_norm"] = (math.nan if cycles else 0.0)
+            scores[k] = math.nan if cycles else 0
+            scores[k + "_norm"] = math.nan
         if cycles:
             where = f"{name}: " if name else ""
             notes.append(f"{where}SID and AIDs are NaN: {'; '.join(cycles)} (they are defined for DAGs)")
@@ -175,23 +199,34 @@ def compare_graphs(gold, pred, *, name: Optional[str] = None) -> GraphComparison
             norm, mistakes = fn(gm, pm, edge_direction="from row to column")
             scores[k], scores[k + "_norm"] = int(mistakes), float(norm)
     return GraphComparison(n_events=n, gold_edges=int(gm.sum()), pred_edges=int(pm.sum()), shd=count,
-                           shd_norm=shd_norm, notes=tuple(notes), **scores)
+                           shd_norm=shd_norm, notes=tuple(notes), shared_events=shared, **scores)
 
 
-def compare_corpora(gold, pred) -> tuple[list[dict], list[str]]:
-    """One row of scores per gold statement with relations, paired with ``pred``'s statement of the same id.
+def compare_corpora(gold, pred, *, edgeless: bool = True) -> tuple[list[dict], list[str]]:
+    """One row of scores per gold statement, paired with ``pred``'s statement of the same id.
 
     Two corpora of one statement each (two graph files) are paired whatever their ids.  A gold
     statement that ``pred`` lacks is scored against an empty graph, and a predicted statement that
-    gold lacks is left out; the notes say which.
+    gold lacks is left out; the notes say which.  A gold statement without an edge is scored too
+    (a prediction that adds an edge to it has SHD 1), unless ``edgeless`` is false.
 
     Returns
     -------
     (rows, notes)
         ``rows``: ``{"statement_id", "pred_id", *SCORE_COLUMNS}`` in gold order; ``notes``: lines
-        for the reader (statements unpaired, cycles).
+        for the reader (statements unpaired, cycles, graphs that share no event, rows whose
+        normalised scores are undefined).
+
+    Examples
+    --------
+    >>> from causalgraph.model import Corpus, Relation, Statement
+    >>> gold = Corpus("g", [Statement("s1", "", False, (), meta={"isolated_events": ["a", "b"]})])
+    >>> pred = Corpus("p", [Statement("s1", "", True, (Relation("a", "b"),))])
+    >>> rows, notes = compare_corpora(gold, pred)
+    >>> rows[0]["n_events"], rows[0]["gold_edges"], rows[0]["shd"], rows[0]["shd_norm"]
+    (2, 0, 1, 1.0)
     """
-    gold_st = [s for s in gold if s.relations]
+    gold_st = [s for s in gold if edgeless or s.relations]
     pred_st = list(pred)
     notes: list[str] = []
     if len(gold_st) == 1 and len(pred_st) == 1:
@@ -202,15 +237,29 @@ def compare_corpora(gold, pred) -> tuple[list[dict], list[str]]:
         absent = [s.id for s, p in pairs if p is None]
         if absent:
             notes.append(f"{len(absent)} gold statement(s) have no predicted graph and are scored against an empty "
-                         f"one: {', '.join(absent[:5])}{' …' if len(absent) > 5 else ''}")
+                         f"one: {_ids(absent)}")
         known = {s.id for s in gold_st}
         extra = [s.id for s in pred_st if s.id not in known]
         if extra:
-            notes.append(f"{len(extra)} predicted statement(s) have no gold graph and are left out: "
-                         f"{', '.join(extra[:5])}{' …' if len(extra) > 5 else ''}")
+            notes.append(f"{len(extra)} predicted statement(s) have no gold graph and are left out: {_ids(extra)}")
     rows = []
+    disjoint, tiny = [], []
     for g, p in pairs:
-        c = compare_graphs(g, p if p is not None and p.relations else [], name=g.id)
+        c = compare_graphs(g, p if p is not None else [], name=g.id)
         notes.extend(c.notes)
+        if c.shared_events == 0:
+            disjoint.append(g.id)
+        if c.n_events < 2:
+            tiny.append(g.id)
         rows.append({"statement_id": g.id, "pred_id": p.id if p is not None else None, **c.as_row()})
+    if disjoint:
+        notes.append(f"{len(disjoint)} statement(s) share no event between gold and prediction (events match by "
+                     f"exact name), so every edge of both counts as an error: {_ids(disjoint)}")
+    if tiny:
+        notes.append(f"{len(tiny)} statement(s) have fewer than two events, so no pair: their *_norm scores are "
+                     f"undefined (NaN): {_ids(tiny)}")
     return rows, notes
+
+
+def _ids(ids: list[str]) -> str:
+    return f"{', '.join(ids[:5])}{' …' if len(ids) > 5 else ''}"

@@ -209,3 +209,117 @@ def test_the_report_of_a_three_column_file_says_its_metrics_are_missing(tmp_path
     assert rc == 0, err
     page = (tmp_path / "rep" / "index.html").read_text(encoding="utf-8")
     assert "note: c_corr is NaN" in page
+
+
+# -- typed cells, repeated columns, what --data reads (issue 35, items 3, 11, 18) --------------------------
+
+@pytest.mark.parametrize("line, column, found, expected", [
+    ('{"text": "t", "cause": 5, "effect": "b"}', "cause", "the number 5", "an event name as text"),
+    ('{"text": "t", "cause": true, "effect": "b"}', "cause", "the boolean true", "an event name as text"),
+    ('{"text": 12, "cause": "a", "effect": "b"}', "text", "the number 12", "the statement text as text"),
+    ('{"text": "t", "cause": "a", "effect": 1.5}', "effect", "the number 1.5", "an event name as text"),
+    ('{"text": "t", "cause": "a", "effect": "b", "statement_id": 7}', "statement_id", "the number 7",
+     "a statement id as text"),
+    ('{"text": "t", "cause": "a", "effect": "b", "correlation": 1}', "correlation", "the number 1",
+     "a label as text"),
+    ('{"text": "t", "cause": "a", "effect": "b", "nested": 1}', "nested", "the number 1",
+     "Yes/No as text, or a boolean"),
+])
+def test_a_jsonl_cell_of_another_type_than_text_is_refused_naming_line_column_value_and_type(
+        tmp_path, capsys, line, column, found, expected):
+    f = write(tmp_path, line + "\n", "r.jsonl")
+    with pytest.raises(SchemaError) as e:
+        load_corpus(f)
+    assert str(e.value) == f"{f}: line 1, column '{column}': found {found}; expected {expected}"
+    rc, out, err = run(capsys, "info", "--data", str(f))
+    assert rc == 2 and out == "" and err == f"causalgraph info: error: {e.value}\n"
+
+
+def test_a_boolean_nested_or_combined_is_its_yes_or_no(tmp_path):
+    f = write(tmp_path, '{"text": "t", "cause": "a", "effect": "b", "nested": true, "combined": false}\n', "r.jsonl")
+    (r,) = load_corpus(f).relations
+    assert (r.nested, r.combined) == (True, False)
+
+
+def test_lenient_loading_lists_every_typed_cell_and_keeps_the_good_rows(tmp_path):
+    f = write(tmp_path, '{"text": "t", "cause": 5, "effect": false}\n{"text": "t", "cause": "a", "effect": "b"}\n'
+                        '{"text": ["u"], "cause": "a", "effect": "b"}\n', "r.jsonl")
+    corpus, problems = load_relations(f, strict=False)
+    assert [(p.row, p.column, p.value) for p in problems] == [(1, "cause", 5), (1, "effect", False),
+                                                              (3, "text", ["u"])]
+    assert [(r.cause, r.effect) for r in corpus.relations] == [("a", "b")]
+
+
+def test_a_csv_cell_is_text_so_a_number_there_is_the_event_it_spells(tmp_path):
+    # CSV has no types: the cell 5 is the text "5", the event a JSONL "5" gives too
+    csv_events = [(r.cause, r.effect) for r in load_corpus(write(tmp_path, "text,cause,effect\nt,5,true\n")).relations]
+    jsonl = write(tmp_path, '{"text": "t", "cause": "5", "effect": "true"}\n', "r.jsonl")
+    assert csv_events == [(r.cause, r.effect) for r in load_corpus(jsonl).relations] == [("5", "true")]
+
+
+def test_a_parquet_float_cause_is_refused_naming_the_record(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    f = tmp_path / "r.parquet"
+    # record 1 is a statement without causality (null cause and effect), record 2 a float cause
+    pq.write_table(pa.table({"text": ["t", "u"], "cause": [None, 1.5], "effect": [None, "b"]}), f)
+    with pytest.raises(SchemaError) as e:
+        load_corpus(f)
+    assert str(e.value).startswith(f"{f}: record 2, column 'cause': found the number 1.5; expected an event name as "
+                                   "text")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("text,cause,effect,effect\nT,a,b,c\n", "column 'effect' appears twice ('effect' as column 3, 'effect' as "
+                                            "column 4); expected each column once"),
+    ("Text,cause,Cause,effect\nT,a,b,c\n", "column 'cause' appears twice ('cause' as column 2, 'Cause' as column 3)"),
+])
+def test_a_column_given_twice_is_refused_not_read_from_its_first_place(tmp_path, capsys, text, message):
+    f = write(tmp_path, text)
+    rc, out, err = run(capsys, "info", "--data", str(f))
+    assert rc == 2 and out == "" and message in err and len(err.splitlines()) == 1
+
+
+def test_a_jsonl_key_given_twice_in_a_record_is_refused(tmp_path):
+    f = write(tmp_path, '{"text": "t", "cause": "a", "effect": "b", "cause": "c"}\n', "r.jsonl")
+    with pytest.raises(SchemaError, match=r"r.jsonl: line 1: the key 'cause' appears twice in one object"):
+        load_corpus(f)
+
+
+def test_a_relations_file_without_a_column_is_told_which_relations_column_it_lacks(tmp_path, capsys):
+    f = write(tmp_path, "text,cause\nT,a\n", "missing_col.csv")
+    rc, out, err = run(capsys, "info", "--data", str(f))
+    assert rc == 2 and out == "" and len(err.splitlines()) == 1
+    assert f"{f}: missing required column(s) 'effect'; found columns ['text', 'cause'] (the relations format" in err
+    assert "Causal?" not in err
+
+
+def test_an_exported_edge_list_read_back_is_told_it_lacks_the_text_column(tmp_path, capsys):
+    rc, _, err = run(capsys, "export-graphs", str(tmp_path / "g"), "--format", "edgelist", "--data", "sample")
+    assert rc == 0, err
+    f = tmp_path / "g" / "sample-001.tsv"
+    rc, out, err = run(capsys, "info", "--data", str(f))
+    assert rc == 2 and out == "" and len(err.splitlines()) == 1
+    assert "missing required column(s) 'text'; found columns ['cause', 'effect', 'correlation', 'relation_type']" in err
+    assert "export with --format graphml, gml, dot or json" in err and "ipccText" not in err
+
+
+def test_a_file_type_that_is_not_read_is_refused_listing_every_type_that_is(tmp_path, capsys):
+    from causalgraph.datasets.detect import FILE_FORMATS, READ_SUFFIXES
+
+    f = write(tmp_path, "dag { a -> b }\n", "x.dagitty")
+    rc, out, err = run(capsys, "info", "--data", str(f))
+    assert rc == 2 and out == "" and len(err.splitlines()) == 1
+    assert "unsupported file type '.dagitty'" in err and "expected .xlsx or .csv" not in err
+    # the list is the loaders' own: every suffix of every format, each under its format
+    assert all(f"{name}: {', '.join(sfx)}" in err for name, sfx in FILE_FORMATS.items())
+    assert {".tsv", ".jsonl", ".parquet", ".gml", ".graphml", ".dot", ".json"} <= set(READ_SUFFIXES)
+
+
+def test_a_jsonl_line_holding_a_list_is_refused_not_read_as_records(tmp_path, capsys):
+    f = write(tmp_path, "[1,2,3]\n", "notobj.jsonl")
+    rc, out, err = run(capsys, "info", "--data", str(f))
+    assert rc == 2 and out == ""
+    assert err == f"causalgraph info: error: {f}: line 1: found a list [1, 2, 3]; expected an object (JSON Lines: " \
+                  "one record per line)\n"

@@ -73,14 +73,15 @@ def test_compare_graphs_equals_gadjid_on_100_random_dag_pairs(tmp_path, capsys):
             g = nx.DiGraph(edges)
             g.add_nodes_from(names)
             nx.write_gml(g, tmp_path / folder / f"g{k:03d}.gml")
-        # the events of the files' edges (an isolated event is no part of a statement's graph)
-        used = [n for n in names if any(n in e for e in gold + pred)]
-        G, P = matrix(gold, used), matrix(pred, used)
+        # every event of the files, those without an edge included, as gadjid and cdt count them
+        G, P = matrix(gold, names), matrix(pred, names)
         expected[f"g{k:03d}"] = {
-            "shd": gadjid.shd(G, P)[1],
+            "n_events": len(names), "shd": gadjid.shd(G, P)[1], "shd_norm": pytest.approx(gadjid.shd(G, P)[0]),
             **{name: fn(G, P, edge_direction="from row to column")[1]
                for name, fn in (("sid", gadjid.sid), ("parent_aid", gadjid.parent_aid),
-                                ("ancestor_aid", gadjid.ancestor_aid), ("oset_aid", gadjid.oset_aid))}}
+                                ("ancestor_aid", gadjid.ancestor_aid), ("oset_aid", gadjid.oset_aid))},
+            **{f"{name}_norm": pytest.approx(fn(G, P, edge_direction="from row to column")[0])
+               for name, fn in (("sid", gadjid.sid), ("oset_aid", gadjid.oset_aid))}}
     assert main(["compare-graphs", str(tmp_path / "gold"), str(tmp_path / "pred"), "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert len(rows) == 100
@@ -154,3 +155,71 @@ def test_evaluate_extraction_graphs_scores_each_row_and_gold_against_itself_is_z
     # one reversed edge: SHD 1; the guess says the effect causes the cause, and SID counts both ordered pairs
     assert (out[0]["shd"], out[0]["sid"], out[0]["n_events"]) == (1, 2, 2)
     assert all(r["shd"] == 0 and r["sid"] == 0 for r in out[1:])
+
+
+# -- edgeless golds, isolated events, graphs without a shared event (issue 35, item 15) ---------------------
+
+def gadjid_scores(gold, pred, names):
+    G, P = matrix(gold, names), matrix(pred, names)
+    return {"shd": gadjid.shd(G, P)[1], "shd_norm": gadjid.shd(G, P)[0],
+            "sid": gadjid.sid(G, P, edge_direction="from row to column")[1],
+            "sid_norm": gadjid.sid(G, P, edge_direction="from row to column")[0]}
+
+
+def test_an_edgeless_gold_graph_is_scored_and_one_spurious_edge_is_shd_one(tmp_path, capsys):
+    gold = nx.DiGraph()
+    gold.add_nodes_from(["a", "b", "c"])
+    nx.write_gml(gold, tmp_path / "gold.gml")
+    pred = nx.DiGraph([("a", "b")])
+    pred.add_node("c")
+    nx.write_gml(pred, tmp_path / "pred.gml")
+    assert main(["compare-graphs", str(tmp_path / "gold.gml"), str(tmp_path / "pred.gml"), "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    (row,) = json.loads(out)
+    want = gadjid_scores([], [("a", "b")], ["a", "b", "c"])
+    assert (row["n_events"], row["gold_edges"], row["pred_edges"]) == (3, 0, 1)
+    assert {k: row[k] for k in want} == want and row["shd"] == 1 and row["shd_norm"] == 1 / 3
+    assert err == ""
+
+
+def test_events_without_an_edge_count_in_the_normalised_scores_as_gadjid_counts_them(tmp_path, capsys):
+    # gold a -> b, and d with no edge; prediction b -> a: SHD 1 over 3 unordered pairs, not over 1
+    gold = nx.DiGraph([("a", "b")])
+    gold.add_node("d")
+    nx.write_graphml(gold, tmp_path / "g.graphml")
+    nx.write_graphml(nx.DiGraph([("b", "a")]), tmp_path / "p.graphml")
+    assert main(["compare-graphs", str(tmp_path / "g.graphml"), str(tmp_path / "p.graphml"), "--format", "json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    want = gadjid_scores([("a", "b")], [("b", "a")], ["a", "b", "d"])
+    assert row["n_events"] == 3 and {k: row[k] for k in want} == want
+    assert (row["shd"], row["shd_norm"], row["sid"], row["sid_norm"]) == (1, 1 / 3, 2, 2 / 6)
+
+
+def test_graphs_without_a_shared_event_are_scored_with_a_note(tmp_path, capsys):
+    nx.write_gml(nx.DiGraph([("a", "b"), ("b", "c")]), tmp_path / "g.gml")
+    nx.write_gml(nx.DiGraph([("x", "y")]), tmp_path / "p.gml")
+    assert main(["compare-graphs", str(tmp_path / "g.gml"), str(tmp_path / "p.gml"), "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    (row,) = json.loads(out)
+    want = gadjid_scores([("a", "b"), ("b", "c")], [("x", "y")], ["a", "b", "c", "x", "y"])
+    assert {k: row[k] for k in want} == want and (row["shd"], row["sid"]) == (3, 3)
+    assert err == ("causalgraph compare-graphs: note: 1 statement(s) share no event between gold and prediction "
+                   "(events match by exact name), so every edge of both counts as an error: g\n")
+
+
+def test_every_gold_statement_is_a_row_and_fewer_than_two_events_leave_the_shares_undefined():
+    from causalgraph.metrics.graph_scores import compare_corpora
+    from causalgraph.model import Corpus, Relation, Statement
+
+    gold = Corpus("g", [Statement("s1", "t", True, (Relation("a", "b"),)), Statement("s2", "u", False, ())])
+    pred = Corpus("p", [Statement("s1", "t", True, (Relation("a", "b"),)),
+                        Statement("s2", "u", True, (Relation("a", "b"),))])
+    rows, notes = compare_corpora(gold, pred)
+    assert [(r["statement_id"], r["shd"], r["shd_norm"]) for r in rows] == [("s1", 0, 0.0), ("s2", 1, 1.0)]
+    rows, notes = compare_corpora(gold, Corpus("p", [pred["s1"], Statement("s2", "u", False, ())]))
+    assert rows[1]["n_events"] == 0 and rows[1]["shd"] == 0 and rows[1]["sid"] == 0
+    assert math.isnan(rows[1]["shd_norm"]) and math.isnan(rows[1]["sid_norm"])
+    assert notes == ["1 statement(s) have fewer than two events, so no pair: their *_norm scores are undefined "
+                     "(NaN): s2"]
+    # evaluate-extraction keeps its documented rule: one row per gold row with pairs
+    assert [r["statement_id"] for r in compare_corpora(gold, pred, edgeless=False)[0]] == ["s1"]
