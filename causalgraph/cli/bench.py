@@ -12,8 +12,8 @@ from ..bench.runner import DEFAULT_MAX_CONNECTION_FAILURES, RunConfig, arun_benc
 from ..errors import ConfigError
 from ..llm.registry import model_forms
 from ..wording import plural
-from ._common import (add_data_option, add_format_option, add_graph_edit_option, add_model_args, add_prompts_option,
-                      emit_json, emit_table, model_options)
+from ._common import (add_data_option, add_format_option, add_graph_edit_option, add_list_option, add_model_args,
+                      add_prompts_option, emit_json, emit_table, model_options)
 from ..llm.pricing import load_prices
 from ..bench.scoring import (
     report_rows, accuracy_column, agreement_columns, loglik_columns, pending_column, compute_metrics, task_columns,
@@ -37,10 +37,10 @@ __all__ = ["register"]
 
 def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--task", required=True, help="task name (see `causalgraph bench tasks`)")
-    p.add_argument("--variant", required=True, metavar="V[,V…]|all", help="prompt variant ids, comma separated, or all")
+    add_list_option(p, "--variant", required=True, metavar="V[,V…]|all", help="prompt variant ids, or all")
     add_model_args(p, model_help=", ".join(model_forms()) + " (hf/smollm2 and llamacpp/smollm2 name the bundled "
                                  "SmolLM2-135M)",
-                   option_help="backend option, repeatable (e.g. latency=0.05, n_ctx=2048, reasoning_effort=none)",
+                   option_help="backend option (e.g. latency=0.05, n_ctx=2048, reasoning_effort=none)",
                    max_tokens_help="limit on generated tokens (default: the provider's)")
     add_data_option(p)
     add_prompts_option(p, help_extra="; a run directory resumes with the catalog it started with")
@@ -71,7 +71,7 @@ def _add_method_option(p: argparse.ArgumentParser) -> None:
 
 def _config(args):
     options = model_options(args)
-    variants = [v.strip() for v in args.variant.split(",") if v.strip()]
+    variants = list(args.variant)
     return RunConfig(task=args.task, variants=variants, model=args.model, data=args.data, out=args.out,
                      concurrency=args.concurrency, limit=args.limit, temperature=args.temperature,
                      max_tokens=args.max_tokens, seed=args.seed, model_options=options,
@@ -238,14 +238,15 @@ def _cmd_batch_status(args) -> int:
 
 
 def _cmd_plan(args) -> int:
-    tasks = list(PAPER_TASKS) if args.task == "all" else [t.strip() for t in args.task.split(",") if t.strip()]
-    variants = None if args.variant in (None, "all") else [v.strip() for v in args.variant.split(",") if v.strip()]
+    every_task = args.task in (None, ["all"])
+    tasks = list(PAPER_TASKS) if every_task else list(args.task)
+    variants = None if args.variant in (None, ["all"]) else list(args.variant)
     rows = plan_run(tasks, args.model, variants=variants, data=args.data, batch=args.batch,
                     output_tokens=args.output_tokens if args.output_tokens is not None
                     else PAPER_OUTPUT_TOKENS_PER_REQUEST,
                     prices=load_prices(args.prices) if args.prices else None, epochs=args.epochs,
                     prompts=args.prompts, method=args.method, graph_edit=args.graph_edit,
-                    named=args.task != "all")
+                    named=not every_task)
     left = [t for t in tasks if t not in {r["task"] for r in rows}]
     if left:
         print(f"causalgraph bench: note: --graph-edit {args.graph_edit}: {', '.join(left)} left out (their prompts "
@@ -329,8 +330,8 @@ def register(subparsers) -> None:
     p.set_defaults(func=_cmd_batch_status)
 
     p = sub.add_parser("plan", help="requests, estimated tokens and cost of a run, before running it")
-    p.add_argument("--task", default="all", help="task names, comma separated, or all (the paper's six; default)")
-    p.add_argument("--variant", default="all", help="variant ids, comma separated, or all (default)")
+    add_list_option(p, "--task", metavar="T[,T…]|all", help="task names, or all (the paper's six; default)")
+    add_list_option(p, "--variant", metavar="V[,V…]|all", help="variant ids, or all (default)")
     p.add_argument("--model", default="openai/gpt-5.1-2025-11-13", help="provider/model priced (default GPT-5.1)")
     add_data_option(p)
     add_prompts_option(p)

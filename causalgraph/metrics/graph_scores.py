@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..errors import ConfigError
+from ..wording import plural
 from ..graph import CausalGraph, as_graph, compile_graph
 from ..graph_formats import find_cycle
 from ..model import Relation
@@ -201,12 +202,14 @@ def compare_corpora(gold, pred) -> tuple[list[dict], list[str]]:
         pairs = [(s, by_id.get(s.id)) for s in gold_st]
         absent = [s.id for s, p in pairs if p is None]
         if absent:
-            notes.append(f"{len(absent)} gold statement(s) have no predicted graph and are scored against an empty "
+            notes.append(f"{plural(len(absent), 'gold statement')} {'has' if len(absent) == 1 else 'have'} no "
+                         f"predicted graph and {'is' if len(absent) == 1 else 'are'} scored against an empty "
                          f"one: {', '.join(absent[:5])}{' …' if len(absent) > 5 else ''}")
         known = {s.id for s in gold_st}
         extra = [s.id for s in pred_st if s.id not in known]
         if extra:
-            notes.append(f"{len(extra)} predicted statement(s) have no gold graph and are left out: "
+            notes.append(f"{plural(len(extra), 'predicted statement')} {'has' if len(extra) == 1 else 'have'} no "
+                         f"gold graph and {'is' if len(extra) == 1 else 'are'} left out: "
                          f"{', '.join(extra[:5])}{' …' if len(extra) > 5 else ''}")
     rows = []
     for g, p in pairs:
