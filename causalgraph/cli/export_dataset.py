@@ -25,6 +25,8 @@ def register(sub) -> None:
     add_prompts_option(p, help_extra="; tasks without that catalog keep their own prompts")
     p.add_argument("--overwrite", action="store_true", help="write into a non-empty folder, replacing its files")
     add_graph_edit_option(p)
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress on stderr (default: a bar on a terminal, else a line every 10 seconds)")
     add_format_option(p)
     p.set_defaults(func=run)
 
@@ -32,7 +34,7 @@ def register(sub) -> None:
 def run(args) -> int:
     tasks = args.task  # None: every task; an empty --task is refused by the parser, never read as "every task"
     res = export_dataset(args.dir, tasks, data=args.data, overwrite=args.overwrite, prompts=args.prompts,
-                         graph_edit=args.graph_edit)
+                         graph_edit=args.graph_edit, progress=False if args.no_progress else "auto")
     total = sum(c["items"] for c in res.configs.values())
     print(f"wrote {plural(len(res.configs), 'configuration')} ({plural(total, 'item')}) to {res.path}; load one with "
           f"datasets.load_dataset({str(res.path)!r}, name=TASK, split='test')", file=sys.stderr)

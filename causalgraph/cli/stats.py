@@ -97,7 +97,7 @@ def register(sub) -> None:
                                            "McNemar with Holm",
                            description="Pair the items of runs across arms (encodings, event names, graph edits, "
                                        "variants, models or prompt catalogs) and report per task the difference in F1 "
-                                       "with a 95%% bootstrap interval over statements and McNemar's test with Holm's "
+                                       "with a 95% bootstrap interval over statements and McNemar's test with Holm's "
                                        "correction.")
     cmp_.add_argument("runs", nargs="+", metavar="RUN", help="run directories (tasks, models and variants may mix)")
     cmp_.add_argument("--by", choices=["encoding", "event-names", "graph-edit", "variant", "model", "prompts"],
@@ -125,7 +125,7 @@ def register(sub) -> None:
                                            "(logistic, clustered by statement; or mixed)",
                         description="Per run and variant (or pooled), regress each item's correctness on "
                                     "standardised features of the item and its statement: odds ratio per standard "
-                                    "deviation, 95%% interval, p (Holm over the features), n items, n statements "
+                                    "deviation, 95% interval, p (Holm over the features), n items, n statements "
                                     "and the model's AUC. See docs/statistics.md.")
     d.add_argument("runs", nargs="+", metavar="RUN", help="run directories")
     add_list_option(d, "--features", metavar="F[,F…]",
@@ -149,7 +149,7 @@ def register(sub) -> None:
     irt = ssub.add_parser("irt", help="item difficulty and run ability across runs (Rasch model)",
                           description="A Rasch (1PL) model of three or more runs over the same items, each run and "
                                       "variant a respondent: each run's ability and each item's difficulty with "
-                                      "95%% intervals, the Spearman correlation of item difficulty with each "
+                                      "95% intervals, the Spearman correlation of item difficulty with each "
                                       "complexity metric, and the hardest items. See docs/statistics.md.")
     irt.add_argument("runs", nargs="+", metavar="RUN", help="run directories (at least three runs × variants)")
     add_data_option(irt, help_extra="; the corpus the runs were built from")
