@@ -66,8 +66,10 @@ class MultiValue(argparse.Action):
         out = []
         for part in parts:
             if self.split and not part:
-                raise argparse.ArgumentError(self, f"{token!r}: an empty value in the comma-separated list; "
-                                                   "expected names separated by single commas")
+                what = self.metavar or self.dest
+                raise argparse.ArgumentError(self, f"{token!r}: an empty value; expected {what}" if not token.strip()
+                                             else f"{token!r}: an empty value in the comma-separated list; "
+                                                  "expected values separated by single commas")
             if self.item_choices is not None and part not in self.item_choices:
                 raise argparse.ArgumentError(self, f"invalid choice: {part!r} (choose from "
                                                    f"{', '.join(self.item_choices)})")

@@ -129,8 +129,10 @@ def test_repeated_comma_and_spaced_values_give_one_list(cmd, action, data):
                          ids=lambda x: x if isinstance(x, str) else "/".join(x.option_strings))
 def test_an_empty_value_is_refused(cmd, action):
     p = _parser_with(action)
-    with pytest.raises(argparse.ArgumentError, match="empty value"):
+    with pytest.raises(argparse.ArgumentError, match="'a:b,': an empty value in the comma-separated list"):
         p.parse_args([action.option_strings[-1], "a:b,"])
+    with pytest.raises(argparse.ArgumentError, match="'': an empty value; expected "):
+        p.parse_args([action.option_strings[-1], ""])
 
 
 def test_export_graphs_writes_every_repeated_statement(climatecause_path, tmp_path, capsys):
