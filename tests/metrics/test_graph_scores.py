@@ -118,7 +118,7 @@ def test_a_gold_statement_without_prediction_is_scored_against_an_empty_graph(tm
     rows = json.loads(out)
     assert [(r["statement_id"], r["pred_id"], r["shd"], r["sid"]) for r in rows] == [("s1", "s1", 0, 0),
                                                                                      ("s2", None, 1, 1)]
-    assert "have no predicted graph" in err and "s9" in err
+    assert "1 gold statement has no predicted graph and is scored against an empty one: s2" in err and "s9" in err
 
 
 # -- in the evaluations ----------------------------------------------------------------------------------
