@@ -17,7 +17,7 @@ from ..llm.registry import parse_model_options
 
 __all__ = ["add_data_option", "add_prompts_option", "add_graph_edit_option", "add_split_option", "add_rule_option",
            "add_format_option", "find_statement", "emit_table", "emit_rows", "emit_json", "to_jsonable", "format_float",
-           "TABLE_FLOATS", "MultiValue", "add_list_option"]
+           "TABLE_FLOATS", "MultiValue", "add_list_option", "positive_int"]
 
 FORMATS = ("table", "csv", "json")
 
@@ -319,6 +319,23 @@ def _is_num(s: str) -> bool:
         return True
     except ValueError:
         return False
+
+
+def positive_int(value: str) -> int:
+    """An argparse type: an integer >= 1, refused by the flag's name (the library's check names its parameter).
+
+    Examples
+    --------
+    >>> positive_int("3")
+    3
+    """
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value!r}")
+    return n
 
 
 def temperature_arg(value: str):

@@ -74,3 +74,9 @@ def test_compare_graphs_counts_statements_in_words(tmp_path, capsys):
     assert "1 gold statement has no predicted graph and is scored against an empty one: s2" in err
     assert "1 predicted statement has no gold graph and is left out: s3" in err
     assert "(s)" not in err
+
+
+def test_complexity_cycle_limit_is_named_as_its_flag(capsys):
+    # Before: "cycle_limit must be a positive integer, got 0" (the library's parameter).
+    err = _fail(["complexity", "--cycle-limit", "0"], capsys)
+    assert "argument --cycle-limit: expected an integer >= 1, got '0'" in err and "cycle_limit" not in err
