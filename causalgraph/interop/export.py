@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Iterable, Optional, Sequence
 
+from ..bench.progress import progress_interval
 from ..errors import ConfigError
 from ..outputs import named_os_error, write_atomic, output_dir
 from .._version import __version__
@@ -294,8 +295,6 @@ class ExportProgress:
         if not (enabled and total):
             return
         if enabled == "auto" and not getattr(self.stream, "isatty", lambda: False)():
-            from ..bench.progress import progress_interval
-
             self.lines = True
             self.interval = progress_interval() if interval is None else interval
             self.start = self.last = self.clock()
