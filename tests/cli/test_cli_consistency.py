@@ -17,7 +17,6 @@ import pytest
 from causalgraph.bench.writer import prompt_sha256
 from causalgraph.cli import build_parser, main
 from causalgraph.datasets.describe import describe
-from causalgraph.interop.export import ExportProgress
 from causalgraph.tasks import get_task
 
 
@@ -128,6 +127,8 @@ class _Clock:
 
 
 def test_export_progress_lines_when_stderr_is_not_a_terminal():
+    from causalgraph.interop.export import ExportProgress
+
     err, clock = io.StringIO(), _Clock()
     p = ExportProgress(5, "auto", stream=err, clock=clock, interval=10)
     for i in range(5):
@@ -143,6 +144,8 @@ def test_export_progress_lines_when_stderr_is_not_a_terminal():
 
 
 def test_export_progress_is_silent_when_off_or_short():
+    from causalgraph.interop.export import ExportProgress
+
     err, clock = io.StringIO(), _Clock()
     p = ExportProgress(3, False, stream=err, clock=clock, interval=0)
     for _ in range(3):
@@ -163,6 +166,26 @@ def test_export_dataset_has_no_progress_flag_and_shows_progress(tmp_path, monkey
     assert main(["export-dataset", str(tmp_path / "d"), "--task", "corri"]) == 0
     err = capsys.readouterr().err
     assert "export-dataset: 1/9 variants (11.1 %)" in err and "corri 0_1" in err
+    assert main(["export-dataset", str(tmp_path / "e"), "--task", "corri", "--no-progress"]) == 0
+    assert "variants (" not in capsys.readouterr().err
+
+
+def test_export_dataset_reports_progress_through_the_command(tmp_path, monkeypatch, capsys):
+    # Runs without pyarrow: the Parquet writer is replaced (what is written is tested in tests/test_export*.py);
+    # the progress lines are the command's own.
+    import causalgraph.interop.export as export
+
+    monkeypatch.setattr(export, "_pa", lambda: (None, None))
+    monkeypatch.setattr(export, "items_table", lambda items, strategy_of=None: list(items))
+    monkeypatch.setattr(export, "_write_table", lambda table, where: open(where, "wb").close())
+    monkeypatch.setenv("CAUSALGRAPH_PROGRESS_INTERVAL", "0")
+    assert main(["export-dataset", str(tmp_path / "d"), "--task", "corri", "--format", "csv"]) == 0
+    lines = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("export-dataset: ")]
+    variants = get_task("corri").list_variants()
+    assert len(lines) == len(variants) == 9
+    assert lines == [f"export-dataset: {i}/{len(variants)} variants ({100 * i / len(variants):.1f} %), "
+                     f"{ln.split(', ')[1].split(';')[0].split()[0]} s; corri {v}"
+                     for i, (v, ln) in enumerate(zip(variants, lines), start=1)]
     assert main(["export-dataset", str(tmp_path / "e"), "--task", "corri", "--no-progress"]) == 0
     assert "variants (" not in capsys.readouterr().err
 
