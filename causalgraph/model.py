@@ -14,6 +14,7 @@ import unicodedata
 from dataclasses import dataclass, field, fields
 from typing import Iterator, Optional
 from .errors import ConfigError
+from .wording import plural
 
 __all__ = [
     "Correlation",
@@ -242,6 +243,30 @@ class Corpus:
 
     def __len__(self) -> int:
         return len(self.statements)
+
+    def __repr__(self) -> str:
+        """A one-line summary, as pandas shows a frame: the dataclass's own repr spelled out every
+        statement and relation (2.8 MB for PubMedCausal's test split).
+
+        Examples
+        --------
+        >>> c = Corpus("demo", [Statement(f"s{i}", "t", True, (Relation("a", "b"),)) for i in range(1, 7)])
+        >>> c
+        <Corpus 'demo': 6 statements (s1, s2, s3, …, s6), 6 relations>
+        """
+        ids = [s.id for s in self.statements]
+        shown = ", ".join(ids if len(ids) <= 4 else [*ids[:3], "…", ids[-1]])
+        n_rel = sum(len(s.relations) for s in self.statements)
+        parts = [f"{plural(len(ids), 'statement')}" + (f" ({shown})" if ids else ""), plural(n_rel, "relation")]
+        if self.source:
+            parts.append(f"source {self.source!r}")
+        if self.sha256:
+            parts.append(f"sha256 {self.sha256[:12]}…")
+        if self.problems:
+            parts.append(plural(len(self.problems), "problem"))
+        if self.lacks:
+            parts.append(f"lacks {', '.join(self.lacks)}")
+        return f"<Corpus {self.name!r}: {', '.join(parts)}>"
 
     def __iter__(self) -> Iterator[Statement]:
         return iter(self.statements)

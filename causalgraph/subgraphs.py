@@ -30,7 +30,7 @@ import csv
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -115,19 +115,32 @@ def _first_seen(values: np.ndarray) -> np.ndarray:
     return values[np.sort(idx)]
 
 
-def check_sampling(*, hops: int, max_nodes: int, n_random: int, seed: int, n_around: int) -> None:
+def check_sampling(*, hops: int, max_nodes: int, n_random: int, seed: int, n_around: int,
+                   names: Optional[Mapping[str, str]] = None) -> None:
     """The sampling options checked, so that a command refuses them before reading a large graph.
+
+    ``names`` maps a parameter (``hops``, ``max_nodes``, ``n_random``,
+    ``seed``, ``around``) to what the caller's user typed (``--max-nodes``):
+    a command's errors then name its flags, not this function's parameters.
 
     Examples
     --------
     >>> check_sampling(hops=2, max_nodes=12, n_random=0, seed=0, n_around=1)
+    >>> check_sampling(hops=0, max_nodes=12, n_random=0, seed=0, n_around=1, names={"hops": "--hops"})
+    Traceback (most recent call last):
+    ...
+    causalgraph.errors.ConfigError: --hops must be an integer >= 1, got 0
     """
-    _check_int("hops", hops, 1)
-    _check_int("max_nodes", max_nodes, 2, MAX_SUBGRAPH_NODES)
-    _check_int("n_random", n_random, 0)
-    _check_int("seed", seed, 0)
+    def name(param: str) -> str:
+        return (names or {}).get(param, param)
+
+    _check_int(name("hops"), hops, 1)
+    _check_int(name("max_nodes"), max_nodes, 2, MAX_SUBGRAPH_NODES)
+    _check_int(name("n_random"), n_random, 0)
+    _check_int(name("seed"), seed, 0)
     if not n_around and not n_random:
-        raise ConfigError("name the centres (around) or ask for random ones (n_random > 0)")
+        raise ConfigError(f"name the centres ({name('around')}) or ask for random ones ({name('n_random')} N, "
+                          "N > 0)")
 
 
 def sample_subgraphs(graph: MergedGraph, *, around: Sequence[int] = (), n_random: int = 0, hops: int = 2,

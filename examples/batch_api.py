@@ -38,4 +38,4 @@ else:
     col = collect_batch(out)
     print(batch_status(out))
     if col.pending == 0:
-        emit_table(report_rows(load_run(out).metrics), "table", columns=["row", "items", "precision", "recall", "f1"])
+        emit_table(report_rows(load_run(out).metrics), "table", columns=["variant", "items", "precision", "recall", "f1"])

@@ -53,4 +53,4 @@ print("first sample:", log.samples[0].id, log.samples[0].metadata["statement_id"
 res = import_inspect_log(log.location, f"{out}/run")
 print(f"{res.path}: {res.written} lines imported")
 emit_table(report_rows(res.metrics, run_name="imported"), "table",
-           columns=["run", "row", "items", "parse_fail_rate", "precision", "recall", "f1", "f1_ci95"])
+           columns=["run", "variant", "items", "parse_fail_rate", "precision", "recall", "f1", "f1_ci95"])

@@ -29,7 +29,7 @@ const = cg.run_benchmark("ccr-position", ["A_4", "SN_4", "ML_4"], "mock/constant
 for res in (oracle, const):
     run = cg.load_run(res.path)
     emit_table(report_rows(run.metrics, run_name=run.model), "table",
-               columns=["run", "row", "items", "parse_fail_rate", "precision", "recall", "f1", "f1_ci95"])
+               columns=["run", "variant", "items", "parse_fail_rate", "precision", "recall", "f1", "f1_ci95"])
     print()
 per_class = const.metrics["variants"]["A_4"]["per_class"]
 print("A_4 per class:", {k: round(v["f1"], 3) for k, v in per_class.items()})

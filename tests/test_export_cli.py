@@ -85,5 +85,5 @@ def test_export_dataset_errors_are_one_line(tmp_path):
 def test_export_dataset_refuses_an_empty_task_name_instead_of_exporting_every_task(tmp_path):
     r = _cli(["export-dataset", "out", "--task", ""], cwd=tmp_path)
     assert r.returncode == 2 and not (tmp_path / "out").exists()
-    assert r.stderr.decode().splitlines() == ["causalgraph export-dataset: error: --task '': expected a task name "
-                                              "(see `causalgraph bench tasks`)"]
+    assert r.stderr.decode().splitlines() == ["causalgraph export-dataset: error: argument --task: '': an empty "
+                                              "value; expected TASK (see causalgraph export-dataset --help)"]

@@ -128,7 +128,7 @@ class RunConfig:
         if self.temperature is not None and not (0.0 <= float(self.temperature) <= 2.0):
             raise ConfigError(f"--temperature {self.temperature}: expected a number in [0, 2] or 'default'")
         if self.max_attempts < 1:
-            raise ConfigError(f"max_attempts {self.max_attempts}: expected an integer >= 1")
+            raise ConfigError(f"--max-attempts {self.max_attempts}: expected an integer >= 1")
         if self.request_timeout is not None and not self.request_timeout >= 0:
             raise ConfigError(f"--timeout {self.request_timeout}: expected a number of seconds > 0 (0: no limit)")
         for name, value in (("--retry-base", self.retry_base), ("--retry-cap", self.retry_cap)):

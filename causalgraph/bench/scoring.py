@@ -599,6 +599,8 @@ def task_columns(rows: Sequence[Mapping[str, Any]]) -> list[str]:
 def report_rows(metrics: Metrics | Mapping[str, Any], *, run_name: str = "", spec=None) -> list[dict[str, Any]]:
     """Flat rows for a table: one per variant, then one per strategy (mean ± std).
 
+    The ``variant`` column holds the variant id, or ``[strategy]`` on a strategy's row.
+
     ``metrics`` is a run's :class:`~causalgraph.runlog.files.Metrics` (``run.metrics``) or the dict
     :func:`compute_metrics` returns.
 
@@ -613,7 +615,7 @@ def report_rows(metrics: Metrics | Mapping[str, Any], *, run_name: str = "", spe
     binary = any("f1" in s and "macro_f1" not in s for s in variants.values())
     pass_name = metrics.reducer if _per_item_reducer(metrics.reducer) else None
     for v, s in variants.items():
-        row = {"run": run_name, "task": metrics.task, "model": metrics.model, "row": v,
+        row = {"run": run_name, "task": metrics.task, "model": metrics.model, "variant": v,
                "strategy": s.get("strategy"), "items": s.get("items"), "errors": s.get("errors"),
                "parse_fail_rate": s.get("parse_failure_rate"), "pending": s.get("pending")}
         if "loglik" in s:  # only runs scored by log-likelihood have these columns
@@ -647,7 +649,7 @@ def report_rows(metrics: Metrics | Mapping[str, Any], *, run_name: str = "", spe
                 row["f1_sd"] = sd.get("f1")
         rows.append(row)
     for strat, agg in (metrics.strategies or {}).items():
-        row = {"run": run_name, "task": metrics.task, "model": metrics.model, "row": f"[{strat}]",
+        row = {"run": run_name, "task": metrics.task, "model": metrics.model, "variant": f"[{strat}]",
                "strategy": strat, "items": None}
         keys = ("precision", "recall", "f1") if binary else ("macro_precision", "macro_recall", "macro_f1")
         for out_key, k in zip(("precision", "recall", "f1"), keys):

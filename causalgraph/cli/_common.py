@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import csv
 import io
 import json
@@ -16,9 +17,89 @@ from ..llm.registry import parse_model_options
 
 __all__ = ["add_data_option", "add_prompts_option", "add_graph_edit_option", "add_split_option", "add_rule_option",
            "add_format_option", "find_statement", "emit_table", "emit_rows", "emit_json", "to_jsonable", "format_float",
-           "TABLE_FLOATS"]
+           "TABLE_FLOATS", "MultiValue", "add_list_option", "positive_int"]
 
 FORMATS = ("table", "csv", "json")
+
+
+class MultiValue(argparse.Action):
+    """A flag that takes several values: the flag repeated, a comma-separated list, or both, alike.
+
+    ``--statement cc-007 --statement cc-047``, ``--statement cc-007,cc-047``
+    and (with ``nargs="+"``) ``--statement cc-007 cc-047`` all give
+    ``["cc-007", "cc-047"]``: repeating the flag adds to the list, where
+    argparse's plain store would silently keep the last value only.  Each
+    value is stripped, checked against ``item_choices`` and converted by
+    ``item_type``; an empty value (``--task corri,``) is refused in one line.
+    ``split=False`` is for values that may hold a comma themselves (free
+    text, file paths, ``KEY=VALUE`` options with JSON): those are taken
+    whole, one per flag.  The result is ``None`` (or the default) when the
+    flag is not given.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> _ = p.add_argument("--task", action=MultiValue)
+    >>> p.parse_args(["--task", "corri", "--task", "ccr-member, parents"]).task
+    ['corri', 'ccr-member', 'parents']
+    >>> p.parse_args([]).task is None
+    True
+    """
+
+    def __init__(self, option_strings, dest, nargs=None, *, split: bool = True, item_type=None,
+                 item_choices: Optional[Sequence[str]] = None, **kwargs):
+        if nargs not in (None, "+"):
+            raise ValueError(f"MultiValue {'/'.join(option_strings)}: nargs must be None or '+', not {nargs!r}")
+        if kwargs.get("choices") is not None or kwargs.get("type") is not None:
+            # argparse would check a whole comma list against them; the items are checked here instead.
+            raise ValueError(f"MultiValue {'/'.join(option_strings)}: pass item_choices / item_type, not "
+                             "choices / type")
+        self.split = split
+        self.item_type = item_type
+        self.item_choices = tuple(item_choices) if item_choices is not None else None
+        super().__init__(option_strings, dest, nargs=nargs, **kwargs)
+
+    def values_of(self, token: str) -> list:
+        """The values one command-line token holds, checked and converted (``argparse.ArgumentError`` if bad)."""
+        parts = [p.strip() for p in token.split(",")] if self.split else [token]
+        out = []
+        for part in parts:
+            if self.split and not part:
+                what = self.metavar or self.dest
+                raise argparse.ArgumentError(self, f"{token!r}: an empty value; expected {what}" if not token.strip()
+                                             else f"{token!r}: an empty value in the comma-separated list; "
+                                                  "expected values separated by single commas")
+            if self.item_choices is not None and part not in self.item_choices:
+                raise argparse.ArgumentError(self, f"invalid choice: {part!r} (choose from "
+                                                   f"{', '.join(self.item_choices)})")
+            if self.item_type is not None:
+                try:
+                    part = self.item_type(part)
+                except (argparse.ArgumentTypeError, TypeError, ValueError) as exc:
+                    raise argparse.ArgumentError(self, str(exc)) from None
+            out.append(part)
+        return out
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        tokens = values if isinstance(values, list) else [values]
+        current = getattr(namespace, self.dest, None)
+        # The default (None, or a list the parser was given) is never extended in place.
+        items = list(current) if isinstance(current, list) and current is not self.default else []
+        for token in tokens:
+            items.extend(self.values_of(token))
+        setattr(namespace, self.dest, items)
+
+
+def add_list_option(parser, *flags: str, split: bool = True, help: str = "", **kwargs) -> argparse.Action:
+    """A multi-valued flag (:class:`MultiValue`), its help saying how to give several values.
+
+    ``kwargs`` go to ``add_argument`` (``metavar``, ``required``, ``default``,
+    ``nargs="+"``, ``item_type``, ``item_choices``).
+    """
+    how = "repeat the flag or separate values by commas" if split else "repeat the flag for several"
+    return parser.add_argument(*flags, action=MultiValue, split=split, help=f"{help} ({how})" if help else how,
+                               **kwargs)
 
 
 def add_data_option(parser, *, help_extra: str = "") -> None:
@@ -240,6 +321,23 @@ def _is_num(s: str) -> bool:
         return False
 
 
+def positive_int(value: str) -> int:
+    """An argparse type: an integer >= 1, refused by the flag's name (the library's check names its parameter).
+
+    Examples
+    --------
+    >>> positive_int("3")
+    3
+    """
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value!r}")
+    return n
+
+
 def temperature_arg(value: str):
     """``--temperature``: a number, or ``default`` (or ``none``) to send none and leave it to the provider."""
     import argparse
@@ -255,7 +353,8 @@ def temperature_arg(value: str):
 def add_model_args(p, *, model_help: str, option_help: str, max_tokens_help: str) -> None:
     """The options every command that asks a model shares: model, backend options, generation, cache."""
     p.add_argument("--model", required=True, metavar="PROVIDER/MODEL", help=model_help)
-    p.add_argument("--model-option", action="append", default=[], metavar="KEY=VALUE", help=option_help)
+    # Taken whole, one per flag: a value may be JSON holding commas.
+    add_list_option(p, "--model-option", split=False, default=[], metavar="KEY=VALUE", help=option_help)
     p.add_argument("--temperature", type=temperature_arg, default=0.0, metavar="T|default",
                    help="sampling temperature, or 'default' to send none and leave it to the provider (default 0)")
     p.add_argument("--max-tokens", type=int, default=None, metavar="N", help=max_tokens_help)

@@ -9,7 +9,7 @@ from pathlib import Path
 from ..errors import ConfigError
 from ..llm.registry import model_forms
 from ..wording import plural
-from ._common import add_model_args, emit_json, emit_table, model_options
+from ._common import add_list_option, add_model_args, emit_json, emit_table, model_options
 from ..apps.annotator import annotate_corpus, annotate_texts, statements_from_run
 from ..bench.runner import default_run_dir
 from ..datasets import load_corpus
@@ -24,7 +24,7 @@ def add_model_options(p) -> None:
     """Options shared by ``annotate`` and ``score``: model, prompt variant, generation, backend options."""
     add_model_args(p, model_help="backend and model: " + ", ".join(model_forms())
                                  + " (llamacpp/smollm2 names the bundled SmolLM2-135M)",
-                   option_help="backend option, repeatable (e.g. n_ctx=8192, base_url=http://127.0.0.1:8000/v1)",
+                   option_help="backend option (e.g. n_ctx=8192, base_url=http://127.0.0.1:8000/v1)",
                    max_tokens_help="completion tokens at most (default: 4096)")
     p.add_argument("--variant", choices=["few-shot", "zero-shot"], default="few-shot",
                    help="few-shot: guidelines and the paper's worked examples (default); zero-shot: guidelines only")
@@ -86,8 +86,9 @@ def register(sub) -> None:
                     "nested, explicitness, relation type and correlation. Runs on the benchmark runner (response "
                     "cache, resume, retries, progress); the run directory is what evaluate-annotation reads.")
     src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--text", action="append", metavar="TEXT", help="a statement to annotate (repeatable)")
-    src.add_argument("--file", action="append", metavar="FILE", help="a UTF-8 text file ('-' for stdin; repeatable)")
+    # Text and file names may hold commas: each is taken whole, one per flag.
+    add_list_option(src, "--text", split=False, metavar="TEXT", help="a statement to annotate")
+    add_list_option(src, "--file", split=False, metavar="FILE", help="a UTF-8 text file ('-' for stdin)")
     src.add_argument("--data", metavar="NAME|PATH", default=None,
                      help="an annotated corpus (climatecause, a corpus file or folder): the run keeps the gold "
                           "annotations for evaluate-annotation")

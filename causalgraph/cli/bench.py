@@ -12,8 +12,8 @@ from ..bench.runner import DEFAULT_MAX_CONNECTION_FAILURES, RunConfig, arun_benc
 from ..errors import ConfigError
 from ..llm.registry import model_forms
 from ..wording import plural
-from ._common import (add_data_option, add_format_option, add_graph_edit_option, add_model_args, add_prompts_option,
-                      emit_json, emit_table, model_options)
+from ._common import (add_data_option, add_format_option, add_graph_edit_option, add_list_option, add_model_args,
+                      add_prompts_option, emit_json, emit_table, model_options)
 from ..llm.pricing import load_prices
 from ..bench.scoring import (
     report_rows, accuracy_column, agreement_columns, loglik_columns, pending_column, compute_metrics, task_columns,
@@ -28,6 +28,9 @@ from ..bench.calibration import plot_reliability
 from ..outputs import safe_name, output_dir
 from ..bench.batch import submit_batch, collect_batch, batch_status
 from ..bench.plan import PAPER_OUTPUT_TOKENS_PER_REQUEST, plan_run
+from ..bench.prepare import loglik_variants
+from ..bench.variant_options import with_item_options
+from ..naming import NAME_SCHEMES
 from ..tasks.climatecause import PAPER_TASKS
 from . import bench_view
 from .bench_import import register as register_import
@@ -37,10 +40,10 @@ __all__ = ["register"]
 
 def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--task", required=True, help="task name (see `causalgraph bench tasks`)")
-    p.add_argument("--variant", required=True, metavar="V[,V…]|all", help="prompt variant ids, comma separated, or all")
+    add_list_option(p, "--variant", required=True, metavar="V[,V…]|all", help="prompt variant ids, or all")
     add_model_args(p, model_help=", ".join(model_forms()) + " (hf/smollm2 and llamacpp/smollm2 name the bundled "
                                  "SmolLM2-135M)",
-                   option_help="backend option, repeatable (e.g. latency=0.05, n_ctx=2048, reasoning_effort=none)",
+                   option_help="backend option (e.g. latency=0.05, n_ctx=2048, reasoning_effort=none)",
                    max_tokens_help="limit on generated tokens (default: the provider's)")
     add_data_option(p)
     add_prompts_option(p, help_extra="; a run directory resumes with the catalog it started with")
@@ -60,6 +63,13 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
                         f"{DEFAULT_MAX_CONNECTION_FAILURES}; 0: never stop)")
     p.add_argument("--prices", metavar="FILE", help="JSON price table overriding the built-in one")
     add_graph_edit_option(p)
+    # As `items` takes them: the variant ids become those of the items built with them (A_5 → MX_5.letters).
+    p.add_argument("--encoding", metavar="NAME", default=None,
+                   help="write the graph of each graph variant in this encoding (A_5 with matrix is MX_5; see "
+                        "`causalgraph encode --help` and docs/prompts.md)")
+    p.add_argument("--event-names", choices=list(NAME_SCHEMES), default=None,
+                   help="show events under their real names (default) or as integers, letters or nonsense words "
+                        "(prompts that hold the graph only; the variant id gets .<scheme>)")
 
 
 def _add_method_option(p: argparse.ArgumentParser) -> None:
@@ -71,7 +81,12 @@ def _add_method_option(p: argparse.ArgumentParser) -> None:
 
 def _config(args):
     options = model_options(args)
-    variants = [v.strip() for v in args.variant.split(",") if v.strip()]
+    variants = list(args.variant)
+    if args.encoding is not None or args.event_names is not None:
+        spec = get_task(args.task)
+        every = list(loglik_variants(spec)) if getattr(args, "method", "generate") == "loglik" else None
+        variants = with_item_options(spec, variants, encoding=args.encoding, event_names=args.event_names,
+                                     every=every)
     return RunConfig(task=args.task, variants=variants, model=args.model, data=args.data, out=args.out,
                      concurrency=args.concurrency, limit=args.limit, temperature=args.temperature,
                      max_tokens=args.max_tokens, seed=args.seed, model_options=options,
@@ -84,10 +99,10 @@ def _config(args):
 
 
 def _summary_rows(metrics, path):
-    return [r for r in report_rows(metrics, run_name=str(path)) if not str(r["row"]).startswith("[")]
+    return [r for r in report_rows(metrics, run_name=str(path)) if not str(r["variant"]).startswith("[")]
 
 
-_RUN_COLUMNS = ["row", "items", "errors", "parse_fail_rate", "precision", "recall", "f1", "f1_ci95"]
+_RUN_COLUMNS = ["variant", "items", "errors", "parse_fail_rate", "precision", "recall", "f1", "f1_ci95"]
 
 
 def _cmd_run(args) -> int:
@@ -154,14 +169,15 @@ def _cmd_report(args) -> int:
         if args.per_class:
             for v, s in m["variants"].items():
                 for lab, pc in (s.get("per_class") or {}).items():
-                    rows.append({"run": str(path), "task": m["task"], "model": m["model"], "row": f"{v}:{lab}",
+                    rows.append({"run": str(path), "task": m["task"], "model": m["model"], "variant": f"{v}:{lab}",
                                  "strategy": s.get("strategy"), "items": pc["support"],
                                  "precision": pc["precision"], "recall": pc["recall"], "f1": pc["f1"]})
             # Per class, mean ± std over the variants of each strategy (the layout of Table 18).
             for strat, agg in m.get("strategies", {}).items():
                 labels = [k.split(".")[1] for k in agg if k.startswith("per_class.") and k.endswith(".f1")]
                 for lab in labels:
-                    rows.append({"run": str(path), "task": m["task"], "model": m["model"], "row": f"[{strat}]:{lab}",
+                    rows.append({"run": str(path), "task": m["task"], "model": m["model"],
+                                 "variant": f"[{strat}]:{lab}",
                                  "strategy": strat, **{met: _pm(agg[f"per_class.{lab}.{met}"])
                                                        for met in ("precision", "recall", "f1")}})
     if args.format == "json":
@@ -169,7 +185,7 @@ def _cmd_report(args) -> int:
         return 0
     pass_cols = sorted({k for r in rows for k in r if k.startswith(("pass@", "pass^"))})
     # A stopped run's table says how much is left to ask; a complete run's keeps its columns.
-    counts = ["run", "task", "model", "row", "items", *pending_column(rows), "errors", "parse_fail_rate"]
+    counts = ["run", "task", "model", "variant", "items", *pending_column(rows), "errors", "parse_fail_rate"]
     if pass_cols:
         cols = [*counts, *pass_cols, "pass_ci95"]
     else:
@@ -238,14 +254,15 @@ def _cmd_batch_status(args) -> int:
 
 
 def _cmd_plan(args) -> int:
-    tasks = list(PAPER_TASKS) if args.task == "all" else [t.strip() for t in args.task.split(",") if t.strip()]
-    variants = None if args.variant in (None, "all") else [v.strip() for v in args.variant.split(",") if v.strip()]
+    every_task = args.task in (None, ["all"])
+    tasks = list(PAPER_TASKS) if every_task else list(args.task)
+    variants = None if args.variant in (None, ["all"]) else list(args.variant)
     rows = plan_run(tasks, args.model, variants=variants, data=args.data, batch=args.batch,
                     output_tokens=args.output_tokens if args.output_tokens is not None
                     else PAPER_OUTPUT_TOKENS_PER_REQUEST,
                     prices=load_prices(args.prices) if args.prices else None, epochs=args.epochs,
                     prompts=args.prompts, method=args.method, graph_edit=args.graph_edit,
-                    named=args.task != "all")
+                    named=not every_task)
     left = [t for t in tasks if t not in {r["task"] for r in rows}]
     if left:
         print(f"causalgraph bench: note: --graph-edit {args.graph_edit}: {', '.join(left)} left out (their prompts "
@@ -279,7 +296,11 @@ def register(subparsers) -> None:
     sub = bench.add_subparsers(dest="bench_command", metavar="SUBCOMMAND")
     sub.required = True
 
-    p = sub.add_parser("run", help="ask a model every item of a task's variants (cached, resumable)")
+    p = sub.add_parser("run", help="ask a model every item of a task's variants (cached, resumable)",
+                       description="Build the items of a task's prompt variants, ask a model each of them (response "
+                                   "cache, retries, concurrency, progress on stderr), parse and score the answers and "
+                                   "print one row per variant. The run directory keeps every answer: the same command "
+                                   "resumes a stopped run and asks only what is left. See docs/benchmarks.md.")
     _add_run_options(p)
     p.add_argument("--epochs", type=int, default=1, metavar="N",
                    help="ask every item N times (repeated sampling; needs --temperature above 0 or 'default'); "
@@ -289,13 +310,19 @@ def register(subparsers) -> None:
     add_format_option(p)
     p.set_defaults(func=_cmd_run)
 
-    p = sub.add_parser("parse", help="parse a run's stored answers again and rescore it (offline)")
+    p = sub.add_parser("parse", help="parse a run's stored answers again and rescore it (offline)",
+                       description="Parse every stored answer of a run again with the task's current parser and "
+                                   "rescore the run, without asking the model anything; prints per variant how many "
+                                   "answers changed and the parse failures before and after.")
     p.add_argument("run", metavar="RUN", help="run directory")
     p.add_argument("--dry-run", action="store_true", help="report what would change, write nothing")
     add_format_option(p)
     p.set_defaults(func=_cmd_parse)
 
-    p = sub.add_parser("report", help="scores of runs: per variant, per strategy (mean ± std), bootstrap CIs")
+    p = sub.add_parser("report", help="scores of runs: per variant, per strategy (mean ± std), bootstrap CIs",
+                       description="Score runs from their stored answers: per variant precision, recall, F1 with a "
+                                   "bootstrap interval over statements, and per prompting strategy the mean ± std "
+                                   "over its variants; runs with epochs are reduced by --reducer. Nothing is asked.")
     p.add_argument("runs", nargs="+", metavar="RUN", help="run directories")
     p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples of statements (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
@@ -308,14 +335,23 @@ def register(subparsers) -> None:
     add_format_option(p)
     p.set_defaults(func=_cmd_report)
 
-    b = sub.add_parser("batch", help="the OpenAI Batch API: submit, collect, status")
+    b = sub.add_parser("batch", help="the OpenAI Batch API: submit, collect, status",
+                       description="Run a benchmark through the OpenAI Batch API (half price, answers within 24 "
+                                   "hours): submit a run's unanswered items, collect finished batches into the run "
+                                   "directory, and list the run's batches.")
     bsub = b.add_subparsers(dest="batch_command", metavar="SUBCOMMAND")
     bsub.required = True
-    p = bsub.add_parser("submit", help="write, upload and create Batch jobs for a run's unanswered items")
+    p = bsub.add_parser("submit", help="write, upload and create Batch jobs for a run's unanswered items",
+                        description="Write the run's unanswered items (answers in the response cache are taken "
+                                    "from it) as Batch API input files, upload them and create the jobs; prints the "
+                                    "batch ids. `bench batch collect RUN` fetches the answers.")
     _add_run_options(p)
     add_format_option(p)
     p.set_defaults(func=_cmd_batch_submit)
-    p = bsub.add_parser("collect", help="poll a run's batches and ingest finished ones (safe to re-run)")
+    p = bsub.add_parser("collect", help="poll a run's batches and ingest finished ones (safe to re-run)",
+                        description="Ask the API about each open batch of a run and write the answers of finished "
+                                    "ones into the run directory (and the response cache); with --wait, poll until "
+                                    "every batch has finished. Running it twice ingests nothing twice.")
     p.add_argument("run", metavar="RUN", help="run directory")
     p.add_argument("--wait", action="store_true", help="poll until every batch has finished")
     p.add_argument("--poll", type=float, default=30.0, help="seconds between polls with --wait (default 30)")
@@ -323,14 +359,18 @@ def register(subparsers) -> None:
     p.add_argument("--no-cache", action="store_true", help="do not store the results in the response cache")
     add_format_option(p)
     p.set_defaults(func=_cmd_batch_collect)
-    p = bsub.add_parser("status", help="the run's batch ledger (no API call)")
+    p = bsub.add_parser("status", help="the run's batch ledger (no API call)",
+                        description="List the batches a run submitted, as its ledger records them (local id, batch "
+                                    "id, state, requests, times); asks the API nothing.")
     p.add_argument("run", metavar="RUN", help="run directory")
     add_format_option(p)
     p.set_defaults(func=_cmd_batch_status)
 
-    p = sub.add_parser("plan", help="requests, estimated tokens and cost of a run, before running it")
-    p.add_argument("--task", default="all", help="task names, comma separated, or all (the paper's six; default)")
-    p.add_argument("--variant", default="all", help="variant ids, comma separated, or all (default)")
+    p = sub.add_parser("plan", help="requests, estimated tokens and cost of a run, before running it",
+                       description="Count the requests a run of tasks and variants would send and estimate its "
+                                   "input and output tokens and cost from the price table, without asking a model.")
+    add_list_option(p, "--task", metavar="T[,T…]|all", help="task names, or all (the paper's six; default)")
+    add_list_option(p, "--variant", metavar="V[,V…]|all", help="variant ids, or all (default)")
     p.add_argument("--model", default="openai/gpt-5.1-2025-11-13", help="provider/model priced (default GPT-5.1)")
     add_data_option(p)
     add_prompts_option(p)
@@ -344,7 +384,9 @@ def register(subparsers) -> None:
     add_format_option(p)
     p.set_defaults(func=_cmd_plan)
 
-    p = sub.add_parser("tasks", help="registered tasks, their labels and variants")
+    p = sub.add_parser("tasks", help="registered tasks, their labels and variants",
+                       description="List every registered task (built-in and plugins): its kind, labels, positive "
+                                   "label and prompt variants.")
     add_format_option(p)
     p.set_defaults(func=_cmd_tasks)
 

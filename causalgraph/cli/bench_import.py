@@ -11,7 +11,7 @@ from ..interop.inspect_log import import_inspect_log
 
 __all__ = ["register"]
 
-_COLUMNS = ["row", "items", "errors", "parse_fail_rate", "precision", "recall", "f1", "f1_ci95"]
+_COLUMNS = ["variant", "items", "errors", "parse_fail_rate", "precision", "recall", "f1", "f1_ci95"]
 
 
 def register(sub) -> None:
@@ -36,6 +36,6 @@ def run(args) -> int:
     print(f"run {res.path}: {plural(res.written, 'line')} imported from {args.log} "
           f"({plural(res.errors, 'failed sample')}), "
           f"{plural(res.skipped, 'sample' if res.epochs > 1 else 'item')} already there", file=sys.stderr)
-    rows = [r for r in report_rows(res.metrics, run_name=str(res.path)) if not str(r["row"]).startswith("[")]
+    rows = [r for r in report_rows(res.metrics, run_name=str(res.path)) if not str(r["variant"]).startswith("[")]
     emit_table(rows, args.format, columns=_COLUMNS + agreement_columns(rows))
     return 0

@@ -9,7 +9,7 @@ from ..errors import ConfigError
 from ..metrics.analysis import complexity_summary, cooccurrence
 from ..metrics.complexity import CONFLICT_RULES, complexity_columns, complexity_table, normalize_weights
 from ..metrics.paths import DEFAULT_CYCLE_LIMIT
-from ._common import add_data_option, add_format_option, add_split_option, emit_json, emit_table
+from ._common import add_data_option, add_format_option, add_split_option, emit_json, emit_table, positive_int
 
 __all__ = ["register"]
 
@@ -29,7 +29,7 @@ def register(sub) -> None:
                    help="weights of com,ex,nest,corr,pol in C(s) (default: 1,1,1,1,1)")
     p.add_argument("--conflicts", choices=list(CONFLICT_RULES), default="both",
                    help="how to read a pair annotated with both signs (default: both; see docs/metrics.md)")
-    p.add_argument("--cycle-limit", type=int, default=DEFAULT_CYCLE_LIMIT, metavar="N",
+    p.add_argument("--cycle-limit", type=positive_int, default=DEFAULT_CYCLE_LIMIT, metavar="N",
                    help=f"most search steps (edges looked at) when counting paths through a cycle of negative edges "
                         f"(default: {DEFAULT_CYCLE_LIMIT:,})")
     p.add_argument("--summary", action="store_true",

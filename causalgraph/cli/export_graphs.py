@@ -6,7 +6,7 @@ import sys
 
 from ..graph_formats import GRAPH_FORMATS
 
-from ._common import add_data_option, add_split_option
+from ._common import add_data_option, add_list_option, add_split_option
 from ..datasets import load_corpus
 from ..graph_export import export_graphs
 
@@ -24,7 +24,7 @@ def register(sub) -> None:
     p.add_argument("dir", metavar="DIR", help="folder to write into (created when missing)")
     p.add_argument("--format", choices=list(GRAPH_FORMATS), default="graphml",
                    help="graph file format (default: graphml)")
-    p.add_argument("--statement", nargs="+", default=None, metavar="ID", help="only these statements")
+    add_list_option(p, "--statement", nargs="+", metavar="ID", help="only these statements")
     p.add_argument("--merged", action="store_true",
                    help="write one graph (merged.<suffix>) of every chosen statement's relations")
     p.add_argument("--overwrite", action="store_true", help="replace files already in DIR")

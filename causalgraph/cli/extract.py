@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 from ..llm.registry import model_forms
-from ._common import add_model_args, emit_json, emit_table, model_options
+from ._common import add_list_option, add_model_args, emit_json, emit_table, model_options
 from ..apps.extraction_run import run_extraction
 
 __all__ = ["register"]
@@ -18,11 +18,11 @@ def register(sub) -> None:
                     "(response cache, resume, retries, progress). The run directory gets responses.jsonl, "
                     "metrics.json and predictions.json (the authors' format), which evaluate-extraction reads.")
     add_model_args(p, model_help="backend and model: " + ", ".join(model_forms()),
-                   option_help="backend option, repeatable (e.g. n_ctx=4096)",
+                   option_help="backend option (e.g. n_ctx=4096)",
                    max_tokens_help="completion tokens at most")
-    p.add_argument("--strategy", default="zero-shot", metavar="S[,S…]|all",
-                   help="zero-shot, few-shot, cot, cot-few-shot, least-to-most, react (or ZS, FS, CoT, CoT-FS, "
-                        "L2M, ReAct), a comma list, or all (default: zero-shot)")
+    add_list_option(p, "--strategy", metavar="S[,S…]|all",
+                    help="zero-shot, few-shot, cot, cot-few-shot, least-to-most, react (or ZS, FS, CoT, CoT-FS, "
+                         "L2M, ReAct), or all (default: zero-shot)")
     p.add_argument("--task", choices=["extract", "detect"], default="extract",
                    help="extract pairs (default) or detect causality (answer 1/0)")
     p.add_argument("--split", choices=["test", "train"], default="test", help="PubMedCausal split (default: test)")
@@ -39,7 +39,8 @@ def register(sub) -> None:
 
 def run(args) -> int:
     task = "pubmedcausal-extract" if args.task == "extract" else "pubmedcausal-detect"
-    res = run_extraction(args.model, args.strategy, task=task, split=args.split, data=args.data, limit=args.limit,
+    strategy = "zero-shot" if args.strategy is None else "all" if args.strategy == ["all"] else args.strategy
+    res = run_extraction(args.model, strategy, task=task, split=args.split, data=args.data, limit=args.limit,
                          out=args.out, progress="auto" if not args.no_progress else False,
                          concurrency=args.concurrency, max_tokens=args.max_tokens, temperature=args.temperature,
                          model_options=model_options(args), cache=not args.no_cache)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..datasets import load_corpus
-from ._common import add_data_option, add_rule_option, add_split_option
+from ._common import add_data_option, add_list_option, add_rule_option, add_split_option
 from ..report import DEFAULT_MAX_GRAPHS, write_report
 
 __all__ = ["register", "run"]
@@ -37,9 +37,10 @@ def register(sub) -> None:
     p.add_argument("--max-graphs", type=_max_graphs, default=DEFAULT_MAX_GRAPHS, metavar="N|all",
                    help="write graph pages for at most N causal statements (default: all; the pages share "
                         "one copy of the graph library and weigh a few kB each)")
-    p.add_argument("--runs", nargs="+", default=[], metavar="RUN",
-                   help="run directories to add a run page for (runs/<name>.html, as `bench view` writes), "
-                        "linked from the report")
+    # Folder names may hold commas: taken whole, several after one flag or the flag repeated.
+    add_list_option(p, "--runs", nargs="+", split=False, default=[], metavar="RUN",
+                    help="run directories to add a run page for (runs/<name>.html, as `bench view` writes), "
+                         "linked from the report")
     p.add_argument("--difficulty-feature", metavar="F", default=None,
                    help="feature of the run pages' difficulty plots: accuracy by decile of F with the fitted "
                         "logistic curve and its band (default c_norm, C(s); any numeric feature of "

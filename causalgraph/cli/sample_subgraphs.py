@@ -6,11 +6,15 @@ import sys
 
 from ..errors import ConfigError
 from ..wording import plural
-from ._common import add_data_option
+from ._common import add_data_option, add_list_option
 from ..datasets.causenet import causenet_path, find_concept, load_causenet
 from ..subgraphs import check_relations_path, check_sampling, sample_subgraphs, subgraph_rows, write_relations
 
-__all__ = ["register"]
+__all__ = ["register", "SAMPLING_FLAGS"]
+
+#: check_sampling's parameters → this command's flags, so that its errors name what the user typed.
+SAMPLING_FLAGS = {"hops": "--hops", "max_nodes": "--max-nodes", "n_random": "--random", "seed": "--seed",
+                  "around": "--around"}
 
 
 def register(sub) -> None:
@@ -24,8 +28,8 @@ def register(sub) -> None:
                     "context holds each statement's provenance as JSON.")
     add_data_option(p, help_extra="; here a CauseNet file: causenet:PATH")
     centre = p.add_mutually_exclusive_group(required=True)
-    centre.add_argument("--around", nargs="+", metavar="CONCEPT",
-                        help="centre concepts (underscores or spaces alike)")
+    add_list_option(centre, "--around", nargs="+", metavar="CONCEPT",
+                    help="centre concepts (underscores or spaces alike)")
     centre.add_argument("--random", type=int, metavar="N", help="N random centres among concepts with an edge")
     p.add_argument("--hops", type=int, default=2, metavar="K", help="largest distance from the centre (default 2)")
     p.add_argument("--max-nodes", type=int, default=12, metavar="M",
@@ -49,7 +53,7 @@ def run(args) -> int:
     if args.min_sources < 0:
         raise ConfigError(f"--min-sources must be 0 or more, got {args.min_sources}")
     check_sampling(hops=args.hops, max_nodes=args.max_nodes, n_random=args.random or 0, seed=args.seed,
-                   n_around=len(args.around or []))
+                   n_around=len(args.around or []), names=SAMPLING_FLAGS)
     out = check_relations_path(args.output)
     g = load_causenet(path, keep_sentences=args.keep_sentences, min_sources=args.min_sources,
                       strict=not args.lenient)

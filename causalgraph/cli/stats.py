@@ -15,7 +15,7 @@ import argparse
 import sys
 
 from ..errors import ConfigError
-from ._common import add_data_option, add_format_option, emit_json, emit_table
+from ._common import add_data_option, add_format_option, add_list_option, emit_json, emit_table
 from ..stats import mcnemar_runs, kruskal_runs, consistency
 from ..datasets import load_corpus
 from ..metrics.complexity import complexity_table
@@ -56,8 +56,8 @@ def register(sub) -> None:
     m.add_argument("--exact", action="store_true", help="binomial test instead of chi-squared")
     m.add_argument("--midp", action="store_true", help="mid-p binomial test (implies --exact)")
     m.add_argument("--no-correction", action="store_true", help="chi-squared without continuity correction")
-    m.add_argument("--pair", action="append", type=_pair, metavar="A:B",
-                   help="pair variant A of RUN_A with variant B of RUN_B (repeatable; default: by variant id)")
+    add_list_option(m, "--pair", item_type=_pair, metavar="A:B",
+                   help="pair variant A of RUN_A with variant B of RUN_B (default: by variant id)")
     m.add_argument("--on", choices=("auto", "labels", "correct"), default="auto",
                    help="pair the predicted labels (Table 21), or whether each answer is right; auto (default): "
                         "correct when one run was generated and the other scored by log-likelihood (--method)")
@@ -87,8 +87,8 @@ def register(sub) -> None:
     c.add_argument("run", metavar="RUN", help="chain membership or position run directory")
     c.add_argument("--member-run", metavar="RUN", default=None,
                    help="membership run to compare a position RUN with, item by item")
-    c.add_argument("--pair", action="append", type=_pair, metavar="P:M",
-                   help="pair position variant P with membership variant M (repeatable)")
+    add_list_option(c, "--pair", item_type=_pair, metavar="P:M",
+                   help="pair position variant P with membership variant M")
     c.add_argument("--by-statement", action="store_true", help="one row per variant and statement")
     add_format_option(c)
     c.set_defaults(func=run_consistency)
@@ -97,7 +97,7 @@ def register(sub) -> None:
                                            "McNemar with Holm",
                            description="Pair the items of runs across arms (encodings, event names, graph edits, "
                                        "variants, models or prompt catalogs) and report per task the difference in F1 "
-                                       "with a 95%% bootstrap interval over statements and McNemar's test with Holm's "
+                                       "with a 95% bootstrap interval over statements and McNemar's test with Holm's "
                                        "correction.")
     cmp_.add_argument("runs", nargs="+", metavar="RUN", help="run directories (tasks, models and variants may mix)")
     cmp_.add_argument("--by", choices=["encoding", "event-names", "graph-edit", "variant", "model", "prompts"],
@@ -125,11 +125,11 @@ def register(sub) -> None:
                                            "(logistic, clustered by statement; or mixed)",
                         description="Per run and variant (or pooled), regress each item's correctness on "
                                     "standardised features of the item and its statement: odds ratio per standard "
-                                    "deviation, 95%% interval, p (Holm over the features), n items, n statements "
+                                    "deviation, 95% interval, p (Holm over the features), n items, n statements "
                                     "and the model's AUC. See docs/statistics.md.")
     d.add_argument("runs", nargs="+", metavar="RUN", help="run directories")
-    d.add_argument("--features", default=None, metavar="F[,F…]",
-                   help="features, comma separated: c_com, c_ex, c_nest, c_corr, c_pol, c_raw, c_norm (C(s)), "
+    add_list_option(d, "--features", metavar="F[,F…]",
+                   help="features: c_com, c_ex, c_nest, c_corr, c_pol, c_raw, c_norm (C(s)), "
                         "density, n_tokens, depth, breadth, n_nodes, n_chains; factors position, encoding, "
                         "event_names, graph_edit, variant (default: the five components the items support)")
     d.add_argument("--model", choices=["logit", "mixed"], default="logit",
@@ -149,7 +149,7 @@ def register(sub) -> None:
     irt = ssub.add_parser("irt", help="item difficulty and run ability across runs (Rasch model)",
                           description="A Rasch (1PL) model of three or more runs over the same items, each run and "
                                       "variant a respondent: each run's ability and each item's difficulty with "
-                                      "95%% intervals, the Spearman correlation of item difficulty with each "
+                                      "95% intervals, the Spearman correlation of item difficulty with each "
                                       "complexity metric, and the hardest items. See docs/statistics.md.")
     irt.add_argument("runs", nargs="+", metavar="RUN", help="run directories (at least three runs × variants)")
     add_data_option(irt, help_extra="; the corpus the runs were built from")
@@ -249,11 +249,7 @@ def run_agreement(args) -> int:
 
 
 def run_difficulty(args) -> int:
-    features = None
-    if args.features is not None:
-        features = [f.strip() for f in args.features.split(",") if f.strip()]
-        if not features:
-            raise ConfigError(f"--features {args.features!r}: expected feature names, comma separated")
+    features = args.features  # None: the default features; an empty name is refused by the parser
     if args.plot:
         from pathlib import Path
 

@@ -132,25 +132,41 @@ def encode(graph, encoding: str = "adjacency", *, signs: bool = False, order: st
     return enc.encoder(nodes, in_order(edges, nodes, order), signs)
 
 
-def prompt_graph(graph, encoding: str = "adjacency", *, order: str = "paper", signs: bool = False) -> str:
+def prompt_graph(graph, encoding: str = "adjacency", *, order: str = "paper", signs: bool = False,
+                 full_stop: bool = True) -> str:
     """The graph text as prompts insert it for ``${graph}``: the encoding's text within its punctuation.
 
-    The paper's encodings keep the ClimateCause authors' punctuation: their
-    prompts go on with ``". "`` after adjacency and GraphML text (GraphML
-    keeps the writer's final newline, so ``"</graphml>\\n. "``), while
-    single-node text already ends with a period.  Every other encoding spans
-    lines or ends in a sentence of its own, so it stands on its own lines
-    (:attr:`Encoding.punctuation`).
+    One rule for every task and catalog (docs/prompts.md, "Graph text in a
+    prompt"): the encoding's :attr:`Encoding.punctuation` decides the line
+    breaks, and the full stop after the graph comes from the template when
+    the template has one.  The paper's encodings keep the ClimateCause
+    authors' punctuation: their prompts go on with ``". "`` after adjacency
+    and GraphML text (GraphML keeps the writer's final newline, so
+    ``"</graphml>\\n. "``), while single-node text already ends with a
+    period.  Every other encoding spans lines or ends in a sentence of its
+    own, so it stands on its own lines.
+
+    ``full_stop=False`` is for templates that write the full stop after
+    ``${graph}`` themselves (the authors' ``are- ${graph}. Based on``): a
+    trailing ``"."`` of the punctuation is left out and the line breaks are
+    kept, so a matrix stands on its own lines there too
+    (``"are- \\n<matrix>\\n. Based"``, as the authors' GraphML text does).
 
     Examples
     --------
     >>> prompt_graph([("a", "b")])
     '(a, b).'
+    >>> prompt_graph([("a", "b")], full_stop=False)
+    '(a, b)'
     >>> prompt_graph([("a", "b")], "incident")
     '\\nIn this causal graph:\\nEvent "a" causes "b".\\nEvent "b" causes nothing.\\n'
+    >>> prompt_graph([("a", "b")], "incident", full_stop=False) == prompt_graph([("a", "b")], "incident")
+    True
     """
     text = encode(graph, encoding, order=order, signs=signs)
     before, after = get_encoding(encoding).punctuation
+    if not full_stop and after.endswith("."):
+        after = after[:-1]
     return before + text + after
 
 

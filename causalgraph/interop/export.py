@@ -27,10 +27,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Iterable, Optional, Sequence
 
+from ..bench.progress import progress_interval
 from ..errors import ConfigError
 from ..outputs import named_os_error, write_atomic, output_dir
 from .._version import __version__
@@ -40,7 +43,7 @@ from ..tasks import get_task, list_tasks
 from ..graph_edits import check_edit, join_edit
 
 __all__ = ["ITEM_COLUMNS", "gold_kind", "items_table", "write_items_parquet", "export_dataset",
-           "dataset_card", "ExportResult", "CORPUS_LICENSES", "SPLIT"]
+           "dataset_card", "ExportResult", "ExportProgress", "CORPUS_LICENSES", "SPLIT"]
 
 #: The columns of an items table, in order.
 ITEM_COLUMNS = ("id", "task", "variant", "strategy", "statement_id", "system", "prompt", "gold", "meta")
@@ -265,9 +268,68 @@ def dataset_card(configs: dict[str, dict[str, Any]]) -> str:
     return "\n".join(y + lines)
 
 
+class ExportProgress:
+    """Progress of an export on stderr, one step per task variant (building its items is the slow part).
+
+    ``enabled`` as the runner's progress (:class:`causalgraph.bench.progress.Progress`): ``False``
+    (silent), ``True`` (a tqdm bar) or ``"auto"`` (what the command passes): the bar on a terminal,
+    else plain lines, at most one every :func:`~causalgraph.bench.progress.progress_interval`
+    seconds and one where the export ends if any was written (an export shorter than the interval
+    prints none: the closing summary says it all).
+
+    Examples
+    --------
+    >>> import io
+    >>> err = io.StringIO()
+    >>> p = ExportProgress(2, "auto", stream=err, interval=0, clock=lambda: 0.0)
+    >>> p.step("corri 0_1"); p.step("corri 0_2"); p.close()
+    >>> print(err.getvalue(), end="")
+    export-dataset: 1/2 variants (50.0 %), 0 s; corri 0_1
+    export-dataset: 2/2 variants (100.0 %), 0 s; corri 0_2
+    """
+
+    def __init__(self, total: int, enabled: bool | str, *, stream=None, clock=None, interval: Optional[float] = None):
+        self.total, self.done, self.bar, self.lines, self.shown, self.what = total, 0, None, False, None, ""
+        self.stream = stream if stream is not None else sys.stderr
+        self.clock = clock or time.monotonic
+        if not (enabled and total):
+            return
+        if enabled == "auto" and not getattr(self.stream, "isatty", lambda: False)():
+            self.lines = True
+            self.interval = progress_interval() if interval is None else interval
+            self.start = self.last = self.clock()
+            return
+        from tqdm import tqdm
+
+        self.bar = tqdm(total=total, desc="export-dataset", unit="variant", file=self.stream, dynamic_ncols=True)
+
+    def _line(self) -> None:
+        self.stream.write(f"export-dataset: {self.done:,}/{self.total:,} variants ({100 * self.done / self.total:.1f} %), "
+                          f"{self.clock() - self.start:.0f} s; {self.what}\n")
+        self.stream.flush()
+        self.shown = self.done
+
+    def step(self, what: str) -> None:
+        """One variant's items built (``what`` names it: ``corri 0_1``)."""
+        self.done += 1
+        self.what = what
+        if self.bar is not None:
+            self.bar.update(1)
+            self.bar.set_postfix_str(what, refresh=False)
+        elif self.lines and self.clock() - self.last >= self.interval:
+            self.last = self.clock()
+            self._line()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+        elif self.lines and self.shown is not None and self.done != self.shown:
+            self._line()
+
+
 def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None, *, data: Optional[str] = None,
                    overwrite: bool = False, prompts: Optional[str] = None,
-                   graph_edit: Optional[str] = None) -> ExportResult:
+                   graph_edit: Optional[str] = None, progress: bool | str = False) -> ExportResult:
     """Write every task's items (all variants) as a Hugging Face ``datasets`` folder.
 
     Parameters
@@ -289,6 +351,9 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
         that catalog keep their own prompts when every task is exported; a
         task named in ``tasks`` that lacks it is an error naming the task.
         Each configuration records its catalog (``configs[task]["prompts"]``).
+    progress
+        Progress on stderr, one step per variant (:class:`ExportProgress`): ``False`` (default),
+        ``True`` or ``"auto"`` (a bar on a terminal, else a line every 10 seconds).
     graph_edit
         ``reverse`` or ``shuffle``: every item on the edited graphs (:mod:`causalgraph.graph_edits`;
         variant ids ``A_5.reverse`` …).  Without ``tasks``, the tasks whose prompts hold a graph;
@@ -344,7 +409,11 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
     tmp = root / f".causalgraph-export.{os.getpid()}.tmp"
     try:
         tmp.mkdir()
-        result = _write_export(tmp, specs, data, load_corpus, prompts, edit, named=bool(tasks))
+        steps = ExportProgress(sum(len(spec.list_variants()) for spec in specs), progress)
+        try:
+            result = _write_export(tmp, specs, data, load_corpus, prompts, edit, named=bool(tasks), steps=steps)
+        finally:
+            steps.close()
         _swap_in(root, tmp, result)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -356,7 +425,7 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
 
 
 def _write_export(root: Path, specs, data: Optional[str], load_corpus, prompts: Optional[str], edit: str, *,
-                  named: bool) -> ExportResult:
+                  named: bool, steps: Optional[ExportProgress] = None) -> ExportResult:
     corpora: dict[str, Any] = {}
     result = ExportResult(path=root)
     for spec in specs:
@@ -373,6 +442,8 @@ def _write_export(root: Path, specs, data: Optional[str], load_corpus, prompts: 
         for v in variants:
             try:
                 items.extend(spec.items(corpus, v, prompts=catalog))
+                if steps is not None:
+                    steps.step(f"{spec.name} {v}")
             except ConfigError as exc:
                 if edit != "real" and not named and not items:
                     # Chosen for its graph_edit option, but its prompts show no graph (CCR+ECI): left out.

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..errors import ConfigError
+from ..wording import plural
 from ..graph import CausalGraph, as_graph, compile_graph
 from ..graph_formats import find_cycle
 from ..model import Relation, Statement
@@ -236,12 +237,13 @@ def compare_corpora(gold, pred, *, edgeless: bool = True) -> tuple[list[dict], l
         pairs = [(s, by_id.get(s.id)) for s in gold_st]
         absent = [s.id for s, p in pairs if p is None]
         if absent:
-            notes.append(f"{len(absent)} gold statement(s) have no predicted graph and are scored against an empty "
-                         f"one: {_ids(absent)}")
+            notes.append(f"{plural(len(absent), 'gold statement')} {_has(absent)} no predicted graph and "
+                         f"{_is(absent)} scored against an empty one: {_ids(absent)}")
         known = {s.id for s in gold_st}
         extra = [s.id for s in pred_st if s.id not in known]
         if extra:
-            notes.append(f"{len(extra)} predicted statement(s) have no gold graph and are left out: {_ids(extra)}")
+            notes.append(f"{plural(len(extra), 'predicted statement')} {_has(extra)} no gold graph and "
+                         f"{_is(extra)} left out: {_ids(extra)}")
     rows = []
     disjoint, tiny = [], []
     for g, p in pairs:
@@ -253,12 +255,21 @@ def compare_corpora(gold, pred, *, edgeless: bool = True) -> tuple[list[dict], l
             tiny.append(g.id)
         rows.append({"statement_id": g.id, "pred_id": p.id if p is not None else None, **c.as_row()})
     if disjoint:
-        notes.append(f"{len(disjoint)} statement(s) share no event between gold and prediction (events match by "
-                     f"exact name), so every edge of both counts as an error: {_ids(disjoint)}")
+        shares = "shares" if len(disjoint) == 1 else "share"
+        notes.append(f"{plural(len(disjoint), 'statement')} {shares} no event between gold and prediction (events "
+                     f"match by exact name), so every edge of both counts as an error: {_ids(disjoint)}")
     if tiny:
-        notes.append(f"{len(tiny)} statement(s) have fewer than two events, so no pair: their *_norm scores are "
-                     f"undefined (NaN): {_ids(tiny)}")
+        notes.append(f"{plural(len(tiny), 'statement')} {_has(tiny)} fewer than two events, so no pair: their *_norm "
+                     f"scores are undefined (NaN): {_ids(tiny)}")
     return rows, notes
+
+
+def _has(ids: list[str]) -> str:
+    return "has" if len(ids) == 1 else "have"
+
+
+def _is(ids: list[str]) -> str:
+    return "is" if len(ids) == 1 else "are"
 
 
 def _ids(ids: list[str]) -> str:

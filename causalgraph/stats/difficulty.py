@@ -40,6 +40,7 @@ from typing import Any, Mapping, Optional, Sequence
 import numpy as np
 
 from ..errors import ConfigError
+from ..wording import plural
 from .corrections import holm
 from ..graph import compile_graph
 from ..metrics.chains import chain_stats
@@ -187,7 +188,7 @@ def design_matrix(frame, features: Sequence[str], *, where: str = "") -> Design:
     at = f" ({where})" if where else ""
     n = len(frame)
     if n < MIN_ITEMS:
-        raise ConfigError(f"only {n} answered items{at}; a difficulty model needs at least {MIN_ITEMS}")
+        raise ConfigError(f"only {plural(n, 'answered item')}{at}; a difficulty model needs at least {MIN_ITEMS}")
     if not features:
         raise ConfigError("no feature to fit; pass --features")
     cols = [np.ones(n)]
@@ -229,7 +230,7 @@ def design_matrix(frame, features: Sequence[str], *, where: str = "") -> Design:
     for term, col in zip(terms, cols[1:]):
         support = _support(col, design.groups)
         if support < MIN_SUPPORT:
-            raise ConfigError(f"term {term!r} sets only {support} statement(s) apart from the rest{at} (its effect would "
+            raise ConfigError(f"term {term!r} sets only {plural(support, 'statement')} apart from the rest{at} (its effect would "
                               f"rest on them alone, and clustered standard errors need at least {MIN_SUPPORT}); leave it "
                               f"out of --features")
     X = np.column_stack(cols)
@@ -264,7 +265,8 @@ def supported_features(frame, features: Sequence[str]) -> tuple[list[str], list[
             continue
         support = _support(x, list(frame["statement_id"]))
         if support < MIN_SUPPORT:
-            notes.append(f"{name} left out: only {support} statement(s) differ from its most common value "
+            notes.append(f"{name} left out: only {plural(support, 'statement')} "
+                         f"{'differs' if support == 1 else 'differ'} from its most common value "
                          f"({_reference([float(v) for v in x]):g}); at least {MIN_SUPPORT} are needed")
             continue
         kept.append(name)

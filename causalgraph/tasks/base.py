@@ -333,8 +333,13 @@ class Task:
             self.prompt_catalog(given["prompts"])
         unknown = sorted(set(given) - set(self.item_options))
         if unknown:
-            takes = ", ".join(self.item_options) or "none"
-            raise ConfigError(f"task {self.name!r} takes no item option {', '.join(unknown)} (it takes: {takes})")
+            # Both names: the library's keyword and the flag of `items` / `bench run` that sets it.
+            def both(option: str) -> str:
+                return f"{option} (--{option.replace('_', '-')})"
+
+            takes = ", ".join(map(both, self.item_options)) or "none"
+            raise ConfigError(f"task {self.name!r} takes no item option {', '.join(map(both, unknown))} "
+                              f"(it takes: {takes})")
         lacks = tuple(getattr(corpus, "lacks", ()) or ())
         gone = [c for c in self.requires if c in lacks]
         if gone:

@@ -34,7 +34,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterator, Optional, Sequence
 
-from ..encodings import check_order, encode, prompt_graph
+from ..encodings import check_order, prompt_graph
 from ..errors import ConfigError, SchemaError
 from ..graph import CausalGraph, compile_graph
 from ..metrics.chains import RULES, chain_labels, chain_stats
@@ -104,11 +104,11 @@ def _variant(task: str, variant, prompts: Optional[str] = None) -> PromptVariant
 
 
 def _graph_text(g: CausalGraph, v: PromptVariant, order: str) -> str:
-    # The printed tables need the authors' punctuation after the graph (encodings.prompt_graph); the
-    # authors' own templates carry it, so they take the encoder's text as their code took networkx's.
-    if v.graph_text == "encoded":
-        return encode(g, v.encoding, order=order)
-    return prompt_graph(g, v.encoding, order=order)
+    # One rule (encodings.prompt_graph): the encoding's line breaks everywhere; the full stop after the
+    # graph is the template's where it has one.  The authors' templates carry it ("${graph}. Based"), so
+    # the paper's encodings go in as their code put networkx's text; a multi-line encoding still stands
+    # on its own lines, as it does in the tables' prompts and the structure tasks'.
+    return prompt_graph(g, v.encoding, order=order, full_stop=v.graph_text != "encoded")
 
 
 def _edit_of(task: str, variant, graph_edit: Optional[str]) -> tuple[Any, str]:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from ..errors import CausalGraphError, ConfigError
+from ..wording import plural
 from ..datasets import load_corpus
 from ..model import Corpus
 from ..llm.base import canonical_json
@@ -432,7 +433,8 @@ def run_difficulty(run, task, corpus, *, feature: str = DIFFICULTY_FEATURE, cach
         if answered < MIN_ITEMS:
             # Said before the statement features are computed: most small runs stop here.
             out.append({"variant": v, "feature": feature,
-                        "note": f"no difficulty plot: only {answered} answered items; a difficulty model needs at "
+                        "note": f"no difficulty plot: only {plural(answered, 'answered item')}; a difficulty "
+                                f"model needs at "
                                 f"least {MIN_ITEMS}"})
             continue
         try:

@@ -165,7 +165,7 @@ def test_bench_report_and_stats_agreement_print_the_reduced_scores(tmp_path, cap
     assert out["reducer"] == "pass@2" and out["variants"][HAND_VARIANT]["pass"] == pytest.approx(5 / 6)
     assert main(["bench", "report", str(path), "--reducer", "pass^3", "--format", "csv"]) == 0
     header, row = capsys.readouterr().out.splitlines()[:2]
-    assert header.split(",")[:9] == ["task", "model", "row", "items", "errors", "parse_fail_rate", "pass^3", "pass_ci95",
+    assert header.split(",")[:9] == ["task", "model", "variant", "items", "errors", "parse_fail_rate", "pass^3", "pass_ci95",
                                      "identical"]
     assert row.split(",")[6] == "0.25"
     assert main(["stats", "agreement", str(path), "--format", "json"]) == 0

@@ -23,7 +23,7 @@ def test_bench_run_then_rerun_sends_nothing(climatecause_path, tmp_path, isolate
     rc, out, err = _run(args, capsys)
     assert rc == 0 and "40 written" in err and "40 requests sent" in err
     rows = list(csv.DictReader(io.StringIO(out)))
-    assert [r["row"] for r in rows] == ["A_4", "SN_5"] and all(float(r["f1"]) == 1.0 for r in rows)
+    assert [r["variant"] for r in rows] == ["A_4", "SN_5"] and all(float(r["f1"]) == 1.0 for r in rows)
     rc, out, err = _run(args, capsys)
     assert rc == 0 and "0 requests sent" in err and "40 already answered" in err
     metrics = json.loads((tmp_path / "r" / "metrics.json").read_text())
@@ -47,7 +47,7 @@ def test_bench_report_table_shows_strategy_rows_and_authors_score(climatecause_p
     assert rc == 0 and "[adjacency]" in out and "authors_f1" in out and "rows gold, columns predicted" in out
     rc, out, _ = _run(["bench", "report", str(tmp_path / "r"), "--bootstrap", "50", "--per-class", "--format",
                        "csv"], capsys)
-    rows = {r["row"]: r for r in csv.DictReader(io.StringIO(out))}
+    rows = {r["variant"]: r for r in csv.DictReader(io.StringIO(out))}
     assert rows["[Avg]:start"]["recall"] == "1.0000 ± 0.0000" and rows["A_4:none"]["recall"] == "0.0"
 
 

@@ -156,7 +156,7 @@ def test_per_class_and_confusion_on_a_binary_task_say_why_they_print_nothing(tmp
                                "per-class scores and confusion matrices are for multiclass tasks\n")
     from causalgraph.tasks import get_task
 
-    assert [r["row"] for r in _table(out)] == ["0_1", f"[{get_task('corri').strategy_of('0_1')}]"]
+    assert [r["variant"] for r in _table(out)] == ["0_1", f"[{get_task('corri').strategy_of('0_1')}]"]
 
 
 def test_reducer_mean_on_a_run_without_epochs_says_it_shows_the_plain_scores(tmp_path, isolated_cache, capsys):

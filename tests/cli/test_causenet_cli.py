@@ -100,7 +100,7 @@ def test_sample_subgraphs_writes_statements_with_provenance(causenet, tmp_path, 
 @pytest.mark.parametrize("argv,message", [
     (["--around", "asbestosis"], "no concept 'asbestosis'"),
     (["--random", "99"], "asked for 99 random centres"),
-    (["--random", "2", "--max-nodes", "1"], "max_nodes must be an integer from 2"),
+    (["--random", "2", "--max-nodes", "1"], "--max-nodes must be an integer from 2"),
     (["--random", "2", "--around", "x"], "not allowed with argument"),
 ])
 def test_sample_subgraphs_errors_are_one_line_with_exit_2(causenet, tmp_path, capsys, argv, message):
@@ -153,4 +153,4 @@ def test_sample_subgraphs_checks_its_options_before_reading_the_graph(tmp_path, 
     never_read = write(tmp_path / "c.jsonl", ["{broken"])  # reading it would be a different error
     assert main(["sample-subgraphs", "--data", f"causenet:{never_read}", "--random", "2", "--hops", "0",
                  "-o", str(tmp_path / "s.csv")]) == 2
-    assert "hops must be an integer >= 1, got 0" in capsys.readouterr().err
+    assert "--hops must be an integer >= 1, got 0" in capsys.readouterr().err

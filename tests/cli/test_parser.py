@@ -29,7 +29,7 @@ CASES = [
     (["bench", "batch"], "causalgraph bench batch", "the following arguments are required: SUBCOMMAND"),
     ([], "causalgraph", "the following arguments are required: COMMAND"),
     # unknown option: named by the subcommand that met it
-    (["info", "--format", "csv"], "causalgraph info", "unrecognized arguments: --format csv"),
+    (["view", "--statement", "cc-001", "--format", "csv"], "causalgraph view", "unrecognized arguments: --format csv"),
     (["bench", "run", "--task", "t", "--variant", "v", "--model", "m", "--bogus", "3"], "causalgraph bench run",
      "unrecognized arguments: --bogus 3"),
     # a value of the wrong type

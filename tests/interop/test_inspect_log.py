@@ -126,7 +126,7 @@ def test_the_command_line_imports_a_log_and_prints_its_scores(member, tmp_path, 
     assert main(["bench", "import-inspect", member["log"].location, "--out", str(out), "--format", "json"]) == 0
     captured = capsys.readouterr()
     (row,) = json.loads(captured.out)
-    assert row["row"] == "A_5" and row["items"] == N
+    assert row["variant"] == "A_5" and row["items"] == N
     assert row["f1"] == pytest.approx(metrics_of(member["log"])["f1"])
     assert f"{N} lines imported" in captured.err
     assert main(["bench", "import-inspect", str(tmp_path / "missing.eval")]) == 2

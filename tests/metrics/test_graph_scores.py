@@ -119,7 +119,7 @@ def test_a_gold_statement_without_prediction_is_scored_against_an_empty_graph(tm
     rows = json.loads(out)
     assert [(r["statement_id"], r["pred_id"], r["shd"], r["sid"]) for r in rows] == [("s1", "s1", 0, 0),
                                                                                      ("s2", None, 1, 1)]
-    assert "have no predicted graph" in err and "s9" in err
+    assert "1 gold statement has no predicted graph and is scored against an empty one: s2" in err and "s9" in err
 
 
 # -- in the evaluations ----------------------------------------------------------------------------------
@@ -203,7 +203,7 @@ def test_graphs_without_a_shared_event_are_scored_with_a_note(tmp_path, capsys):
     (row,) = json.loads(out)
     want = gadjid_scores([("a", "b"), ("b", "c")], [("x", "y")], ["a", "b", "c", "x", "y"])
     assert {k: row[k] for k in want} == want and (row["shd"], row["sid"]) == (3, 3)
-    assert err == ("causalgraph compare-graphs: note: 1 statement(s) share no event between gold and prediction "
+    assert err == ("causalgraph compare-graphs: note: 1 statement shares no event between gold and prediction "
                    "(events match by exact name), so every edge of both counts as an error: g\n")
 
 
@@ -219,7 +219,7 @@ def test_every_gold_statement_is_a_row_and_fewer_than_two_events_leave_the_share
     rows, notes = compare_corpora(gold, Corpus("p", [pred["s1"], Statement("s2", "u", False, ())]))
     assert rows[1]["n_events"] == 0 and rows[1]["shd"] == 0 and rows[1]["sid"] == 0
     assert math.isnan(rows[1]["shd_norm"]) and math.isnan(rows[1]["sid_norm"])
-    assert notes == ["1 statement(s) have fewer than two events, so no pair: their *_norm scores are undefined "
+    assert notes == ["1 statement has fewer than two events, so no pair: their *_norm scores are undefined "
                      "(NaN): s2"]
     # evaluate-extraction keeps its documented rule: one row per gold row with pairs
     assert [r["statement_id"] for r in compare_corpora(gold, pred, edgeless=False)[0]] == ["s1"]

@@ -124,7 +124,14 @@ def test_other_axes_change_only_the_graph_inside_the_authors_template(options, v
     g = compile_graph(st)
     names = event_names(g.nodes, options.get("event_names", "real"), key=st.id)
     shown = rename_graph(g, names) if "event_names" in options else g
-    graph = encode(shown, options.get("encoding", "adjacency"), order=options.get("order", "paper"))
+    # The template writes the full stop after ${graph}; a multi-line encoding (matrix) stands on its own
+    # lines before it, as everywhere else (encodings.prompt_graph, issue 35); adjacency goes in bare.
+    from causalgraph.encodings import prompt_graph
+
+    graph = prompt_graph(shown, options.get("encoding", "adjacency"), order=options.get("order", "paper"),
+                         full_stop=False)
+    if "encoding" not in options:
+        assert graph == encode(shown, "adjacency", order=options.get("order", "paper"))
     assert its[0].prompt == string.Template(v.template).substitute(graph=graph, e_i=names[g.nodes[0]])
 
 

@@ -150,7 +150,7 @@ def test_bench_report_shows_the_column_the_task_declares(runs):
     oracle, wrong = runs
     rows = report_rows(oracle.metrics, run_name="oracle") + report_rows(wrong.metrics, run_name="wrong")
     assert task_columns(rows) == ["exact_accuracy"]
-    by = {(r["run"], r["row"]): r for r in rows}
+    by = {(r["run"], r["variant"]): r for r in rows}
     assert by[("oracle", "plain")]["exact_accuracy"] == 1.0 and by[("wrong", "plain")]["exact_accuracy"] == 0.0
     assert by[("oracle", "[plain]")]["exact_accuracy"].startswith("1.0000")  # the strategy row: mean ± std
 
