@@ -40,7 +40,7 @@ from typing import Any, Callable, Mapping, Optional, Sequence
 import numpy as np
 
 from ..errors import ConfigError
-from ..registry import Registry, did_you_mean, record_name
+from ..registry import ENTRY_POINT_GROUPS, Registry, did_you_mean, record_name
 from ..runlog.samples import group_samples, label_key
 from ..agreement import fleiss_kappa
 
@@ -104,8 +104,9 @@ def _check_kind(name: str, kind: Any) -> ReducerKind:
     return kind
 
 
-#: Every reducer by name, in registration order (``majority``, ``mean``, ``pass@k``, ``pass^k``).
-REDUCERS: Registry[ReducerKind] = Registry("reducer", coerce=_check_kind)
+#: Every reducer by name, in registration order (``majority``, ``mean``, ``pass@k``, ``pass^k``), then
+#: plugins of the entry-point group ``causalgraph.reducers`` (value: ``"module:attr"`` of a ReducerKind).
+REDUCERS: Registry[ReducerKind] = Registry("reducer", group=ENTRY_POINT_GROUPS["reducer"], coerce=_check_kind)
 
 
 def register_reducer(kind: "ReducerKind | str", *, replace: bool = False,
@@ -361,5 +362,5 @@ for _kind in (ReducerKind("majority", "each item's most frequent label, scored a
               ReducerKind("mean", "every score averaged over epochs, with its spread"),
               ReducerKind("pass@k", "chance that at least one of k samples is right (Chen et al. 2021)", pass_at_k),
               ReducerKind("pass^k", "chance that all k samples are right (Yao et al. 2024)", pass_hat_k)):
-    register_reducer(_kind)
+    REDUCERS.register(_kind.name, _kind, builtin=True)
 del _kind

@@ -73,14 +73,24 @@ def _ordered() -> list[Encoding]:
     return sorted(_REGISTRY.values(), key=lambda e: (e.rank, e.name))
 
 
-def encoding_names() -> tuple[str, ...]:
+def encoding_names(*, plugins: bool = True) -> tuple[str, ...]:
     """The names of the registered encodings, in listing order (by rank, then name).
+
+    With ``plugins=False``, causalgraph's own and those registered by code only, with no entry point
+    read (help texts: the command line's parser never touches a plugin).  A plugin that cannot be
+    used is left out either way (see :meth:`~causalgraph.registry.Registry.usable`).
 
     Examples
     --------
     >>> encoding_names()[:3]
     ('adjacency', 'single-node', 'graphml')
+    >>> encoding_names(plugins=False)
+    ('adjacency', 'single-node', 'graphml', 'json', 'multinode', 'matrix', 'dot', 'incident')
     """
+    if not plugins:
+        own = _REGISTRY.loaded()   # built-ins are records, held as such: nothing to import
+        return tuple(e.name for e in sorted((own[n] for n in _REGISTRY.names(plugins=False) if n in own),
+                                            key=lambda e: (e.rank, e.name)))
     return tuple(e.name for e in _ordered())
 
 
@@ -199,7 +209,7 @@ def _load_builtins() -> None:
         module = importlib.import_module(f"{package}.{info.name}")
         enc = getattr(module, "ENCODING", None)
         if isinstance(enc, Encoding):
-            _REGISTRY.register(enc.name, enc)
+            _REGISTRY.register(enc.name, enc, builtin=True)
 
 
 _load_builtins()
