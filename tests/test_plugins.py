@@ -147,8 +147,10 @@ def test_the_metric_is_a_column_of_complexity_the_report_and_the_annotation_eval
     assert header.index("c_events") == header.index("c_pol") + 1  # after the paper's five
     for sid in two:
         assert int(table[sid]["c_events"]) == distinct_events(corpus[sid]) > 0
+        # An extra column, never a term: c_raw stays the sum of the paper's five (issue 35, item 2).
         paper = sum(float(table[sid][f"c_{m}"]) for m in ("com", "ex", "nest", "corr", "pol"))
-        assert float(table[sid]["c_raw"]) == pytest.approx(paper + distinct_events(corpus[sid]))
+        assert float(table[sid]["c_raw"]) == pytest.approx(paper)
+        assert table[sid]["c_metrics"] == "com,ex,nest,corr,pol" and table[sid]["c_weights"] == "1,1,1,1,1"
 
     rc, out, err = cg("report", "-o", str(tmp_path / "report"), "--max-graphs", "1")
     assert rc == 0, err
@@ -172,10 +174,14 @@ def test_the_metric_is_a_column_of_complexity_the_report_and_the_annotation_eval
 
 def test_a_broken_plugin_is_one_line_naming_its_distribution(cg, tmp_path):
     write_dist(tmp_path, "broken-plugin", "2.0", {"causalgraph.tasks": {"broken-task": "no_such_module_xyz:TASK"}})
-    rc, out, err = cg("bench", "tasks", extra_path=tmp_path)
+    rc, out, err = cg("items", "--task", "broken-task", "--variant", "v_1", extra_path=tmp_path)
     assert rc == 2 and err.count("\n") == 1 and "Traceback" not in err
     assert "'broken-task'" in err and "'broken-plugin 2.0'" in err and "causalgraph.tasks" in err
     assert "ModuleNotFoundError" in err
+    # Listing the tasks leaves it out, with a note, and lists the others.
+    rc, out, err = cg("bench", "tasks", extra_path=tmp_path)
+    assert rc == 0 and "broken-task" not in out and "corri" in out and "plugin-even" in out
+    assert err.count("\n") == 1 and "'broken-plugin 2.0'" in err and "causalgraph plugins" in err
     # The rest of causalgraph still works: nothing is read from the broken plugin unless it is used.
     rc, out, err = cg("encode", "--statement", "cc-007", extra_path=tmp_path)
     assert rc == 0, err

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from causalgraph.errors import ConfigError, ParseError
+from causalgraph.errors import ConfigError, ParseError, SchemaError
 from causalgraph.registry import Registry, did_you_mean, is_target, load_target
 
 NAME = st.text(alphabet="abcdefghij-", min_size=1, max_size=8)
@@ -109,11 +109,13 @@ def test_entry_points_are_read_lazily_sorted_and_listed_after_code(tmp_path, mon
     assert reg.origin("code") is None
 
 
-def test_a_plugin_that_fails_to_load_or_claims_a_taken_name_is_one_clear_line(tmp_path, monkeypatch):
+def test_a_plugin_that_fails_to_load_is_one_clear_line_and_a_built_in_name_stays_the_built_in(tmp_path, monkeypatch,
+                                                                                              caplog):
     group = "causalgraph.test-registry-errors"
     write_dist(tmp_path, "bad-plugin", "0.3", group, {"broken": "no_such_plugin_module:X",
                                                       "taken": "causalgraph.errors:ConfigError",
-                                                      "refused": "causalgraph.errors:ParseError"})
+                                                      "refused": "causalgraph.errors:ParseError",
+                                                      "fine": "causalgraph.errors:SchemaError"})
     monkeypatch.syspath_prepend(str(tmp_path))
 
     def builtins(reg):
@@ -125,20 +127,47 @@ def test_a_plugin_that_fails_to_load_or_claims_a_taken_name_is_one_clear_line(tm
         return obj
 
     reg = Registry("thing", group=group, builtins=builtins, coerce=coerce)
-    assert reg.names() == ("taken", "broken", "refused")
+    with caplog.at_level("WARNING", logger="causalgraph.registry"):
+        assert reg.names() == ("taken", "broken", "fine", "refused")
+        assert reg.names() == ("taken", "broken", "fine", "refused")
+    # The built-in keeps its name; the plugin is said once, naming its distribution.
+    assert reg.get("taken") == "built-in"
+    shadowed = [r.getMessage() for r in caplog.records if "'taken'" in r.getMessage()]
+    assert shadowed == [f"note: plugin entry point 'taken' (causalgraph.errors:ConfigError) of distribution "
+                        f"'bad-plugin 0.3' in group {group!r} is ignored: thing 'taken' is causalgraph's own"]
     with pytest.raises(ConfigError) as info:
         reg.get("broken")
     msg = str(info.value)
     assert msg.startswith("entry point 'broken' (no_such_plugin_module:X) of distribution 'bad-plugin 0.3' in "
                           f"group {group!r} failed to load: ModuleNotFoundError") and "\n" not in msg
-    with pytest.raises(ConfigError, match=r"of distribution 'bad-plugin 0.3'.*: thing 'taken' is already "
-                                          r"registered by causalgraph"):
-        reg.get("taken")
     with pytest.raises(ConfigError, match=r"^entry point 'refused' .*'bad-plugin 0.3'.*: not a thing"):
         reg.get("refused")
-    # Replacing the name from code settles the conflict.
-    reg.register("taken", "mine", replace=True)
-    assert reg.get("taken") == "mine"
+    # Listing leaves the two broken ones out (a note each, once) and keeps the rest.
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="causalgraph.registry"):
+        assert list(reg.usable()) == ["taken", "fine"]
+        assert reg.values() == ("built-in", SchemaError)
+    notes = [r.getMessage() for r in caplog.records]
+    assert len(notes) == 2 and all("see `causalgraph plugins`" in n and "'bad-plugin 0.3'" in n for n in notes)
+    rows = {r.name: r for r in reg.plugins()}
+    assert {n: r.status for n, r in rows.items()} == {"broken": "failed", "fine": "ok", "refused": "failed",
+                                                       "taken": "shadowed"}
+    assert rows["fine"].distribution == "bad-plugin" and rows["fine"].version == "0.3" and rows["fine"].group == group
+    assert "ModuleNotFoundError" in rows["broken"].detail and rows["taken"].detail == "thing 'taken' is causalgraph's own"
+
+
+def test_two_plugins_claiming_one_name_give_an_error_naming_both(tmp_path, monkeypatch):
+    group = "causalgraph.test-registry-twice"
+    write_dist(tmp_path, "first-plugin", "1.0", group, {"same": "causalgraph.errors:ConfigError"})
+    write_dist(tmp_path, "second-plugin", "1.0", group, {"same": "causalgraph.errors:ParseError"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    reg = Registry("thing", group=group)
+    with pytest.raises(ConfigError, match=r"'second-plugin 1.0'.*already registered by .*'first-plugin 1.0'"):
+        reg.get("same")
+    assert reg.usable() == {}
+    # Registering the name from code settles it.
+    reg.register("same", "mine", replace=True)
+    assert reg.get("same") == "mine"
 
 
 @settings(max_examples=25)

@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass, field
 
 from ..errors import ConfigError
-from .complexity import C_S_COLUMN, complexity_table, metric_names
+from .complexity import C_S_COLUMN, PAPER_METRICS, complexity_table, metric_names
 from .pearson import pearson
 
 __all__ = [
@@ -116,13 +116,14 @@ def length_correlation(table_or_corpus, *, positive_only: bool = True) -> Pearso
     return PearsonResult(r, p, n)
 
 
-def _complex_flags(t):
-    cols = _columns()
-    return (t[list(cols)] > 0).astype(int).rename(columns=dict(zip(cols, metric_names())))
+def _complex_flags(t, names=None):
+    names = tuple(names or metric_names())
+    cols = [f"c_{m}" for m in names]
+    return (t[cols] > 0).astype(int).rename(columns=dict(zip(cols, names)))
 
 
 def complex_in_counts(table_or_corpus):
-    """Number of statements complex (score > 0) in exactly k metrics, k = 0..5 (0..number of metrics).
+    """Number of statements complex (score > 0) in exactly k of the paper's five metrics, k = 0..5.
 
     Returns
     -------
@@ -137,8 +138,9 @@ def complex_in_counts(table_or_corpus):
     """
     import pandas as pd
 
-    k = _complex_flags(_table(table_or_corpus)).sum(axis=1)
-    n = len(metric_names())
+    # The paper's figure: k counts the paper's five only, whatever other metric is registered.
+    k = _complex_flags(_table(table_or_corpus), PAPER_METRICS).sum(axis=1)
+    n = len(PAPER_METRICS)
     counts = [int((k == i).sum()) for i in range(n + 1)]
     return pd.Series(counts, index=pd.RangeIndex(n + 1, name="n_metrics"), name="statements")
 

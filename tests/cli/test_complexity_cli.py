@@ -14,11 +14,13 @@ from causalgraph.cli import main
 def test_complexity_cli_csv_has_the_issue_columns_and_75_rows(capsys, climatecause_path):
     assert main(["complexity", "--data", str(climatecause_path), "--format", "csv"]) == 0
     rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))
+    # The last two columns say what c_raw and C(s) are made of (issue 35, item 2).
     assert rows[0] == ["statement_id", "statement", "c_com", "c_ex", "c_nest", "c_corr", "c_pol",
-                       "c_raw", "c_norm", "density", "n_tokens"]
+                       "c_raw", "c_norm", "density", "n_tokens", "c_metrics", "c_weights"]
     assert len(rows) == 76
     by_id = {r[0]: r for r in rows[1:]}
     assert by_id["cc-030"][2] == "12" and by_id["cc-064"][5] == "70"
+    assert {(r[-2], r[-1]) for r in rows[1:]} == {("com,ex,nest,corr,pol", "1,1,1,1,1")}
 
 
 def test_complexity_cli_weights_change_the_total(capsys, climatecause_path):
