@@ -418,9 +418,14 @@ class Registry(Generic[T]):
             raise ConfigError(self.unknown(name))
         return self._values.get(name, entry.target)
 
-    def origin(self, name: str) -> Optional[str]:
-        """Which plugin registered ``name`` (its entry point and distribution), ``None`` for causalgraph or code."""
-        self._ensure()
+    def origin(self, name: str, *, read: bool = True) -> Optional[str]:
+        """Which plugin registered ``name`` (its entry point and distribution), ``None`` for causalgraph or code.
+
+        With ``read=False`` no entry point is read (``None`` while the plugins are unread): for
+        checks that run while the built-ins register themselves.
+        """
+        if read:
+            self._ensure()
         entry = self._entry(name)
         return entry.origin if entry is not None else None
 

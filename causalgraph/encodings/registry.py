@@ -53,6 +53,17 @@ def _check(name: str, encoding: Any) -> Encoding:
     punct = encoding.punctuation
     if not (isinstance(punct, tuple) and len(punct) == 2 and all(isinstance(p, str) for p in punct)):
         raise ConfigError(f"encoding {name!r}: punctuation {punct!r}; expected a pair of strings (before, after)")
+    if _REGISTRY.origin(name, read=False) is not None:
+        # A plugin's encoder is tried on a one-edge graph when it loads, so that one that cannot write
+        # text is left out of listings and variant ids (with a note), not found out in a prompt.
+        try:
+            probe = encoding.encoder(["a", "b"], [("a", "b", "unknown")], False)
+        except Exception as exc:  # a plugin's bug stays the plugin's
+            raise ConfigError(f"encoding {name!r}: its encoder raised {type(exc).__name__}: {exc} on the graph "
+                              "a -> b") from exc
+        if not isinstance(probe, str):
+            raise ConfigError(f"encoding {name!r}: its encoder returned {probe!r} ({type(probe).__name__}) for the "
+                              "graph a -> b; expected the graph as text (str)")
     # Against the encodings resolved so far: resolving every encoding in turn (as listing does)
     # compares each pair once, and never re-enters the one being resolved.
     for other in _REGISTRY.loaded().values():
