@@ -159,6 +159,9 @@ def test_the_metric_is_a_column_of_complexity_the_report_and_the_annotation_eval
         assert int(report[sid]["c_events"]) == distinct_events(corpus[sid])
     page = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
     assert "<th>C^events</th>" in page and "Histograms of C^com, C^ex, C^nest, C^corr, C^pol, C^events" in page
+    # The report says what its C(s) is made of: the paper's five, the plugin's metric an extra column only.
+    assert 'id="composite">c_raw and C(s) (c_norm) over com, ex, nest, corr, pol with weights 1, 1, 1, 1, 1' in page
+    assert {(r["c_metrics"], r["c_weights"]) for r in report.values()} == {("com,ex,nest,corr,pol", "1,1,1,1,1")}
 
     rc, out, err = cg("annotate", "--data", "climatecause", "--limit", "7", "--model", "mock/oracle",
                       "--out", str(tmp_path / "annotate"))
@@ -185,3 +188,40 @@ def test_a_broken_plugin_is_one_line_naming_its_distribution(cg, tmp_path):
     # The rest of causalgraph still works: nothing is read from the broken plugin unless it is used.
     rc, out, err = cg("encode", "--statement", "cc-007", extra_path=tmp_path)
     assert rc == 0, err
+
+
+def test_an_installed_metric_changes_no_c_raw_or_c_s_and_the_opt_in_composite_adds_it(cg, corpus, capsys):
+    """Issue 35, item 2: C(s) and c_raw are the paper's five whatever is installed; a composite is asked for."""
+    from causalgraph.cli import main
+
+    assert main(["complexity", "--format", "csv"]) == 0  # this process has no plugin installed
+    bare = {r["statement_id"]: r for r in rows(capsys.readouterr().out)}
+    rc, out, err = cg("complexity", "--format", "csv")
+    assert rc == 0, err
+    with_plugin = {r["statement_id"]: r for r in rows(out)}
+    assert list(with_plugin) == list(bare) and len(bare) == len(corpus) == 75
+    for sid, r in bare.items():
+        for col in ("c_com", "c_ex", "c_nest", "c_corr", "c_pol", "c_raw", "c_norm", "density", "c_metrics",
+                    "c_weights"):
+            assert with_plugin[sid][col] == r[col], (sid, col)
+    assert "c_events" not in bare["cc-007"] and int(with_plugin["cc-007"]["c_events"]) == 4
+
+    # --metrics …,events: the plugin's metric becomes a term.  By hand for cc-007: C^corr = 4 of the
+    # corpus range [0, 70] (the paper's), 4 events of the range [0, max events], every other term 0.
+    rc, out, err = cg("complexity", "--metrics", "com,ex,nest,corr,pol,events", "--format", "csv")
+    assert rc == 0, err
+    composite = {r["statement_id"]: r for r in rows(out)}
+    events = {s.id: distinct_events(s) for s in corpus}
+    assert distinct_events(corpus["cc-007"]) == 4 and bare["cc-007"]["c_corr"] == "4"
+    assert float(composite["cc-007"]["c_raw"]) == 4 + 4
+    assert float(composite["cc-007"]["c_norm"]) == pytest.approx(4 / 70 + 4 / max(events.values()))
+    assert composite["cc-007"]["c_metrics"] == "com,ex,nest,corr,pol,events"
+    assert composite["cc-007"]["c_weights"] == "1,1,1,1,1,1"
+    for sid, r in composite.items():
+        assert float(r["c_raw"]) == pytest.approx(float(bare[sid]["c_raw"]) + events[sid])
+    # Weights follow --metrics: the events term alone.
+    rc, out, err = cg("complexity", "--metrics", "events", "--weights", "2", "--format", "json")
+    assert rc == 0, err
+    alone = {r["statement_id"]: r for r in json.loads(out)}
+    assert alone["cc-007"]["c_norm"] == pytest.approx(2 * 4 / max(events.values()))
+    assert alone["cc-007"]["c_raw"] == 4 and alone["cc-007"]["c_metrics"] == "events"
