@@ -31,16 +31,21 @@ __all__ = [
 ]
 
 
-def _columns() -> tuple[str, ...]:
-    """The table column of each registered metric (``c_com`` …), read at call time so later metrics count."""
-    return tuple(f"c_{m}" for m in metric_names())
+def _names(t) -> tuple[str, ...]:
+    """The metrics the table scores: the paper's five, then each other usable metric it has a column for.
+
+    Read at call time, so that a metric registered later counts; a table made before it was
+    registered (or one a failing plugin's metric was left out of) is read without it.
+    """
+    return (*PAPER_METRICS, *(m for m in metric_names() if m not in PAPER_METRICS and f"c_{m}" in t.columns))
 
 
 def _table(table_or_corpus):
     import pandas as pd
 
     if isinstance(table_or_corpus, pd.DataFrame):
-        missing = [c for c in (*_columns(), C_S_COLUMN, "n_tokens") if c not in table_or_corpus.columns]
+        missing = [c for c in (*(f"c_{m}" for m in PAPER_METRICS), C_S_COLUMN, "n_tokens")
+                   if c not in table_or_corpus.columns]
         if missing:
             raise ConfigError(
                 f"complexity table lacks column(s) {', '.join(missing)}; "
@@ -117,7 +122,7 @@ def length_correlation(table_or_corpus, *, positive_only: bool = True) -> Pearso
 
 
 def _complex_flags(t, names=None):
-    names = tuple(names or metric_names())
+    names = tuple(names or _names(t))
     cols = [f"c_{m}" for m in names]
     return (t[cols] > 0).astype(int).rename(columns=dict(zip(cols, names)))
 
@@ -162,7 +167,7 @@ def cooccurrence(table_or_corpus):
 
     b = _complex_flags(_table(table_or_corpus))
     m = b.T.dot(b)
-    names = list(metric_names())
+    names = list(b.columns)
     return pd.DataFrame(m.values.astype(int), index=names, columns=names)
 
 
@@ -170,7 +175,8 @@ def metric_ranges(table_or_corpus) -> dict:
     """``{metric: (min, max)}`` over the statements, e.g. ``{"com": (0, 12), …}``."""
     t = _table(table_or_corpus)
     out = {}
-    for m, c in zip(metric_names(), _columns()):
+    for m in _names(t):
+        c = f"c_{m}"
         lo, hi = t[c].min(), t[c].max()
         out[m] = (lo.item() if hasattr(lo, "item") else lo, hi.item() if hasattr(hi, "item") else hi)
     return out
