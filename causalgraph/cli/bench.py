@@ -22,7 +22,7 @@ from ..bench.scoring import (
 from ..bench.reparse import reparse_run
 from ..runlog.files import Metrics
 from ..runlog.store import load_run
-from ..bench.epochs import parse_reducer
+from ..bench.epochs import REDUCERS, parse_reducer
 from ..tasks import TASKS, get_task, list_tasks, usable_tasks
 from ..bench.calibration import plot_reliability
 from ..outputs import safe_name, output_dir
@@ -305,8 +305,12 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     p.add_argument("--per-class", action="store_true", help="add per-class rows (position tasks)")
     p.add_argument("--confusion", action="store_true", help="print confusion matrices (position tasks)")
-    p.add_argument("--reducer", metavar="NAME", help="for runs with epochs: majority (default), mean, pass@k, pass^k, "
-                                                     "or pass@K/pass^K with a number K (k: every epoch)")
+    # The reducers of causalgraph (and code): the parser reads no plugin; a plugin's reducer is taken too.
+    own = REDUCERS.names(plugins=False)
+    stems = "/".join(f"{n[:-1]}K" for n in own if n.endswith("k") and not n[-2].isalnum())
+    p.add_argument("--reducer", metavar="NAME", help=f"for runs with epochs: {', '.join(own)} (default: majority)"
+                                                     f", or {stems} with a number K (k: every epoch), or a "
+                                                     "plugin's (`causalgraph plugins`)")
     p.add_argument("--plot", metavar="DIR", help="write a reliability diagram (PNG) of every variant scored by "
                                                  "log-likelihood into DIR")
     add_format_option(p)
