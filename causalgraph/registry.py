@@ -507,8 +507,19 @@ class Registry(Generic[T]):
                     if ep.name in self._failed:
                         status, detail = "failed", self._failed[ep.name]
             dist, version = _dist_name_version(ep)
-            rows.append(PluginRow(dist, version, str(self.group), ep.name, ep.value, status, detail))
+            rows.append(PluginRow(dist, version, str(self.group), ep.name, ep.value, status,
+                                  self._short(ep, detail)))
         return rows
+
+    def _short(self, ep: Any, detail: str) -> str:
+        # The row names the plugin already: its detail keeps only why ("ModuleNotFoundError: …").
+        for where in (f"{self.kind} {ep.name!r} (", ""):
+            origin = f"{where}entry point {ep.name!r} ({ep.value}) of distribution {_distribution(ep)!r} in group " \
+                     f"{self.group!r}{')' if where else ''}"
+            if detail.startswith(origin):
+                detail = detail[len(origin):].lstrip(":").strip()
+                return detail[len("failed to load:"):].strip() if detail.startswith("failed to load:") else detail
+        return detail
 
     def unknown(self, name: Any) -> str:
         """The one-line message for an unknown ``name``: what is registered and the closest match."""
