@@ -225,3 +225,26 @@ def test_an_installed_metric_changes_no_c_raw_or_c_s_and_the_opt_in_composite_ad
     alone = {r["statement_id"]: r for r in json.loads(out)}
     assert alone["cc-007"]["c_norm"] == pytest.approx(2 * 4 / max(events.values()))
     assert alone["cc-007"]["c_raw"] == 4 and alone["cc-007"]["c_metrics"] == "events"
+
+
+def test_the_reducer_scores_repeated_samples_and_plugins_lists_all_five(cg, tmp_path):
+    # plugin/fours answers the same every time: with two epochs an item has c = 2 right answers (the
+    # 9 items of 12 where "a multiple of four" agrees with "even") or c = 0, so "at least half of k = 2
+    # drawn right" is 1 or 0: the mean is 9/12.  With k = 1 it is c / n, the same.
+    rc, out, err = cg("bench", "run", "--task", "plugin-even", "--variant", "v_1", "--model", "plugin/fours",
+                      "--epochs", "2", "--temperature", "1", "--out", str(tmp_path / "run"), "--no-progress")
+    assert rc == 0, err
+    right = sum((i % 4 == 0) == (i % 2 == 0) for i in range(12))
+    for k in ("2", "1"):
+        rc, out, err = cg("bench", "report", str(tmp_path / "run"), "--reducer", f"half~{k}", "--format", "csv")
+        assert rc == 0, err
+        row = next(r for r in rows(out) if r["row"] == "v_1")
+        assert float(row[f"half~{k}"]) == pytest.approx(right / 12) == 0.75
+    rc, out, err = cg("plugins", "--format", "json")
+    assert rc == 0, err
+    listed = {(r["group"], r["name"]): r for r in json.loads(out)}
+    assert set(listed) == {("causalgraph.tasks", "plugin-even"), ("causalgraph.backends", "plugin"),
+                           ("causalgraph.encodings", "plugin-arrows"), ("causalgraph.metrics", "events"),
+                           ("causalgraph.reducers", "half~k")}
+    assert {(r["distribution"], r["version"], r["status"]) for r in listed.values()} == \
+        {("causalgraph-plugin-demo", "0.1", "ok")}

@@ -22,7 +22,7 @@ from ..bench.scoring import (
 from ..bench.reparse import reparse_run
 from ..runlog.files import Metrics
 from ..runlog.store import load_run
-from ..bench.epochs import REDUCERS, parse_reducer
+from ..bench.epochs import REDUCERS, parse_reducer, reducer_kind
 from ..tasks import TASKS, get_task, list_tasks, usable_tasks
 from ..bench.calibration import plot_reliability
 from ..outputs import safe_name, output_dir
@@ -167,7 +167,8 @@ def _cmd_report(args) -> int:
     if args.format == "json":
         emit_json(allm)
         return 0
-    pass_cols = sorted({k for r in rows for k in r if k.startswith(("pass@", "pass^"))})
+    # The column of any per-item reducer (pass@3, pass^2, a plugin's half~3), not only the built-in names.
+    pass_cols = sorted({k for r in rows for k in r if _is_pass_column(k)})
     # A stopped run's table says how much is left to ask; a complete run's keeps its columns.
     counts = ["run", "task", "model", "row", "items", *pending_column(rows), "errors", "parse_fail_rate"]
     if pass_cols:
@@ -256,6 +257,11 @@ def _cmd_plan(args) -> int:
     emit_table(rows, args.format, columns=["task", "variant", "requests", "prompt_chars", "input_tokens_est",
                                            "output_tokens_est", "cost_usd_est"])
     return 0
+
+
+def _is_pass_column(name: str) -> bool:
+    kind = reducer_kind(name) if isinstance(name, str) else None
+    return kind is not None and kind.estimator is not None and name != kind.name
 
 
 def _cmd_tasks(args) -> int:
