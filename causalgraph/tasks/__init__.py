@@ -64,7 +64,7 @@ def _check_task(name: str, obj) -> Task:
     if task.name != name:
         raise ConfigError(f"task {name!r}: the Task record is named {task.name!r}; the registered name must be "
                           "the task's own")
-    if TASKS.origin(name) is not None:
+    if TASKS.origin(name, read=False) is not None:
         # A plugin's functions are checked where they answer, so that a wrong value is refused naming
         # the plugin (and leaves it out of `bench tasks`), never passed on to the runner.
         task = dataclasses.replace(task, build_items=_Checked(name, task.build_items, "build_items", _items),
