@@ -45,7 +45,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    metrics = composite_metrics(args.metrics)  # validate before loading anything
+    metrics = composite_metrics(args.metrics, what="--metrics")  # validate before loading anything
     weights = normalize_weights(args.weights, metrics)
     corpus = load_corpus(args.data, split=args.split)
     table = complexity_table(corpus, weights, metrics=metrics, conflicts=args.conflicts, cycle_limit=args.cycle_limit)

@@ -295,12 +295,13 @@ def metric_names() -> tuple[str, ...]:
     return tuple(_REGISTRY.usable())
 
 
-def composite_metrics(metrics: Union[None, str, Sequence[str]] = None) -> tuple[str, ...]:
+def composite_metrics(metrics: Union[None, str, Sequence[str]] = None, *, what: str = "metrics") -> tuple[str, ...]:
     """The metrics a C(s) is made of: :data:`PAPER_METRICS` by default, else those named (checked).
 
     ``metrics`` is a sequence of metric names or a comma-separated string
     (``"com,ex,nest,corr,pol,events"``, as ``complexity --metrics`` takes it).
-    Each must be a registered, usable metric, named once.
+    Each must be a registered, usable metric, named once.  ``what`` names the
+    argument in messages (``--metrics`` on the command line).
 
     Examples
     --------
@@ -318,12 +319,12 @@ def composite_metrics(metrics: Union[None, str, Sequence[str]] = None) -> tuple[
     elif isinstance(metrics, (list, tuple)) and all(isinstance(m, str) for m in metrics):
         names = [m.strip() for m in metrics]
     else:
-        raise ConfigError(f"metrics {metrics!r}: expected metric names (a list, or 'com,ex,…' text)")
+        raise ConfigError(f"{what} {metrics!r}: expected metric names (a list, or 'com,ex,…' text)")
     if not names or any(not m for m in names):
-        raise ConfigError(f"metrics {metrics!r}: expected one or more metric names separated by commas")
+        raise ConfigError(f"{what} {metrics!r}: expected one or more metric names separated by commas")
     twice = sorted({m for m in names if names.count(m) > 1})
     if twice:
-        raise ConfigError(f"metrics {metrics!r}: {', '.join(twice)} named twice")
+        raise ConfigError(f"{what} {metrics!r}: {', '.join(twice)} named twice")
     for m in names:
         _REGISTRY.get(m)  # unknown: the did-you-mean line; a broken plugin: its own line
     return tuple(names)
