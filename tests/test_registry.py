@@ -189,6 +189,43 @@ def test_the_listing_of_plugins_does_not_depend_on_the_order_of_sys_path(tmp_pat
         sys.path[:] = saved
 
 
+_KINDS = {"ok": "causalgraph.errors:ConfigError", "missing": "no_such_module_for_the_property:X",
+          "wrong": "causalgraph.errors:__name__"}
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.text(alphabet="abcdef", min_size=1, max_size=3), min_size=1, max_size=4, unique=True),
+       st.lists(st.tuples(st.text(alphabet="abcdef", min_size=1, max_size=3), st.sampled_from(sorted(_KINDS))),
+                max_size=5, unique_by=lambda t: t[0]))
+def test_built_ins_keep_their_names_and_a_broken_plugin_leaves_only_itself_out(tmp_path_factory, own, plugins):
+    group = "causalgraph.test-registry-property"
+    folder = tmp_path_factory.mktemp("dists")
+    write_dist(folder, "prop-plugins", "1.0", group, {name: _KINDS[kind] for name, kind in plugins})
+
+    def builtins(reg):
+        for name in own:
+            reg.register(name, f"built-in {name}")
+
+    def coerce(name, obj):  # the "wrong" kind is a str where a class is expected
+        if isinstance(obj, str) and not obj.startswith("built-in"):
+            raise ConfigError(f"{obj!r} is not a class")
+        return obj
+
+    saved = list(sys.path)
+    try:
+        sys.path.insert(0, str(folder))
+        reg = Registry("thing", group=group, builtins=builtins, coerce=coerce)
+        usable = reg.usable()
+    finally:
+        sys.path[:] = saved
+    # Every built-in answers as itself, whatever a plugin claims; of the plugins, only those that load count.
+    assert {n: usable[n] for n in own} == {n: f"built-in {n}" for n in own}
+    loading = sorted(n for n, kind in plugins if kind == "ok" and n not in own)
+    assert list(usable) == [*own, *loading]
+    status = {r.name: r.status for r in reg.plugins()}
+    assert status == {n: "shadowed" if n in own else ("ok" if kind == "ok" else "failed") for n, kind in plugins}
+
+
 def test_the_five_registries_are_registries():
     from causalgraph.bench.epochs import REDUCERS
     from causalgraph.encodings.registry import ENCODINGS_REGISTRY
@@ -196,8 +233,9 @@ def test_the_five_registries_are_registries():
     from causalgraph.metrics import complexity
     from causalgraph.tasks import TASKS
 
-    assert {r.group for r in (TASKS, PROVIDERS, ENCODINGS_REGISTRY, complexity._REGISTRY)} == {
-        "causalgraph.tasks", "causalgraph.backends", "causalgraph.encodings", "causalgraph.metrics"}
+    assert {r.group for r in (TASKS, PROVIDERS, ENCODINGS_REGISTRY, complexity._REGISTRY, REDUCERS)} == {
+        "causalgraph.tasks", "causalgraph.backends", "causalgraph.encodings", "causalgraph.metrics",
+        "causalgraph.reducers"}
     assert REDUCERS.names()[:4] == ("majority", "mean", "pass@k", "pass^k")
     for reg, typo in ((TASKS, "corrri"), (PROVIDERS, "mokc"), (ENCODINGS_REGISTRY, "graphxml"),
                       (complexity._REGISTRY, "neste"), (REDUCERS, "majorty")):
