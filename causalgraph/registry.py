@@ -9,11 +9,17 @@ these, so they all follow the same rules:
 * an unknown name raises :class:`~causalgraph.errors.ConfigError` in one line that lists what is
   registered and names the closest match ("did you mean");
 * the registry also reads the entry points of its group (``causalgraph.tasks``,
-  ``causalgraph.backends``, ``causalgraph.encodings``, ``causalgraph.metrics``) from the
-  installed distributions: once, on first use, sorted by entry-point name then distribution,
-  so the order never depends on how the environment lists them.  A plugin that fails to load,
-  or claims a taken name (the first one registered keeps it), gives a one-line error naming its distribution and entry point when
-  that name is used, and leaves the rest of the registry working.
+  ``causalgraph.backends``, ``causalgraph.encodings``, ``causalgraph.metrics``,
+  ``causalgraph.reducers``) from the installed distributions: once, on first use (never
+  while the command line's parser is built), sorted by entry-point name then distribution,
+  so the order never depends on how the environment lists them;
+* a plugin can only break itself.  A name causalgraph (or code run before the plugins are read)
+  already holds stays theirs: the plugin is reported once, as a note naming its distribution, and
+  ignored.  A plugin that fails to load (a missing module, an import that raises, a value of the
+  wrong type) is left out of listings (:meth:`Registry.usable`) with a note, and gives a one-line
+  error naming its distribution and entry point when its name is asked for; two plugins claiming
+  one name give that error for the name.  :func:`plugin_rows` lists every installed extension and
+  its status (``causalgraph plugins``).
 
 This module sits at the bottom of the layers: it imports nothing of causalgraph but
 :mod:`causalgraph.errors`.  The value check of each kind (a :class:`~causalgraph.tasks.Task`
@@ -24,6 +30,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import logging
 import re
 import threading
 from dataclasses import dataclass
@@ -32,13 +39,31 @@ from typing import Any, Callable, Generic, Iterator, Optional, Sequence, TypeVar
 
 from .errors import ConfigError
 
-__all__ = ["Registry", "did_you_mean", "load_target", "is_target", "record_name", "ENTRY_POINT_GROUPS"]
+__all__ = ["Registry", "PluginRow", "plugin_rows", "did_you_mean", "load_target", "is_target", "record_name",
+           "ENTRY_POINT_GROUPS"]
 
 T = TypeVar("T")
 
 #: The entry-point group each plugin kind is read from, by registry kind.
 ENTRY_POINT_GROUPS = {"task": "causalgraph.tasks", "provider": "causalgraph.backends",
-                      "encoding": "causalgraph.encodings", "metric": "causalgraph.metrics"}
+                      "encoding": "causalgraph.encodings", "metric": "causalgraph.metrics",
+                      "reducer": "causalgraph.reducers"}
+
+_log = logging.getLogger("causalgraph.registry")
+# Notes already given in this process: a plugin is reported once, however often its registry is listed.
+_SAID: set[str] = set()
+_SAID_LOCK = threading.Lock()
+# Every registry made, by entry-point group, so that plugin_rows() can ask each about its plugins.
+_BY_GROUP: dict[str, "Registry"] = {}
+
+
+def _note(message: str) -> None:
+    """Log ``message`` as a warning once per process (the command line prints it on stderr)."""
+    with _SAID_LOCK:
+        if message in _SAID:
+            return
+        _SAID.add(message)
+    _log.warning("note: %s", message)
 
 # module.path:attr.path, as entry points write their targets.
 _TARGET = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
@@ -123,12 +148,38 @@ class _Entry:
     origin: Optional[str]     # "entry point 'x' (pkg:attr) of distribution 'd'" for a plugin, else None
 
 
-def _distribution(ep: Any) -> str:
+def _dist_name_version(ep: Any) -> tuple[str, str]:
     dist = getattr(ep, "dist", None)
     if dist is None:
-        return "?"
-    version = getattr(dist, "version", None)
-    return f"{dist.name} {version}" if version else str(dist.name)
+        return "?", ""
+    return str(dist.name), str(getattr(dist, "version", None) or "")
+
+
+def _distribution(ep: Any) -> str:
+    name, version = _dist_name_version(ep)
+    return f"{name} {version}" if version else name
+
+
+@dataclass(frozen=True)
+class PluginRow:
+    """One installed extension, as ``causalgraph plugins`` lists it.
+
+    ``status`` is ``ok`` (it loads and is used), ``failed`` (it cannot be used; ``detail`` says
+    why), ``shadowed`` (its name is causalgraph's own or another's, which keeps it; ``detail``
+    names the holder) or ``unknown group`` (no registry reads it).
+    """
+
+    distribution: str
+    version: str
+    group: str
+    name: str
+    target: str
+    status: str
+    detail: str = ""
+
+    def as_dict(self) -> dict:
+        return {"distribution": self.distribution, "version": self.version, "group": self.group,
+                "name": self.name, "target": self.target, "status": self.status, "detail": self.detail}
 
 
 class Registry(Generic[T]):
@@ -183,12 +234,21 @@ class Registry(Generic[T]):
         self._entries: dict[str, _Entry] = {}
         self._plugins: dict[str, _Entry] = {}
         self._values: dict[str, T] = {}
-        # name -> why a plugin could not take it (a name already taken): raised when the name is used.
+        # The names causalgraph itself registers (the builtins callback, or register(builtin=True)):
+        # what help texts list, so that a parser never reads an entry point.
+        self._builtin: list[str] = []
+        # name -> why a plugin could not take it (two plugins claiming it): raised when the name is used.
         self._conflicts: dict[str, str] = {}
+        # name -> why a plugin cannot be used (it failed to load, or gave a value of the wrong type).
+        self._failed: dict[str, str] = {}
+        # The entry points read, with what became of each: for plugin_rows().
+        self._seen: list[tuple[Any, str, str]] = []      # (entry point, status, detail)
         self._lock = threading.RLock()
         self._builtins_done = False
         self._ready = False     # built-ins loaded and entry points read
         self._loading = False
+        if group:
+            _BY_GROUP[group] = self
 
     # -- loading ----------------------------------------------------------------------------
 
@@ -221,14 +281,23 @@ class Registry(Generic[T]):
         for ep in sorted(eps, key=lambda e: (e.name, _distribution(e), e.value)):
             origin = f"entry point {ep.name!r} ({ep.value}) of distribution {_distribution(ep)!r} in group " \
                      f"{self.group!r}"
-            taken = self._entries.get(ep.name) or self._plugins.get(ep.name)
-            if taken is not None:
+            held = self._entries.get(ep.name)
+            if held is not None:
+                # A built-in (or code's) name stays what it is: the plugin is ignored, and said so once.
+                owner = "causalgraph's own" if ep.name in self._builtin else "registered by code run before it"
+                why = f"{self.kind} {ep.name!r} is {owner}"
+                _note(f"plugin {origin} is ignored: {why}")
+                self._seen.append((ep, "shadowed", why))
+                continue
+            other = self._plugins.get(ep.name)
+            if other is not None:
                 if ep.name not in self._conflicts:
-                    held = taken.origin or "causalgraph (or code run before it)"
                     self._conflicts[ep.name] = (f"{origin}: {self.kind} {ep.name!r} is already registered by "
-                                                f"{held}; rename one of them")
+                                                f"{other.origin}; rename one of them")
+                self._seen.append((ep, "failed", f"{self.kind} {ep.name!r} is also claimed by {other.origin}"))
                 continue
             self._plugins[ep.name] = _Entry(ep.value, origin)
+            self._seen.append((ep, "", ""))
 
     def _resolve(self, name: str, entry: _Entry) -> T:
         target = entry.target
@@ -247,14 +316,21 @@ class Registry(Generic[T]):
             if entry.origin is None:
                 raise
             raise ConfigError(f"{entry.origin}: {exc}") from None
+        except Exception as exc:  # a plugin's factory that raises when it is called
+            if entry.origin is None:
+                raise
+            raise ConfigError(f"{entry.origin} failed to load: {type(exc).__name__}: {exc}") from exc
 
     # -- the mapping ------------------------------------------------------------------------
 
     def _entry(self, name: str) -> Optional[_Entry]:
         return self._entries.get(name) or self._plugins.get(name)
 
-    def register(self, name: str, target: Any, *, replace: bool = False) -> Any:
+    def register(self, name: str, target: Any, *, replace: bool = False, builtin: bool = False) -> Any:
         """Hold ``target`` (a value, or a lazy ``"module:attr"`` string) under ``name``; returns what is held.
+
+        ``builtin=True`` marks one of causalgraph's own values (those the ``builtins`` callback
+        registers are marked anyway): help texts list only these.
 
         Raises
         ------
@@ -262,7 +338,7 @@ class Registry(Generic[T]):
             For a taken name without ``replace=True``, or a value ``coerce`` refuses.
         """
         # Registering reads no entry point, so that built-ins registered at import time stay cheap;
-        # a plugin claiming a name taken here is reported when that name is used.
+        # a plugin claiming a name taken here is ignored, with a note, when the entry points are read.
         self._ensure(plugins=False)
         with self._lock:
             if not isinstance(name, str) or not name:
@@ -273,8 +349,11 @@ class Registry(Generic[T]):
             value = target if lazy else self._coerce(name, target)
             self._values.pop(name, None)
             self._conflicts.pop(name, None)
+            self._failed.pop(name, None)
             self._plugins.pop(name, None)
             self._entries[name] = _Entry(value, None)
+            if (builtin or self._loading) and name not in self._builtin:
+                self._builtin.append(name)
             if not lazy:
                 self._values[name] = value
             return value
@@ -289,6 +368,9 @@ class Registry(Generic[T]):
             self._plugins.pop(name, None)
             self._values.pop(name, None)
             self._conflicts.pop(name, None)
+            self._failed.pop(name, None)
+            if name in self._builtin:
+                self._builtin.remove(name)
 
     def get(self, name: str) -> T:
         """The value of ``name``, importing a lazy target or plugin on first use.
@@ -297,7 +379,8 @@ class Registry(Generic[T]):
         ------
         ConfigError
             For an unknown name (one line, naming what is registered and the closest match),
-            or a plugin that fails to load or claims a taken name.
+            or a plugin that fails to load, gave a value of the wrong type or shares its name
+            with another plugin.
         """
         self._ensure()
         if not isinstance(name, str):
@@ -305,12 +388,19 @@ class Registry(Generic[T]):
         with self._lock:
             if name in self._conflicts:
                 raise ConfigError(self._conflicts[name])
+            if name in self._failed:
+                raise ConfigError(self._failed[name])
             if name in self._values:
                 return self._values[name]
             entry = self._entry(name)
             if entry is None:
                 raise ConfigError(self.unknown(name))
-            value = self._resolve(name, entry)
+            try:
+                value = self._resolve(name, entry)
+            except ConfigError as exc:
+                if entry.origin is not None:
+                    self._failed[name] = " ".join(str(exc).split())
+                raise
             if self._entry(name) is entry:  # not replaced meanwhile (by the target's own import)
                 self._values[name] = value
             return value
@@ -328,25 +418,108 @@ class Registry(Generic[T]):
             raise ConfigError(self.unknown(name))
         return self._values.get(name, entry.target)
 
-    def origin(self, name: str) -> Optional[str]:
-        """Which plugin registered ``name`` (its entry point and distribution), ``None`` for causalgraph or code."""
-        self._ensure()
+    def origin(self, name: str, *, read: bool = True) -> Optional[str]:
+        """Which plugin registered ``name`` (its entry point and distribution), ``None`` for causalgraph or code.
+
+        With ``read=False`` no entry point is read (``None`` while the plugins are unread): for
+        checks that run while the built-ins register themselves.
+        """
+        if read:
+            self._ensure()
         entry = self._entry(name)
         return entry.origin if entry is not None else None
 
-    def names(self) -> tuple[str, ...]:
-        """Every registered name, in registration order (built-ins, then code, then plugins sorted)."""
+    def describe(self, name: str) -> str:
+        """``name`` as messages name it: ``metric 'x'``, and the plugin's entry point and distribution for a plugin.
+
+        Examples
+        --------
+        >>> Registry("thing").describe("x")
+        "thing 'x'"
+        """
+        origin = self.origin(name) if isinstance(name, str) else None
+        return f"{self.kind} {name!r}" + (f" ({origin})" if origin else "")
+
+    def fail(self, name: str, why: str) -> ConfigError:
+        """Mark plugin ``name`` unusable for ``why`` (one line, naming it) and return the error to raise.
+
+        For a value a plugin gives at use time (a metric function returning text): from then on the
+        plugin is left out of :meth:`usable`, with a note, and asking for it by name raises this
+        error.  A built-in is never marked (its error is a bug to raise, not a plugin to leave out).
+        """
+        msg = " ".join(why.split())
+        with self._lock:
+            if self.origin(name) is not None:
+                self._failed[name] = msg
+                self._values.pop(name, None)
+        return ConfigError(msg)
+
+    def names(self, *, plugins: bool = True) -> tuple[str, ...]:
+        """Every registered name, in registration order (built-ins, then code, then plugins sorted).
+
+        With ``plugins=False``, the names of causalgraph and of code only, and no entry point is
+        read: what help texts list, so that building the command line's parser never touches a plugin.
+        """
+        if not plugins:
+            self._ensure(plugins=False)
+            return tuple(self._entries)
         self._ensure()
         return (*self._entries, *self._plugins)
 
+    def usable(self) -> dict[str, T]:
+        """Every value that can be used, by name, in :meth:`names` order; plugins that cannot are left out.
+
+        A plugin that fails to load, gives a value of the wrong type or shares its name with another
+        plugin is skipped with a note (once per process) pointing at ``causalgraph plugins``; a
+        built-in that fails raises.
+        """
+        out: dict[str, T] = {}
+        for n in self.names():
+            try:
+                out[n] = self.get(n)
+            except ConfigError as exc:
+                if n in self._entries:
+                    raise
+                _note(f"{' '.join(str(exc).split())}; left out (see `causalgraph plugins`)")
+        return out
+
     def values(self) -> tuple[T, ...]:
-        """Every value, in :meth:`names` order (lazy targets and plugins are imported)."""
-        return tuple(self.get(n) for n in self.names())
+        """Every usable value, in :meth:`names` order (lazy targets and plugins are imported; see :meth:`usable`)."""
+        return tuple(self.usable().values())
 
     def loaded(self) -> dict[str, T]:
         """The values already resolved, by name, in registration order (nothing is imported, no entry point read)."""
         self._ensure(plugins=False)
         return {n: self._values[n] for n in (*self._entries, *self._plugins) if n in self._values}
+
+    def plugins(self) -> list[PluginRow]:
+        """Every entry point of this registry's group, with its status; each usable one is imported to tell."""
+        self._ensure()
+        rows = []
+        for ep, status, detail in list(self._seen):
+            if not status:
+                try:
+                    self.get(ep.name)
+                    status = "ok"
+                except ConfigError as exc:
+                    status, detail = "failed", " ".join(str(exc).split())
+                else:
+                    if ep.name in self._failed:
+                        status, detail = "failed", self._failed[ep.name]
+            dist, version = _dist_name_version(ep)
+            rows.append(PluginRow(dist, version, str(self.group), ep.name, ep.value, status,
+                                  self._short(ep, detail)))
+        return rows
+
+    def _short(self, ep: Any, detail: str) -> str:
+        # The row names the plugin already: its detail keeps only why ("ModuleNotFoundError: …").
+        for where in (f"{self.kind} {ep.name!r} (", ""):
+            origin = f"{where}entry point {ep.name!r} ({ep.value}) of distribution {_distribution(ep)!r} in group " \
+                     f"{self.group!r}{')' if where else ''}"
+            if detail.startswith(origin):
+                detail = detail[len(origin):].lstrip(":").strip()
+                return detail[len("failed to load:"):].strip() if detail.startswith("failed to load:") else detail
+        return detail
 
     def unknown(self, name: Any) -> str:
         """The one-line message for an unknown ``name``: what is registered and the closest match."""
@@ -365,3 +538,35 @@ class Registry(Generic[T]):
 
     def __repr__(self) -> str:
         return f"Registry({self.kind!r}, {len(self._entries) + len(self._plugins)} registered)"
+
+
+def plugin_rows() -> list[PluginRow]:
+    """Every installed extension of causalgraph: distribution, version, group, name, target and status.
+
+    Asks the registry of each group of :data:`ENTRY_POINT_GROUPS` made so far (a registry is made
+    when the module of its kind is imported: the caller imports them, as ``causalgraph plugins``
+    does, since this module sits below them) and lists the entry points of any other group whose
+    name starts with ``causalgraph.`` with status ``unknown group``.  Sorted by group, name,
+    distribution.
+
+    Examples
+    --------
+    >>> [r for r in plugin_rows() if r.distribution == "causalgraph"]
+    []
+    """
+    rows: list[PluginRow] = []
+    for group in ENTRY_POINT_GROUPS.values():
+        registry = _BY_GROUP.get(group)
+        if registry is not None:
+            rows += registry.plugins()
+    known = set(ENTRY_POINT_GROUPS.values())
+    seen = set()
+    for dist in metadata.distributions():
+        for ep in dist.entry_points:
+            key = (str(dist.name), ep.group, ep.name, ep.value)
+            if ep.group.startswith("causalgraph.") and ep.group not in known and key not in seen:
+                seen.add(key)
+                rows.append(PluginRow(str(dist.name), str(dist.version or ""), ep.group, ep.name, ep.value,
+                                      "unknown group", f"no registry reads {ep.group!r}; groups: "
+                                      f"{', '.join(sorted(known))}"))
+    return sorted(rows, key=lambda r: (r.group, r.name, r.distribution, r.version, r.target))

@@ -50,7 +50,7 @@ from .wording import plural
 from .htmlkit import SORTABLE_TABLES_JS, content_security_policy, require, write_vis_assets
 from .viz import safe_filename, write_graph_html
 from .model import Corpus
-from .metrics.complexity import C_S_COLUMN, complexity_metrics, complexity_table
+from .metrics.complexity import C_S_COLUMN, complexity_metrics, complexity_table, composite_columns, composite_note
 from ._version import __version__
 from .datasets.describe import describe
 from .graph import compile_graph
@@ -91,12 +91,14 @@ _PAPER_COMPLEXITY = {
 
 
 
-def _metric_labels() -> dict[str, str]:
+def _metric_labels(table=None) -> dict[str, str]:
     """Table column → printed name of every registered metric (the paper's five, then any added), and C(s).
 
     Read when a report is written, not at import, so that a metric registered later is shown too.
     """
-    return {**{f"c_{m.name}": m.symbol for m in complexity_metrics()}, C_S_COLUMN: "C(s)"}
+    labels = {**{f"c_{m.name}": m.symbol for m in complexity_metrics()}, C_S_COLUMN: "C(s)"}
+    # Only the columns the table has: a plugin's metric that failed on a statement is left out of it.
+    return labels if table is None else {c: s for c, s in labels.items() if c in table.columns}
 
 _ARROWS = {True: "↑", False: "↓"}
 
@@ -153,7 +155,7 @@ def _histograms(table) -> str:
     FigureCanvasAgg = require("matplotlib.backends.backend_agg").FigureCanvasAgg
     Figure = require("matplotlib.figure").Figure
 
-    labels = _metric_labels()
+    labels = _metric_labels(table)
     cols = list(labels)
     rows = -(-len(cols) // 3)  # three histograms a row: the paper's five and C(s) fill two
     fig = Figure(figsize=(12, 3.2 * rows), dpi=100)
@@ -296,7 +298,8 @@ def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule:
     csv("corpus", pd.DataFrame(overview, columns=["quantity", "value"]))
     label_rows = [(name, value, count) for name, counts in info["labels"].items() for value, count in counts.items()]
     csv("labels", pd.DataFrame(label_rows, columns=["label", "value", "relations"]))
-    csv("complexity", ctab)
+    # Each row says which metrics and weights made its c_raw and C(s) (a plugin's metric never does unasked).
+    csv("complexity", ctab.assign(**composite_columns(ctab.attrs["composite"])))
     csv("readability", rtab)
     csv("readability_table17", rsum.reset_index())
     positions = ("start", "middle", "end", "none")
@@ -360,7 +363,7 @@ def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule:
     add('<p class="muted">Click a column header to sort; click again to reverse. '
         'CSV: <a href="complexity.csv">complexity.csv</a></p>')
     crow = []
-    metric_cols = [c for c in _metric_labels() if c != "c_norm"]
+    metric_cols = [c for c in _metric_labels(ctab) if c != "c_norm"]
     for rec in ctab.to_dict(orient="records"):
         sid = rec["statement_id"]
         link = (f'<a href="graphs/{_e(names[sid])}.html">{_e(sid)}</a>' if sid in pages else _e(sid))
@@ -368,7 +371,7 @@ def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule:
                                       (*metric_cols, "c_raw", "c_norm", "n_tokens")]
                     + [(_num(rec["density"]), "" if math.isnan(rec["density"]) else rec["density"])]
                     + [(f'<span class="text">{_e(rec["statement"])}</span>', None)])
-    add(_table(["statement", *(_metric_labels()[c] for c in metric_cols), "sum", "C(s)", "tokens", "density",
+    add(_table(["statement", *(_metric_labels(ctab)[c] for c in metric_cols), "sum", "C(s)", "tokens", "density",
                 "text"], crow, cls="sortable", raw_cells=True, table_id="complexity-table"))
 
     add('<h2 id="distributions">Distributions</h2>')
@@ -427,6 +430,8 @@ def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule:
         scored = [(row, v) for row in run_rows for v in row["loglik"]]
         if scored:
             add(_reliability_section(scored))
+
+    add(f'<footer class="muted" id="composite">{_e(composite_note(ctab.attrs["composite"]))}.</footer>')
 
     page = (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"

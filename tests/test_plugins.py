@@ -147,8 +147,10 @@ def test_the_metric_is_a_column_of_complexity_the_report_and_the_annotation_eval
     assert header.index("c_events") == header.index("c_pol") + 1  # after the paper's five
     for sid in two:
         assert int(table[sid]["c_events"]) == distinct_events(corpus[sid]) > 0
+        # An extra column, never a term: c_raw stays the sum of the paper's five (issue 35, item 2).
         paper = sum(float(table[sid][f"c_{m}"]) for m in ("com", "ex", "nest", "corr", "pol"))
-        assert float(table[sid]["c_raw"]) == pytest.approx(paper + distinct_events(corpus[sid]))
+        assert float(table[sid]["c_raw"]) == pytest.approx(paper)
+        assert table[sid]["c_metrics"] == "com,ex,nest,corr,pol" and table[sid]["c_weights"] == "1,1,1,1,1"
 
     rc, out, err = cg("report", "-o", str(tmp_path / "report"), "--max-graphs", "1")
     assert rc == 0, err
@@ -157,6 +159,9 @@ def test_the_metric_is_a_column_of_complexity_the_report_and_the_annotation_eval
         assert int(report[sid]["c_events"]) == distinct_events(corpus[sid])
     page = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
     assert "<th>C^events</th>" in page and "Histograms of C^com, C^ex, C^nest, C^corr, C^pol, C^events" in page
+    # The report says what its C(s) is made of: the paper's five, the plugin's metric an extra column only.
+    assert 'id="composite">c_raw and C(s) (c_norm) over com, ex, nest, corr, pol with weights 1, 1, 1, 1, 1' in page
+    assert {(r["c_metrics"], r["c_weights"]) for r in report.values()} == {("com,ex,nest,corr,pol", "1,1,1,1,1")}
 
     rc, out, err = cg("annotate", "--data", "climatecause", "--limit", "7", "--model", "mock/oracle",
                       "--out", str(tmp_path / "annotate"))
@@ -172,10 +177,74 @@ def test_the_metric_is_a_column_of_complexity_the_report_and_the_annotation_eval
 
 def test_a_broken_plugin_is_one_line_naming_its_distribution(cg, tmp_path):
     write_dist(tmp_path, "broken-plugin", "2.0", {"causalgraph.tasks": {"broken-task": "no_such_module_xyz:TASK"}})
-    rc, out, err = cg("bench", "tasks", extra_path=tmp_path)
+    rc, out, err = cg("items", "--task", "broken-task", "--variant", "v_1", extra_path=tmp_path)
     assert rc == 2 and err.count("\n") == 1 and "Traceback" not in err
     assert "'broken-task'" in err and "'broken-plugin 2.0'" in err and "causalgraph.tasks" in err
     assert "ModuleNotFoundError" in err
+    # Listing the tasks leaves it out, with a note, and lists the others.
+    rc, out, err = cg("bench", "tasks", extra_path=tmp_path)
+    assert rc == 0 and "broken-task" not in out and "corri" in out and "plugin-even" in out
+    assert err.count("\n") == 1 and "'broken-plugin 2.0'" in err and "causalgraph plugins" in err
     # The rest of causalgraph still works: nothing is read from the broken plugin unless it is used.
     rc, out, err = cg("encode", "--statement", "cc-007", extra_path=tmp_path)
     assert rc == 0, err
+
+
+def test_an_installed_metric_changes_no_c_raw_or_c_s_and_the_opt_in_composite_adds_it(cg, corpus, capsys):
+    """Issue 35, item 2: C(s) and c_raw are the paper's five whatever is installed; a composite is asked for."""
+    from causalgraph.cli import main
+
+    assert main(["complexity", "--format", "csv"]) == 0  # this process has no plugin installed
+    bare = {r["statement_id"]: r for r in rows(capsys.readouterr().out)}
+    rc, out, err = cg("complexity", "--format", "csv")
+    assert rc == 0, err
+    with_plugin = {r["statement_id"]: r for r in rows(out)}
+    assert list(with_plugin) == list(bare) and len(bare) == len(corpus) == 75
+    for sid, r in bare.items():
+        for col in ("c_com", "c_ex", "c_nest", "c_corr", "c_pol", "c_raw", "c_norm", "density", "c_metrics",
+                    "c_weights"):
+            assert with_plugin[sid][col] == r[col], (sid, col)
+    assert "c_events" not in bare["cc-007"] and int(with_plugin["cc-007"]["c_events"]) == 4
+
+    # --metrics …,events: the plugin's metric becomes a term.  By hand for cc-007: C^corr = 4 of the
+    # corpus range [0, 70] (the paper's), 4 events of the range [0, max events], every other term 0.
+    rc, out, err = cg("complexity", "--metrics", "com,ex,nest,corr,pol,events", "--format", "csv")
+    assert rc == 0, err
+    composite = {r["statement_id"]: r for r in rows(out)}
+    events = {s.id: distinct_events(s) for s in corpus}
+    assert distinct_events(corpus["cc-007"]) == 4 and bare["cc-007"]["c_corr"] == "4"
+    assert float(composite["cc-007"]["c_raw"]) == 4 + 4
+    assert float(composite["cc-007"]["c_norm"]) == pytest.approx(4 / 70 + 4 / max(events.values()))
+    assert composite["cc-007"]["c_metrics"] == "com,ex,nest,corr,pol,events"
+    assert composite["cc-007"]["c_weights"] == "1,1,1,1,1,1"
+    for sid, r in composite.items():
+        assert float(r["c_raw"]) == pytest.approx(float(bare[sid]["c_raw"]) + events[sid])
+    # Weights follow --metrics: the events term alone.
+    rc, out, err = cg("complexity", "--metrics", "events", "--weights", "2", "--format", "json")
+    assert rc == 0, err
+    alone = {r["statement_id"]: r for r in json.loads(out)}
+    assert alone["cc-007"]["c_norm"] == pytest.approx(2 * 4 / max(events.values()))
+    assert alone["cc-007"]["c_raw"] == 4 and alone["cc-007"]["c_metrics"] == "events"
+
+
+def test_the_reducer_scores_repeated_samples_and_plugins_lists_all_five(cg, tmp_path):
+    # plugin/fours answers the same every time: with two epochs an item has c = 2 right answers (the
+    # 9 items of 12 where "a multiple of four" agrees with "even") or c = 0, so "at least half of k = 2
+    # drawn right" is 1 or 0: the mean is 9/12.  With k = 1 it is c / n, the same.
+    rc, out, err = cg("bench", "run", "--task", "plugin-even", "--variant", "v_1", "--model", "plugin/fours",
+                      "--epochs", "2", "--temperature", "1", "--out", str(tmp_path / "run"), "--no-progress")
+    assert rc == 0, err
+    right = sum((i % 4 == 0) == (i % 2 == 0) for i in range(12))
+    for k in ("2", "1"):
+        rc, out, err = cg("bench", "report", str(tmp_path / "run"), "--reducer", f"half~{k}", "--format", "csv")
+        assert rc == 0, err
+        row = next(r for r in rows(out) if r["variant"] == "v_1")
+        assert float(row[f"half~{k}"]) == pytest.approx(right / 12) == 0.75
+    rc, out, err = cg("plugins", "--format", "json")
+    assert rc == 0, err
+    listed = {(r["group"], r["name"]): r for r in json.loads(out)}
+    assert set(listed) == {("causalgraph.tasks", "plugin-even"), ("causalgraph.backends", "plugin"),
+                           ("causalgraph.encodings", "plugin-arrows"), ("causalgraph.metrics", "events"),
+                           ("causalgraph.reducers", "half~k")}
+    assert {(r["distribution"], r["version"], r["status"]) for r in listed.values()} == \
+        {("causalgraph-plugin-demo", "0.1", "ok")}

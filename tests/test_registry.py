@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from causalgraph.errors import ConfigError, ParseError
+from causalgraph.errors import ConfigError, ParseError, SchemaError
 from causalgraph.registry import Registry, did_you_mean, is_target, load_target
 
 NAME = st.text(alphabet="abcdefghij-", min_size=1, max_size=8)
@@ -109,11 +109,13 @@ def test_entry_points_are_read_lazily_sorted_and_listed_after_code(tmp_path, mon
     assert reg.origin("code") is None
 
 
-def test_a_plugin_that_fails_to_load_or_claims_a_taken_name_is_one_clear_line(tmp_path, monkeypatch):
+def test_a_plugin_that_fails_to_load_is_one_clear_line_and_a_built_in_name_stays_the_built_in(tmp_path, monkeypatch,
+                                                                                              caplog):
     group = "causalgraph.test-registry-errors"
     write_dist(tmp_path, "bad-plugin", "0.3", group, {"broken": "no_such_plugin_module:X",
                                                       "taken": "causalgraph.errors:ConfigError",
-                                                      "refused": "causalgraph.errors:ParseError"})
+                                                      "refused": "causalgraph.errors:ParseError",
+                                                      "fine": "causalgraph.errors:SchemaError"})
     monkeypatch.syspath_prepend(str(tmp_path))
 
     def builtins(reg):
@@ -125,20 +127,47 @@ def test_a_plugin_that_fails_to_load_or_claims_a_taken_name_is_one_clear_line(tm
         return obj
 
     reg = Registry("thing", group=group, builtins=builtins, coerce=coerce)
-    assert reg.names() == ("taken", "broken", "refused")
+    with caplog.at_level("WARNING", logger="causalgraph.registry"):
+        assert reg.names() == ("taken", "broken", "fine", "refused")
+        assert reg.names() == ("taken", "broken", "fine", "refused")
+    # The built-in keeps its name; the plugin is said once, naming its distribution.
+    assert reg.get("taken") == "built-in"
+    shadowed = [r.getMessage() for r in caplog.records if "'taken'" in r.getMessage()]
+    assert shadowed == [f"note: plugin entry point 'taken' (causalgraph.errors:ConfigError) of distribution "
+                        f"'bad-plugin 0.3' in group {group!r} is ignored: thing 'taken' is causalgraph's own"]
     with pytest.raises(ConfigError) as info:
         reg.get("broken")
     msg = str(info.value)
     assert msg.startswith("entry point 'broken' (no_such_plugin_module:X) of distribution 'bad-plugin 0.3' in "
                           f"group {group!r} failed to load: ModuleNotFoundError") and "\n" not in msg
-    with pytest.raises(ConfigError, match=r"of distribution 'bad-plugin 0.3'.*: thing 'taken' is already "
-                                          r"registered by causalgraph"):
-        reg.get("taken")
     with pytest.raises(ConfigError, match=r"^entry point 'refused' .*'bad-plugin 0.3'.*: not a thing"):
         reg.get("refused")
-    # Replacing the name from code settles the conflict.
-    reg.register("taken", "mine", replace=True)
-    assert reg.get("taken") == "mine"
+    # Listing leaves the two broken ones out (a note each, once) and keeps the rest.
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="causalgraph.registry"):
+        assert list(reg.usable()) == ["taken", "fine"]
+        assert reg.values() == ("built-in", SchemaError)
+    notes = [r.getMessage() for r in caplog.records]
+    assert len(notes) == 2 and all("see `causalgraph plugins`" in n and "'bad-plugin 0.3'" in n for n in notes)
+    rows = {r.name: r for r in reg.plugins()}
+    assert {n: r.status for n, r in rows.items()} == {"broken": "failed", "fine": "ok", "refused": "failed",
+                                                       "taken": "shadowed"}
+    assert rows["fine"].distribution == "bad-plugin" and rows["fine"].version == "0.3" and rows["fine"].group == group
+    assert "ModuleNotFoundError" in rows["broken"].detail and rows["taken"].detail == "thing 'taken' is causalgraph's own"
+
+
+def test_two_plugins_claiming_one_name_give_an_error_naming_both(tmp_path, monkeypatch):
+    group = "causalgraph.test-registry-twice"
+    write_dist(tmp_path, "first-plugin", "1.0", group, {"same": "causalgraph.errors:ConfigError"})
+    write_dist(tmp_path, "second-plugin", "1.0", group, {"same": "causalgraph.errors:ParseError"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    reg = Registry("thing", group=group)
+    with pytest.raises(ConfigError, match=r"'second-plugin 1.0'.*already registered by .*'first-plugin 1.0'"):
+        reg.get("same")
+    assert reg.usable() == {}
+    # Registering the name from code settles it.
+    reg.register("same", "mine", replace=True)
+    assert reg.get("same") == "mine"
 
 
 @settings(max_examples=25)
@@ -160,6 +189,43 @@ def test_the_listing_of_plugins_does_not_depend_on_the_order_of_sys_path(tmp_pat
         sys.path[:] = saved
 
 
+_KINDS = {"ok": "causalgraph.errors:ConfigError", "missing": "no_such_module_for_the_property:X",
+          "wrong": "causalgraph.errors:__name__"}
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.text(alphabet="abcdef", min_size=1, max_size=3), min_size=1, max_size=4, unique=True),
+       st.lists(st.tuples(st.text(alphabet="abcdef", min_size=1, max_size=3), st.sampled_from(sorted(_KINDS))),
+                max_size=5, unique_by=lambda t: t[0]))
+def test_built_ins_keep_their_names_and_a_broken_plugin_leaves_only_itself_out(tmp_path_factory, own, plugins):
+    group = "causalgraph.test-registry-property"
+    folder = tmp_path_factory.mktemp("dists")
+    write_dist(folder, "prop-plugins", "1.0", group, {name: _KINDS[kind] for name, kind in plugins})
+
+    def builtins(reg):
+        for name in own:
+            reg.register(name, f"built-in {name}")
+
+    def coerce(name, obj):  # the "wrong" kind is a str where a class is expected
+        if isinstance(obj, str) and not obj.startswith("built-in"):
+            raise ConfigError(f"{obj!r} is not a class")
+        return obj
+
+    saved = list(sys.path)
+    try:
+        sys.path.insert(0, str(folder))
+        reg = Registry("thing", group=group, builtins=builtins, coerce=coerce)
+        usable = reg.usable()
+    finally:
+        sys.path[:] = saved
+    # Every built-in answers as itself, whatever a plugin claims; of the plugins, only those that load count.
+    assert {n: usable[n] for n in own} == {n: f"built-in {n}" for n in own}
+    loading = sorted(n for n, kind in plugins if kind == "ok" and n not in own)
+    assert list(usable) == [*own, *loading]
+    status = {r.name: r.status for r in reg.plugins()}
+    assert status == {n: "shadowed" if n in own else ("ok" if kind == "ok" else "failed") for n, kind in plugins}
+
+
 def test_the_five_registries_are_registries():
     from causalgraph.bench.epochs import REDUCERS
     from causalgraph.encodings.registry import ENCODINGS_REGISTRY
@@ -167,8 +233,9 @@ def test_the_five_registries_are_registries():
     from causalgraph.metrics import complexity
     from causalgraph.tasks import TASKS
 
-    assert {r.group for r in (TASKS, PROVIDERS, ENCODINGS_REGISTRY, complexity._REGISTRY)} == {
-        "causalgraph.tasks", "causalgraph.backends", "causalgraph.encodings", "causalgraph.metrics"}
+    assert {r.group for r in (TASKS, PROVIDERS, ENCODINGS_REGISTRY, complexity._REGISTRY, REDUCERS)} == {
+        "causalgraph.tasks", "causalgraph.backends", "causalgraph.encodings", "causalgraph.metrics",
+        "causalgraph.reducers"}
     assert REDUCERS.names()[:4] == ("majority", "mean", "pass@k", "pass^k")
     for reg, typo in ((TASKS, "corrri"), (PROVIDERS, "mokc"), (ENCODINGS_REGISTRY, "graphxml"),
                       (complexity._REGISTRY, "neste"), (REDUCERS, "majorty")):

@@ -17,13 +17,15 @@ reference range is empty contributes 0, as in :func:`complexity_table`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Mapping, Optional, Sequence, Union
 
 from ..errors import ConfigError, DataNotFound
 from ..metrics.analysis import metric_ranges
-from ..metrics.complexity import Complexity, c_s, complexity, complexity_table, metric_names, normalized_term
+from ..metrics.complexity import (PAPER_METRICS, Complexity, c_s, complexity, complexity_table, metric_names,
+                                  normalized_term)
 from ..model import Corpus, Statement
 from ..datasets import load_climatecause, load_corpus
 
@@ -148,13 +150,15 @@ def normalized_complexity(x: Union[Statement, Complexity], reference: Union[None
     """
     ref = resolve_reference(reference)
     c = x if isinstance(x, Complexity) else complexity(x)
-    names = metric_names()
-    missing = [m for m in names if m not in ref.ranges]
+    # C(s) is the paper's five; any other metric scored is reported, normalised where the reference has
+    # its range (undefined, NaN, where it has none: a plugin's metric never stops the paper's C(s)).
+    names = [m for m in metric_names() if m in c]
+    missing = [m for m in PAPER_METRICS if m not in ref.ranges]
     if missing:
         raise ConfigError(f"reference ranges {ref.name!r} have no range for metric(s) {', '.join(missing)}; "
                           "use a corpus as the reference (e.g. reference='climatecause'), which gives every metric one")
     values = {m: float(c[m]) for m in names}
-    norm = {m: normalized_term(values[m], *ref.ranges[m]) for m in names}
-    beyond = [m for m in names if values[m] > ref.ranges[m][1] or values[m] < ref.ranges[m][0]]
+    norm = {m: normalized_term(values[m], *ref.ranges[m]) if m in ref.ranges else math.nan for m in names}
+    beyond = [m for m in names if m in ref.ranges and (values[m] > ref.ranges[m][1] or values[m] < ref.ranges[m][0])]
     return {**{m: c[m] for m in names}, "raw": float(c.raw), "norm": norm, "c_s": c_s(values, ref.ranges, weights),
             "beyond_range": beyond, "reference": ref.to_dict()}

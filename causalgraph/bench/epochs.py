@@ -34,13 +34,14 @@ in every epoch (each epoch a rater, each label a category).
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Optional, Sequence
 
 import numpy as np
 
 from ..errors import ConfigError
-from ..registry import Registry, did_you_mean, record_name
+from ..registry import ENTRY_POINT_GROUPS, Registry, did_you_mean, record_name
 from ..runlog.samples import group_samples, label_key
 from ..agreement import fleiss_kappa
 
@@ -104,8 +105,9 @@ def _check_kind(name: str, kind: Any) -> ReducerKind:
     return kind
 
 
-#: Every reducer by name, in registration order (``majority``, ``mean``, ``pass@k``, ``pass^k``).
-REDUCERS: Registry[ReducerKind] = Registry("reducer", coerce=_check_kind)
+#: Every reducer by name, in registration order (``majority``, ``mean``, ``pass@k``, ``pass^k``), then
+#: plugins of the entry-point group ``causalgraph.reducers`` (value: ``"module:attr"`` of a ReducerKind).
+REDUCERS: Registry[ReducerKind] = Registry("reducer", group=ENTRY_POINT_GROUPS["reducer"], coerce=_check_kind)
 
 
 def register_reducer(kind: "ReducerKind | str", *, replace: bool = False,
@@ -181,6 +183,12 @@ def parse_reducer(text: str) -> Reducer:
     kind = reducer_kind(t)
     if kind is None:
         kinds = REDUCERS.values()
+        usable = {k.name for k in kinds}
+        for name in REDUCERS.names():
+            # A plugin reducer that cannot be used, asked for by name (pass@3 for pass@k): its own one line.
+            if name not in usable and (t == name or (name.endswith("k") and t.startswith(name[:-1])
+                                                     and t[len(name) - 1:].isdigit())):
+                REDUCERS.get(name)
         stems = [k.stem + "K" for k in kinds if k.stem is not None]
         raise ConfigError(f"--reducer {text!r}: expected {', '.join(k.name for k in kinds)} or {'/'.join(stems)} "
                           f"with a number K{did_you_mean(t, REDUCERS.names())}")
@@ -265,7 +273,13 @@ def pass_scores(samples: Sequence[Mapping[str, Any]], reducer: Reducer, is_corre
     values = []
     for g in groups:
         c = sum(1 for r in g if not r.get("error") and is_correct(r))
-        values.append(fn(len(g), c, k))
+        v = fn(len(g), c, k)
+        if not _chance(v):
+            # A reducer's (a plugin's) estimator gives a chance; anything else is refused, naming it.
+            raise REDUCERS.fail(reducer.name, f"{REDUCERS.describe(reducer.name)}: its estimator returned {v!r} "
+                                              f"({type(v).__name__}) for n={len(g)}, c={c}, k={k}; expected a "
+                                              "number in [0, 1]")
+        values.append(float(v))
     arr = np.array(values, dtype=float)
     # A variant with no items has no value (None), and strategy means leave it out.
     out: dict[str, Any] = {"reducer": reducer.name, "k": k, "items": len(groups),
@@ -273,6 +287,10 @@ def pass_scores(samples: Sequence[Mapping[str, Any]], reducer: Reducer, is_corre
                            "value": float(arr.mean()) if len(arr) else None}
     out["ci95"] = _bootstrap_mean(arr, [_statement_of(g[0]) for g in groups], n_boot=n_boot, seed=seed)
     return out
+
+
+def _chance(v: Any) -> bool:
+    return isinstance(v, numbers.Real) and not isinstance(v, bool) and 0.0 <= float(v) <= 1.0
 
 
 def missing_samples_hint(epochs: int, writer: Optional[str] = None) -> str:
@@ -361,5 +379,5 @@ for _kind in (ReducerKind("majority", "each item's most frequent label, scored a
               ReducerKind("mean", "every score averaged over epochs, with its spread"),
               ReducerKind("pass@k", "chance that at least one of k samples is right (Chen et al. 2021)", pass_at_k),
               ReducerKind("pass^k", "chance that all k samples are right (Yao et al. 2024)", pass_hat_k)):
-    register_reducer(_kind)
+    REDUCERS.register(_kind.name, _kind, builtin=True)
 del _kind

@@ -40,6 +40,7 @@ COMMAND_MODULES = [
     "score",
     "evaluate_annotation",
     "compare_graphs",
+    "plugins",
 ]
 
 
@@ -139,8 +140,8 @@ class library_notes_on_stderr:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line; returns the exit code."""
     try:
-        # Building the parser lists the registered encodings, tasks and providers: a plugin that
-        # fails to load is reported here, in one line, like any other error.
+        # Building the parser reads no plugin (help texts list causalgraph's own encodings, tasks and
+        # providers), so that a broken plugin cannot stop --help, --version or any other command.
         parser = build_parser()
         args = parser.parse_args(argv)
     except CausalGraphError as exc:

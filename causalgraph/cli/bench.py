@@ -22,8 +22,8 @@ from ..bench.scoring import (
 from ..bench.reparse import reparse_run
 from ..runlog.files import Metrics
 from ..runlog.store import load_run
-from ..bench.epochs import parse_reducer
-from ..tasks import get_task, list_tasks
+from ..bench.epochs import REDUCERS, parse_reducer, reducer_kind
+from ..tasks import TASKS, get_task, list_tasks, usable_tasks
 from ..bench.calibration import plot_reliability
 from ..outputs import safe_name, output_dir
 from ..bench.batch import submit_batch, collect_batch, batch_status
@@ -183,7 +183,8 @@ def _cmd_report(args) -> int:
     if args.format == "json":
         emit_json(allm)
         return 0
-    pass_cols = sorted({k for r in rows for k in r if k.startswith(("pass@", "pass^"))})
+    # The column of any per-item reducer (pass@3, pass^2, a plugin's half~3), not only the built-in names.
+    pass_cols = sorted({k for r in rows for k in r if _is_pass_column(k)})
     # A stopped run's table says how much is left to ask; a complete run's keeps its columns.
     counts = ["run", "task", "model", "variant", "items", *pending_column(rows), "errors", "parse_fail_rate"]
     if pass_cols:
@@ -275,13 +276,22 @@ def _cmd_plan(args) -> int:
     return 0
 
 
+def _is_pass_column(name: str) -> bool:
+    kind = reducer_kind(name) if isinstance(name, str) else None
+    return kind is not None and kind.estimator is not None and name != kind.name
+
+
 def _cmd_tasks(args) -> int:
     rows = []
-    for name in list_tasks():
-        spec = get_task(name)
+    for name, spec in usable_tasks().items():
         try:
             variants = ",".join(spec.list_variants())
         except ConfigError as exc:
+            if TASKS.origin(name) is not None:
+                # A plugin that cannot list its variants breaks only its own row.
+                print(f"causalgraph bench: note: {' '.join(str(exc).split())}; left out (see `causalgraph "
+                      "plugins`)", file=sys.stderr)
+                continue
             variants = f"({exc})"
         rows.append({"task": name, "kind": spec.kind, "labels": ",".join(spec.labels), "positive": spec.positive,
                      "variants": variants})
@@ -328,8 +338,12 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     p.add_argument("--per-class", action="store_true", help="add per-class rows (position tasks)")
     p.add_argument("--confusion", action="store_true", help="print confusion matrices (position tasks)")
-    p.add_argument("--reducer", metavar="NAME", help="for runs with epochs: majority (default), mean, pass@k, pass^k, "
-                                                     "or pass@K/pass^K with a number K (k: every epoch)")
+    # The reducers of causalgraph (and code): the parser reads no plugin; a plugin's reducer is taken too.
+    own = REDUCERS.names(plugins=False)
+    stems = "/".join(f"{n[:-1]}K" for n in own if n.endswith("k") and not n[-2].isalnum())
+    p.add_argument("--reducer", metavar="NAME", help=f"for runs with epochs: {', '.join(own)} (default: majority)"
+                                                     f", or {stems} with a number K (k: every epoch), or a "
+                                                     "plugin's (`causalgraph plugins`)")
     p.add_argument("--plot", metavar="DIR", help="write a reliability diagram (PNG) of every variant scored by "
                                                  "log-likelihood into DIR")
     add_format_option(p)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 from ..outputs import NO_BROWSER, open_page
+from ..stats.difficulty import STATEMENT_FEATURES
 from ..viewer import write_run_page
 
 __all__ = ["register", "run"]
@@ -25,8 +26,8 @@ def register(sub) -> None:
                    help="corpus for graphs, C(s) and prompts (default: the one each run's manifest names)")
     p.add_argument("--difficulty-feature", metavar="F", default=None,
                    help="feature of each variant's difficulty plot: accuracy by decile of F with the fitted "
-                        "logistic curve and its band (default c_norm, C(s); any numeric feature of "
-                        "`stats difficulty`)")
+                        "logistic curve and its band (default c_norm, C(s); a numeric statement feature of "
+                        f"`stats difficulty`: {', '.join(STATEMENT_FEATURES)})")
     p.set_defaults(func=run)
 
 

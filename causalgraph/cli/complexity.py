@@ -7,9 +7,11 @@ import sys
 from ..datasets import load_corpus
 from ..errors import ConfigError
 from ..metrics.analysis import complexity_summary, cooccurrence
-from ..metrics.complexity import CONFLICT_RULES, complexity_columns, complexity_table, normalize_weights
+from ..metrics.complexity import (CONFLICT_RULES, PAPER_METRICS, complexity_table, composite_columns, composite_metrics,
+                                  composite_note, normalize_weights)
 from ..metrics.paths import DEFAULT_CYCLE_LIMIT
-from ._common import add_data_option, add_format_option, add_split_option, emit_json, emit_table, positive_int
+from ._common import (add_data_option, add_format_option, add_list_option, add_split_option, emit_json, emit_table,
+                      positive_int)
 
 __all__ = ["register"]
 
@@ -25,8 +27,13 @@ def register(sub) -> None:
     add_data_option(p)
     add_split_option(p)
     add_format_option(p)
+    add_list_option(p, "--metrics", metavar="M,M,...", default=None,
+                    help=f"the metrics c_raw and C(s) sum (default: the paper's {','.join(PAPER_METRICS)}); name "
+                         "others (a plugin's, `causalgraph plugins`) to make another composite, e.g. "
+                         f"{','.join(PAPER_METRICS)},events. A metric not named is an extra column, never a term")
     p.add_argument("--weights", metavar="W,W,W,W,W", default=None,
-                   help="weights of com,ex,nest,corr,pol in C(s) (default: 1,1,1,1,1)")
+                   help="weights of the metrics in C(s), in the order of --metrics (default: 1 each; "
+                        f"for {','.join(PAPER_METRICS)}, five numbers)")
     p.add_argument("--conflicts", choices=list(CONFLICT_RULES), default="both",
                    help="how to read a pair annotated with both signs (default: both; see docs/metrics.md)")
     p.add_argument("--cycle-limit", type=positive_int, default=DEFAULT_CYCLE_LIMIT, metavar="N",
@@ -39,24 +46,34 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    weights = normalize_weights(args.weights)  # validate before loading anything
+    # the flag's values joined back, so that a message quotes them as they were typed
+    given = ",".join(args.metrics) if args.metrics is not None else None
+    metrics = composite_metrics(given, what="--metrics")  # validate before loading anything
+    weights = normalize_weights(args.weights, metrics)
     corpus = load_corpus(args.data, split=args.split)
-    table = complexity_table(corpus, weights, conflicts=args.conflicts, cycle_limit=args.cycle_limit)
+    table = complexity_table(corpus, weights, metrics=metrics, conflicts=args.conflicts, cycle_limit=args.cycle_limit)
     if not args.summary:
         for note in table.attrs.get("notes", ()):
             print(f"causalgraph complexity: note: {note}", file=sys.stderr)
-        emit_table(table, args.format, columns=list(complexity_columns()))
+        composite = table.attrs["composite"]
+        if args.format == "table":
+            emit_table(table, args.format)
+            # What c_raw and C(s) are made of, under the rows (CSV and JSON carry it in two columns).
+            print(composite_note(composite))
+        else:
+            emit_table(table.assign(**composite_columns(composite)), args.format)
         return 0
     if table.attrs.get("notes"):
         # The paper's figures count statements complex in each metric: a missing metric would count as 0.
-        missing = [c for c in complexity_columns() if c.startswith("c_") and c not in ("c_raw", "c_norm")
+        missing = [c for c in table.columns if c.startswith("c_") and c not in ("c_raw", "c_norm")
                    and table[c].isna().all()]
         raise ConfigError(f"--summary describes all five metrics, and {corpus.source} lacks the labels of "
                           f"{', '.join(missing)} (docs/data.md); print the rows instead (without --summary)")
     summary = complexity_summary(table)
     co = cooccurrence(table)
     if args.format == "json":
-        emit_json({**summary.as_dict(), "cooccurrence": {m: co.loc[m].to_dict() for m in co.index}})
+        emit_json({**summary.as_dict(), "cooccurrence": {m: co.loc[m].to_dict() for m in co.index},
+                   "composite": {k: list(v) for k, v in table.attrs["composite"].items()}})
         return 0
     lc = summary.length_correlation
     rows = [
@@ -65,6 +82,7 @@ def run(args) -> int:
         # Rounded as the paper prints them (the table's four decimals would claim digits the figures lack).
         {"figure": "percent with C(s) > 0", "value": f"{summary.percent_complex:.2f}"},
         {"figure": "max C(s)", "value": f"{summary.max_c_norm:.3f}"},
+        {"figure": "C(s) made of", "value": "{c_metrics} (weights {c_weights})".format(**composite_columns(table.attrs["composite"]))},
     ]
     for m, (lo, hi) in summary.ranges.items():
         rows.append({"figure": f"range C^{m}", "value": f"[{lo:g}, {hi:g}]"})

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..datasets import load_corpus
-from ..encodings import ORDERS, encoding_names, encode
+from ..encodings import ORDERS, encode, encoding_names, get_encoding
 from ..errors import ConfigError
 from ..graph import compile_graph
 from ._common import add_data_option, find_statement
@@ -12,13 +12,16 @@ __all__ = ["register"]
 
 
 def register(sub) -> None:
-    p = sub.add_parser("encode", help="print a statement's causal graph as adjacency, single-node, GraphML, JSON "
-                                      "or multinode text",
+    # The encodings listed are causalgraph's own (and code's): building the parser reads no plugin, so a
+    # broken one cannot stop `causalgraph --help`; --encoding is checked against every encoding when run.
+    own = encoding_names(plugins=False)
+    p = sub.add_parser("encode", help=f"print a statement's causal graph in a prompt encoding ({', '.join(own)})",
                        description="Print the causal graph of one statement in a prompt encoding.")
     add_data_option(p)
     p.add_argument("--statement", required=True, metavar="ID", help="statement id, e.g. cc-007")
-    p.add_argument("--encoding", choices=list(encoding_names()), default="adjacency",
-                   help="encoding (default: adjacency)")
+    p.add_argument("--encoding", default="adjacency", metavar="NAME",
+                   help=f"encoding: {', '.join(own)}, or one a plugin adds (`causalgraph plugins`; "
+                        "default: adjacency)")
     p.add_argument("--signs", action="store_true", help="add each edge's correlation label")
     p.add_argument("--order", choices=list(ORDERS), default="paper",
                    help="edge order: paper (default; the ClimateCause authors' networkx order, node by node) "
@@ -29,6 +32,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    get_encoding(args.encoding)  # an unknown (or broken plugin) encoding is one line before the corpus loads
     st = find_statement(load_corpus(args.data), args.statement)
     if not st.relations:
         raise ConfigError(f"statement {st.id} has no causal relations, so it has no causal graph to encode")

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from ..datasets import load_corpus
-from ..encodings import ORDERS, encoding_names
+from ..encodings import ORDERS, encoding_names, get_encoding
 from ..errors import ConfigError
 from ..metrics.chains import RULES
 from ..naming import NAME_SCHEMES
@@ -39,9 +39,9 @@ def register(sub) -> None:
     p.add_argument("--order", choices=list(ORDERS), default=None,
                    help="edge order of graphs in prompts: paper (default; as the ClimateCause authors sent "
                         "them) or data (tasks whose prompts hold a graph)")
-    p.add_argument("--encoding", choices=list(encoding_names()), default=None,
-                   help="write the graph of a graph variant in this encoding (A_5 with matrix is MX_5; "
-                        "see docs/prompts.md)")
+    p.add_argument("--encoding", default=None, metavar="NAME",
+                   help=f"write the graph of a graph variant in this encoding: {', '.join(encoding_names(plugins=False))} "
+                        "or one a plugin adds (A_5 with matrix is MX_5; see docs/prompts.md)")
     p.add_argument("--event-names", choices=list(NAME_SCHEMES), default=None,
                    help="show events under their real names (default) or as integers, letters or nonsense words "
                         "(prompts that hold the graph only; the variant id gets .<scheme>)")
@@ -87,6 +87,8 @@ def run(args) -> int:
 def _run(args) -> int:
     if args.limit is not None and args.limit < 0:
         raise ConfigError(f"--limit must be >= 0, got {args.limit}")
+    if args.encoding is not None:
+        get_encoding(args.encoding)  # one line for an unknown (or broken plugin) encoding, before any corpus
     task = get_task(args.task)
     its = task.items(load_corpus(args.data if args.data is not None else task.default_data), args.variant,
                      rule=args.rule, order=args.order, encoding=args.encoding,

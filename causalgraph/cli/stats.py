@@ -39,13 +39,24 @@ def _pair(text: str) -> tuple[str, str]:
     return a, b
 
 
+#: The analyses, in the order ``causalgraph stats --help`` lists them; `causalgraph --help` names them all
+#: from this list, and register() refuses to build a parser whose analyses differ from it.
+ANALYSES = ("mcnemar", "kruskal", "consistency", "compare", "agreement", "difficulty", "irt")
+
+
 def register(sub) -> None:
-    p = sub.add_parser("stats", help="McNemar, Kruskal-Wallis/Dunn and consistency analyses over runs",
+    p = sub.add_parser("stats", help=f"statistical analyses over runs: {', '.join(ANALYSES)}",
                        description="Statistical analyses of benchmark runs, as in the ClimateCause paper "
-                                   "(§6.3, Tables 21 and 22).")
+                                   "(§6.3, Tables 21 and 22), and for studies of prompts, encodings and models: "
+                                   f"{', '.join(ANALYSES)}.")
     ssub = p.add_subparsers(dest="stats_command", metavar="ANALYSIS")
     ssub.required = True
+    _register_analyses(ssub)
+    if tuple(ssub.choices) != ANALYSES:  # a new analysis is listed in the help texts, never forgotten there
+        raise RuntimeError(f"stats analyses {tuple(ssub.choices)} differ from ANALYSES {ANALYSES}")
 
+
+def _register_analyses(ssub) -> None:
     m = ssub.add_parser("mcnemar", help="McNemar's test per prompt variant between two runs (Table 21)",
                         description="McNemar's test per prompt variant between two runs, Bonferroni-corrected over "
                                     "the variants. A position run compared with a membership run is collapsed to "

@@ -79,8 +79,8 @@ from ..errors import ConfigError, ParseError
 from ..graph import CausalGraph, compile_graph
 from ..model import Correlation, Relation
 from .base import ORDERS, SIGN_WORDS, Edge, Encoding, check_order, graph_edges, graph_nodes, in_order, ordered_edges
-from .registry import (ENCODING_PREFIXES, decodable_names, did_you_mean, encoding_for_prefix, encoding_names,
-                       get_encoding, register_encoding, unregister_encoding)
+from .registry import (ENCODING_PREFIXES, ENCODINGS_REGISTRY, decodable_names, did_you_mean,
+                       encoding_for_prefix, encoding_names, get_encoding, register_encoding, unregister_encoding)
 
 __all__ = ["Encoding", "Edge", "ENCODINGS", "DECODABLE", "ORDERS", "ENCODING_PREFIXES", "encode", "decode",
            "prompt_graph", "ordered_edges", "check_order", "register_encoding", "unregister_encoding",
@@ -129,7 +129,12 @@ def encode(graph, encoding: str = "adjacency", *, signs: bool = False, order: st
     enc = get_encoding(encoding)
     edges = graph_edges(graph)
     nodes = graph_nodes(graph, edges)
-    return enc.encoder(nodes, in_order(edges, nodes, order), signs)
+    text = enc.encoder(nodes, in_order(edges, nodes, order), signs)
+    if not isinstance(text, str):
+        # A prompt is text: anything else (a plugin's list, None) is refused, naming the encoding.
+        raise ENCODINGS_REGISTRY.fail(encoding, f"{ENCODINGS_REGISTRY.describe(encoding)}: its encoder returned "
+                                                f"{text!r} ({type(text).__name__}); expected the graph as text (str)")
+    return text
 
 
 def prompt_graph(graph, encoding: str = "adjacency", *, order: str = "paper", signs: bool = False,

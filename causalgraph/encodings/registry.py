@@ -53,6 +53,17 @@ def _check(name: str, encoding: Any) -> Encoding:
     punct = encoding.punctuation
     if not (isinstance(punct, tuple) and len(punct) == 2 and all(isinstance(p, str) for p in punct)):
         raise ConfigError(f"encoding {name!r}: punctuation {punct!r}; expected a pair of strings (before, after)")
+    if _REGISTRY.origin(name, read=False) is not None:
+        # A plugin's encoder is tried on a one-edge graph when it loads, so that one that cannot write
+        # text is left out of listings and variant ids (with a note), not found out in a prompt.
+        try:
+            probe = encoding.encoder(["a", "b"], [("a", "b", "unknown")], False)
+        except Exception as exc:  # a plugin's bug stays the plugin's
+            raise ConfigError(f"encoding {name!r}: its encoder raised {type(exc).__name__}: {exc} on the graph "
+                              "a -> b") from exc
+        if not isinstance(probe, str):
+            raise ConfigError(f"encoding {name!r}: its encoder returned {probe!r} ({type(probe).__name__}) for the "
+                              "graph a -> b; expected the graph as text (str)")
     # Against the encodings resolved so far: resolving every encoding in turn (as listing does)
     # compares each pair once, and never re-enters the one being resolved.
     for other in _REGISTRY.loaded().values():
@@ -73,14 +84,24 @@ def _ordered() -> list[Encoding]:
     return sorted(_REGISTRY.values(), key=lambda e: (e.rank, e.name))
 
 
-def encoding_names() -> tuple[str, ...]:
+def encoding_names(*, plugins: bool = True) -> tuple[str, ...]:
     """The names of the registered encodings, in listing order (by rank, then name).
+
+    With ``plugins=False``, causalgraph's own and those registered by code only, with no entry point
+    read (help texts: the command line's parser never touches a plugin).  A plugin that cannot be
+    used is left out either way (see :meth:`~causalgraph.registry.Registry.usable`).
 
     Examples
     --------
     >>> encoding_names()[:3]
     ('adjacency', 'single-node', 'graphml')
+    >>> encoding_names(plugins=False)
+    ('adjacency', 'single-node', 'graphml', 'json', 'multinode', 'matrix', 'dot', 'incident')
     """
+    if not plugins:
+        own = _REGISTRY.loaded()   # built-ins are records, held as such: nothing to import
+        return tuple(e.name for e in sorted((own[n] for n in _REGISTRY.names(plugins=False) if n in own),
+                                            key=lambda e: (e.rank, e.name)))
     return tuple(e.name for e in _ordered())
 
 
@@ -178,7 +199,7 @@ class _Prefixes(Mapping):
         return iter(encoding_names())
 
     def __len__(self) -> int:
-        return len(_REGISTRY)
+        return len(encoding_names())  # as iterated: a plugin that cannot be used is left out of both
 
     def __repr__(self) -> str:
         return repr(dict(self))
@@ -199,7 +220,7 @@ def _load_builtins() -> None:
         module = importlib.import_module(f"{package}.{info.name}")
         enc = getattr(module, "ENCODING", None)
         if isinstance(enc, Encoding):
-            _REGISTRY.register(enc.name, enc)
+            _REGISTRY.register(enc.name, enc, builtin=True)
 
 
 _load_builtins()

@@ -85,7 +85,10 @@ _FORMS = {"openai": "<model>", "hf": "<dir|file.gguf>", "llamacpp": "<file.gguf>
 
 
 def model_forms() -> list[str]:
-    """Every registered provider as ``provider/<model form>``, the mocks by name, for help texts.
+    """The providers of causalgraph and of code as ``provider/<model form>``, the mocks by name, for help texts.
+
+    No plugin is read (help texts are built with the parser, which never touches an entry point);
+    ``causalgraph plugins`` lists the providers plugins add.
 
     Examples
     --------
@@ -93,7 +96,7 @@ def model_forms() -> list[str]:
     'mock/oracle|noisy|constant|flaky'
     """
     out = []
-    for name in PROVIDERS.names():
+    for name in PROVIDERS.names(plugins=False):
         if name == "mock":
             out.append("mock/" + "|".join(mock_names()))
         else:
@@ -168,11 +171,19 @@ def get_backend(spec: str, **options: Any) -> Backend:
     if isinstance(factory, type) and issubclass(factory, Backend):
         factory = factory.create
     try:
-        return factory(model, **options)
+        backend = factory(model, **options)
     except ImportError as exc:  # the SDK is missing: say which extra installs it
         raise BackendError(  # each built-in provider has an extra of its own name
             f"provider {provider!r} needs a package that is not installed ({exc.name or exc}); "
             f"install it with: pip install 'causalgraph[{provider}]'") from exc
+    if not isinstance(backend, Backend):
+        # A factory (a plugin's, usually) that builds something else is refused here, naming it, not
+        # deep in the runner when the first item is asked.
+        shown = repr(backend)
+        raise PROVIDERS.fail(provider, f"{PROVIDERS.describe(provider)}: its factory returned "
+                                       f"{shown if len(shown) <= 80 else shown[:77] + '...'} "
+                                       f"({type(backend).__name__}); expected a Backend")
+    return backend
 
 
 def _coerce(value: str, key: str = "") -> Any:

@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass, field
 
 from ..errors import ConfigError
-from .complexity import C_S_COLUMN, complexity_table, metric_names
+from .complexity import C_S_COLUMN, PAPER_METRICS, complexity_table, metric_names
 from .pearson import pearson
 
 __all__ = [
@@ -31,16 +31,21 @@ __all__ = [
 ]
 
 
-def _columns() -> tuple[str, ...]:
-    """The table column of each registered metric (``c_com`` …), read at call time so later metrics count."""
-    return tuple(f"c_{m}" for m in metric_names())
+def _names(t) -> tuple[str, ...]:
+    """The metrics the table scores: the paper's five, then each other usable metric it has a column for.
+
+    Read at call time, so that a metric registered later counts; a table made before it was
+    registered (or one a failing plugin's metric was left out of) is read without it.
+    """
+    return (*PAPER_METRICS, *(m for m in metric_names() if m not in PAPER_METRICS and f"c_{m}" in t.columns))
 
 
 def _table(table_or_corpus):
     import pandas as pd
 
     if isinstance(table_or_corpus, pd.DataFrame):
-        missing = [c for c in (*_columns(), C_S_COLUMN, "n_tokens") if c not in table_or_corpus.columns]
+        missing = [c for c in (*(f"c_{m}" for m in PAPER_METRICS), C_S_COLUMN, "n_tokens")
+                   if c not in table_or_corpus.columns]
         if missing:
             raise ConfigError(
                 f"complexity table lacks column(s) {', '.join(missing)}; "
@@ -116,13 +121,14 @@ def length_correlation(table_or_corpus, *, positive_only: bool = True) -> Pearso
     return PearsonResult(r, p, n)
 
 
-def _complex_flags(t):
-    cols = _columns()
-    return (t[list(cols)] > 0).astype(int).rename(columns=dict(zip(cols, metric_names())))
+def _complex_flags(t, names=None):
+    names = tuple(names or _names(t))
+    cols = [f"c_{m}" for m in names]
+    return (t[cols] > 0).astype(int).rename(columns=dict(zip(cols, names)))
 
 
 def complex_in_counts(table_or_corpus):
-    """Number of statements complex (score > 0) in exactly k metrics, k = 0..5 (0..number of metrics).
+    """Number of statements complex (score > 0) in exactly k of the paper's five metrics, k = 0..5.
 
     Returns
     -------
@@ -137,8 +143,9 @@ def complex_in_counts(table_or_corpus):
     """
     import pandas as pd
 
-    k = _complex_flags(_table(table_or_corpus)).sum(axis=1)
-    n = len(metric_names())
+    # The paper's figure: k counts the paper's five only, whatever other metric is registered.
+    k = _complex_flags(_table(table_or_corpus), PAPER_METRICS).sum(axis=1)
+    n = len(PAPER_METRICS)
     counts = [int((k == i).sum()) for i in range(n + 1)]
     return pd.Series(counts, index=pd.RangeIndex(n + 1, name="n_metrics"), name="statements")
 
@@ -160,7 +167,7 @@ def cooccurrence(table_or_corpus):
 
     b = _complex_flags(_table(table_or_corpus))
     m = b.T.dot(b)
-    names = list(metric_names())
+    names = list(b.columns)
     return pd.DataFrame(m.values.astype(int), index=names, columns=names)
 
 
@@ -168,7 +175,8 @@ def metric_ranges(table_or_corpus) -> dict:
     """``{metric: (min, max)}`` over the statements, e.g. ``{"com": (0, 12), …}``."""
     t = _table(table_or_corpus)
     out = {}
-    for m, c in zip(metric_names(), _columns()):
+    for m in _names(t):
+        c = f"c_{m}"
         lo, hi = t[c].min(), t[c].max()
         out[m] = (lo.item() if hasattr(lo, "item") else lo, hi.item() if hasattr(hi, "item") else hi)
     return out

@@ -20,12 +20,19 @@ ClimateCause paper (Allein et al., 2026), §5.2.1, eqs. 1–7:
   compute eq. 7 with :func:`c_s`.
 
 The metrics are held in a registry: a new one is a function of the compiled
-graph plus one :func:`register_metric` line, and :func:`complexity`, the
-table, the weights, C(s) and the corpus analyses take it up.  An installed
-distribution adds one through the entry-point group ``causalgraph.metrics``
-(name: the metric, value: ``"module:attr"`` of a :class:`ComplexityMetric`
-record or of its ``function(graph, options)``, described by its docstring's
-first line); the registry is a :class:`causalgraph.registry.Registry`.
+graph plus one :func:`register_metric` line, and :func:`complexity` and the
+table take it up as an extra column.  An installed distribution adds one
+through the entry-point group ``causalgraph.metrics`` (name: the metric,
+value: ``"module:attr"`` of a :class:`ComplexityMetric` record or of its
+``function(graph, options)``, described by its docstring's first line); the
+registry is a :class:`causalgraph.registry.Registry`.
+
+C(s) and ``c_raw`` are the paper's: over :data:`PAPER_METRICS`, whatever is
+registered, so that installing a metric never changes the paper's numbers.
+A composite over other metrics is asked for by name (``metrics=`` of
+:func:`complexity_table`, ``complexity --metrics``), and the table records
+which metrics and weights made its C(s) (``table.attrs["composite"]``,
+:func:`composite_note`).
 
 docs/metrics.md defines every term and the choices made where the paper is
 silent (conflicting labels, cycles, tokens), and says which name C(s) has
@@ -36,6 +43,7 @@ from __future__ import annotations
 
 import functools
 import math
+import numbers
 import operator
 import re
 from dataclasses import FrozenInstanceError, dataclass
@@ -49,6 +57,10 @@ from .paths import DEFAULT_CYCLE_LIMIT, count_maximal_paths
 
 __all__ = [
     "METRICS",
+    "PAPER_METRICS",
+    "composite_metrics",
+    "composite_note",
+    "composite_columns",
     "CONFLICT_RULES",
     "C_S_COLUMN",
     "Complexity",
@@ -149,7 +161,9 @@ _NAME = re.compile(r"[a-z][a-z0-9_]*")
 # Names a metric cannot take: the table's other columns are c_raw and c_norm, and Complexity has these members.
 # Names a metric cannot take: Complexity's own attributes, and the other keys of
 # normalized_complexity()'s result, which a metric of that name would silently overwrite.
-_RESERVED = {"raw", "norm", "s", "as_dict", "n_complex", "c_s", "beyond_range", "reference"}
+# (metrics, weights): the columns the command line adds to say which composite made C(s).
+_RESERVED = {"raw", "norm", "s", "as_dict", "n_complex", "c_s", "beyond_range", "reference", "total", "metrics",
+             "weights"}
 
 
 def register_metric(name: str, function: Callable[[CausalGraph, MetricOptions], float], description: str, *,
@@ -191,7 +205,7 @@ def register_metric(name: str, function: Callable[[CausalGraph, MetricOptions], 
     if name in _REGISTRY and not replace:
         raise ConfigError(f"metric {name!r} is already registered ({_REGISTRY.get(name).description}); pass "
                           "replace=True to replace it")
-    if name in _PAPER_METRICS:
+    if name in PAPER_METRICS:
         raise ConfigError(f"metric {name!r} is one of the paper's five and cannot be replaced")
     if isinstance(function, str):  # a lazy "module:attr" target, imported when first scored
         function = _LazyFunction(function)
@@ -251,14 +265,16 @@ def _check_metric(name: str, obj: Any) -> ComplexityMetric:
 #: :func:`register_metric`, then plugins of the entry-point group ``causalgraph.metrics``.
 _REGISTRY: Registry[ComplexityMetric] = Registry("metric", group=ENTRY_POINT_GROUPS["metric"],
                                                  coerce=_check_metric)
-#: The paper's five, which cannot be replaced or removed (named, not read off the registry, so that a
-#: built-in metric added after them by the recipe of docs/architecture.md is not taken for one of them).
-_PAPER_METRICS: tuple[str, ...] = ("com", "ex", "nest", "corr", "pol")
+#: The paper's five, which cannot be replaced or removed, and the metrics C(s) and ``c_raw`` are made of
+#: unless a composite is asked for (named, not read off the registry, so that a metric added after them,
+#: by a plugin or by the recipe of docs/architecture.md, never changes the paper's numbers).
+PAPER_METRICS: tuple[str, ...] = ("com", "ex", "nest", "corr", "pol")
+_PAPER_METRICS = PAPER_METRICS
 
 
 def unregister_metric(name: str) -> None:
     """Remove a metric registered with :func:`register_metric`; the paper's five stay."""
-    if name in _PAPER_METRICS:
+    if name in PAPER_METRICS:
         raise ConfigError(f"metric {name!r} is one of the paper's five and cannot be removed")
     if name not in _REGISTRY:
         raise ConfigError(f"metric {name!r} is not registered; registered: {', '.join(_REGISTRY.names())}"
@@ -267,29 +283,96 @@ def unregister_metric(name: str) -> None:
 
 
 def complexity_metrics() -> tuple[ComplexityMetric, ...]:
-    """Every registered metric, in registration order (the paper's five first, plugins last)."""
+    """Every usable metric, in registration order (the paper's five first, plugins last).
+
+    A plugin metric that fails to load is left out, with a note (see :meth:`causalgraph.registry.Registry.usable`).
+    """
     return _REGISTRY.values()
 
 
 def metric_names() -> tuple[str, ...]:
-    """The names of the registered metrics, in order: ``("com", "ex", "nest", "corr", "pol")`` by default."""
-    return _REGISTRY.names()
+    """The names of the usable metrics, in order: ``("com", "ex", "nest", "corr", "pol")`` by default."""
+    return tuple(_REGISTRY.usable())
 
 
-def complexity_columns() -> tuple[str, ...]:
-    """Columns of :func:`complexity_table` for the metrics registered now."""
-    return ("statement_id", "statement", *(f"c_{m}" for m in _REGISTRY.names()), "c_raw", C_S_COLUMN, "density",
-            "n_tokens")
+def composite_metrics(metrics: Union[None, str, Sequence[str]] = None, *, what: str = "metrics") -> tuple[str, ...]:
+    """The metrics a C(s) is made of: :data:`PAPER_METRICS` by default, else those named (checked).
+
+    ``metrics`` is a sequence of metric names or a comma-separated string
+    (``"com,ex,nest,corr,pol,events"``, as ``complexity --metrics`` takes it).
+    Each must be a registered, usable metric, named once.  ``what`` names the
+    argument in messages (``--metrics`` on the command line).
+
+    Examples
+    --------
+    >>> composite_metrics(), composite_metrics("corr, pol")
+    (('com', 'ex', 'nest', 'corr', 'pol'), ('corr', 'pol'))
+    >>> composite_metrics("corr,cor")
+    Traceback (most recent call last):
+    ...
+    causalgraph.errors.ConfigError: unknown metric 'cor'; expected one of com, ex, nest, corr, pol; did you mean 'corr'?
+    """
+    if metrics is None:
+        return PAPER_METRICS
+    if isinstance(metrics, str):
+        names = [m.strip() for m in metrics.split(",")]
+    elif isinstance(metrics, (list, tuple)) and all(isinstance(m, str) for m in metrics):
+        names = [m.strip() for m in metrics]
+    else:
+        raise ConfigError(f"{what} {metrics!r}: expected metric names (a list, or 'com,ex,…' text)")
+    if not names or any(not m for m in names):
+        raise ConfigError(f"{what} {metrics!r}: expected one or more metric names separated by commas")
+    twice = sorted({m for m in names if names.count(m) > 1})
+    if twice:
+        raise ConfigError(f"{what} {metrics!r}: {', '.join(twice)} named twice")
+    for m in names:
+        _REGISTRY.get(m)  # unknown: the did-you-mean line; a broken plugin: its own line
+    return tuple(names)
+
+
+def complexity_columns(metrics: Union[None, str, Sequence[str]] = None) -> tuple[str, ...]:
+    """Columns of :func:`complexity_table` for the usable metrics (and those of ``metrics``, a composite)."""
+    names = list(metric_names())
+    names += [m for m in composite_metrics(metrics) if m not in names]
+    return ("statement_id", "statement", *(f"c_{m}" for m in names), "c_raw", C_S_COLUMN, "density", "n_tokens")
+
+
+def composite_note(composite: Mapping[str, Sequence]) -> str:
+    """One line saying which metrics and weights made ``c_raw`` and C(s): a table's ``attrs["composite"]``.
+
+    Examples
+    --------
+    >>> composite_note({"metrics": PAPER_METRICS, "weights": (1.0, 1.0, 1.0, 1.0, 0.5)})
+    "c_raw and C(s) (c_norm) over com, ex, nest, corr, pol with weights 1, 1, 1, 1, 0.5 (the paper's five)"
+    """
+    metrics = tuple(composite["metrics"])
+    weights = ", ".join(f"{float(w):g}" for w in composite["weights"])
+    paper = " (the paper's five)" if metrics == PAPER_METRICS else ""
+    return f"c_raw and C(s) ({C_S_COLUMN}) over {', '.join(metrics)} with weights {weights}{paper}"
+
+
+def composite_columns(composite: Mapping[str, Sequence]) -> dict[str, str]:
+    """``{"c_metrics": "com,ex,…", "c_weights": "1,1,…"}``: the composite as two columns of a CSV or JSON row.
+
+    Examples
+    --------
+    >>> composite_columns({"metrics": ("corr", "pol"), "weights": (1.0, 2.0)})
+    {'c_metrics': 'corr,pol', 'c_weights': '1,2'}
+    """
+    return {"c_metrics": ",".join(composite["metrics"]),
+            "c_weights": ",".join(f"{float(w):g}" for w in composite["weights"])}
 
 
 class Complexity:
     """The causal complexity metrics of one statement, by name (the paper's five: com, ex, nest, corr, pol).
 
     :func:`complexity` builds it; ``Complexity(com=1, ex=0, nest=0.0, corr=5,
-    pol=0)`` builds one by hand and must name every registered metric.
+    pol=0)`` builds one by hand and must name the paper's five (any other
+    registered metric may be given too).
     Read a metric as an attribute (``c.corr``) or by name (``c["corr"]``).
-    ``raw`` is their plain (unnormalised) sum, computed on construction, so
-    it cannot disagree with them.  C(s) is not here: it needs the ranges of
+    ``raw`` is the plain (unnormalised) sum of the paper's five, computed on
+    construction, so it cannot disagree with them; :meth:`total` sums
+    another composite.  C(s) is not here: it needs the ranges of
     a corpus (:func:`complexity_table`) or of a reference
     (:func:`causalgraph.annotation.reference.normalized_complexity`).
 
@@ -303,16 +386,29 @@ class Complexity:
     __slots__ = ("_values", "raw")
 
     def __init__(self, **values: float) -> None:
-        names = _REGISTRY.names()
-        unknown = [k for k in values if k not in names]
-        missing = [k for k in names if k not in values]
+        missing = [k for k in PAPER_METRICS if k not in values]
+        unknown = [k for k in values if k not in PAPER_METRICS and k not in _REGISTRY]
         if unknown or missing:
-            raise TypeError(f"Complexity() takes one value per registered metric ({', '.join(names)}); "
-                            f"missing {missing}, unknown {unknown}")
-        ordered = {m: values[m] for m in names}
+            raise TypeError(f"Complexity() takes a value for each of the paper's metrics ({', '.join(PAPER_METRICS)}) "
+                            f"and any other registered one; missing {missing}, unknown {unknown}")
+        names = _REGISTRY.names(plugins=False) + tuple(k for k in _REGISTRY.names() if k in values)
+        ordered = {m: values[m] for m in dict.fromkeys(names) if m in values}
         object.__setattr__(self, "_values", ordered)
+        object.__setattr__(self, "raw", self.total())
+
+    def total(self, metrics: Sequence[str] = PAPER_METRICS) -> float:
+        """The plain sum of ``metrics`` (default the paper's five: :attr:`raw`), in the order given.
+
+        Examples
+        --------
+        >>> Complexity(com=2, ex=0, nest=0.0, corr=5, pol=1).total(("corr", "pol"))
+        6
+        """
         # A running sum in metric order (com + ex + nest + corr + pol), as the paper adds them.
-        object.__setattr__(self, "raw", functools.reduce(operator.add, ordered.values()))
+        return functools.reduce(operator.add, (self._values[m] for m in metrics))
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._values
 
     def __getattr__(self, name: str) -> Any:
         if not name.startswith("_"):
@@ -346,12 +442,12 @@ class Complexity:
         return (_complexity_from, (tuple(self._values.items()),))
 
     def as_dict(self) -> dict:
-        """``{"com": …, "ex": …, "nest": …, "corr": …, "pol": …, "raw": …}``."""
+        """``{"com": …, "ex": …, "nest": …, "corr": …, "pol": …, "raw": …}`` (and any other metric scored)."""
         return {**self._values, "raw": self.raw}
 
     def n_complex(self) -> int:
-        """In how many of the metrics the statement is complex (score > 0)."""
-        return sum(1 for v in self._values.values() if v > 0)
+        """In how many of the paper's five metrics the statement is complex (score > 0)."""
+        return sum(1 for m in PAPER_METRICS if self._values[m] > 0)
 
 
 def _complexity_from(items: tuple) -> Complexity:
@@ -505,7 +601,8 @@ def _builtin_metric(name: str, function: Callable[[CausalGraph, MetricOptions], 
                   columns: Sequence[str]) -> None:
     # Registered straight into the registry: register_metric would read the plugins' entry points,
     # and those stay unread until a metric is first used.
-    _REGISTRY.register(name, ComplexityMetric(name, function, description, f"C^{name}", tuple(columns)))
+    _REGISTRY.register(name, ComplexityMetric(name, function, description, f"C^{name}", tuple(columns)),
+                       builtin=True)
 
 
 _builtin_metric("com", lambda g, o: belongs_complexity(g.common),
@@ -537,13 +634,50 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def _number(value: Any) -> bool:
+    # A metric is a count or a real number: True, "7" or None are a plugin's bug, not a score.
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def _score(metric: ComplexityMetric, graph: CausalGraph, options: MetricOptions, required: bool) -> Any:
+    """``metric`` of ``graph``, or :data:`_LEFT_OUT` for another's metric that failed and is not ``required``.
+
+    The paper's five are causalgraph's: their errors (a cycle limit …) propagate.  Any other metric
+    that raises or gives something else than a number is refused naming it (its plugin and the value):
+    an error where it was asked for by name (``required``), else a note, and its column left out.
+    """
+    if metric.name in PAPER_METRICS:
+        return metric.function(graph, options)
+    try:
+        value = metric.function(graph, options)
+    except (ConfigError, CycleLimitExceeded, SchemaError) as exc:
+        why, cause = f"{_REGISTRY.describe(metric.name)}: {exc}", exc
+    except Exception as exc:  # a plugin's bug breaks only the plugin
+        why, cause = f"{_REGISTRY.describe(metric.name)} raised {type(exc).__name__}: {exc}", exc
+    else:
+        if _number(value):
+            return value
+        shown = repr(value)
+        why, cause = (f"{_REGISTRY.describe(metric.name)} returned {shown if len(shown) <= 80 else shown[:77] + '...'} "
+                      f"({type(value).__name__}); expected a number"), None
+    error = _REGISTRY.fail(metric.name, why)
+    if required or _REGISTRY.origin(metric.name) is None:
+        raise error from cause
+    _REGISTRY.usable()  # says it once: the plugin is now failed, and left out with a note
+    return _LEFT_OUT
+
+
+_LEFT_OUT = object()
+
+
 def complexity(
     statement_or_graph: Union[Statement, CausalGraph, Sequence[Relation]],
     *,
     conflicts: str = "both",
     cycle_limit: int = DEFAULT_CYCLE_LIMIT,
+    metrics: Union[None, str, Sequence[str]] = None,
 ) -> Complexity:
-    """The five causal complexity metrics of one statement (paper eqs. 1–5).
+    """The causal complexity metrics of one statement (paper eqs. 1–5, and any other registered).
 
     Parameters
     ----------
@@ -556,12 +690,16 @@ def complexity(
         Most search steps (edges looked at) of the walk that counts negative
         paths where negative edges form a cycle; past it
         :class:`~causalgraph.errors.CycleLimitExceeded` is raised.
+    metrics
+        Metrics that must be scored (a composite, :func:`composite_metrics`):
+        one of them that fails raises.  Any other metric beside the paper's
+        five that fails (a plugin's) is left out with a note.
 
     Returns
     -------
     Complexity
-        Every registered metric (``com, ex, nest, corr, pol``) and their
-        plain sum ``raw``.
+        Every usable metric (``com, ex, nest, corr, pol`` and those added)
+        and the plain sum ``raw`` of the paper's five.
 
     Examples
     --------
@@ -572,9 +710,18 @@ def complexity(
     >>> round(c.nest, 4), c.raw == c.nest
     (3.3863, True)
     """
+    required = set(composite_metrics(metrics))
     g = _graph(statement_or_graph)
     options = MetricOptions(conflicts=conflicts, cycle_limit=cycle_limit)
-    return Complexity(**{m.name: m.function(g, options) for m in complexity_metrics()})
+    scored = {m.name: m for m in complexity_metrics()}
+    for name in required - set(scored):
+        scored[name] = _REGISTRY.get(name)
+    values = {}
+    for m in scored.values():
+        value = _score(m, g, options, m.name in required)
+        if value is not _LEFT_OUT:
+            values[m.name] = value
+    return Complexity(**values)
 
 
 def count_tokens(text: str) -> int:
@@ -591,12 +738,14 @@ def count_tokens(text: str) -> int:
     return len(_WORD.findall(text or ""))
 
 
-def normalize_weights(weights: Union[None, Sequence[float], Mapping[str, float], str]) -> tuple[float, ...]:
-    """Weights w_i of eq. 7, one per registered metric, in the order of :func:`metric_names`.
+def normalize_weights(weights: Union[None, Sequence[float], Mapping[str, float], str],
+                      metrics: Union[None, str, Sequence[str]] = None) -> tuple[float, ...]:
+    """Weights w_i of eq. 7, one per metric of the composite, in its order (the paper's five by default).
 
     Accepts ``None`` (all 1), a sequence of one number per metric (five for
     the paper's metrics), a mapping from metric name to weight (missing
-    metrics weigh 1) or a string ``"1,1,1,1,1"``.
+    metrics weigh 1) or a string ``"1,1,1,1,1"``.  ``metrics`` names the
+    composite (:func:`composite_metrics`; default :data:`PAPER_METRICS`).
     Every weight must be a finite number >= 0 (0 leaves a metric out); a
     negative weight raises :class:`~causalgraph.errors.ConfigError`.
 
@@ -607,7 +756,7 @@ def normalize_weights(weights: Union[None, Sequence[float], Mapping[str, float],
     >>> normalize_weights({"corr": 0})
     (1.0, 1.0, 1.0, 0.0, 1.0)
     """
-    names = metric_names()
+    names = composite_metrics(metrics)
     if weights is None:
         return (1.0,) * len(names)
     if isinstance(weights, str):
@@ -626,7 +775,7 @@ def normalize_weights(weights: Union[None, Sequence[float], Mapping[str, float],
         unknown = [k for k in weights if k not in names]
         if unknown:
             raise ConfigError(f"unknown metric(s) {', '.join(map(repr, unknown))} in weights; "
-                              f"expected keys among {', '.join(names)}")
+                              f"expected keys among {', '.join(names)} (the metrics of C(s))")
         weights = [weights.get(m, 1.0) for m in names]
     vals = list(weights)
     if len(vals) != len(names):
@@ -663,7 +812,8 @@ def normalized_term(value: float, lo: float, hi: float, weight: float = 1.0) -> 
 
 
 def c_s(values: Union[Complexity, Mapping[str, float]], ranges: Mapping[str, tuple[float, float]],
-        weights: Union[None, Sequence[float], Mapping[str, float], str] = None) -> float:
+        weights: Union[None, Sequence[float], Mapping[str, float], str] = None,
+        metrics: Union[None, str, Sequence[str]] = None) -> float:
     """C(s), eq. 7: Σ_i w_i · (C^i(s) − min C^i) / (max C^i − min C^i) — the one implementation.
 
     :func:`complexity_table` calls it with the ranges of the corpus scored
@@ -675,9 +825,11 @@ def c_s(values: Union[Complexity, Mapping[str, float]], ranges: Mapping[str, tup
     values
         The statement's metrics: a :class:`Complexity` or a mapping metric → value.
     ranges
-        Metric → ``(min, max)``, for every registered metric.
+        Metric → ``(min, max)``, for every metric of the composite.
     weights
         w_i (see :func:`normalize_weights`; default all 1).
+    metrics
+        The metrics summed (:func:`composite_metrics`; default the paper's five).
 
     Examples
     --------
@@ -685,8 +837,8 @@ def c_s(values: Union[Complexity, Mapping[str, float]], ranges: Mapping[str, tup
     >>> c_s(Complexity(com=6, ex=0, nest=0.0, corr=7, pol=0), ranges)
     0.6
     """
-    w = normalize_weights(weights)
-    names = metric_names()
+    names = composite_metrics(metrics)
+    w = normalize_weights(weights, names)
     missing = [m for m in names if m not in ranges]
     if missing:
         raise ConfigError(f"no (min, max) range for metric(s) {', '.join(missing)}; C(s) needs one for each of "
@@ -702,21 +854,28 @@ def complexity_table(
     corpus: Union[Corpus, Iterable[Statement]],
     weights: Union[None, Sequence[float], Mapping[str, float], str] = None,
     *,
+    metrics: Union[None, str, Sequence[str]] = None,
     conflicts: str = "both",
     cycle_limit: int = DEFAULT_CYCLE_LIMIT,
 ):
-    """Score every statement of a corpus: the five metrics, C(s), density and length.
+    """Score every statement of a corpus: the five metrics (and any other registered), C(s), density and length.
 
     C(s) (``c_norm``, eqs. 6–7) = Σ_i w_i · (C^i(s) − min C^i) / (max C^i − min C^i),
     minimum and maximum taken over the statements given (:func:`c_s`); a
-    metric whose range is zero contributes 0.
+    metric whose range is zero contributes 0.  The sum runs over the paper's
+    five metrics unless ``metrics`` names another composite: a metric that
+    is merely registered (a plugin's) is an extra column, never a term.
 
     Parameters
     ----------
     corpus
         A :class:`~causalgraph.model.Corpus` or any iterable of statements.
     weights
-        w_i of eq. 7 (default all 1); see :func:`normalize_weights`.
+        w_i of eq. 7 (default all 1), one per metric of the composite; see
+        :func:`normalize_weights`.
+    metrics
+        The metrics ``c_raw`` and C(s) are made of (default
+        :data:`PAPER_METRICS`; see :func:`composite_metrics`).
     conflicts, cycle_limit
         As in :func:`complexity`.
 
@@ -738,50 +897,62 @@ def complexity_table(
         holds one line per such metric naming the column that would define
         it.
 
+        ``table.attrs["composite"]`` is ``{"metrics": (…), "weights": (…)}``:
+        what ``c_raw`` and C(s) are made of (:func:`composite_note` says it
+        in one line, :func:`composite_columns` as two columns).
+
     Examples
     --------
     >>> from causalgraph import load_climatecause
     >>> t = complexity_table(load_climatecause())   # doctest: +SKIP
-    >>> round(t.c_norm.max(), 3)                     # doctest: +SKIP
-    1.821
+    >>> round(t.c_norm.max(), 3), t.attrs["composite"]["metrics"]   # doctest: +SKIP
+    (1.821, ('com', 'ex', 'nest', 'corr', 'pol'))
     """
     import pandas as pd
 
-    w = normalize_weights(weights)
+    composite = composite_metrics(metrics)
+    w = normalize_weights(weights, composite)
     stmts = as_statements(corpus)
     scores = []
     for s in stmts:
         try:
-            scores.append(complexity(s, conflicts=conflicts, cycle_limit=cycle_limit))
+            scores.append(complexity(s, conflicts=conflicts, cycle_limit=cycle_limit, metrics=metrics))
         except CycleLimitExceeded as exc:
             raise CycleLimitExceeded(f"statement {s.id}: {exc}") from exc
-    names = metric_names()
+        except ConfigError as exc:
+            raise ConfigError(f"statement {s.id}: {exc}") from exc
+    # The columns: every metric scored on every statement (a plugin that failed on one is left out of all).
+    names = [m for m in dict.fromkeys((*metric_names(), *composite)) if all(m in c for c in scores)]
     # eq. 6: each metric's range over the statements scored together (a zero range contributes 0).
     ranges = {m: (min(c[m] for c in scores), max(c[m] for c in scores)) for m in names} if scores else {}
     missing = missing_metrics(corpus)
+    gone = [m for m in composite if m in missing]
     rows = []
     for s, c in zip(stmts, scores):
         n_tok = count_tokens(s.text)
-        raw = c.raw
+        raw = c.raw if composite == PAPER_METRICS else c.total(composite)
         rows.append({
             "statement_id": s.id,
             "statement": s.text,
             **{f"c_{m}": c[m] for m in names},
             "c_raw": float(raw),
-            C_S_COLUMN: c_s(c, ranges, w),
+            C_S_COLUMN: c_s(c, ranges, w, composite),
             "density": raw / n_tok if n_tok else math.nan,
             "n_tokens": n_tok,
         })
         if missing:
             # Unlabelled is not "no negative edge": a metric the data cannot define is missing, not 0.
-            rows[-1].update({f"c_{m}": math.nan for m in missing}, c_raw=math.nan, density=math.nan,
-                            **{C_S_COLUMN: math.nan})
-    table = pd.DataFrame(rows, columns=list(complexity_columns()))
-    table.attrs["notes"] = [f"c_{m} is NaN: {why}" for m, why in missing.items()]
-    if missing:
-        table.attrs["notes"].append(f"c_raw, {C_S_COLUMN} and density are NaN: they sum every metric, and "
-                                    f"{', '.join('c_' + m for m in missing)} {'is' if len(missing) == 1 else 'are'} "
-                                    "missing")
+            rows[-1].update({f"c_{m}": math.nan for m in missing if m in names})
+        if gone:
+            rows[-1].update(c_raw=math.nan, density=math.nan, **{C_S_COLUMN: math.nan})
+    table = pd.DataFrame(rows, columns=["statement_id", "statement", *(f"c_{m}" for m in names), "c_raw",
+                                        C_S_COLUMN, "density", "n_tokens"])
+    table.attrs["notes"] = [f"c_{m} is NaN: {why}" for m, why in missing.items() if m in names]
+    if gone:
+        table.attrs["notes"].append(f"c_raw, {C_S_COLUMN} and density are NaN: they sum "
+                                    f"{', '.join(composite)}, and {', '.join('c_' + m for m in gone)} "
+                                    f"{'is' if len(gone) == 1 else 'are'} missing")
+    table.attrs["composite"] = {"metrics": composite, "weights": w}
     return table
 
 

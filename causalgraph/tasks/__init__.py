@@ -23,14 +23,18 @@ function returning it); the list is a :class:`causalgraph.registry.Registry`.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
+from typing import Any, Callable
 
 from ..errors import ConfigError
 from ..registry import ENTRY_POINT_GROUPS, Registry, load_target, record_name
+from ..taskkit.item import Item
 from .base import KINDS, ItemView, Task
 
-__all__ = ["Task", "ItemView", "KINDS", "register_task", "get_task", "list_tasks", "builtin_tasks", "find_task",
+__all__ = ["Task", "ItemView", "KINDS", "register_task", "get_task", "list_tasks", "usable_tasks", "builtin_tasks",
+           "find_task",
            "legacy_item_view", "TASKS"]
 
 #: The modules that declare built-in tasks, loaded on first use.
@@ -60,7 +64,47 @@ def _check_task(name: str, obj) -> Task:
     if task.name != name:
         raise ConfigError(f"task {name!r}: the Task record is named {task.name!r}; the registered name must be "
                           "the task's own")
+    if TASKS.origin(name, read=False) is not None:
+        # A plugin's functions are checked where they answer, so that a wrong value is refused naming
+        # the plugin (and leaves it out of `bench tasks`), never passed on to the runner.
+        task = dataclasses.replace(task, build_items=_Checked(name, task.build_items, "build_items", _items),
+                                   list_variants=_Checked(name, task.list_variants, "list_variants", _variants))
     return task
+
+
+def _items(value: Any) -> bool:
+    return isinstance(value, (list, tuple)) and all(isinstance(it, Item) for it in value)
+
+
+def _variants(value: Any) -> bool:
+    return isinstance(value, (list, tuple)) and all(isinstance(v, str) and v for v in value)
+
+
+_EXPECTED = {"build_items": "a list of Item records", "list_variants": "a list of variant ids (non-empty strings)"}
+
+
+class _Checked:
+    """A plugin task's function whose return value (and any exception) is refused naming the plugin."""
+
+    __slots__ = ("name", "function", "what", "ok")
+
+    def __init__(self, name: str, function: Callable, what: str, ok: Callable[[Any], bool]) -> None:
+        self.name, self.function, self.what, self.ok = name, function, what, ok
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            value = self.function(*args, **kwargs)
+        except ConfigError:
+            raise
+        except Exception as exc:  # a plugin's bug stays the plugin's: one line naming it
+            raise TASKS.fail(self.name, f"{TASKS.describe(self.name)}: its {self.what} raised "
+                                        f"{type(exc).__name__}: {exc}") from exc
+        if not self.ok(value):
+            shown = repr(value)
+            shown = shown if len(shown) <= 80 else shown[:77] + "..."
+            raise TASKS.fail(self.name, f"{TASKS.describe(self.name)}: its {self.what} returned {shown} "
+                                        f"({type(value).__name__}); expected {_EXPECTED[self.what]}")
+        return value
 
 
 #: Every task by name: the built-in families (loaded on first use), those registered with
@@ -90,6 +134,17 @@ def register_task(task: "Task | str", *, replace: bool = False, name: "str | Non
     if task.name in TASKS and not replace:
         raise ConfigError(f"task {task.name!r} is already registered (pass replace=True to override it)")
     return TASKS.register(task.name, task, replace=True)
+
+
+def usable_tasks() -> dict[str, Task]:
+    """Every task that can be used, by name, sorted; a plugin task that fails to load is left out with a note.
+
+    Examples
+    --------
+    >>> "corri" in usable_tasks()
+    True
+    """
+    return dict(sorted(TASKS.usable().items()))
 
 
 def list_tasks() -> list[str]:

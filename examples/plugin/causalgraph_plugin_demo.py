@@ -10,7 +10,12 @@ Installed (``pip install ./examples/plugin``), it adds, with no file of causalgr
   ``encode --encoding plugin-arrows``, ``items --encoding plugin-arrows``, the structure tasks'
   ``PA_1`` variants);
 * the metric ``events`` (the number of events of a statement's graph): a column ``c_events`` of
-  ``causalgraph complexity``, of the corpus ``report`` and of ``evaluate-annotation``.
+  ``causalgraph complexity``, of the corpus ``report`` and of ``evaluate-annotation`` (an extra
+  column: C(s) and ``c_raw`` stay the paper's five unless ``complexity --metrics …,events`` asks);
+* the reducer ``half~k`` (the chance that at least half of ``k`` samples drawn from an item's
+  answers are right): ``bench report RUN --reducer half~3`` on a run with ``--epochs``.
+
+``causalgraph plugins`` lists them with their distribution, version and status.
 
 Examples
 --------
@@ -20,15 +25,18 @@ Examples
 
 from __future__ import annotations
 
+import math
 import re
 
+from causalgraph.bench.epochs import ReducerKind
 from causalgraph.taskkit import Item
 from causalgraph.encodings import Encoding
 from causalgraph.llm.base import Backend, Completion, Request
 from causalgraph.metrics.complexity import ComplexityMetric
 from causalgraph.tasks import Task
 
-__all__ = ["TASK", "FoursBackend", "ENCODING", "METRIC", "even_items", "arrows", "count_events"]
+__all__ = ["TASK", "FoursBackend", "ENCODING", "METRIC", "REDUCER", "even_items", "arrows", "count_events",
+           "at_least_half"]
 
 _VARIANTS = ("v_1",)
 _NUMBER = re.compile(r"Is (\d+) an even number")
@@ -76,3 +84,17 @@ def count_events(graph, options) -> int:
 
 #: The metric: entry point ``events = "causalgraph_plugin_demo:METRIC"`` in ``causalgraph.metrics``.
 METRIC = ComplexityMetric("events", count_events, "number of events of the causal graph", "C^events")
+
+
+def at_least_half(n: int, c: int, k: int) -> float:
+    """The chance that at least half of ``k`` answers drawn (without replacement) from ``n``, ``c`` right, are right.
+
+    >>> at_least_half(4, 2, 2), at_least_half(2, 2, 2), at_least_half(3, 0, 1)
+    (0.8333333333333334, 1.0, 0.0)
+    """
+    need = math.ceil(k / 2)
+    return sum(math.comb(c, j) * math.comb(n - c, k - j) for j in range(need, min(c, k) + 1)) / math.comb(n, k)
+
+
+#: The reducer: entry point ``"half~k" = "causalgraph_plugin_demo:REDUCER"`` in ``causalgraph.reducers``.
+REDUCER = ReducerKind("half~k", "chance that at least half of k samples are right", at_least_half)

@@ -16,8 +16,8 @@ CASES = [
     # unknown choice
     (["complexity", "--format", "xml"], "causalgraph complexity",
      "argument --format: invalid choice: 'xml' (choose from 'table', 'csv', 'json')"),
-    (["encode", "--statement", "cc-001", "--encoding", "nope"], "causalgraph encode",
-     "argument --encoding: invalid choice: 'nope'"),
+    (["encode", "--statement", "cc-001", "--order", "nope"], "causalgraph encode",
+     "argument --order: invalid choice: 'nope'"),
     (["chains", "--rule", "nope"], "causalgraph chains", "argument --rule: invalid choice: 'nope'"),
     (["bench", "report", "r", "--format", "xml"], "causalgraph bench report", "argument --format: invalid choice"),
     (["nope"], "causalgraph", "argument COMMAND: invalid choice: 'nope'"),
@@ -58,7 +58,9 @@ def test_option_error_from_the_installed_command_is_one_line_without_a_traceback
     r = subprocess.run([sys.executable, "-m", "causalgraph", "encode", "--statement", "cc-001", "--encoding", "nope"],
                        capture_output=True, text=True)
     assert r.returncode == 2 and r.stdout == ""
-    assert r.stderr.count("\n") == 1 and r.stderr.startswith("causalgraph encode: error: argument --encoding:")
+    # --encoding is checked when the command runs (the parser reads no plugin; issue 35): the same one line.
+    assert r.stderr == ("causalgraph encode: error: unknown encoding 'nope'; expected one of adjacency, single-node, "
+                        "graphml, json, multinode, matrix, dot, incident\n")
 
 
 def test_help_still_shows_the_usage(capsys):

@@ -69,7 +69,9 @@ def test_a_registered_toy_metric_is_computed_everywhere_and_gone_once_removed():
         assert metric_names() == (*PAPER, "events")
         c = complexity(corpus[2])
         assert c.events == c["events"] == _distinct_events(corpus[2]) == 4
-        assert c.raw == c.com + c.ex + c.nest + c.corr + c.pol + 4
+        # An extra metric, never a term: raw stays the paper's five (issue 35, item 2); total() sums another.
+        assert c.raw == c.com + c.ex + c.nest + c.corr + c.pol
+        assert c.total((*PAPER, "events")) == c.raw + 4
         assert "events=4" in repr(c) and list(c.as_dict()) == [*PAPER, "events", "raw"]
 
         t = complexity_table(corpus)
@@ -77,24 +79,33 @@ def test_a_registered_toy_metric_is_computed_everywhere_and_gone_once_removed():
         assert list(t.columns)[7:9] == ["c_events", "c_raw"]
         counts = [_distinct_events(s) for s in corpus]
         assert t.c_events.tolist() == counts == [0, 3, 4]
-        # C(s) gains the toy's min-max term, (v - 0) / (4 - 0), on top of the paper's five.
-        assert t.c_norm.tolist() == pytest.approx([a + v / 4 for a, v in zip(five.c_norm, counts)])
-        assert t.c_raw.tolist() == pytest.approx([a + v for a, v in zip(five.c_raw, counts)])
+        assert t.c_norm.tolist() == five.c_norm.tolist() and t.c_raw.tolist() == five.c_raw.tolist()
+        assert t.attrs["composite"] == {"metrics": PAPER, "weights": (1.0,) * 5}
+        # Asked for, the composite gains the toy's min-max term, (v - 0) / (4 - 0), on top of the paper's five.
+        both = complexity_table(corpus, metrics=(*PAPER, "events"))
+        assert both.c_norm.tolist() == pytest.approx([a + v / 4 for a, v in zip(five.c_norm, counts)])
+        assert both.c_raw.tolist() == pytest.approx([a + v for a, v in zip(five.c_raw, counts)])
+        assert both.attrs["composite"] == {"metrics": (*PAPER, "events"), "weights": (1.0,) * 6}
 
-        assert normalize_weights(None) == (1.0,) * 6
+        assert normalize_weights(None) == (1.0,) * 5
+        assert normalize_weights(None, "com,ex,nest,corr,pol,events") == (1.0,) * 6
         with pytest.raises(ConfigError, match=r"expected 6 weights \(com, ex, nest, corr, pol, events\)"):
-            normalize_weights("1,1,1,1,1")
-        assert complexity_table(corpus, {"events": 0}).c_norm.tolist() == five.c_norm.tolist()
+            normalize_weights("1,1,1,1,1", (*PAPER, "events"))
+        assert complexity_table(corpus, {"events": 0}, metrics=(*PAPER, "events")).c_norm.tolist() == \
+            five.c_norm.tolist()
 
         summary = complexity_summary(t)
-        assert summary.ranges["events"] == (0, 4) and 6 in summary.complex_in
+        # The paper's figures keep to its five metrics: "complex in k" counts k = 0..5.
+        assert summary.ranges["events"] == (0, 4) and max(summary.complex_in) == 5
+        assert summary.complex_in == complexity_summary(five).complex_in
         assert cooccurrence(t).loc["events", "corr"] == 1  # t2 is complex in both; t3 has no negative edge
 
         out = normalized_complexity(corpus[2], corpus_ranges(corpus, "three"))
         assert out["events"] == 4 and out["norm"]["events"] == 1.0
-        assert out["c_s"] == t.c_norm[2] == pytest.approx(five.c_norm[2] + counts[2] / 4)
-        with pytest.raises(ConfigError, match=r"reference ranges 'paper' have no range for metric\(s\) events"):
-            normalized_complexity(corpus[2], PAPER_RANGES)
+        assert out["c_s"] == t.c_norm[2] == five.c_norm[2]
+        # Reference ranges without the extra metric still give the paper's C(s); its norm is undefined.
+        paper = normalized_complexity(corpus[2], PAPER_RANGES)
+        assert math.isnan(paper["norm"]["events"]) and paper["c_s"] == c_s(complexity(corpus[2]), PAPER_RANGES.ranges)
     finally:
         unregister_metric("events")
     assert metric_names() == PAPER and "events" not in complexity(corpus[2]).as_dict()
