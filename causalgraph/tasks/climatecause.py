@@ -492,6 +492,22 @@ _POSITIVE = {"corri": "positive", "corri-rc": "positive", "corri-multihop": "pos
              "ccr-eci-member": "yes"}
 
 
+def _corri_path(record) -> Optional[tuple[str, tuple[str, ...]]]:
+    """The statement and relation (cause, effect) a CorrI answer is the sign of."""
+    meta = record.get("meta") or {}
+    if not (meta.get("statement_id") and meta.get("cause") and meta.get("effect")):
+        return None
+    return str(meta["statement_id"]), (str(meta["cause"]), str(meta["effect"]))
+
+
+def _multihop_path(record) -> Optional[tuple[str, tuple[str, ...]]]:
+    """The statement and chain a multi-hop answer is the composed sign of."""
+    meta = record.get("meta") or {}
+    if not (meta.get("statement_id") and meta.get("events")):
+        return None
+    return str(meta["statement_id"]), tuple(meta["events"])
+
+
 def _task(name: str) -> Task:
     """The :class:`Task` of one task of the prompt catalog."""
     variants = prompts.list_variants(name)
@@ -541,7 +557,11 @@ def _task(name: str) -> Task:
                 report_columns=("authors.f1",) if position else (),
                 # Position answers compare with membership answers once collapsed (Table 21 b, c).
                 coarsen=collapse_position if position else None,
-                coarse_labels=MEMBERSHIP_LABELS if position else ())
+                coarse_labels=MEMBERSHIP_LABELS if position else (),
+                # CorrI answers state one relation's sign, multi-hop answers a chain's (stats consistency --signs).
+                signed_path=(_multihop_path if name == "corri-multihop" else
+                             _corri_path if name.startswith("corri") else None),
+                label_signs={"positive": 1, "negative": -1} if name.startswith("corri") else {})
 
 
 def tasks() -> list[Task]:

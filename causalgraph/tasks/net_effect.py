@@ -37,7 +37,8 @@ Item ids: ``net-effect/<variant>/<statement>/e<i>-e<j>`` (0-based indices in the
 order, so an edited item pairs with its real version).  ``meta`` holds ``statement_id``, ``cause``,
 ``effect``, ``path_signs`` (``{"positive": n, "negative": m}``, the number of paths of each sign),
 and the difficulty features ``hops`` (shortest path), ``hops_max``, ``n_paths``, ``negative_edges``
-(negative edges on some path) and ``conflicting`` (paths of both signs).
+(negative edges on some path) and ``conflicting`` (paths of both signs); a pair joined by one path
+also has ``path``, its events (real names), which ``stats consistency --signs`` composes.
 """
 
 from __future__ import annotations
@@ -301,6 +302,19 @@ def net_effects(graph: CausalGraph, *, cycle_limit: int = DEFAULT_CYCLE_LIMIT) -
     return dict(sorted(found.items(), key=lambda kv: (rank[kv[0][0]], rank[kv[0][1]])))
 
 
+def _only_path(graph: CausalGraph, effects: dict, a: str, b: str) -> Optional[list[str]]:
+    """The events of the one causal path from ``a`` to ``b`` (a pair with ``n_paths == 1``), or ``None``."""
+    path = [a]
+    while path[-1] != b:
+        v = path[-1]
+        step = [w for w in graph.successors(v) if w not in path and edge_sign(graph.edge(v, w)) is not None
+                and (w == b or (w, b) in effects)]
+        if len(step) != 1:  # only where a cycle makes a successor reach b solely back through the path
+            return None
+        path.append(step[0])
+    return path
+
+
 # -- variants -------------------------------------------------------------------------------------------
 
 def _stored(name: str) -> tuple[PromptVariant, ...]:
@@ -428,6 +442,11 @@ def items(corpus, variant: str, *, order: str = "paper", encoding: Optional[str]
                 "path_signs": {"positive": e.positive, "negative": e.negative},
                 "hops": e.hops_min, "hops_max": e.hops_max, "n_paths": e.n_paths, "negative_edges": e.negative_edges,
                 "conflicting": gold == "mixed", "event_names": scheme}
+            if e.n_paths == 1:
+                # The one path's events (real names, in the edited graph): what stats consistency --signs composes.
+                only = _only_path(edited.graph, effects, a, b)
+                if only is not None:
+                    meta["path"] = only
             if not _is_text(v):
                 meta.update(encoding=v.encoding, edge_order=order)
             if scheme != "real":
@@ -449,6 +468,15 @@ def _base(variant: str) -> PromptVariant:
     return _variant(split_variant(split_edit(variant)[0])[0])
 
 
+def _signed_path(record) -> Optional[tuple[str, tuple[str, ...]]]:
+    """The statement and the one path (real events) a net-effect answer is the sign of; ``None`` for several paths."""
+    meta = record.get("meta") or {}
+    path = meta.get("path")
+    if not path or not meta.get("statement_id"):
+        return None
+    return str(meta["statement_id"]), tuple(path)
+
+
 def _task() -> Task:
     def build(corpus, variant, **options):
         return items(corpus, variant, **options)
@@ -468,6 +496,7 @@ def _task() -> Task:
                 continuations=continuations, default_data="climatecause",
                 item_options=("order", "encoding", "event_names", "graph_edit", "cycle_limit"),
                 requires=("correlation", "relation_type"),
+                signed_path=_signed_path, label_signs={"increase": 1, "decrease": -1},
                 description="net effect of one event on another over every causal path (increase/decrease/mixed), "
                             "from the signed graph or the statement text")
 
