@@ -138,7 +138,8 @@ def register(sub) -> None:
     d.add_argument("runs", nargs="+", metavar="RUN", help="run directories")
     d.add_argument("--features", default=None, metavar="F[,F…]",
                    help="features, comma separated: c_com, c_ex, c_nest, c_corr, c_pol, c_raw, c_norm (C(s)), "
-                        "density, n_tokens, depth, breadth, n_nodes, n_chains; factors position, encoding, "
+                        "density, n_tokens, depth, breadth, n_nodes, n_chains; of sign items hops, negative_edges, "
+                        "n_paths, conflicting; factors position, encoding, "
                         "event_names, graph_edit, variant (default: the five components the items support)")
     d.add_argument("--model", choices=["logit", "mixed"], default="logit",
                    help="logit: logistic regression, SEs clustered by statement (default); mixed: random "
