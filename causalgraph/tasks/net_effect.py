@@ -411,10 +411,15 @@ def items(corpus, variant: str, *, order: str = "paper", encoding: Optional[str]
             raise ConfigError(f"task {TASK} variant {v.id} needs statement text, which {source} does not hold; "
                               f"use a graph variant (A_1, A_2 …)")
     vid = join_edit(join_variant(v.id, scheme), edit)
+    statements = [st for st in as_statements(corpus) if st.causal and st.relations]
+    if statements and not any(r.correlation is not None and r.polarity is not None
+                               for st in statements for r in st.relations):
+        # Every path would be unsignable: say so rather than return no items (PubMedCausal has neither label).
+        source = getattr(corpus, "source", None) or getattr(corpus, "name", None) or "the corpus"
+        raise ConfigError(f"task {TASK}: no relation of {source} carries both a correlation and a relation-type "
+                          f"label, so no path can be signed (ClimateCause annotates both)")
     out: list[Item] = []
-    for st in as_statements(corpus):
-        if not (st.causal and st.relations):
-            continue
+    for st in statements:
         real = compile_graph(st)
         edited = edit_graph(real, edit, key=st.id)
         effects = net_effects(edited.graph, cycle_limit=cycle_limit)

@@ -239,3 +239,8 @@ def test_cli_items(capsys):
     assert main(["items", "--data", "sample", "--task", "net-effect", "--variant", "A_1", "--graph-edit",
                  "flip-signs", "--limit", "1"]) == 0
     assert "net-effect/A_1.flip-signs/" in capsys.readouterr().out
+
+
+def test_a_corpus_without_signs_is_refused_not_empty(pubmed_test):
+    with pytest.raises(ConfigError, match="no path can be signed"):
+        get_task("net-effect").items(pubmed_test, "A_1")
