@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 
 import networkx as nx
 import pytest
@@ -172,3 +175,12 @@ def test_encode_shows_the_flipped_signs(capsys):
     assert flipped == re.sub(r"\b(positive|negative)\)", lambda m: swap[m.group(1)] + ")", real)
     assert main(["encode", "--data", "sample", "--statement", "sample-001", "--graph-edit", "flip-signs"]) == 2
     assert "add --signs" in capsys.readouterr().err
+
+
+def test_the_flipped_edges_are_the_same_whatever_pythonhashseed():
+    code = ("from causalgraph.tasks import get_task; from causalgraph.datasets import load_corpus; "
+            "its = get_task('net-effect').items(load_corpus('sample'), 'A_1.flip-signs:1'); "
+            "print([(i.id, i.gold, i.meta.get('flipped')) for i in its])")
+    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("0", "12345")}
+    assert len(outs) == 1 and "flip-signs:1" in outs.pop()
