@@ -13,10 +13,10 @@ when every path is followed:
 * gold ``increase`` when every path is positive, ``decrease`` when every path is negative,
   ``mixed`` when paths of both signs exist.
 
-A pair none of whose paths can be signed exactly is not asked: a path through a pair annotated
+A pair is asked only when every one of its paths can be signed: a path through a pair annotated
 with both correlations (or none), or with both relation types (or none), could read either way,
-so every pair reaching the other through such an edge is left out (3 pairs of ClimateCause
-relations disagree on the correlation, 2 on the relation type).
+so every pair reaching the other through such an edge is left out (1 pair of ClimateCause
+relations disagrees on the correlation, 2 on the relation type).
 
 Counting: on an acyclic graph the signed paths from each event are counted by dynamic
 programming over a topological order (``pos(w) += pos(v)`` along a positive edge, ``neg`` and
