@@ -14,7 +14,17 @@ anti-commonsense variants do:
 ``shuffle``
     the statement's events permuted over its nodes: the graph keeps its structure (it is isomorphic
     to the real one) but the event on each node is another, so it states causes such as "drought
-    causes climate change".
+    causes climate change";
+``flip-signs``
+    every edge keeps its events but states the opposite correlation (``positive`` ↔ ``negative``;
+    a pair annotated with both signs, or with none, stays so), so "warming raises sea level"
+    becomes "warming lowers sea level".  Only prompts that state signs can show it (multi-hop
+    CorrI's chain facts, the signed graph encodings, ``net-effect``);
+``flip-signs:k``
+    the same for ``k`` of the statement's signed edges (``k`` ≥ 1): the edges are put in an order
+    drawn from the seed and the statement id and the first ``k`` are flipped, so the edges flipped
+    under ``flip-signs:2`` include those of ``flip-signs:1`` (a dose–response).  A statement with
+    ``k`` or fewer signed edges has all of them flipped; :attr:`EditedGraph.flipped` says which.
 
 The permutation is drawn from a generator seeded by the seed and the statement id, as the event
 names are (:mod:`causalgraph.naming`; ``random.Random(str)`` hashes the string with SHA-512), so it
@@ -29,17 +39,22 @@ Variant ids carry a non-real edit after a dot, after the event-name scheme: ``A_
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, replace
 from typing import Optional
 
 from .errors import ConfigError
 from .graph import compile_graph
+from .model import Correlation
 
-__all__ = ["GRAPH_EDITS", "DEFAULT_SEED", "EditedGraph", "check_edit", "edit_graph", "reverse_graph",
-           "shuffle_graph", "shuffle_permutation", "split_edit", "join_edit"]
+__all__ = ["GRAPH_EDITS", "SIGN_EDITS", "DEFAULT_SEED", "EditedGraph", "check_edit", "parse_edit", "is_edit",
+           "edit_graph", "reverse_graph", "shuffle_graph", "shuffle_permutation", "flip_signs", "flip_order",
+           "split_edit", "join_edit"]
 
-#: Graph edits, ``real`` first.
-GRAPH_EDITS = ("real", "reverse", "shuffle")
+#: Graph edits, ``real`` first (``flip-signs`` also takes a count: ``flip-signs:3``).
+GRAPH_EDITS = ("real", "reverse", "shuffle", "flip-signs")
+#: The edits that change edge signs only: a prompt must state signs to show them.
+SIGN_EDITS = ("flip-signs",)
 #: Seed of the shuffle in item builders.
 DEFAULT_SEED = 0
 
@@ -48,10 +63,52 @@ DEFAULT_SEED = 0
 _MAX_DRAWS = 64
 
 
+_COUNTED = re.compile(r"(flip-signs):([1-9][0-9]*)")
+
+
+def parse_edit(edit: str) -> tuple[str, Optional[int]]:
+    """``(edit name, count)`` of an edit: ``"flip-signs:3"`` → ``("flip-signs", 3)``, ``"reverse"`` → ``("reverse", None)``.
+
+    Raises
+    ------
+    ConfigError
+        For anything but one of :data:`GRAPH_EDITS` or ``flip-signs:k`` with ``k`` a positive integer
+        written without leading zeros (so that each edit has one spelling, and one variant id).
+
+    Examples
+    --------
+    >>> parse_edit("flip-signs:3"), parse_edit("shuffle")
+    (('flip-signs', 3), ('shuffle', None))
+    >>> parse_edit("flip-signs:0")
+    Traceback (most recent call last):
+    ...
+    causalgraph.errors.ConfigError: unknown graph edit 'flip-signs:0'; expected one of real, reverse, shuffle, flip-signs, or flip-signs:k (k = 1, 2, …: flip k edges)
+    """
+    if not isinstance(edit, str):
+        raise ConfigError(f"graph edit {edit!r}: expected a string, found {type(edit).__name__}")
+    if edit in GRAPH_EDITS:
+        return edit, None
+    m = _COUNTED.fullmatch(edit)
+    if m:
+        return m.group(1), int(m.group(2))
+    raise ConfigError(f"unknown graph edit {edit!r}; expected one of {', '.join(GRAPH_EDITS)}, or flip-signs:k "
+                      f"(k = 1, 2, …: flip k edges)")
+
+
+def is_edit(text: str) -> bool:
+    """Whether ``text`` names a graph edit (``flip-signs:2`` included).
+
+    Examples
+    --------
+    >>> is_edit("reverse"), is_edit("flip-signs:2"), is_edit("nonsense")
+    (True, True, False)
+    """
+    return isinstance(text, str) and (text in GRAPH_EDITS or _COUNTED.fullmatch(text) is not None)
+
+
 def check_edit(edit: str) -> None:
-    """Raise :class:`~causalgraph.errors.ConfigError` unless ``edit`` is one of :data:`GRAPH_EDITS`."""
-    if edit not in GRAPH_EDITS:
-        raise ConfigError(f"unknown graph edit {edit!r}; expected one of {', '.join(GRAPH_EDITS)}")
+    """Raise :class:`~causalgraph.errors.ConfigError` unless ``edit`` names a graph edit (:func:`parse_edit`)."""
+    parse_edit(edit)
 
 
 @dataclass(frozen=True)
@@ -68,11 +125,15 @@ class EditedGraph:
     permutation
         ``shuffle``: real event → the event the shuffled graph puts on its node (every event of
         the graph, in real node order); empty otherwise.
+    flipped
+        ``flip-signs``: the ``(cause, effect)`` pairs whose correlation was flipped, in edge order;
+        empty otherwise.
     """
 
     graph: object
     edit: str
     permutation: dict
+    flipped: tuple = ()
 
     def node_of(self, event: str) -> str:
         """The real node that ``event`` sits on in the edited graph (itself unless shuffled)."""
@@ -166,6 +227,65 @@ def shuffle_graph(graph, *, key: object = "", seed: int = DEFAULT_SEED):
     return replace(g, statement_id=graph.statement_id), perm
 
 
+_FLIP = {Correlation.POSITIVE: Correlation.NEGATIVE, Correlation.NEGATIVE: Correlation.POSITIVE}
+
+
+def _signed(edge) -> bool:
+    return edge.correlation is not None
+
+
+def flip_order(graph, *, key: object = "", seed: int = DEFAULT_SEED) -> list[tuple[str, str]]:
+    """The signed edges (one correlation label) in the seeded order ``flip-signs:k`` flips them.
+
+    The order depends on the statement (``key``) and the seed only, not on ``k``, so ``flip-signs:k``
+    flips the first ``k`` edges of one list.
+
+    Examples
+    --------
+    >>> from causalgraph import compile_graph
+    >>> from causalgraph.model import Relation, Correlation
+    >>> P = Correlation.POSITIVE
+    >>> g = compile_graph([Relation("a", "b", correlation=P), Relation("b", "c", correlation=P), Relation("c", "d")])
+    >>> sorted(flip_order(g, key="s1"))          # c -> d carries no label
+    [('a', 'b'), ('b', 'c')]
+    """
+    pairs = [(e.cause, e.effect) for e in graph.edges if _signed(e)]
+    random.Random(f"causalgraph-graph-edit/{seed}/flip-signs/{key}").shuffle(pairs)
+    return pairs
+
+
+def flip_signs(graph, k: Optional[int] = None, *, key: object = "", seed: int = DEFAULT_SEED):
+    """``(graph, flipped pairs)``: the correlation of every edge (``k=None``) or of ``k`` edges reversed.
+
+    Every labelled relation of a flipped pair gets the opposite correlation (one left unlabelled beside
+    a labelled one stays so); a pair whose relations carry both signs, or none, is never drawn and
+    stays as it is (flipping both signs gives both signs).
+    The events, edges, polarity and everything else are kept.
+
+    Examples
+    --------
+    >>> from causalgraph import compile_graph
+    >>> from causalgraph.model import Relation, Correlation
+    >>> P, N = Correlation.POSITIVE, Correlation.NEGATIVE
+    >>> g = compile_graph([Relation("a", "b", correlation=P), Relation("b", "c", correlation=N)])
+    >>> h, flipped = flip_signs(g)
+    >>> [str(e.correlation) for e in h.edges], flipped
+    (['negative', 'positive'], (('a', 'b'), ('b', 'c')))
+    >>> len(flip_signs(g, 1, key="s1")[1])
+    1
+    """
+    if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
+        raise ConfigError(f"flip-signs: k must be a positive integer, found {k!r}")
+    if k is None:
+        chosen = {(e.cause, e.effect) for e in graph.edges if _signed(e)}
+    else:
+        chosen = set(flip_order(graph, key=key, seed=seed)[:k])
+    rels = [replace(r, correlation=_FLIP[r.correlation]) if (e.cause, e.effect) in chosen and r.correlation else r
+            for e in graph.edges for r in e.relations]
+    g = replace(compile_graph(rels), statement_id=graph.statement_id)
+    return g, tuple((e.cause, e.effect) for e in graph.edges if (e.cause, e.effect) in chosen)
+
+
 def edit_graph(graph, edit: str, *, key: object = "", seed: int = DEFAULT_SEED) -> EditedGraph:
     """Apply one of :data:`GRAPH_EDITS` to a statement's graph.
 
@@ -174,9 +294,10 @@ def edit_graph(graph, edit: str, *, key: object = "", seed: int = DEFAULT_SEED) 
     graph
         A compiled :class:`~causalgraph.graph.CausalGraph`.
     edit
-        ``real`` (the graph itself), ``reverse`` or ``shuffle``.
+        ``real`` (the graph itself), ``reverse``, ``shuffle``, ``flip-signs`` or ``flip-signs:k``.
     key, seed
-        What makes the shuffle the statement's own (its id) and its seed.
+        What makes the shuffle (and the edges ``flip-signs:k`` draws) the statement's own (its id)
+        and its seed.
 
     Examples
     --------
@@ -186,11 +307,14 @@ def edit_graph(graph, edit: str, *, key: object = "", seed: int = DEFAULT_SEED) 
     >>> edit_graph(g, "reverse").graph.pairs, edit_graph(g, "real").graph is g
     ([('b', 'a'), ('c', 'b')], True)
     """
-    check_edit(edit)
-    if edit == "real":
+    name, k = parse_edit(edit)
+    if name == "real":
         return EditedGraph(graph, edit, {})
-    if edit == "reverse":
+    if name == "reverse":
         return EditedGraph(reverse_graph(graph), edit, {})
+    if name == "flip-signs":
+        g, flipped = flip_signs(graph, k, key=key, seed=seed)
+        return EditedGraph(g, edit, {}, flipped)
     g, perm = shuffle_graph(graph, key=key, seed=seed)
     return EditedGraph(g, edit, perm)
 
@@ -202,9 +326,11 @@ def split_edit(variant: str) -> tuple[str, str]:
     --------
     >>> split_edit("A_5.shuffle"), split_edit("A_5.letters"), split_edit("A_5")
     (('A_5', 'shuffle'), ('A_5.letters', 'real'), ('A_5', 'real'))
+    >>> split_edit("0_3.flip-signs:2")
+    ('0_3', 'flip-signs:2')
     """
     head, dot, last = str(variant).rpartition(".")
-    if dot and last in GRAPH_EDITS:
+    if dot and is_edit(last):
         return head, last
     return str(variant), "real"
 

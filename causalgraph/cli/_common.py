@@ -11,7 +11,7 @@ import sys
 from typing import Any, Iterable, Optional, Sequence
 from ..prompts import CATALOGS
 from ..metrics.chains import RULES
-from ..graph_edits import GRAPH_EDITS
+from ..graph_edits import GRAPH_EDITS, is_edit
 from ..errors import ConfigError
 from ..llm.registry import parse_model_options
 
@@ -131,12 +131,22 @@ def add_rule_option(parser, help: str) -> None:
     parser.add_argument("--rule", choices=list(RULES), default="path", help=help)
 
 
+def _graph_edit(text: str) -> str:
+    # argparse turns the ValueError into its one-line "invalid value" error, exit 2.
+    if not is_edit(text):
+        raise argparse.ArgumentTypeError(f"unknown graph edit {text!r}; expected one of {', '.join(GRAPH_EDITS)}, "
+                                         "or flip-signs:k (k = 1, 2, …)")
+    return text
+
+
 def add_graph_edit_option(parser) -> None:
-    """``--graph-edit real|reverse|shuffle``: the counterfactual graph of :mod:`causalgraph.graph_edits`."""
-    parser.add_argument("--graph-edit", choices=list(GRAPH_EDITS), default=None,
+    """``--graph-edit real|reverse|shuffle|flip-signs[:k]``: the counterfactual graph of :mod:`causalgraph.graph_edits`."""
+    parser.add_argument("--graph-edit", type=_graph_edit, default=None, metavar="|".join(GRAPH_EDITS) + "[:k]",
                         help="show each statement's graph as annotated (real, the default), with every edge "
-                             "reversed, or with its events shuffled over its nodes; golds are recomputed from the "
-                             "edited graph and the variant id gets .<edit> (CCR graph variants and structure tasks)")
+                             "reversed, with its events shuffled over its nodes (CCR graph variants and structure "
+                             "tasks), or with the correlation of every edge, or of k edges drawn by a seed, "
+                             "flipped (flip-signs, flip-signs:k: prompts that state signs, corri-multihop and "
+                             "net-effect); golds are recomputed from the edited graph and the variant id gets .<edit>")
 
 
 def find_statement(corpus, statement_id: str):

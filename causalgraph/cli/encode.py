@@ -6,7 +6,8 @@ from ..datasets import load_corpus
 from ..encodings import ORDERS, encode, encoding_names, get_encoding
 from ..errors import ConfigError
 from ..graph import compile_graph
-from ._common import add_data_option, find_statement
+from ..graph_edits import SIGN_EDITS, edit_graph, parse_edit
+from ._common import add_data_option, add_graph_edit_option, find_statement
 
 __all__ = ["register"]
 
@@ -28,6 +29,7 @@ def register(sub) -> None:
                         "or data (first appearance of each pair)")
     p.add_argument("--node", choices=["no_quantifier", "np"], default="no_quantifier",
                    help="event form (default: no_quantifier, as in the benchmarks)")
+    add_graph_edit_option(p)
     p.set_defaults(func=run)
 
 
@@ -36,7 +38,14 @@ def run(args) -> int:
     st = find_statement(load_corpus(args.data), args.statement)
     if not st.relations:
         raise ConfigError(f"statement {st.id} has no causal relations, so it has no causal graph to encode")
-    text = encode(compile_graph(st, node=args.node), args.encoding, signs=args.signs, order=args.order)
+    graph = compile_graph(st, node=args.node)
+    if args.graph_edit is not None:
+        if parse_edit(args.graph_edit)[0] in SIGN_EDITS and not args.signs:
+            raise ConfigError(f"--graph-edit {args.graph_edit} changes correlation signs only, which the text shows "
+                              "with --signs; add --signs")
+        # The same edit, keyed by the statement id, as the items of that statement get.
+        graph = edit_graph(graph, args.graph_edit, key=st.id).graph
+    text = encode(graph, args.encoding, signs=args.signs, order=args.order)
     # GraphML ends with its own newline; print no second one.
     print(text, end="" if text.endswith("\n") else "\n")
     return 0

@@ -3,6 +3,7 @@
 * ``stats mcnemar RUN_A RUN_B`` — Table 21 (McNemar per variant, Bonferroni);
 * ``stats kruskal RUN --metric c_norm`` — Table 22 (Kruskal-Wallis, ε², Dunn/Holm);
 * ``stats consistency RUN [--member-run RUN]`` — incoherent chain predictions (§6.3);
+  ``stats consistency --signs RUN…`` — whether sign answers compose along chains;
 * ``stats compare RUN [RUN …] --by encoding|event-names|graph-edit|variant|model|prompts`` — arms of a study (issues 16, 26);
 * ``stats agreement RUN [RUN …]`` — agreement across the epochs of runs with repeated sampling;
 * ``stats difficulty RUN [RUN …]`` — which features make items hard (logistic models, issue 26);
@@ -16,7 +17,7 @@ import sys
 
 from ..errors import ConfigError
 from ._common import add_data_option, add_format_option, add_list_option, emit_json, emit_table
-from ..stats import mcnemar_runs, kruskal_runs, consistency
+from ..stats import mcnemar_runs, kruskal_runs, consistency, sign_consistency
 from ..datasets import load_corpus
 from ..metrics.complexity import complexity_table
 from ..stats.compare import COLUMNS as COMPARE_COLUMNS, compare_runs
@@ -95,7 +96,14 @@ def _register_analyses(ssub) -> None:
                         description="Chain predictions no chain can produce: one or two predicted members in a "
                                     "statement, a start without an end (or the reverse), and membership answers "
                                     "that disagree with the position answers of the same variant.")
-    c.add_argument("run", metavar="RUN", help="chain membership or position run directory")
+    c.add_argument("run", metavar="RUN", nargs="+",
+                   help="chain membership or position run directory; with --signs, every run of edge and endpoint "
+                        "answers")
+    c.add_argument("--signs", action="store_true",
+                   help="compositional consistency of sign answers: how often a chain's endpoint answer is the "
+                        "composition of its edge answers (runs of relation signs, multi-hop chains, net effects), "
+                        "with a 95%% interval over statements")
+    c.add_argument("--chains", action="store_true", help="with --signs: one row per chain instead of the summary")
     c.add_argument("--member-run", metavar="RUN", default=None,
                    help="membership run to compare a position RUN with, item by item")
     add_list_option(c, "--pair", item_type=_pair, metavar="P:M",
@@ -140,8 +148,9 @@ def _register_analyses(ssub) -> None:
                                     "and the model's AUC. See docs/statistics.md.")
     d.add_argument("runs", nargs="+", metavar="RUN", help="run directories")
     add_list_option(d, "--features", metavar="F[,F…]",
-                   help="features: c_com, c_ex, c_nest, c_corr, c_pol, c_raw, c_norm (C(s)), "
-                        "density, n_tokens, depth, breadth, n_nodes, n_chains; factors position, encoding, "
+                    help="features: c_com, c_ex, c_nest, c_corr, c_pol, c_raw, c_norm (C(s)), "
+                         "density, n_tokens, depth, breadth, n_nodes, n_chains; of sign items hops, negative_edges, "
+                         "n_paths, conflicting; factors position, encoding, "
                         "event_names, graph_edit, variant (default: the five components the items support)")
     d.add_argument("--model", choices=["logit", "mixed"], default="logit",
                    help="logit: logistic regression, SEs clustered by statement (default); mixed: random "
@@ -215,6 +224,25 @@ def run_kruskal(args) -> int:
 
 
 def run_consistency(args) -> int:
+    if args.signs:
+        if args.member_run or args.pair or args.by_statement:
+            raise ConfigError("--signs reads the runs it is given; --member-run, --pair and --by-statement are for "
+                              "the chain-position analysis")
+        srep = sign_consistency(args.run)
+        frame = srep.chains if args.chains else srep.table
+        if args.format == "json":
+            emit_json(frame.to_dict(orient="records"))
+            return 0
+        emit_table(frame, args.format)
+        if args.format == "table" and not args.chains:
+            print("\nrate = consistent / answered chains (every edge answered with a sign, the endpoints answered); "
+                  "95% percentile interval resampling statements (1000 resamples)")
+        return 0
+    if args.chains:
+        raise ConfigError("--chains lists the chains of --signs; add --signs")
+    if len(args.run) != 1:
+        raise ConfigError(f"consistency reads one chain run ({len(args.run)} given); several runs are for --signs")
+    args.run = args.run[0]
     rep = consistency(args.run, member_run=args.member_run, pairs=args.pair)
     frame = rep.by_statement if args.by_statement else rep.by_variant
     if args.format == "json":

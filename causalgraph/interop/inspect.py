@@ -25,7 +25,7 @@ or ``all``, the default), ``data`` (``--data`` of the command line: a dataset
 name or a path; default the task's own corpus) and the task's item options
 (``rule`` and ``order`` for the chain tasks, ``max_chains`` for multi-hop
 CorrI, ``graph_edit`` — ``reverse`` or ``shuffle`` — for the CCR graph variants
-and the structure tasks).  Generation is greedy (temperature 0) as in ``bench run``, unless
+and the structure tasks, ``flip-signs`` or ``flip-signs:k`` for multi-hop CorrI and net-effect).  Generation is greedy (temperature 0) as in ``bench run``, unless
 ``--temperature`` says otherwise.
 """
 

@@ -20,6 +20,7 @@ from .corrections import Correction, bonferroni, holm
 from .kruskal import KruskalResult, dunn, epsilon_squared, kruskal
 from .mcnemar import McNemarResult, mcnemar, paired_labels
 from .runs import KruskalAnalysis, kruskal_runs, mcnemar_runs, pair_key, pair_variants, variant_key
+from .sign_consistency import SignConsistencyReport, sign_consistency
 
 __all__ = [
     "mcnemar",
@@ -37,6 +38,8 @@ __all__ = [
     "KruskalAnalysis",
     "consistency",
     "ConsistencyReport",
+    "sign_consistency",
+    "SignConsistencyReport",
     "pair_key",
     "pair_variants",
     "variant_key",

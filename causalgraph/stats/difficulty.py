@@ -54,7 +54,7 @@ from .pairing import as_run, run_name
 from ..datasets import load_corpus
 from ..outputs import output_file
 
-__all__ = ["MODELS", "DEFAULT_FEATURES", "STATEMENT_FEATURES", "ITEM_FACTORS", "MIN_ITEMS", "MIN_SUPPORT", "COLUMNS",
+__all__ = ["MODELS", "DEFAULT_FEATURES", "STATEMENT_FEATURES", "ITEM_FACTORS", "ITEM_FEATURES", "MIN_ITEMS", "MIN_SUPPORT", "COLUMNS",
            "DifficultyFit", "Design", "design_matrix", "fit_difficulty", "difficulty_frame", "difficulty_runs", "table_rows",
            "supported_features",
            "difficulty_curve", "plot_difficulty"]
@@ -70,6 +70,10 @@ STATEMENT_FEATURES = ("c_com", "c_ex", "c_nest", "c_corr", "c_pol", "c_raw", "c_
                       *CHAIN_FEATURES)
 #: Categorical item features.
 ITEM_FACTORS = ("position", "encoding", "event_names", "graph_edit", "variant")
+#: Numeric item features, read from the item's meta where its task records them (the sign tasks:
+#: ``hops`` and ``negative_edges`` of a multi-hop chain; all four for a net-effect pair, whose
+#: ``conflicting`` is 1 when paths of both signs join it); an item without one has no value for it.
+ITEM_FEATURES = ("hops", "negative_edges", "n_paths", "conflicting")
 #: Fewest answered items a fit accepts.
 MIN_ITEMS = 30
 #: Fewest statements a term must set apart from the rest (a numeric feature away from its most
@@ -198,7 +202,7 @@ def design_matrix(frame, features: Sequence[str], *, where: str = "") -> Design:
     for name in features:
         if name not in frame.columns:
             raise ConfigError(f"unknown feature {name!r}{at}; expected one of "
-                              f"{', '.join(STATEMENT_FEATURES + ITEM_FACTORS)}")
+                              f"{', '.join(STATEMENT_FEATURES + ITEM_FEATURES + ITEM_FACTORS)}")
         col = frame[name]
         if col.isna().any():
             bad = frame.loc[col.isna(), "statement_id"].tolist()
@@ -447,6 +451,7 @@ def difficulty_frame(run, statement_values: Mapping[str, Mapping[str, float]], v
                    "variant": v, "position": meta.get("position"), "encoding": enc, "event_names": scheme,
                    "graph_edit": edit}
             row.update(statement_values[sid])
+            row.update({k: float(meta[k]) if meta.get(k) is not None else None for k in ITEM_FEATURES})
             rows.append(row)
     return pd.DataFrame(rows)
 
@@ -489,8 +494,8 @@ def difficulty_runs(runs: Sequence[Any], features: Optional[Sequence[str]] = Non
     if len(set(features)) != len(features):
         raise ConfigError(f"--features names a feature twice: {', '.join(features)}")
     for f in features:
-        if f not in STATEMENT_FEATURES + ITEM_FACTORS:
-            raise ConfigError(f"unknown feature {f!r}; expected one of {', '.join(STATEMENT_FEATURES + ITEM_FACTORS)}")
+        if f not in STATEMENT_FEATURES + ITEM_FEATURES + ITEM_FACTORS:
+            raise ConfigError(f"unknown feature {f!r}; expected one of {', '.join(STATEMENT_FEATURES + ITEM_FEATURES + ITEM_FACTORS)}")
     source = data if data is not None else get_task(loaded[0].task).default_data
     values = _statement_features(load_corpus(source))
     frames = []

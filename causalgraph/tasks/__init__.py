@@ -39,7 +39,7 @@ __all__ = ["Task", "ItemView", "KINDS", "register_task", "get_task", "list_tasks
 
 #: The modules that declare built-in tasks, loaded on first use.
 _FAMILIES = ("causalgraph.tasks.climatecause", "causalgraph.tasks.pubmedcausal", "causalgraph.tasks.annotation",
-             "causalgraph.tasks.structure", "causalgraph.tasks.identification")
+             "causalgraph.tasks.structure", "causalgraph.tasks.identification", "causalgraph.tasks.net_effect")
 
 _BUILTIN: list[str] = []
 

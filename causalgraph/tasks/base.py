@@ -167,6 +167,16 @@ class Task:
     item_view
         Optional :class:`ItemView`: how the viewer shows an item whose
         answer is a set of cause-effect pairs; ``None`` shows labels.
+    signed_path
+        Optional ``signed_path(record) -> (statement id, events) | None``:
+        the directed path (two events for one relation, more for a chain, in
+        the real events' names) whose composed correlation the record's
+        answer states, for ``stats consistency --signs``; ``None`` for a
+        record that states no one path's sign.
+    label_signs
+        With :attr:`signed_path`: each label that states a sign → ``+1`` or
+        ``-1`` (CorrI's ``positive``/``negative``; net-effect's
+        ``increase``/``decrease``); other labels (``mixed``) state none.
     continuations
         Optional ``continuations(variant) -> {label: text}``: the answer to
         each label as the variant's prompt asks for it (``Yes``,
@@ -207,6 +217,8 @@ class Task:
     paired_metric: Optional[str] = None
     report_columns: tuple[str, ...] = ()
     item_view: Optional[ItemView] = None
+    signed_path: Optional[Callable[[Mapping[str, Any]], Optional[tuple]]] = None
+    label_signs: Mapping[str, int] = dataclasses.field(default_factory=dict)
 
     def __post_init__(self):
         if self.kind not in KINDS:

@@ -40,7 +40,7 @@ from ..graph import CausalGraph, compile_graph
 from ..metrics.chains import RULES, chain_labels, chain_stats
 from ..model import Statement, as_statements
 from ..taskkit.item import Item, item_id
-from ..graph_edits import check_edit, edit_graph, join_edit, split_edit
+from ..graph_edits import SIGN_EDITS, check_edit, edit_graph, join_edit, parse_edit, split_edit
 from ..naming import event_names as _event_names, join_variant, rename_graph, split_variant
 from ..prompts import PromptVariant, catalog_variants, encoding_variant_id, get_variant, resolve_catalog
 from ..scores import binary_scores
@@ -300,19 +300,27 @@ def multihop_chains(graph: CausalGraph, max_chains: int = DEFAULT_MAX_CHAINS) ->
     return out
 
 
-def _multihop_items(corpus, task: str, v: PromptVariant, max_chains: int) -> list[Item]:
+def _multihop_items(corpus, task: str, v: PromptVariant, max_chains: int, edit: str = "real") -> list[Item]:
+    vid = join_edit(v.id, edit)
     out = []
     for st in _causal(corpus):
-        g = compile_graph(st)
-        for ch in multihop_chains(g, max_chains):
+        # flip-signs (graph_edits) keeps every edge, so the edited graph has the same chains, in the same
+        # order and with the same indices: each item pairs with its real version; only signs and golds change.
+        edited = edit_graph(compile_graph(st), edit, key=st.id)
+        flipped = set(edited.flipped)
+        for ch in multihop_chains(edited.graph, max_chains):
             facts = " ".join(v.render_fact(a, b, c) for a, b, c in zip(ch.events, ch.events[1:], ch.correlations))
+            meta = {"statement_id": st.id, "chain_index": ch.index, "events": list(ch.events),
+                    "edge_correlations": list(ch.correlations), "cause": ch.events[0], "effect": ch.events[-1],
+                    "hops": len(ch.events) - 1,
+                    "negative_edges": sum(1 for c in ch.correlations if c == "negative")}
+            if edit != "real":
+                meta["graph_edit"] = edit
+                meta["flipped"] = [[a, b] for a, b in zip(ch.events, ch.events[1:]) if (a, b) in flipped]
             out.append(Item(
-                id=item_id(task, v.id, st.id, f"p{ch.index:04d}"), task=task, variant=v.id,
+                id=item_id(task, vid, st.id, f"p{ch.index:04d}"), task=task, variant=vid,
                 prompt=v.render(chain=facts, e_i=ch.events[0], e_j=ch.events[-1]),
-                gold=ch.composed,
-                meta={"statement_id": st.id, "chain_index": ch.index, "events": list(ch.events),
-                      "edge_correlations": list(ch.correlations), "cause": ch.events[0], "effect": ch.events[-1],
-                      "hops": len(ch.events) - 1},
+                gold=ch.composed, meta=meta,
             ))
     return out
 
@@ -358,7 +366,8 @@ def items(corpus, task: str, variant, *, rule: str = "path", max_chains: int = D
         ``real`` (default), ``reverse`` or ``shuffle`` (:mod:`causalgraph.graph_edits`): the
         prompt shows the edited graph and the gold is the asked event's membership or position
         in it; the variant id gets ``.<edit>``.  Only for prompts that hold the graph and not the
-        statement text (the CCR graph variants).
+        statement text (the CCR graph variants).  ``flip-signs`` and ``flip-signs:k`` are for
+        ``corri-multihop`` only: its chain facts state the flipped signs and the gold composes them.
 
     Examples
     --------
@@ -377,14 +386,24 @@ def items(corpus, task: str, variant, *, rule: str = "path", max_chains: int = D
     if task in TASK_NAMES and not isinstance(variant, PromptVariant):
         prompts = resolve_catalog(task, prompts)
     v, scheme = _resolve(task, rest, encoding, event_names, prompts)
-    if task in ("corri", "corri-rc", "corri-multihop") and edit != "real":
-        raise ConfigError(f"task {task} takes no graph edit ({edit!r}): its prompts hold no graph (graph edits are "
-                          f"for the CCR graph variants and the structure tasks)")
-    _check_edit_prompt(task, v, edit)
+    name = parse_edit(edit)[0]
+    if task in ("corri", "corri-rc") and edit != "real":
+        raise ConfigError(f"task {task} takes no graph edit ({edit!r}): its prompts hold no graph and state no "
+                          f"sign (graph edits are for the CCR graph variants and the structure tasks; flip-signs "
+                          f"for corri-multihop and net-effect)")
+    if task == "corri-multihop" and name not in ("real",) + SIGN_EDITS:
+        raise ConfigError(f"task {task} takes no graph edit {edit!r}: its prompts state the chain's signs but hold no "
+                          f"graph; it takes flip-signs or flip-signs:k")
+    if task != "corri-multihop" and name in SIGN_EDITS:
+        raise ConfigError(f"task {task} variant {v.id} cannot take graph edit {edit!r}: its prompt states no "
+                          f"correlation sign, so flipped signs would be nowhere in the prompt (flip-signs is for "
+                          f"corri-multihop and net-effect)")
+    if task != "corri-multihop":  # multi-hop states the edited signs in its chain facts, not in a graph
+        _check_edit_prompt(task, v, edit)
     if task in ("corri", "corri-rc"):
         return _corri_items(corpus, task, v)
     if task == "corri-multihop":
-        return _multihop_items(corpus, task, v, max_chains)
+        return _multihop_items(corpus, task, v, max_chains, edit)
     return _ccr_items(corpus, task, v, rule, order, scheme, edit)
 
 
@@ -473,6 +492,22 @@ _POSITIVE = {"corri": "positive", "corri-rc": "positive", "corri-multihop": "pos
              "ccr-eci-member": "yes"}
 
 
+def _corri_path(record) -> Optional[tuple[str, tuple[str, ...]]]:
+    """The statement and relation (cause, effect) a CorrI answer is the sign of."""
+    meta = record.get("meta") or {}
+    if not (meta.get("statement_id") and meta.get("cause") and meta.get("effect")):
+        return None
+    return str(meta["statement_id"]), (str(meta["cause"]), str(meta["effect"]))
+
+
+def _multihop_path(record) -> Optional[tuple[str, tuple[str, ...]]]:
+    """The statement and chain a multi-hop answer is the composed sign of."""
+    meta = record.get("meta") or {}
+    if not (meta.get("statement_id") and meta.get("events")):
+        return None
+    return str(meta["statement_id"]), tuple(meta["events"])
+
+
 def _task(name: str) -> Task:
     """The :class:`Task` of one task of the prompt catalog."""
     variants = prompts.list_variants(name)
@@ -522,7 +557,11 @@ def _task(name: str) -> Task:
                 report_columns=("authors.f1",) if position else (),
                 # Position answers compare with membership answers once collapsed (Table 21 b, c).
                 coarsen=collapse_position if position else None,
-                coarse_labels=MEMBERSHIP_LABELS if position else ())
+                coarse_labels=MEMBERSHIP_LABELS if position else (),
+                # CorrI answers state one relation's sign, multi-hop answers a chain's (stats consistency --signs).
+                signed_path=(_multihop_path if name == "corri-multihop" else
+                             _corri_path if name.startswith("corri") else None),
+                label_signs={"positive": 1, "negative": -1} if name.startswith("corri") else {})
 
 
 def tasks() -> list[Task]:

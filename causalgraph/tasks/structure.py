@@ -44,7 +44,7 @@ from ..errors import ConfigError, SchemaError
 from ..event_lists import parse_event_list, record_outcome, set_scores, unreadable_event
 from ..graph import CausalGraph, compile_graph
 from ..model import Statement, as_statements
-from ..graph_edits import check_edit, edit_graph, join_edit, split_edit
+from ..graph_edits import SIGN_EDITS, check_edit, edit_graph, join_edit, parse_edit, split_edit
 from ..naming import event_names as _event_names, join_variant, rename_graph, split_variant
 from .continuations import answer_continuations
 from ..prompts import ENCODING_PREFIXES, PromptVariant, catalog_variants, encoding_variant_id, with_encoding
@@ -247,6 +247,10 @@ def items(corpus, task: str, variant: str, *, order: str = "paper", encoding: Op
             raise ConfigError(f"variant {variant!r} edits the graph ({edit!r}) but graph edit {graph_edit!r} was asked")
         edit = graph_edit
     v, scheme = _resolve(task, rest, encoding, event_names)
+    if parse_edit(edit)[0] in SIGN_EDITS:
+        raise ConfigError(f"task {task} variant {v.id} cannot take graph edit {edit!r}: its graph is shown without "
+                          f"correlation signs, so flipped signs would be nowhere in the prompt (flip-signs is for "
+                          f"corri-multihop and net-effect)")
     vid = join_edit(join_variant(v.id, scheme), edit)
     out: list[Item] = []
     for st in _causal(corpus):
