@@ -87,6 +87,17 @@ def _summary_rows(metrics, path):
     return [r for r in report_rows(metrics, run_name=str(path)) if not str(r["row"]).startswith("[")]
 
 
+def _dash_unscored(rows, fmt: str):
+    """Rows for a table with the empty scores of a variant nothing was answered for shown as "—"
+    (JSON keeps ``null`` and ``n_scored`` 0; CSV an empty cell)."""
+    if fmt != "table":
+        return rows
+    keep = {"run", "task", "model", "row", "strategy", "items", "errors", "parse_fail_rate", "pending", "method",
+            "n_scored"}
+    return [{**r, **{k: "—" for k, v in r.items() if v is None and k not in keep}} if r.get("n_scored") == 0 else r
+            for r in rows]
+
+
 _RUN_COLUMNS = ["row", "items", "errors", "parse_fail_rate", "precision", "recall", "f1", "f1_ci95"]
 
 
@@ -114,7 +125,11 @@ def _cmd_run(args) -> int:
                   f"label (rules {s.get('rules')}); they count as wrong — inspect {result.path}/responses.jsonl",
                   file=sys.stderr)
     rows = _summary_rows(m, result.path)
-    emit_table(rows, args.format, columns=_RUN_COLUMNS[:2] + pending_column(rows) + _RUN_COLUMNS[2:]
+    for v, s in m.get("variants", {}).items():
+        if s.get("n_scored") == 0:
+            print(f"causalgraph bench: note: variant {v}: {s.get('note')}", file=sys.stderr)
+    emit_table(_dash_unscored(rows, args.format), args.format,
+               columns=_RUN_COLUMNS[:2] + pending_column(rows) + _RUN_COLUMNS[2:]
                + accuracy_column(rows) + agreement_columns(rows) + loglik_columns(rows))
     return 1 if result.errors else 0
 
@@ -179,7 +194,11 @@ def _cmd_report(args) -> int:
     cols += agreement_columns(rows) + loglik_columns(rows)
     if len(args.runs) == 1:
         cols = cols[1:]
-    emit_table(rows, args.format, columns=cols)
+    for entry in allm:
+        for v, s in entry["metrics"]["variants"].items():
+            if s.get("n_scored") == 0:
+                print(f"causalgraph bench: note: {entry['run']} variant {v}: {s.get('note')}", file=sys.stderr)
+    emit_table(_dash_unscored(rows, args.format), args.format, columns=cols)
     if args.confusion and args.format == "table":
         for entry in allm:
             for v, s in entry["metrics"]["variants"].items():

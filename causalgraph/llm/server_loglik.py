@@ -36,7 +36,7 @@ from typing import Any
 from ..errors import BackendError, ConfigError
 from .loglik import ChoiceScores, LoglikRequest
 from .openai import OPENAI_URL, OpenAIBackend
-from .local import resolve_model_file
+from .local import HF_INSTALL, gguf_reader_needs, require_packages, resolve_model_file
 
 __all__ = ["PromptLogprobsBackend", "continuation_logprob"]
 
@@ -106,6 +106,13 @@ class PromptLogprobsBackend(OpenAIBackend):
     _CLIENT_OPTIONS = OpenAIBackend._CLIENT_OPTIONS + ("tokenizer",)
 
     def __init__(self, model: str, **options: Any):
+        import os
+
+        if not (options.get("base_url") or os.environ.get("OPENAI_BASE_URL")):
+            # Checked first: without a server there is nothing to ask, whatever the key.
+            raise ConfigError(f"openai-compatible/{model} needs --base-url http://HOST:PORT/v1 (a server that "
+                              "returns prompt log-probabilities: vllm serve, the llama.cpp server); for OpenAI's "
+                              "own API use openai/")
         super().__init__(model, **options)
         if self.base_url == OPENAI_URL:
             raise ConfigError(f"openai-compatible/{model}: the OpenAI API returns no log-probabilities of given "
@@ -115,6 +122,11 @@ class PromptLogprobsBackend(OpenAIBackend):
             raise ConfigError(f"openai-compatible/{model}: option tokenizer=PATH is required (the model's folder, a "
                               ".gguf file or smollm2): the completions endpoint takes text, so the chat template is "
                               "applied here")
+        tokenizer = str(options["tokenizer"])
+        # Every package the chat template will need, checked before the first item (else each item fails alike).
+        require_packages(f"openai-compatible/{model} (tokenizer={tokenizer})",
+                         [("transformers", "transformers", HF_INSTALL), *gguf_reader_needs(tokenizer)])
+        resolve_model_file(tokenizer)  # a tokenizer path that does not exist: one line now
         self._tokenizer = None
 
     def identity(self) -> dict[str, Any]:
