@@ -280,7 +280,7 @@ def _unscored(out: dict[str, Any], records: Sequence[Mapping[str, Any]], spec) -
     out["n_scored"] = 0
     out["parse_failure_rate"] = None  # of no answer
     out["note"] = (f"no score: none of {plural(len(records), 'item')} was answered "
-                   f"({plural(out['errors'], 'failed request')})" if records else "no score: no item")
+                   f"({plural(out['errors'], 'failed request')})" if records else "no score: no item answered yet")
     if spec.kind == "binary":
         out.update({"precision": None, "recall": None, "f1": None, "accuracy": None,
                     "precision_ci95": None, "recall_ci95": None, "f1_ci95": None})

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..bench.runner import DEFAULT_MAX_CONNECTION_FAILURES, RunConfig, arun_benchmark
+from ..bench.runner import DEFAULT_MAX_CONNECTION_FAILURES, DEFAULT_MAX_FAILED_ITEMS, RunConfig, arun_benchmark
 from ..errors import ConfigError
 from ..llm.registry import model_forms
 from ..wording import plural
@@ -58,6 +58,10 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
                    help="stop the run after N attempts in a row could not reach the server (it is gone); the "
                         f"items left stay pending and the same command resumes them (default "
                         f"{DEFAULT_MAX_CONNECTION_FAILURES}; 0: never stop)")
+    p.add_argument("--max-failed-items", type=int, default=DEFAULT_MAX_FAILED_ITEMS, metavar="N",
+                   help="stop the run after N items in a row failed alike after all their attempts (a server "
+                        "answering HTTP 500, a backend that always raises); those items stay pending and the same "
+                        f"command resumes them (default {DEFAULT_MAX_FAILED_ITEMS}; 0: never stop)")
     p.add_argument("--prices", metavar="FILE", help="JSON price table overriding the built-in one")
     add_graph_edit_option(p)
 
@@ -77,6 +81,7 @@ def _config(args):
                      max_tokens=args.max_tokens, seed=args.seed, model_options=options,
                      max_attempts=args.max_attempts, retry_base=args.retry_base, retry_cap=args.retry_cap,
                      request_timeout=args.timeout, max_connection_failures=args.max_connection_failures,
+                     max_failed_items=args.max_failed_items,
                      cache=not args.no_cache, epochs=getattr(args, "epochs", 1), prompts=args.prompts,
                      graph_edit=args.graph_edit,
                      method=getattr(args, "method", "generate"),
@@ -110,9 +115,12 @@ def _cmd_run(args) -> int:
     if result.epochs > config.epochs:
         print(f"causalgraph bench: note: {result.path} asks every item {result.epochs} times (the most it was ever "
               f"asked for), not {config.epochs}; counts below are of samples", file=sys.stderr)
-    print(f"run {result.path}: {result.written} written, {result.skipped} already answered, "
-          f"{plural(result.requests_sent, 'request')} sent, {plural(result.cache_hits, 'cache hit')}, "
-          f"{plural(result.errors, 'error')}; "
+    # written = asked + cache hits + shared failures; requests sent counts every attempt of the asked ones.
+    shared = f", {result.shared_failures} sharing a failed request" if result.shared_failures else ""
+    retries = ", retries included" if result.requests_sent > result.asked else ""
+    print(f"run {result.path}: {result.written} written, {result.skipped} already answered; {result.asked} asked "
+          f"({plural(result.requests_sent, 'request')} sent{retries}){shared}, "
+          f"{plural(result.cache_hits, 'cache hit')}; {plural(result.errors, 'error')}; "
           f"tokens in {m['tokens_in']:,} out {m['tokens_out']:,}, cost ${m['cost_usd']:.4f}", file=sys.stderr)
     if result.waiting_in_batch:
         print(f"causalgraph bench: {plural(result.waiting_in_batch, 'item waits', 'items wait')} in an open Batch job; "
