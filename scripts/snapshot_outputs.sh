@@ -61,8 +61,9 @@ run compare-graphs compare-graphs --format csv climatecause climatecause
 for t in corri ccr-position ccr-member reachability parents; do
   v=$("$CG" bench tasks --format json | python3 -c "import json,sys; print([r for r in json.load(sys.stdin) if r['task']=='$t'][0]['variants'].split(',')[0])")
   run run-$t bench run --task $t --variant "$v" --model mock/oracle --limit 40 --out "$OUT/run-$t.d"
-  # mock/noisy flips answers only when it samples (a temperature above 0): at 0 it is the oracle, and the
-  # comparison pages and McNemar tables would compare two identical runs.
+  # mock/noisy is wrong with probability flip per item at any temperature (since issue 35, item 10: before, it
+  # was the oracle at temperature 0 and on annotate); these runs sample (--temperature 1), so their outputs
+  # are those of a sampled run, and the comparison page and McNemar compare two different runs.
   run run-$t-noisy bench run --task $t --variant "$v" --model mock/noisy --temperature 1 --limit 40 --out "$OUT/run-$t-noisy.d"
   run report-$t-table bench report "$OUT/run-$t.d"
   run report-$t-json bench report "$OUT/run-$t-noisy.d" --format json

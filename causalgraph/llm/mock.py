@@ -255,8 +255,10 @@ class NoisyBackend(OracleBackend):
 
     def request_identity(self, request: Request) -> dict[str, Any]:
         # Whether (and how) the item is answered wrong decides the answer: two items with the same prompt
-        # and gold share a cache entry only when both are right, or wrong alike.
-        return {**super().request_identity(request), "wrong": self._wrong(request)}
+        # and gold share a cache entry only when both are right, or wrong alike (the same wrong answer, which
+        # under --method loglik is the same wrong label: one draw picks both).
+        return {**super().request_identity(request),
+                "wrong": None if self._wrong(request) is None else self.answer(request)}
 
     def answer(self, request: Request) -> str:
         right = super().answer(request)
