@@ -523,8 +523,15 @@ def accuracy_column(rows: Sequence[Mapping[str, Any]]) -> list[str]:
 
 
 def pending_column(rows: Sequence[Mapping[str, Any]]) -> list[str]:
-    """``["pending"]`` when a row has samples still to ask, else ``[]`` (a complete run's table keeps its columns)."""
-    return ["pending"] if any(r.get("pending") for r in rows) else []
+    """The pending columns of rows that have something still to ask, else ``[]`` (a complete run's table keeps
+    its columns): ``pending`` counts items, ``samples_pending`` the samples (item × epoch) of a run with epochs.
+
+    Examples
+    --------
+    >>> pending_column([{"pending": 3}, {"samples_pending": 0}]), pending_column([{"pending": 0}])
+    (['pending'], [])
+    """
+    return [c for c in ("pending", "samples_pending") if any(r.get(c) for r in rows)]
 
 
 def _mean_values(dicts: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -653,10 +660,12 @@ def report_rows(metrics: Metrics | Mapping[str, Any], *, run_name: str = "", spe
     variants = metrics.variants or {}
     binary = any("f1" in s and "macro_f1" not in s for s in variants.values())
     pass_name = metrics.reducer if _per_item_reducer(metrics.reducer) else None
+    # With epochs, what is pending is counted in samples (item × epoch), and the column says so.
+    pending_key = "samples_pending" if (metrics.epochs or 1) > 1 else "pending"
     for v, s in variants.items():
         row = {"run": run_name, "task": metrics.task, "model": metrics.model, "row": v,
                "strategy": s.get("strategy"), "items": s.get("items"), "errors": s.get("errors"),
-               "parse_fail_rate": s.get("parse_failure_rate"), "pending": s.get("pending")}
+               "parse_fail_rate": s.get("parse_failure_rate"), pending_key: s.get("pending")}
         if s.get("n_scored") == 0:  # nothing answered: its scores are None, shown as "—" (UNSCORED)
             row["n_scored"] = 0
         if "loglik" in s:  # only runs scored by log-likelihood have these columns

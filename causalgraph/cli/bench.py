@@ -97,7 +97,7 @@ def _dash_unscored(rows, fmt: str):
     (JSON keeps ``null`` and ``n_scored`` 0; CSV an empty cell)."""
     if fmt != "table":
         return rows
-    keep = {"run", "task", "model", "row", "strategy", "items", "errors", "pending", "method",
+    keep = {"run", "task", "model", "row", "strategy", "items", "errors", "pending", "samples_pending", "method",
             "n_scored"}
     return [{**r, **{k: "—" for k, v in r.items() if v is None and k not in keep}} if r.get("n_scored") == 0 else r
             for r in rows]

@@ -240,7 +240,8 @@ def run_agreement(args) -> int:
     if args.format == "json":
         emit_json(table.to_dict(orient="records"))
         return 0
-    cols = [c for c in AGREEMENT_COLUMNS if c != "pending" or table["pending"].any()]  # shown for a stopped run
+    # shown for a stopped run
+    cols = [c for c in AGREEMENT_COLUMNS if c != "samples_pending" or table["samples_pending"].any()]
     emit_table(table, args.format, columns=cols if len(args.runs) > 1 else cols[1:])
     if args.format == "table" and len(table):
         print("\nidentical = share of the items answered in every epoch that got one answer in all; fleiss_kappa: "
