@@ -115,12 +115,14 @@ def _cmd_run(args) -> int:
     if result.epochs > config.epochs:
         print(f"causalgraph bench: note: {result.path} asks every item {result.epochs} times (the most it was ever "
               f"asked for), not {config.epochs}; counts below are of samples", file=sys.stderr)
-    # written = asked + cache hits + shared failures; requests sent counts every attempt of the asked ones.
+    # written = asked + cache hits + shared failures; requests sent counts every attempt of the asked ones, so
+    # the items asked are named apart when some were retried.
     shared = f", {result.shared_failures} sharing a failed request" if result.shared_failures else ""
-    retries = ", retries included" if result.requests_sent > result.asked else ""
-    print(f"run {result.path}: {result.written} written, {result.skipped} already answered; {result.asked} asked "
-          f"({plural(result.requests_sent, 'request')} sent{retries}){shared}, "
-          f"{plural(result.cache_hits, 'cache hit')}; {plural(result.errors, 'error')}; "
+    asked = (f"; {plural(result.asked, 'item')} asked, retries included" if result.requests_sent != result.asked
+             else "")
+    print(f"run {result.path}: {result.written} written, {result.skipped} already answered; "
+          f"{plural(result.requests_sent, 'request')} sent, {plural(result.cache_hits, 'cache hit')}{shared}"
+          f"{asked}; {plural(result.errors, 'error')}; "
           f"tokens in {m['tokens_in']:,} out {m['tokens_out']:,}, cost ${m['cost_usd']:.4f}", file=sys.stderr)
     if result.waiting_in_batch:
         print(f"causalgraph bench: {plural(result.waiting_in_batch, 'item waits', 'items wait')} in an open Batch job; "
