@@ -140,8 +140,13 @@ def _cmd_run(args) -> int:
             print(f"causalgraph bench: note: variant {v}: {s.get('note')}", file=sys.stderr)
     emit_table(_dash_unscored(rows, args.format), args.format,
                columns=_RUN_COLUMNS[:2] + pending_column(rows) + _RUN_COLUMNS[2:]
-               + accuracy_column(rows) + agreement_columns(rows) + loglik_columns(rows))
+               + accuracy_column(rows) + agreement_columns(rows) + loglik_columns(rows) + _scored_column(rows, args))
     return 1 if result.errors else 0
+
+
+def _scored_column(rows, args) -> list[str]:
+    """``["n_scored"]`` in JSON and CSV when a variant had nothing answered (its ``null`` scores say why there)."""
+    return ["n_scored"] if args.format != "table" and any(r.get("n_scored") == 0 for r in rows) else []
 
 
 def _cmd_parse(args) -> int:

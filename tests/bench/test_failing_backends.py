@@ -251,6 +251,11 @@ def test_a_variant_with_no_answered_item_shows_no_score_in_every_table(standin, 
     assert table[2].split() == ["A_1", "3", "3", "—", "—", "—", "—", "—"]  # parse_fail_rate of no answer too
     assert "0.0000" not in got.out
     assert "note: variant A_1: no score: none of 3 items was answered (3 failed requests)" in got.err
+    # Asked again (failed items are), failing again: the JSON table says nothing was scored.
+    assert main(RUN + ["--base-url", standin.url, "--out", str(out), "--max-attempts", "2", "--limit", "3",
+                       "--format", "json"]) == 1
+    (row,) = json.loads(capsys.readouterr().out)
+    assert (row["n_scored"], row["f1"], row["precision"], row["parse_fail_rate"]) == (0, None, None, None)
     m = load_run(out).metrics["variants"]["A_1"]
     assert (m["n_scored"], m["precision"], m["recall"], m["f1"], m["f1_ci95"], m["parse_failure_rate"]) == \
         (0, None, None, None, None, None)
