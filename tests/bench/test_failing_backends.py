@@ -287,3 +287,22 @@ def test_an_epochs_run_with_nothing_answered_has_no_mean_score(always_raises, is
         v = compute_metrics(run, reducer=reducer, n_boot=10)["variants"]["v_1"]
         assert v["n_scored"] == 0, reducer
         assert all(v.get(k) is None for k in ("precision", "recall", "f1", "pass")), (reducer, v)
+
+
+def test_stats_compare_gives_an_arm_with_nothing_answered_no_f1_and_no_test(standin, isolated_cache, tmp_path,
+                                                                              capsys):
+    standin.faults = lambda prompt, attempt: "500"
+    failed, oracle = tmp_path / "failed", tmp_path / "oracle"
+    assert main(RUN + ["--base-url", standin.url, "--out", str(failed), "--max-attempts", "1", "--limit", "4"]) == 1
+    assert main(["bench", "run", "--data", "sample", "--task", "reachability", "--variant", "A_1", "--model",
+                 "mock/oracle", "--limit", "4", "--out", str(oracle)]) == 0
+    capsys.readouterr()
+    assert main(["stats", "compare", "--by", "model", str(oracle), str(failed), "--format", "json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert (row["f1_a"], row["f1_b"], row["diff"], row["p"], row["significant"]) == (1.0, None, None, None, None)
+    assert row["note"] == "no answered item in arm openai/m: no score, no test"
+    assert main(["stats", "compare", "--by", "model", str(oracle), str(failed)]) == 0
+    got = capsys.readouterr()
+    line = [x for x in got.out.splitlines() if x.startswith("reachability")][0].split()
+    assert line[6:11] == ["1.0000", "—", "—", "—", "—"] and line[-3:] == ["—", "—", "—"]
+    assert "note: reachability mock/oracle vs openai/m: no answered item in arm openai/m" in got.err
