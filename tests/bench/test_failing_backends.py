@@ -306,3 +306,15 @@ def test_stats_compare_gives_an_arm_with_nothing_answered_no_f1_and_no_test(stan
     line = [x for x in got.out.splitlines() if x.startswith("reachability")][0].split()
     assert line[6:11] == ["1.0000", "—", "—", "—", "—"] and line[-3:] == ["—", "—", "—"]
     assert "note: reachability mock/oracle vs openai/m: no answered item in arm openai/m" in got.err
+
+
+def test_loglik_without_openai_and_transformers_names_both_install_commands_not_a_made_up_extra(tmp_path, standin):
+    (tmp_path / "tok").mkdir()
+    r = _without({"openai", "transformers"}, LOGLIK + ["--base-url", standin.url, "--model-option",
+                                                       f"tokenizer={tmp_path / 'tok'}", "--out", str(tmp_path / "r")],
+                 tmp_path)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr == (f"causalgraph bench: error: openai-compatible/m (tokenizer={tmp_path / 'tok'}) needs packages "
+                        "that are not installed: openai (pip install 'causalgraph[openai]'), transformers "
+                        "(pip install 'causalgraph[hf]')\n")
+    assert "causalgraph[openai-compatible]" not in r.stderr and standin.requests == []
