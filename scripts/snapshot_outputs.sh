@@ -61,8 +61,11 @@ run compare-graphs compare-graphs --format csv climatecause climatecause
 for t in corri ccr-position ccr-member reachability parents; do
   v=$("$CG" bench tasks --format json | python3 -c "import json,sys; print([r for r in json.load(sys.stdin) if r['task']=='$t'][0]['variants'].split(',')[0])")
   run run-$t bench run --task $t --variant "$v" --model mock/oracle --limit 40 --out "$OUT/run-$t.d"
-  # mock/noisy flips answers only when it samples (a temperature above 0): at 0 it is the oracle, and the
-  # comparison pages and McNemar tables would compare two identical runs.
+  # mock/noisy is wrong with probability flip per item at any temperature (issue 35, item 10: it used to be the
+  # oracle at temperature 0 and on annotate). These runs sample (--temperature 1), whose draws did not change;
+  # a snapshot taken before that fix differs in every bench run's closing summary on stderr (it now adds up:
+  # written = asked + sharing a failed request + cache hits) and in a noisy answer that had no other label to
+  # give (now an empty answer, scored wrong, where it was the right one).
   run run-$t-noisy bench run --task $t --variant "$v" --model mock/noisy --temperature 1 --limit 40 --out "$OUT/run-$t-noisy.d"
   run report-$t-table bench report "$OUT/run-$t.d"
   run report-$t-json bench report "$OUT/run-$t-noisy.d" --format json

@@ -85,6 +85,29 @@ def _batch_backend(model: str, options: dict[str, Any], *, stored: bool = False)
     return get_backend(model, **(client_cls.restore_options(options) if stored else options))
 
 
+def _offline_guard(backend, what: str) -> None:
+    """Refuse to contact a server other than this machine while ``CAUSALGRAPH_OFFLINE`` is set.
+
+    The Batch commands reach a hosted API (``api.openai.com``); offline, they
+    say so in one line before anything is sent, rather than a bare
+    "Connection error".  A server on the loopback interface (127.0.0.1,
+    ``localhost``, ``::1``) is this machine and stays allowed.
+    """
+    if os.environ.get("CAUSALGRAPH_OFFLINE", "").strip() in ("", "0"):
+        return
+    endpoint = getattr(backend, "endpoint", None) or ""
+    host = endpoint.rsplit(":", 1)[0].strip("[]").lower() if endpoint else ""
+    if host in ("localhost", "::1") or host.startswith("127."):
+        return
+    raise ConfigError(f"CAUSALGRAPH_OFFLINE is set: {what} would contact {endpoint or backend.name}; nothing was "
+                      "sent (unset CAUSALGRAPH_OFFLINE to reach it)")
+
+
+def _never_submitted(entries: Sequence[dict[str, Any]]) -> list[str]:
+    """Local ids of ledger entries that never became a job on the server (``prepared`` or ``uploaded``)."""
+    return [e["local_id"] for e in entries if e.get("state") in ("prepared", "uploaded")]
+
+
 def _run_token(store: RunStore, manifest: dict[str, Any]) -> str:
     """An id for this run directory, put into batch metadata to find lost batches again."""
     raw = f"{store.path.resolve()}|{manifest.get('started')}"
@@ -138,6 +161,7 @@ def submit_batch(config: RunConfig, *, items: Optional[Sequence[Item]] = None,
     ['batch_…']
     """
     backend = _batch_backend(config.model, config.model_options)
+    _offline_guard(backend, "bench batch submit")
     with RunWriter.prepare(config, backend, items=items, dataset=dataset, mode="batch-submit") as writer:
         return _submit_locked(writer, config, backend, max_lines, max_bytes)
 
@@ -321,6 +345,9 @@ def _collect_locked(store: RunStore, wait: bool, poll_interval: float, timeout: 
         raise ConfigError(f"{store.path}: the run has no Batch job (no {store.ledger_path.name})")
     options = dict((manifest.get("parameters") or {}).get("model_options") or {})
     backend = _batch_backend(manifest["model"], options, stored=True)
+    unsent = _never_submitted(ledger["batches"])
+    _offline_guard(backend, "bench batch collect" + (f" (which submits batch {', '.join(unsent)}, never submitted)"
+                                                     if unsent else ""))
     writer = RunWriter.reopen(store, get_task(manifest["task"]), manifest, mode="batch-collect")
     client = batch_client_for(backend)
     token = _run_token(store, manifest)
@@ -334,7 +361,13 @@ def _collect_locked(store: RunStore, wait: bool, poll_interval: float, timeout: 
             while True:
                 for entry in ledger["batches"]:
                     if entry["state"] in ("prepared", "uploaded"):
-                        _advance(client, store, ledger, entry, token)
+                        try:
+                            with client.errors():
+                                _advance(client, store, ledger, entry, token)
+                        except BackendError as exc:
+                            # Said as what it is: the job was never created, there is nothing to collect yet.
+                            raise BackendError(f"batch {entry['local_id']} of {store.path} was never submitted and "
+                                               f"submitting it failed: {exc}") from None
                     if entry["state"] != "submitted":
                         continue
                     b = client.retrieve(entry["batch_id"])
@@ -399,5 +432,11 @@ def batch_status(run_dir: str | os.PathLike) -> list[dict[str, Any]]:
     ledger = Ledger.from_dict(store.read_ledger(), str(store.ledger_path))
     if not ledger.batches:
         raise ConfigError(f"{store.path}: the run has no Batch job (no {store.ledger_path.name})")
-    return [{"local_id": b.local_id, "batch_id": b.batch_id, "state": b.state, "status": b.status,
-             "requests": b.requests, "created": b.created, "collected": b.collected} for b in ledger.batches]
+    return [{"local_id": b.local_id, "batch_id": b.batch_id, "state": b.state,
+             "status": b.status or _UNSENT.get(b.state), "requests": b.requests, "created": b.created,
+             "collected": b.collected} for b in ledger.batches]
+
+
+#: What the status column says of a batch that never became a job (no id, no server status).
+_UNSENT = {"prepared": "never submitted: `bench batch collect` submits it",
+           "uploaded": "file uploaded, never submitted: collect submits it"}

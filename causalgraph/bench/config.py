@@ -17,11 +17,15 @@ from ..errors import ConfigError
 from ..outputs import safe_name
 from ..runlog.store import Run, load_run
 
-__all__ = ["RunConfig", "RunResult", "default_run_dir", "METHODS", "MAX_EPOCHS", "DEFAULT_MAX_CONNECTION_FAILURES"]
+__all__ = ["RunConfig", "RunResult", "default_run_dir", "METHODS", "MAX_EPOCHS", "DEFAULT_MAX_CONNECTION_FAILURES",
+           "DEFAULT_MAX_FAILED_ITEMS"]
 
 
 #: Connection failures in a row after which a run stops (``RunConfig.max_connection_failures``).
 DEFAULT_MAX_CONNECTION_FAILURES = 5
+
+#: Items in a row whose attempts all failed alike after which a run stops (``RunConfig.max_failed_items``).
+DEFAULT_MAX_FAILED_ITEMS = 5
 
 #: ``--method`` values: generate an answer and parse it, or score each label's continuation.
 METHODS = ("generate", "loglik")
@@ -64,6 +68,13 @@ class RunConfig:
         retrying every remaining item to exhaustion would only take time.
         Any answer from the server (an HTTP error included) resets the count;
         a timeout leaves it as it is.  ``0`` never stops.  Default 5.
+    max_failed_items
+        Stop the run after this many items in a row failed with the same
+        failure class after all their attempts (a server answering HTTP 500
+        to everything, a backend whose ``complete`` always raises); the
+        items of that streak stay pending, so the same command resumes
+        them.  Failed items fewer in a row are recorded with their error.
+        ``0`` never stops.  Default 5.
     cache
         Use the response cache; ``cache_path`` overrides its file.
     epochs
@@ -110,6 +121,7 @@ class RunConfig:
     retry_cap: float = 60.0
     request_timeout: Optional[float] = 600.0
     max_connection_failures: int = DEFAULT_MAX_CONNECTION_FAILURES
+    max_failed_items: int = DEFAULT_MAX_FAILED_ITEMS
     cache: bool = True
     cache_path: Optional[str] = None
     prices: Optional[dict[str, dict[str, float]]] = None
@@ -137,6 +149,9 @@ class RunConfig:
         if self.max_connection_failures < 0:
             raise ConfigError(f"--max-connection-failures {self.max_connection_failures}: expected an integer >= 0 "
                               "(0: never stop)")
+        if isinstance(self.max_failed_items, bool) or not isinstance(self.max_failed_items, int) \
+                or self.max_failed_items < 0:
+            raise ConfigError(f"--max-failed-items {self.max_failed_items!r}: expected an integer >= 0 (0: never stop)")
         if not self.variants:
             raise ConfigError("no variant given; pass --variant V[,V…] or --variant all")
         if isinstance(self.epochs, bool) or not isinstance(self.epochs, int) or self.epochs < 1:
@@ -177,6 +192,11 @@ class RunResult:
     item_ids: dict[str, list[str]] = field(default_factory=dict)
     #: Samples per item of the run directory (its largest ``--epochs``); counts above are of samples when > 1.
     epochs: int = 1
+    #: Requests that got a line (``requests_sent`` counts their attempts, retries included); ``written`` is
+    #: ``asked + cache_hits + shared_failures``.
+    asked: int = 0
+    #: Lines of samples that waited on another sample's identical request, which failed (single flight).
+    shared_failures: int = 0
 
     def load(self) -> Run:
         return load_run(self.path)

@@ -22,7 +22,7 @@ from ..errors import CausalGraphError, ConfigError
 from ..llm.base import Backend, is_secret_option, redact_options
 from ..tasks import Task, get_task
 from .clock import utc_now
-from .config import RunConfig, default_run_dir
+from .config import DEFAULT_MAX_FAILED_ITEMS, RunConfig, default_run_dir
 from ..runlog.samples import sample_key
 from ..taskkit.item import Item
 from ..runlog.store import RunStore
@@ -290,6 +290,9 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: l
             "cache": config.cache,
             "model_options": _public_options(config.model_options),
             "backend_identity": backend.identity(),
+            # Written only when not the default, so earlier runs keep their manifest bytes.
+            **({"max_failed_items": config.max_failed_items}
+               if config.max_failed_items != DEFAULT_MAX_FAILED_ITEMS else {}),
             # Written only for loglik, so generated runs keep their manifest bytes.
             **({"method": config.method} if config.method != "generate" else {}),
         },

@@ -16,6 +16,13 @@ inspect_ai's ``ModelAPI.should_retry`` does):
   rather than ending the run;
 * ``fatal`` — a cancel or a parameter the backend cannot honour: raised.
 
+An item whose attempts all failed is recorded with its error, unless it is
+one of ``max_failed_items`` items in a row that failed with the same failure
+class (:func:`failure_class`: an HTTP 500 after every retry, a plugin whose
+``complete`` always raises): the breaker opens then too, since a backend that
+fails every item alike would otherwise have every remaining item retried to
+exhaustion, and the items of that streak stay pending.
+
 Retried attempts wait :func:`backoff_delay` (exponential backoff with full
 jitter, at least the server's ``Retry-After``, never more than the cap); the
 wait ends early when the breaker opens, so a stopped run does not sit out
@@ -35,7 +42,7 @@ from ..errors import (BackendError, BackendProtocolError, BackendUnavailable, Ba
 from ..llm.base import Completion, redact
 
 __all__ = ["ErrorKind", "RetryPolicy", "CircuitBreaker", "Attempted", "backoff_delay", "classify_error",
-           "call_with_retries"]
+           "call_with_retries", "failure_class"]
 
 
 def backoff_delay(attempt: int, base: float, cap: float, retry_after: Optional[float] = None,
@@ -114,6 +121,23 @@ def classify_error(exc: BaseException, backend: Any = None) -> ErrorKind:
     if verdict is False and kind.retried:
         return ErrorKind.PERMANENT
     return kind
+
+
+def failure_class(exc: BaseException, kind: ErrorKind) -> str:
+    """What two failed items must share to count as the same failure: the error's type, its HTTP status.
+
+    Examples
+    --------
+    >>> from causalgraph.errors import TransientBackendError
+    >>> failure_class(TransientBackendError("HTTP 500: boom", status=500), ErrorKind.TRANSIENT)
+    'HTTP 500 (TransientBackendError)'
+    >>> failure_class(RuntimeError("x"), ErrorKind.BUG)
+    'RuntimeError'
+    """
+    if isinstance(exc, asyncio.TimeoutError):
+        return "timeouts"
+    status = getattr(exc, "status", None)
+    return f"HTTP {status} ({type(exc).__name__})" if status is not None else type(exc).__name__
 
 
 @dataclass(frozen=True)
@@ -203,6 +227,14 @@ class CircuitBreaker:
     protocol: bool = False
     #: The first refusal's message (credentials redacted), or ``None``.
     refused: Optional[str] = None
+    #: Items in a row whose attempts all failed with the same :func:`failure_class` that open it (0: never).
+    item_limit: int = 0
+    #: Those items so far, their failure class and the last one's error.
+    failed_items: int = 0
+    failure: Optional[str] = None
+    failure_last: str = ""
+    #: Whether failed items (rather than connection failures) opened it.
+    failing: bool = False
     _open: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
 
     @property
@@ -229,6 +261,33 @@ class CircuitBreaker:
             return True
         return False
 
+    def item_answered(self) -> None:
+        """An item got an answer: failed items are no longer in a row."""
+        self.failed_items, self.failure = 0, None
+
+    def item_failed(self, failure: str, message: str, endpoint: Optional[str] = None) -> bool:
+        """Count an item whose attempts all failed with ``failure`` (:func:`failure_class`); ``True`` when it
+        opens the breaker.  A failure of another class starts the count again.
+
+        Examples
+        --------
+        >>> b = CircuitBreaker(limit=5, item_limit=2)
+        >>> b.item_failed("HTTP 500 (TransientBackendError)", "HTTP 500"), b.item_failed("RuntimeError", "boom")
+        (False, False)
+        >>> b.item_failed("RuntimeError", "boom"), b.is_open, b.failing
+        (True, True, True)
+        """
+        if failure != self.failure:
+            self.failed_items, self.failure = 0, failure
+        self.failed_items += 1
+        self.failure_last = message
+        self.endpoint = endpoint or self.endpoint
+        if self.item_limit and self.failed_items >= self.item_limit and not self.is_open:
+            self.failing = True
+            self._open.set()
+            return True
+        return False
+
     def refuse(self, message: str) -> None:
         """Record a refusal (only the first is kept)."""
         if self.refused is None:
@@ -248,13 +307,15 @@ class Attempted:
 
     ``abandoned``: the breaker opened meanwhile; the request has no line and
     its items stay pending.  Else exactly one of ``completion`` and
-    ``error`` is set, and ``attempts`` counts the attempts made.
+    ``error`` is set, and ``attempts`` counts the attempts made;
+    ``failure`` is the :func:`failure_class` of the last error.
     """
 
     completion: Optional[Completion]
     error: Optional[str]
     attempts: int
     abandoned: bool = False
+    failure: Optional[str] = None
 
 
 async def call_with_retries(send: Callable[[], Awaitable[Completion]], policy: RetryPolicy, breaker: CircuitBreaker,
@@ -292,6 +353,7 @@ async def call_with_retries(send: Callable[[], Awaitable[Completion]], policy: R
     ('yes', 1)
     """
     error: Optional[str] = None
+    failure: Optional[str] = None
     attempt = 0
     while attempt < policy.max_attempts:
         if breaker.is_open:
@@ -307,6 +369,7 @@ async def call_with_retries(send: Callable[[], Awaitable[Completion]], policy: R
                 # A parameter the backend cannot honour fails every item alike: the run stops with that error.
                 raise
             error = policy.message(exc, kind, attempt)
+            failure = failure_class(exc, kind)
             if kind is ErrorKind.UNREACHABLE:
                 if breaker.is_open:
                     return Attempted(None, None, attempt, abandoned=True)
@@ -317,13 +380,13 @@ async def call_with_retries(send: Callable[[], Awaitable[Completion]], policy: R
             elif _server_answered(exc, kind):
                 breaker.reset()
             if not kind.retried:
-                return Attempted(None, error, attempt)
+                return Attempted(None, error, attempt, failure=failure)
             if attempt < policy.max_attempts:
                 await breaker.pause(policy.delay(attempt, getattr(exc, "retry_after", None), rng))
         else:
             breaker.reset()
             return Attempted(completion, None, attempt)
-    return Attempted(None, error, attempt)
+    return Attempted(None, error, attempt, failure=failure)
 
 
 def _server_answered(exc: BaseException, kind: ErrorKind) -> bool:

@@ -46,7 +46,7 @@ from ..llm.cache import ResponseCache
 from ..llm.loglik import LoglikRequest
 from ..llm.registry import backend_class, get_backend
 from ..tasks import Task, get_task
-from .config import DEFAULT_MAX_CONNECTION_FAILURES, MAX_EPOCHS, METHODS, RunConfig, RunResult, default_run_dir
+from .config import DEFAULT_MAX_CONNECTION_FAILURES, DEFAULT_MAX_FAILED_ITEMS, MAX_EPOCHS, METHODS, RunConfig, RunResult, default_run_dir
 from ..taskkit.item import Item
 from .prepare import (PreparedRun, items_by_variant, loglik_choices, loglik_variants, prepare_run,  # noqa: F401
                       resolve_variants, run_prompts)
@@ -56,7 +56,7 @@ from .writer import RunWriter, finish_run, make_record
 
 __all__ = ["RunConfig", "RunResult", "PreparedRun", "run_benchmark", "arun_benchmark", "prepare_run", "run_prompts",
            "default_run_dir", "redact", "backoff_delay", "build_request", "cache_key_for", "make_record", "open_cache",
-           "finish_run", "request_cost", "loglik_choices", "loglik_variants", "METHODS", "DEFAULT_MAX_CONNECTION_FAILURES",
+           "finish_run", "request_cost", "loglik_choices", "loglik_variants", "METHODS", "DEFAULT_MAX_CONNECTION_FAILURES", "DEFAULT_MAX_FAILED_ITEMS",
            "PROGRESS_INTERVAL", "MAX_EPOCHS", "plan_requests", "write_cache_hits", "ask_backend", "answer_samples",
            "aanswer_items", "answer_items", "stopped_error"]
 
@@ -297,6 +297,19 @@ async def ask_backend(misses: Sequence[Planned], spec: Task, config: RunConfig, 
         scores = await backend.score(LoglikRequest(req, tuple(ch), tuple(ch.values())))
         return scores.to_completion()  # the form the cache stores
 
+    # The failed items of the current streak (same failure class, in a row), held back: when the streak
+    # reaches the breaker's item limit the run stops and they stay pending; else they are written.
+    streak: list[tuple[list[Planned], Any]] = []
+
+    def write(group: list[Planned], got: Any) -> None:
+        sink.append(_lines(group, spec, config, backend, cache, sink, got, choices_of, epochs, secrets), sync=False)
+        sink.counters["asked"] = sink.counters.get("asked", 0) + 1
+
+    def flush_streak() -> None:
+        for g, failed in streak:
+            write(g, failed)
+        streak.clear()
+
     async def one(group: list[Planned]) -> None:
         it, req = group[0][0], group[0][2]
         async with sem:
@@ -304,10 +317,22 @@ async def ask_backend(misses: Sequence[Planned], spec: Task, config: RunConfig, 
                 return
             got = await call_with_retries(lambda: send(it, req), policy, breaker, backend=backend, secrets=secrets,
                                           rng=rng, on_attempt=count_attempt)
-            if got.abandoned:
+            if got.abandoned or (got.completion is None and breaker.is_open):
                 return  # no line: the item stays pending for the next invocation
-            sink.append(_lines(group, spec, config, backend, cache, sink, got, choices_of, epochs, secrets),
-                        sync=False)
+            if got.completion is not None:
+                breaker.item_answered()
+                flush_streak()
+                write(group, got)
+            elif breaker.refused is not None or not breaker.item_limit:
+                write(group, got)  # a refusal is its own line (and stops the run); no limit: nothing held back
+            else:
+                if streak and streak[-1][1].failure != got.failure:
+                    flush_streak()  # another failure: the streak so far is not one backend failing alike
+                if breaker.item_failed(got.failure or "error", redact(got.error or "", secrets),
+                                       backend.endpoint or backend.name):
+                    streak.clear()  # the run stops: the whole streak stays pending
+                    return
+                streak.append((group, got))
             sink.sync_now_and_then()
 
     groups: dict[str, list[Planned]] = {}
@@ -317,6 +342,8 @@ async def ask_backend(misses: Sequence[Planned], spec: Task, config: RunConfig, 
     try:
         if tasks:
             await asyncio.gather(*tasks)
+        if not breaker.is_open:
+            flush_streak()  # fewer failed items in a row than the limit: each is recorded with its error
     finally:
         for t in tasks:
             t.cancel()
@@ -340,6 +367,8 @@ def _lines(group: list[Planned], spec: Task, config: RunConfig, backend: Backend
         sink.counters["cache_hits"] += len(group) - 1
     else:
         sink.counters["errors"] += len(group)
+        # The others waited on the same request (single flight): its failure is theirs, no request of their own.
+        sink.counters["shared_failures"] = sink.counters.get("shared_failures", 0) + len(group) - 1
         for g_it, g_epoch, _, _, _ in group:
             recs.append(make_record(g_it, spec, completion=None, key=key, source="live", attempts=got.attempts,
                                     error=redact(got.error or "unknown error", secrets),
@@ -358,7 +387,7 @@ async def answer_samples(config: RunConfig, spec: Task, backend: Backend, sample
     """
     planned = plan_requests(samples, spec, config, backend, choices_of)
     misses = write_cache_hits(planned, cache, spec, sink, choices_of=choices_of, epochs=epochs)
-    breaker = CircuitBreaker(limit=config.max_connection_failures)
+    breaker = CircuitBreaker(limit=config.max_connection_failures, item_limit=config.max_failed_items)
     await ask_backend(misses, spec, config, backend, cache, sink, breaker, choices_of=choices_of, epochs=epochs,
                       secrets=secrets)
     return breaker
@@ -376,6 +405,13 @@ def stopped_error(config: RunConfig, breaker: CircuitBreaker, pending: int, unit
     if breaker.is_open:
         where = breaker.endpoint or config.model
         them = " them" if out is not None else ""
+        if breaker.failing:
+            # Every item failing alike after its retries: a server answering 5xx, a plugin that always raises.
+            return BackendError(
+                f"{config.model}: {breaker.failed_items} items in a row failed with {breaker.failure} from "
+                f"{where} each after up to {plural(config.max_attempts, 'attempt')} (last: {breaker.failure_last}); "
+                f"the run stopped with {left} not answered, left pending. Fix the backend and {again}{them} "
+                f"(--max-failed-items sets how many failed items in a row stop a run)")
         if breaker.protocol:
             # The server is there but is not the API: an HTML page, a proxy, a wrong path in the URL.
             return BackendProtocolError(
@@ -441,7 +477,8 @@ class _MemorySink:
 
     def __init__(self) -> None:
         self.records: list[dict[str, Any]] = []
-        self.counters = {"requests_sent": 0, "cache_hits": 0, "written": 0, "errors": 0}
+        self.counters = {"requests_sent": 0, "cache_hits": 0, "written": 0, "errors": 0, "asked": 0,
+                         "shared_failures": 0}
 
     def append(self, records: Sequence[dict[str, Any]], *, sync: bool = True) -> None:
         # Through JSON, as responses.jsonl would give it back (tuples become lists).
@@ -545,6 +582,7 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
         return RunResult(path=prep.path, metrics=metrics, requests_sent=done["requests_sent"],
                          cache_hits=done["cache_hits"], skipped=prep.skipped, written=done["written"],
                          errors=done["errors"], waiting_in_batch=prep.waiting_in_batch,
+                         asked=done.get("asked", 0), shared_failures=done.get("shared_failures", 0),
                          item_ids={v: [it.id for it in its] for v, its in prep.by_variant.items()},
                          epochs=prep.epochs)
     finally:

@@ -37,6 +37,7 @@ from ..errors import ConfigError, SchemaError
 from ..scores import binary_scores, prf_counts
 from ..llm.loglik import choose
 from ..runlog.files import Metrics
+from ..wording import plural
 from .calibration import calibration
 from ..tasks import get_task, find_task
 from .epochs import (
@@ -242,6 +243,8 @@ def score_records(records: Sequence[Mapping[str, Any]], spec, *, n_boot: int = 1
         if not r.get("error"):
             rules[str(r.get("rule"))] = rules.get(str(r.get("rule")), 0) + 1
     out["rules"] = dict(sorted(rules.items()))
+    if not answered:
+        return _unscored(out, records, spec)
     if not spec.by_labels:
         out.update(spec.score(list(records)))
         return out
@@ -264,6 +267,33 @@ def score_records(records: Sequence[Mapping[str, Any]], spec, *, n_boot: int = 1
         out.update(spec.extra_scores(gold, pred))
     if any(r.get("method") == "loglik" for r in records):
         out.update(_loglik_scores(records, spec, gold))
+    return out
+
+
+def _unscored(out: dict[str, Any], records: Sequence[Mapping[str, Any]], spec) -> dict[str, Any]:
+    """The scores of a variant no item of which was answered: every figure ``None``, ``n_scored`` 0, and a note.
+
+    Failed requests count as wrong answers beside answered items; alone they
+    would give precision, F1 and accuracy 0, a score of a model that was never
+    asked (a missing package, a server that is gone).
+    """
+    out["n_scored"] = 0
+    out["parse_failure_rate"] = None  # of no answer
+    out["note"] = (f"no score: none of {plural(len(records), 'item')} was answered "
+                   f"({plural(out['errors'], 'failed request')})" if records else "no score: no item answered yet")
+    if spec.kind == "binary":
+        out.update({"precision": None, "recall": None, "f1": None, "accuracy": None,
+                    "precision_ci95": None, "recall_ci95": None, "f1_ci95": None})
+    elif spec.kind == "multiclass":
+        out.update({"macro_precision": None, "macro_recall": None, "macro_f1": None, "accuracy": None,
+                    "macro_f1_ci95": None})
+    for name in getattr(spec, "extra_metrics", ()) or ():
+        if "." not in name:
+            out.setdefault(name, None)
+    if any(r.get("method") == "loglik" for r in records):
+        out.update({"method": "loglik",
+                    "loglik": {"scores_rule": "acc", "rules": dict(LOGLIK_RULES), "acc": None, "acc_norm": None},
+                    "calibration": None})
     return out
 
 
@@ -493,8 +523,15 @@ def accuracy_column(rows: Sequence[Mapping[str, Any]]) -> list[str]:
 
 
 def pending_column(rows: Sequence[Mapping[str, Any]]) -> list[str]:
-    """``["pending"]`` when a row has samples still to ask, else ``[]`` (a complete run's table keeps its columns)."""
-    return ["pending"] if any(r.get("pending") for r in rows) else []
+    """The pending columns of rows that have something still to ask, else ``[]`` (a complete run's table keeps
+    its columns): ``pending`` counts items, ``samples_pending`` the samples (item × epoch) of a run with epochs.
+
+    Examples
+    --------
+    >>> pending_column([{"pending": 3}, {"samples_pending": 0}]), pending_column([{"pending": 0}])
+    (['pending'], [])
+    """
+    return [c for c in ("pending", "samples_pending") if any(r.get(c) for r in rows)]
 
 
 def _mean_values(dicts: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -526,6 +563,11 @@ def _mean_over_epochs(run, variant: str, spec, epochs: int, *, n_boot: int, seed
                  for e in range(1, epochs + 1)]
     per_epoch = [s for s in per_epoch if s["items"]]
     samples = run.sample_records(variant)
+    if samples and all(r.get("error") for r in samples):
+        return _unscored({"items": len({r.get("item_id") for r in samples}), **_sample_counts(samples),
+                          "epochs_scored": 0}, samples, spec)
+    # An epoch none of whose samples was answered has no score to average in.
+    per_epoch = [s for s in per_epoch if s.get("n_scored") != 0]
     # Only a multiclass score has a confusion matrix to carry over (every epoch's answers together).
     confusion = score_records(samples, spec, n_boot=0, seed=seed)["confusion"] if spec.kind == "multiclass" else None
     mean, sd = _mean_values(per_epoch) if per_epoch else ({}, {})
@@ -549,6 +591,12 @@ def _pass_variant(run, variant: str, spec, reducer, epochs: int, *, n_boot: int,
     """pass@k or pass^k of one variant, with the counts of its samples."""
     samples = run.sample_records(variant)
     _check_labels(samples, spec)
+    if samples and all(r.get("error") for r in samples):
+        out = {"items": len({r.get("item_id") for r in samples}), **_sample_counts(samples), "k": reducer.k,
+               "pass": None, "pass_ci95": None}
+        out["n_scored"] = 0
+        out["note"] = f"no score: none of {plural(len(samples), 'sample')} was answered"
+        return out
     res = pass_scores(samples, reducer, spec.is_correct, epochs=epochs, n_boot=n_boot, seed=seed,
                       where=f"{run.path}, variant {variant}", writer=run.writer)
     return {"items": res["items"], **_sample_counts(samples), "k": res["k"], "pass": res["value"],
@@ -614,10 +662,14 @@ def report_rows(metrics: Metrics | Mapping[str, Any], *, run_name: str = "", spe
     variants = metrics.variants or {}
     binary = any("f1" in s and "macro_f1" not in s for s in variants.values())
     pass_name = metrics.reducer if _per_item_reducer(metrics.reducer) else None
+    # With epochs, what is pending is counted in samples (item × epoch), and the column says so.
+    pending_key = "samples_pending" if (metrics.epochs or 1) > 1 else "pending"
     for v, s in variants.items():
         row = {"run": run_name, "task": metrics.task, "model": metrics.model, "variant": v,
                "strategy": s.get("strategy"), "items": s.get("items"), "errors": s.get("errors"),
-               "parse_fail_rate": s.get("parse_failure_rate"), "pending": s.get("pending")}
+               "parse_fail_rate": s.get("parse_failure_rate"), pending_key: s.get("pending")}
+        if s.get("n_scored") == 0:  # nothing answered: its scores are None, shown as "—" (UNSCORED)
+            row["n_scored"] = 0
         if "loglik" in s:  # only runs scored by log-likelihood have these columns
             row.update({"method": "loglik", "acc": s["loglik"]["acc"], "acc_norm": s["loglik"]["acc_norm"]})
             cal = s.get("calibration") or {}
@@ -651,6 +703,8 @@ def report_rows(metrics: Metrics | Mapping[str, Any], *, run_name: str = "", spe
     for strat, agg in (metrics.strategies or {}).items():
         row = {"run": run_name, "task": metrics.task, "model": metrics.model, "variant": f"[{strat}]",
                "strategy": strat, "items": None}
+        if agg.get("variants") and all((variants.get(v) or {}).get("n_scored") == 0 for v in agg["variants"]):
+            row.update({"n_scored": 0, "precision": None, "recall": None, "f1": None})
         keys = ("precision", "recall", "f1") if binary else ("macro_precision", "macro_recall", "macro_f1")
         for out_key, k in zip(("precision", "recall", "f1"), keys):
             if k in agg:

@@ -137,7 +137,8 @@ class RunWriter:
                  prep: Optional[PreparedRun] = None, mode: str = "live", progress: Optional[Progress] = None):
         self.store, self.spec, self.manifest, self.prep, self.mode = store, spec, manifest, prep, mode
         self.progress = progress
-        self.counters = {"requests_sent": 0, "cache_hits": 0, "written": 0, "errors": 0}
+        self.counters = {"requests_sent": 0, "cache_hits": 0, "written": 0, "errors": 0, "asked": 0,
+                         "shared_failures": 0}
         self._last_sync = time.monotonic()
 
     @classmethod

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..bench.runner import DEFAULT_MAX_CONNECTION_FAILURES, RunConfig, arun_benchmark
+from ..bench.runner import DEFAULT_MAX_CONNECTION_FAILURES, DEFAULT_MAX_FAILED_ITEMS, RunConfig, arun_benchmark
 from ..errors import ConfigError
 from ..llm.registry import model_forms
 from ..wording import plural
@@ -61,6 +61,10 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
                    help="stop the run after N attempts in a row could not reach the server (it is gone); the "
                         f"items left stay pending and the same command resumes them (default "
                         f"{DEFAULT_MAX_CONNECTION_FAILURES}; 0: never stop)")
+    p.add_argument("--max-failed-items", type=int, default=DEFAULT_MAX_FAILED_ITEMS, metavar="N",
+                   help="stop the run after N items in a row failed alike after all their attempts (a server "
+                        "answering HTTP 500, a backend that always raises); those items stay pending and the same "
+                        f"command resumes them (default {DEFAULT_MAX_FAILED_ITEMS}; 0: never stop)")
     p.add_argument("--prices", metavar="FILE", help="JSON price table overriding the built-in one")
     add_graph_edit_option(p)
     # As `items` takes them: the variant ids become those of the items built with them (A_5 → MX_5.letters).
@@ -92,6 +96,7 @@ def _config(args):
                      max_tokens=args.max_tokens, seed=args.seed, model_options=options,
                      max_attempts=args.max_attempts, retry_base=args.retry_base, retry_cap=args.retry_cap,
                      request_timeout=args.timeout, max_connection_failures=args.max_connection_failures,
+                     max_failed_items=args.max_failed_items,
                      cache=not args.no_cache, epochs=getattr(args, "epochs", 1), prompts=args.prompts,
                      graph_edit=args.graph_edit,
                      method=getattr(args, "method", "generate"),
@@ -100,6 +105,17 @@ def _config(args):
 
 def _summary_rows(metrics, path):
     return [r for r in report_rows(metrics, run_name=str(path)) if not str(r["variant"]).startswith("[")]
+
+
+def _dash_unscored(rows, fmt: str):
+    """Rows for a table with the empty scores of a variant nothing was answered for shown as "—"
+    (JSON keeps ``null`` and ``n_scored`` 0; CSV an empty cell)."""
+    if fmt != "table":
+        return rows
+    keep = {"run", "task", "model", "variant", "strategy", "items", "errors", "pending", "samples_pending", "method",
+            "n_scored"}
+    return [{**r, **{k: "—" for k, v in r.items() if v is None and k not in keep}} if r.get("n_scored") == 0 else r
+            for r in rows]
 
 
 _RUN_COLUMNS = ["variant", "items", "errors", "parse_fail_rate", "precision", "recall", "f1", "f1_ci95"]
@@ -114,9 +130,14 @@ def _cmd_run(args) -> int:
     if result.epochs > config.epochs:
         print(f"causalgraph bench: note: {result.path} asks every item {result.epochs} times (the most it was ever "
               f"asked for), not {config.epochs}; counts below are of samples", file=sys.stderr)
-    print(f"run {result.path}: {result.written} written, {result.skipped} already answered, "
-          f"{plural(result.requests_sent, 'request')} sent, {plural(result.cache_hits, 'cache hit')}, "
-          f"{plural(result.errors, 'error')}; "
+    # written = asked + cache hits + shared failures; requests sent counts every attempt of the asked ones, so
+    # the items asked are named apart when some were retried.
+    shared = f", {result.shared_failures} sharing a failed request" if result.shared_failures else ""
+    asked = (f"; {plural(result.asked, 'item')} asked, retries included" if result.requests_sent != result.asked
+             else "")
+    print(f"run {result.path}: {result.written} written, {result.skipped} already answered; "
+          f"{plural(result.requests_sent, 'request')} sent, {plural(result.cache_hits, 'cache hit')}{shared}"
+          f"{asked}; {plural(result.errors, 'error')}; "
           f"tokens in {m['tokens_in']:,} out {m['tokens_out']:,}, cost ${m['cost_usd']:.4f}", file=sys.stderr)
     if result.waiting_in_batch:
         print(f"causalgraph bench: {plural(result.waiting_in_batch, 'item waits', 'items wait')} in an open Batch job; "
@@ -129,9 +150,18 @@ def _cmd_run(args) -> int:
                   f"label (rules {s.get('rules')}); they count as wrong — inspect {result.path}/responses.jsonl",
                   file=sys.stderr)
     rows = _summary_rows(m, result.path)
-    emit_table(rows, args.format, columns=_RUN_COLUMNS[:2] + pending_column(rows) + _RUN_COLUMNS[2:]
-               + accuracy_column(rows) + agreement_columns(rows) + loglik_columns(rows))
+    for v, s in m.get("variants", {}).items():
+        if s.get("n_scored") == 0:
+            print(f"causalgraph bench: note: variant {v}: {s.get('note')}", file=sys.stderr)
+    emit_table(_dash_unscored(rows, args.format), args.format,
+               columns=_RUN_COLUMNS[:2] + pending_column(rows) + _RUN_COLUMNS[2:]
+               + accuracy_column(rows) + agreement_columns(rows) + loglik_columns(rows) + _scored_column(rows, args))
     return 1 if result.errors else 0
+
+
+def _scored_column(rows, args) -> list[str]:
+    """``["n_scored"]`` in JSON and CSV when a variant had nothing answered (its ``null`` scores say why there)."""
+    return ["n_scored"] if args.format != "table" and any(r.get("n_scored") == 0 for r in rows) else []
 
 
 def _cmd_parse(args) -> int:
@@ -196,7 +226,11 @@ def _cmd_report(args) -> int:
     cols += agreement_columns(rows) + loglik_columns(rows)
     if len(args.runs) == 1:
         cols = cols[1:]
-    emit_table(rows, args.format, columns=cols)
+    for entry in allm:
+        for v, s in entry["metrics"]["variants"].items():
+            if s.get("n_scored") == 0:
+                print(f"causalgraph bench: note: {entry['run']} variant {v}: {s.get('note')}", file=sys.stderr)
+    emit_table(_dash_unscored(rows, args.format), args.format, columns=cols)
     if args.confusion and args.format == "table":
         for entry in allm:
             for v, s in entry["metrics"]["variants"].items():

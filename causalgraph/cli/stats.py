@@ -266,7 +266,15 @@ def run_compare(args) -> int:
     if args.format == "json":
         emit_json(table.to_dict(orient="records"))
         return 0
-    emit_table(table, args.format, columns=COMPARE_COLUMNS)
+    rows = table.to_dict(orient="records")
+    for row in rows:
+        if isinstance(row.get("note"), str):
+            print(f"causalgraph stats: note: {row['task']} {row['arm_a']} vs {row['arm_b']}: {row['note']}",
+                  file=sys.stderr)
+            if args.format == "table":  # no score is shown as such, never as an empty cell or 0
+                row.update({k: "—" for k in ("f1_a", "f1_b", "diff", "ci_low", "ci_high", "p", "p_holm",
+                                             "significant") if row.get(k) is None or row.get(k) != row.get(k)})
+    emit_table(rows, args.format, columns=COMPARE_COLUMNS)
     if args.format == "table" and len(table):
         print(f"\ndiff = f1_b - f1_a with a 95% bootstrap interval over statements ({args.n_boot} resamples); "
               f"McNemar {'chi-squared' if args.chi2 else 'exact'} on correct answers (b: a right, b wrong); "
@@ -279,7 +287,8 @@ def run_agreement(args) -> int:
     if args.format == "json":
         emit_json(table.to_dict(orient="records"))
         return 0
-    cols = [c for c in AGREEMENT_COLUMNS if c != "pending" or table["pending"].any()]  # shown for a stopped run
+    # shown for a stopped run
+    cols = [c for c in AGREEMENT_COLUMNS if c != "samples_pending" or table["samples_pending"].any()]
     emit_table(table, args.format, columns=cols if len(args.runs) > 1 else cols[1:])
     if args.format == "table" and len(table):
         print("\nidentical = share of the items answered in every epoch that got one answer in all; fleiss_kappa: "

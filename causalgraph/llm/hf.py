@@ -49,7 +49,7 @@ from typing import Any, Optional, Sequence
 from ..errors import BackendError, ConfigError
 from .base import Backend, Completion, Request
 from .batching import MicroBatcher
-from .local import resolve_model_file
+from .local import gguf_reader_needs, require_packages, resolve_model_file
 from .loglik import ChoiceScores, LoglikRequest
 
 __all__ = ["HFBackend", "HF_OPTIONS", "group_by_prefix", "common_prefix_length", "MIN_SHARED_PREFIX"]
@@ -148,6 +148,8 @@ class HFBackend(Backend):
             self.folder, self.gguf_file = path.parent, path.name
         else:
             self.folder, self.gguf_file = path, (str(gguf) if gguf else None)
+        if self.gguf_file:  # transformers reads a .gguf file through the gguf package, imported on loading
+            require_packages(f"hf/{model}", gguf_reader_needs(self.gguf_file))
         self.batch_size = int(options.get("batch_size", 8))
         self.batch_wait = float(options.get("batch_wait", 0.02))
         if self.batch_size < 1:

@@ -10,14 +10,18 @@ runner, cache and parser.
   task's ``reference_answer`` verbatim.  Option
   ``style``: ``tag`` (``<Answer>same</Answer>``, default), ``plain``
   (``same``) or ``sentence`` (``The answer is: same.``).
-* ``mock/noisy`` samples like a model at a temperature above 0, without
-  randomness: it answers as the oracle, except that with probability
-  ``flip`` (option, default 0.3) it gives a wrong answer (another label of
-  the variant; ``none`` for a set; an unknown event for an empty set).
-  Whether it flips is drawn from a hash of the item, the epoch of repeated
+* ``mock/noisy`` is a model that is wrong with probability ``flip``
+  (option, default 0.3) per item, without randomness: it answers as the
+  oracle, except that a drawn share ``flip`` of the items get a wrong
+  answer (another label of the variant; ``none`` for a set; an unknown
+  event for an empty set; for an item answered by a text, the task's
+  ``wrong_answer`` — an annotation, an extraction — or an empty answer).
+  Whether it errs is drawn from a hash of the item, the epoch of repeated
   sampling, the request's seed and temperature and the option ``salt``
   (default ``0``), so every epoch draws anew and a rerun draws the same.
-  At temperature 0 it never flips (greedy decoding is the gold here).
+  At temperature 0 it errs on the same items every time (a greedy model
+  that is wrong on some items is still wrong on them); above 0 every
+  temperature, seed and epoch draws anew.
 * ``mock/constant`` answers ``text`` (option, default ``""``) to everything.
 * ``mock/flaky`` fails by a per-item ``pattern`` (option, default ``"x."``):
   the n-th attempt at an item follows the n-th character — ``x`` HTTP 429
@@ -160,8 +164,10 @@ class OracleBackend(MockBackend):
                 ref = task.reference_answer(it)
                 if ref is not None:
                     self._texts[it.id] = str(ref)
-                    if task.wrong_answer is not None:
-                        self._wrong_texts[it.id] = str(task.wrong_answer(it))
+            wrong_answer = getattr(task, "wrong_answer", None)
+            if wrong_answer is not None and (it.id in self._texts or not getattr(task, "by_labels", True)):
+                # A gold that is not a label (an annotation, an extraction): wrong is what the task says.
+                self._wrong_texts[it.id] = str(wrong_answer(it))
             if it.gold is not None and task is not None:
                 if it.variant not in words_of:
                     words_of[it.variant] = task.words(it.variant)
@@ -241,26 +247,37 @@ class NoisyBackend(OracleBackend):
                                          request.seed, request.temperature))
         return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big") / 2.0 ** 64
 
+    def _wrong(self, request: Request) -> Any:
+        """``None`` when this request is answered right, else the draw that picks the wrong answer."""
+        if self._draw(request, "flip") >= self.flip:
+            return None
+        return self._draw(request, "which")
+
+    def request_identity(self, request: Request) -> dict[str, Any]:
+        # Whether (and how) the item is answered wrong decides the answer: two items with the same prompt
+        # and gold share a cache entry only when both are right, or wrong alike (the same wrong answer, which
+        # under --method loglik is the same wrong label: one draw picks both).
+        return {**super().request_identity(request),
+                "wrong": None if self._wrong(request) is None else self.answer(request)}
+
     def answer(self, request: Request) -> str:
         right = super().answer(request)
-        if request.temperature == 0:
+        which = self._wrong(request)
+        if which is None:
             return right
-        if self._draw(request, "flip") >= self.flip:
-            return right
-        gold, word = self._lookup(request)
         item_id = str(request.meta.get("item_id"))
+        if item_id in self._wrong_texts:
+            # What the task says a wrong model answers (Task.wrong_answer), in the task's own format.
+            return self._wrong_texts[item_id]
         if item_id in self._texts:
-            # An item answered by its task's reference text: wrong is what the task says a wrong model
-            # answers (Task.wrong_answer), else nothing at all.
-            return self._wrong_texts.get(item_id, "")
+            return ""  # a text-answered task that says no wrong answer: nothing at all
+        gold, word = self._lookup(request)
         if isinstance(gold, (list, tuple)):
-            wrong = "none" if gold else "an event the graph does not have"
-        else:
-            others = [w for w in self._words.get(str(request.meta.get("item_id")), ()) if w != str(word)]
-            if not others:
-                return right
-            wrong = others[int(self._draw(request, "which") * len(others))]
-        return self._styled(wrong)
+            return self._styled("none" if gold else "an event the graph does not have")
+        others = [w for w in self._words.get(item_id, ()) if w != str(word)]
+        if not others:
+            return ""  # no other label to say: an answer that names none (scored as wrong)
+        return self._styled(others[int(which * len(others))])
 
     def choice(self, request: LoglikRequest) -> Any:
         gold = super().choice(request)

@@ -129,6 +129,12 @@ class OpenAIBatchClient(BatchClient):
 
         try:
             yield
+        except openai.APIConnectionError as exc:
+            # (APITimeoutError included) Nothing answered: name the server, as a live run does.
+            what = "timed out" if isinstance(exc, openai.APITimeoutError) else "failed"
+            raise BackendError(redact(f"Batch API: connection to {self.backend.endpoint} {what} ({exc}); the ledger "
+                                      "keeps what was done, run the same command again once the server is reachable",
+                                      self.backend.secrets())) from None
         except openai.OpenAIError as exc:
             status = getattr(exc, "status_code", None)
             msg = f"{'HTTP ' + str(status) + ': ' if status else ''}{getattr(exc, 'message', None) or exc}"

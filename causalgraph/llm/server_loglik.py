@@ -35,8 +35,9 @@ from typing import Any
 
 from ..errors import BackendError, ConfigError
 from .loglik import ChoiceScores, LoglikRequest
+from .base import public_url
 from .openai import OPENAI_URL, OpenAIBackend
-from .local import resolve_model_file
+from .local import HF_INSTALL, gguf_reader_needs, require_packages, resolve_model_file
 
 __all__ = ["PromptLogprobsBackend", "continuation_logprob"]
 
@@ -106,8 +107,15 @@ class PromptLogprobsBackend(OpenAIBackend):
     _CLIENT_OPTIONS = OpenAIBackend._CLIENT_OPTIONS + ("tokenizer",)
 
     def __init__(self, model: str, **options: Any):
-        super().__init__(model, **options)
-        if self.base_url == OPENAI_URL:
+        import os
+
+        url = options.get("base_url") or os.environ.get("OPENAI_BASE_URL")
+        if not url:
+            # Checked first: without a server there is nothing to ask, whatever the key.
+            raise ConfigError(f"openai-compatible/{model} needs --base-url http://HOST:PORT/v1 (a server that "
+                              "returns prompt log-probabilities: vllm serve, the llama.cpp server); for OpenAI's "
+                              "own API use openai/")
+        if public_url(str(url)).rstrip("/") == OPENAI_URL:
             raise ConfigError(f"openai-compatible/{model}: the OpenAI API returns no log-probabilities of given "
                               "text; give the base URL of a server that does (vllm serve, the llama.cpp server), "
                               "or use openai/ with --method generate")
@@ -115,6 +123,14 @@ class PromptLogprobsBackend(OpenAIBackend):
             raise ConfigError(f"openai-compatible/{model}: option tokenizer=PATH is required (the model's folder, a "
                               ".gguf file or smollm2): the completions endpoint takes text, so the chat template is "
                               "applied here")
+        tokenizer = str(options["tokenizer"])
+        # Every package the run will need, the client's and the chat template's, checked before the first item
+        # (else each item fails alike), in one line naming each install command.
+        require_packages(f"openai-compatible/{model} (tokenizer={tokenizer})",
+                         [("openai", "openai", "pip install 'causalgraph[openai]'"),
+                          ("transformers", "transformers", HF_INSTALL), *gguf_reader_needs(tokenizer)])
+        super().__init__(model, **options)
+        resolve_model_file(tokenizer)  # a tokenizer path that does not exist: one line now
         self._tokenizer = None
 
     def identity(self) -> dict[str, Any]:

@@ -131,6 +131,21 @@ def _f1(counts: np.ndarray) -> float:
     return prf_counts(*counts)[2]
 
 
+def _unscored_arms(row: dict[str, Any], arms: Sequence[str]) -> None:
+    """Blank the scores of a comparison row where an arm has no answered item among the shared ones.
+
+    Failed requests count as wrong answers beside answered items; alone they would make the arm's F1 0
+    and its McNemar test "significant" against a model that was never asked (issue 35, item 5).
+    """
+    if not arms:
+        return
+    for arm, key in ((row["arm_a"], "f1_a"), (row["arm_b"], "f1_b")):
+        if arm in arms:
+            row[key] = None
+    row.update({"diff": None, "ci_low": None, "ci_high": None, "p": None,
+                "note": f"no answered item in arm {', '.join(arms)}: no score, no test"})
+
+
 def compare_runs(runs: Sequence[Any], by: str = "encoding", *, alpha: float = 0.05, n_boot: int = 1000,
                  seed: int = 0, exact: bool = True):
     """Per task, every pair of arms compared on their paired items (see the module docstring).
@@ -212,15 +227,22 @@ def compare_runs(runs: Sequence[Any], by: str = "encoding", *, alpha: float = 0.
                               for wi in w])
             lo, hi = np.quantile(diffs, [0.025, 0.975]) if n_boot else (math.nan, math.nan)
             test = mcnemar([s.correct for s in sa], [s.correct for s in sb], exact=exact, labels=(True, False))
-            task_rows.append({"task": task_name, "metric": metric, "arm_a": a, "arm_b": b, "n": len(keys),
-                              "statements": len(stmts), "f1_a": f1_a, "f1_b": f1_b, "diff": f1_b - f1_a,
-                              "ci_low": float(lo), "ci_high": float(hi), "b": test.b, "c": test.c, "p": test.p})
+            row = {"task": task_name, "metric": metric, "arm_a": a, "arm_b": b, "n": len(keys),
+                   "statements": len(stmts), "f1_a": f1_a, "f1_b": f1_b, "diff": f1_b - f1_a,
+                   "ci_low": float(lo), "ci_high": float(hi), "b": test.b, "c": test.c, "p": test.p}
+            _unscored_arms(row, [arm for arm in (a, b) if all(arms[arm][k].get("error") for k in keys)])
+            task_rows.append(row)
         if not task_rows:
             raise ConfigError(f"task {task_name!r}: no two arms by {by} share an item (arms: {', '.join(arms)}); "
                               f"compare runs of the same items")
-        corr = holm([row["p"] for row in task_rows], alpha=alpha)
-        for row, p_adj, rej in zip(task_rows, corr.p_adjusted, corr.reject):
+        tested = [row for row in task_rows if row["p"] is not None]
+        corr = holm([row["p"] for row in tested], alpha=alpha) if tested else None
+        for row, p_adj, rej in zip(tested, corr.p_adjusted if corr else (), corr.reject if corr else ()):
             row["p_holm"] = p_adj
             row["significant"] = bool(rej)
+        for row in task_rows:
+            if row["p"] is None:
+                row["p_holm"] = row["significant"] = None
         rows += task_rows
-    return pd.DataFrame(rows, columns=COLUMNS)
+    # ``note`` only where an arm had nothing answered (a comparison of scored arms keeps its columns).
+    return pd.DataFrame(rows, columns=COLUMNS + (["note"] if any("note" in r for r in rows) else []))

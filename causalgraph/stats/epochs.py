@@ -19,8 +19,8 @@ from ..bench.scoring import pending_samples
 
 __all__ = ["AGREEMENT_COLUMNS", "agreement_runs"]
 
-AGREEMENT_COLUMNS = ["run", "task", "model", "variant", "items", "pending", "epochs", "complete", "identical",
-                     "fleiss_kappa", "categories"]
+AGREEMENT_COLUMNS = ["run", "task", "model", "variant", "items", "samples_pending", "epochs", "complete",
+                     "identical", "fleiss_kappa", "categories"]
 
 
 def agreement_runs(runs: Sequence[Any]):
@@ -35,8 +35,10 @@ def agreement_runs(runs: Sequence[Any]):
     Returns
     -------
     pandas.DataFrame
-        ``pending``: samples (item × epoch) the run was asked for and has no
-        line for yet (:func:`causalgraph.bench.scoring.pending_samples`).
+        ``items``: items with a sample; ``samples_pending``: samples (item ×
+        epoch) the run was asked for and has no line for yet
+        (:func:`causalgraph.bench.scoring.pending_samples`), named for their
+        unit beside the item counts.
 
     Raises
     ------
@@ -59,5 +61,5 @@ def agreement_runs(runs: Sequence[Any]):
         for v in run.variants:
             a = epoch_agreement(run.sample_records(v), epochs=run.epochs)
             rows.append({"run": run_name(run), "task": run.task, "model": run.model, "variant": v, **a,
-                         "pending": pending_samples(run, v)})
+                         "samples_pending": pending_samples(run, v)})
     return pd.DataFrame(rows, columns=AGREEMENT_COLUMNS)

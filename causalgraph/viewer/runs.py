@@ -362,6 +362,9 @@ def _summary(run, task, records: Sequence[dict], notes: list[str]) -> tuple[list
             row.update(precision=m.get("precision"), recall=m.get("recall"), f1=m.get("f1"),
                        precision_ci95=m.get("precision_ci95"), recall_ci95=m.get("recall_ci95"),
                        f1_ci95=m.get("f1_ci95"), accuracy=m.get("accuracy"))
+        if m.get("n_scored") == 0:  # nothing answered: no score (shown "—"), and why
+            row["n_scored"] = 0
+            notes.append(f"variant {v}: {m.get('note') or 'no score: no item was answered'}")
         if "loglik" in m:  # scored by log-likelihood: the choice rules and calibration (generated runs: none)
             cal = m.get("calibration") or {}
             row.update(method="loglik", acc=m["loglik"].get("acc"), acc_norm=m["loglik"].get("acc_norm"),

@@ -181,3 +181,71 @@ def test_batch_run_stores_the_base_url_without_login_and_collects_with_the_login
     for p in (tmp_path / "run").rglob("*"):
         if p.is_file():
             assert secret.encode() not in p.read_bytes(), p
+
+
+# -- issue 35, item 17: a batch that never reached the server -----------------------------------------------------
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]  # closed again on leaving: nothing listens there
+
+
+def _cli(argv, capsys):
+    from causalgraph.cli import main
+
+    rc = main(argv)
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def _submit_args(out, *extra):
+    return ["bench", "batch", "submit", "--data", "sample", "--task", "reachability", "--variant", "A_1",
+            "--model", "openai/m", "--out", str(out), *extra]
+
+
+def test_a_batch_that_never_reached_the_server_is_named_so_by_submit_status_and_collect(isolated_cache, tmp_path,
+                                                                                        capsys, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    port = _closed_port()
+    out = tmp_path / "run"
+    rc, _, err = _cli(_submit_args(out, "--base-url", f"http://127.0.0.1:{port}/v1"), capsys)
+    assert rc == 2 and err.count("\n") == 1, err
+    assert f"Batch API: connection to 127.0.0.1:{port} failed (Connection error.)" in err
+    rc, table, _ = _cli(["bench", "batch", "status", str(out), "--format", "json"], capsys)
+    (entry,) = json.loads(table)
+    assert rc == 0 and (entry["state"], entry["batch_id"]) == ("prepared", None)
+    assert entry["status"] == "never submitted: `bench batch collect` submits it"
+    rc, _, err = _cli(["bench", "batch", "collect", str(out)], capsys)
+    assert rc == 2 and err.count("\n") == 1, err
+    assert (f"batch b0001 of {out} was never submitted and submitting it failed: Batch API: connection to "
+            f"127.0.0.1:{port} failed") in err
+
+
+def test_the_batch_commands_honour_the_offline_setting_before_sending_anything(isolated_cache, tmp_path, capsys,
+                                                                              monkeypatch, standin):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    monkeypatch.setenv("CAUSALGRAPH_OFFLINE", "1")
+    rc, _, err = _cli(_submit_args(tmp_path / "hosted"), capsys)
+    assert rc == 2 and err == ("causalgraph bench: error: CAUSALGRAPH_OFFLINE is set: bench batch submit would "
+                               "contact api.openai.com:443; nothing was sent (unset CAUSALGRAPH_OFFLINE to reach it)\n")
+    assert not (tmp_path / "hosted").exists()
+    # A server on this machine is not the network: offline, the stand-in is reached as before.
+    standin.html_everywhere = True  # the upload is refused, leaving a batch never submitted
+    out = tmp_path / "run"
+    rc, _, err = _cli(_submit_args(out, "--base-url", standin.url), capsys)
+    assert rc == 2 and "file upload request is not the OpenAI API" in err and standin.file_uploads == 0
+    uploads = len(standin.requests)
+    assert uploads >= 1
+    # The same ledger pointed at a hosted API: collect would submit it, and says so instead.
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["parameters"]["model_options"]["base_url"] = "https://api.example.org/v1"
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    rc, _, err = _cli(["bench", "batch", "collect", str(out)], capsys)
+    assert rc == 2 and err == ("causalgraph bench: error: CAUSALGRAPH_OFFLINE is set: bench batch collect (which "
+                               "submits batch b0001, never submitted) would contact api.example.org:443; nothing was "
+                               "sent (unset CAUSALGRAPH_OFFLINE to reach it)\n")
+    assert len(standin.requests) == uploads

@@ -88,7 +88,9 @@ def test_run_benchmark_flaky_backend_stops_after_max_attempts(isolated_cache, tm
     assert res.errors == 3 and res.requests_sent == 9
     run = load_run(res.path)
     assert all("attempt 3 of 3" in r["error"] for r in run.responses)
-    assert run.metrics["variants"]["v_1"]["errors"] == 3 and run.metrics["variants"]["v_1"]["recall"] == 0.0
+    # Nothing answered: no score (issue 35, 5), not recall 0.
+    v = run.metrics["variants"]["v_1"]
+    assert v["errors"] == 3 and v["n_scored"] == 0 and v["recall"] is None and v["f1"] is None
 
 
 def test_run_benchmark_permanent_error_is_not_retried(isolated_cache, tmp_path):

@@ -62,9 +62,29 @@ def test_stats_agreement_of_a_stopped_run_says_how_many_samples_are_pending(tmp_
     path = _partial(tmp_path, 20, epochs=3)  # 12 items × 3 epochs = 36 samples planned, 20 answered
     rc, out, _ = _run(["stats", "agreement", str(path)], capsys)
     row = _table(out.split("\n\n")[0])[0]
-    assert rc == 0 and row["pending"] == "16"
+    # One unit per column, named (issue 35, 14): items answered at all, samples still to ask.
+    items = str(_items_in(path))
+    assert rc == 0 and (row["items"], row["samples_pending"]) == (items, "16") and "pending" not in row
     rc, out, _ = _run(["stats", "agreement", str(path), "--format", "json"], capsys)
-    assert json.loads(out)[0]["pending"] == 16
+    got = json.loads(out)[0]
+    assert (got["items"], got["samples_pending"]) == (int(items), 16) and "pending" not in got
+
+
+def _items_in(path) -> int:
+    """Items with at least one line in a run folder, counted from the file."""
+    return len({json.loads(x)["item_id"] for x in (path / "responses.jsonl").read_text().splitlines()})
+
+
+def test_bench_report_of_a_stopped_epochs_run_names_the_unit_of_each_count(tmp_path, isolated_cache, capsys):
+    path = _partial(tmp_path, 20, epochs=3)  # 20 of 36 samples written
+    items = str(_items_in(path))
+    assert items != "20"
+    rc, out, _ = _run(["bench", "report", str(path), "--bootstrap", "10"], capsys)
+    row = _table(out)[0]
+    assert rc == 0 and (row["items"], row["samples_pending"]) == (items, "16") and "pending" not in row
+    rc, out, _ = _run(["bench", "report", str(path), "--bootstrap", "10", "--format", "csv"], capsys)
+    header = out.splitlines()[0].split(",")
+    assert "samples_pending" in header and "pending" not in header
 
 
 def test_a_perfect_position_oracle_scores_one_and_the_table_shows_accuracy(tmp_path, isolated_cache, capsys,

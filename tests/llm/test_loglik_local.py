@@ -136,6 +136,8 @@ def test_openai_compatible_refuses_the_openai_api_and_a_missing_tokenizer():
     from causalgraph.errors import ConfigError
 
     with pytest.raises(ConfigError, match="returns no log-probabilities"):
+        get_backend("openai-compatible/gpt-5.1", tokenizer="smollm2", api_key="x", base_url="https://api.openai.com/v1")
+    with pytest.raises(ConfigError, match="needs --base-url"):
         get_backend("openai-compatible/gpt-5.1", tokenizer="smollm2", api_key="x")
     with pytest.raises(ConfigError, match="tokenizer=PATH is required"):
         get_backend("openai-compatible/m", base_url="http://127.0.0.1:9/v1", api_key="x")

@@ -123,9 +123,12 @@
       box.appendChild(el("p", {cls: "muted", text: "task " + r.task + " (" + r.kind + (r.labels.length ? ": " + r.labels.join(", ") : "") +
         ") · model " + r.model + (r.dataset ? " · data " + r.dataset : "") +
         (r.prompts ? " · prompts " + r.prompts : "") + " · " + r.path}));
+      // A variant none of whose items was answered has no score: "—", never an empty cell or a 0.
+      function sc(s, x) { return s.n_scored === 0 ? "\u2014" : x; }
       var rows = r.summary.map(function (s) {
         return [s.variant, s.strategy, s.items, s.answered, s.errors, s.parse_failures,
-                s.precision, s.recall, s.f1, ci(s.f1_ci95), s.accuracy, s.tokens_in, s.tokens_out,
+                sc(s, s.precision), sc(s, s.recall), sc(s, s.f1), sc(s, ci(s.f1_ci95)), sc(s, s.accuracy),
+                s.tokens_in, s.tokens_out,
                 s.cost_usd === null || s.cost_usd === undefined ? "" : "$" + s.cost_usd.toFixed(4)];
       });
       var t = r.totals;
@@ -142,7 +145,8 @@
           "continuation has the highest summed log-probability (the figures above), acc_norm the highest per byte; " +
           "ECE over 15 equal-width bins and over 15 equal-size bins (adaptive), Brier score summed over the labels."}));
         box.appendChild(table(["variant", "acc", "acc_norm", "ECE", "adaptive ECE", "Brier", "items scored"],
-          ll.map(function (s) { return [s.variant, s.acc, s.acc_norm, s.ece, s.ece_adaptive, s.brier, s.calibrated]; }),
+          ll.map(function (s) { return [s.variant, sc(s, s.acc), sc(s, s.acc_norm), sc(s, s.ece), sc(s, s.ece_adaptive),
+                                        sc(s, s.brier), s.calibrated]; }),
           {id: "calibration-" + k}));
         var diagrams = el("div", {cls: "cols"});
         ll.forEach(function (s) { if (s.reliability) { diagrams.appendChild(reliability(s)); } });
