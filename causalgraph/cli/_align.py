@@ -13,8 +13,8 @@ from ..alignment.events import (ALIGN_RULES, ALIGNMENT_COLUMNS, DEFAULT_RULE, EM
 from ..errors import ConfigError
 from ._common import to_jsonable
 
-__all__ = ["add_align_options", "align_settings", "write_alignment", "alignment_note", "ALIGNMENT_SUFFIXES",
-           "POOLED_COLUMNS"]
+__all__ = ["add_align_options", "align_settings", "write_alignment", "alignment_note", "undefined_notes",
+           "ALIGNMENT_SUFFIXES", "POOLED_COLUMNS"]
 
 ALIGNMENT_SUFFIXES = (".csv", ".json", ".jsonl")
 #: Columns of the ``--pooled`` table.
@@ -98,3 +98,14 @@ def alignment_note(cmp) -> str:
     return (f"events aligned by --align {cmp.rule}: {parts}; {renamed} predicted event(s) renamed to gold, "
             f"{counts.get('merges', 0)} merge(s) and {counts.get('splits', 0)} split(s) reported, "
             f"{counts.get('unaligned', 0)} unaligned (--align exact scores exact names)")
+
+
+def undefined_notes(pooled: Sequence[dict]) -> list[str]:
+    """One line per pooled measure that is undefined (printed empty), saying why."""
+    out = []
+    for d in pooled:
+        if d["value"] is None:
+            why = ("no gold graph carries a correlation sign" if d["measure"].startswith("signed_") and d["n"] == 0
+                   else "no statement defines it (no edge, or a cycle for SID and the AIDs)")
+            out.append(f"{d['measure']} is undefined: {why}")
+    return out

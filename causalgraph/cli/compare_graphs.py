@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from ._align import POOLED_COLUMNS, add_align_options, align_settings, alignment_note, write_alignment
+from ._align import (POOLED_COLUMNS, add_align_options, align_settings, alignment_note, undefined_notes,
+                     write_alignment)
 from ._common import add_format_option, emit_table
 from ..alignment.scores import EDGE_COLUMNS, compare_aligned
 from ..datasets import load_corpus
@@ -39,7 +40,10 @@ def run(args) -> int:
     if args.alignment:
         write_alignment(cmp.alignment_rows(), args.alignment)
     if args.pooled:
-        emit_table(cmp.pooled(), args.format, columns=POOLED_COLUMNS)
+        pooled = cmp.pooled()
+        for note in undefined_notes(pooled):
+            print(f"causalgraph compare-graphs: note: {note}", file=sys.stderr)
+        emit_table(pooled, args.format, columns=POOLED_COLUMNS)
         return 0
     cols = ["statement_id", "pred_id", *SCORE_COLUMNS, *(EDGE_COLUMNS if args.edge_scores else ())]
     emit_table(cmp.rows, args.format, columns=cols)

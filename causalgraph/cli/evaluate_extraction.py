@@ -8,7 +8,8 @@ from ..errors import ConfigError
 from ..extraction.producer import corpus_from_extraction
 from ..metrics.graph_scores import SCORE_COLUMNS
 from ..alignment.scores import EDGE_COLUMNS, compare_aligned
-from ._align import POOLED_COLUMNS, add_align_options, align_settings, alignment_note, write_alignment
+from ._align import (POOLED_COLUMNS, add_align_options, align_settings, alignment_note, undefined_notes,
+                     write_alignment)
 from ..model import Corpus
 
 __all__ = ["register"]
@@ -109,7 +110,10 @@ def _graphs(args) -> int:
     if args.alignment:
         write_alignment(cmp.alignment_rows(), args.alignment)
     if args.pooled:
-        emit_table(cmp.pooled(), args.format, columns=POOLED_COLUMNS)
+        pooled = cmp.pooled()
+        for note in undefined_notes(pooled):
+            print(f"causalgraph evaluate-extraction: note: {note}", file=sys.stderr)
+        emit_table(pooled, args.format, columns=POOLED_COLUMNS)
         return 0
     emit_table(cmp.rows, args.format,
                columns=["statement_id", "pred_id", *SCORE_COLUMNS, *(EDGE_COLUMNS if args.edge_scores else ())])
