@@ -18,7 +18,7 @@ def test_there_is_an_example_for_every_job():
     for job in ("load_and_compile", "complexity_scores", "readability_scores", "chain_labels", "encode_graph",
                 "build_items", "run_benchmark_mock", "statistical_tests", "pubmedcausal_extract",
                 "pubmedcausal_evaluate", "view_statement", "corpus_report", "score_text", "own_relations",
-                "graph_files", "export_graphs", "compare_graphs", "identification_tasks"):
+                "graph_files", "export_graphs", "compare_graphs", "identification_tasks", "align_graphs"):
         assert job in names
 
 

@@ -27,15 +27,19 @@ by that order (scipy's solver is deterministic), so an alignment does not depend
 
 from __future__ import annotations
 
+import csv
+import json
+import os
 from collections import Counter
+from pathlib import Path
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Sequence, Union
 
 from ..errors import ConfigError
 from ..extraction.spans import normalize_span, span_tokens
 
 __all__ = ["ALIGN_RULES", "DEFAULT_RULE", "TOKEN_THRESHOLD", "EMBEDDING_THRESHOLD", "EventMatch", "EventAlignment",
-           "align_events", "token_f1_matrix", "ALIGNMENT_COLUMNS"]
+           "align_events", "token_f1_matrix", "ALIGNMENT_COLUMNS", "ALIGNMENT_SUFFIXES", "write_alignment"]
 
 #: The rules, in cascade order.
 ALIGN_RULES = ("exact", "normalized", "token", "embedding")
@@ -47,6 +51,8 @@ TOKEN_THRESHOLD = 0.5
 EMBEDDING_THRESHOLD = 0.7
 #: The columns of :meth:`EventAlignment.rows` (and of ``--alignment FILE``).
 ALIGNMENT_COLUMNS = ("statement_id", "predicted", "gold", "rule", "score")
+#: The file types :func:`write_alignment` writes, by suffix.
+ALIGNMENT_SUFFIXES = (".csv", ".json", ".jsonl")
 
 
 @dataclass(frozen=True)
@@ -347,3 +353,45 @@ def align_events(predicted: Sequence[str], gold: Sequence[str], *, rule: str = D
             splits.append(EventMatch(pred[near[0]], gold_[j], f"split:{near[1]}", near[2]))
     return EventAlignment(rule=rule, predicted=pred, gold=gold_, matches=matches, merges=tuple(merges),
                           splits=tuple(splits), thresholds=thresholds)
+
+
+def write_alignment(rows: Sequence[dict], path: Union[str, os.PathLike]) -> None:
+    """Write alignment rows (:data:`ALIGNMENT_COLUMNS`) to ``path``, by its suffix.
+
+    ``.csv``: a header and one line per row, an empty cell for none and floats in full precision;
+    ``.json``: a list of objects; ``.jsonl``: one object a line.
+
+    Raises
+    ------
+    ConfigError
+        Another suffix.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "al.csv"
+    >>> write_alignment(align_events(["Warming"], ["warming", "ice"], rule="normalized").rows("s1"), p)
+    >>> print(p.read_text(), end="")
+    statement_id,predicted,gold,rule,score
+    s1,Warming,warming,normalized,1.0
+    s1,,ice,missing,
+    """
+    p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix not in ALIGNMENT_SUFFIXES:
+        raise ConfigError(f"--alignment {path}: expected a file name ending in {', '.join(ALIGNMENT_SUFFIXES)}")
+    clean = [{c: (float(r.get(c)) if isinstance(r.get(c), float) else r.get(c)) for c in ALIGNMENT_COLUMNS}
+             for r in rows]
+    with open(p, "w", encoding="utf-8", newline="") as fh:
+        if suffix == ".csv":
+            w = csv.writer(fh, lineterminator="\n")
+            w.writerow(ALIGNMENT_COLUMNS)
+            for r in clean:
+                w.writerow(["" if r[c] is None else (repr(r[c]) if isinstance(r[c], float) else r[c])
+                            for c in ALIGNMENT_COLUMNS])
+        elif suffix == ".json":
+            json.dump(clean, fh, indent=2, ensure_ascii=False)
+            fh.write("\n")
+        else:
+            for r in clean:
+                fh.write(json.dumps(r, ensure_ascii=False) + "\n")

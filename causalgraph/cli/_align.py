@@ -3,20 +3,16 @@
 
 from __future__ import annotations
 
-import csv
-import json
 from pathlib import Path
 from typing import Any, Sequence
 
-from ..alignment.events import (ALIGN_RULES, ALIGNMENT_COLUMNS, DEFAULT_RULE, EMBEDDING_THRESHOLD,
-                                TOKEN_THRESHOLD)
+from ..alignment.events import (ALIGN_RULES, ALIGNMENT_SUFFIXES, DEFAULT_RULE, EMBEDDING_THRESHOLD,
+                                TOKEN_THRESHOLD, write_alignment)
 from ..errors import ConfigError
-from ._common import to_jsonable
 
 __all__ = ["add_align_options", "align_settings", "write_alignment", "alignment_note", "undefined_notes",
-           "ALIGNMENT_SUFFIXES", "POOLED_COLUMNS"]
+           "POOLED_COLUMNS"]
 
-ALIGNMENT_SUFFIXES = (".csv", ".json", ".jsonl")
 #: Columns of the ``--pooled`` table.
 POOLED_COLUMNS = ["measure", "value", "ci_low", "ci_high", "n", "dropped"]
 
@@ -63,28 +59,6 @@ def align_settings(args) -> dict[str, Any]:
         embedder = load_embedder(getattr(args, "embedder", None))
     return {"rule": args.align, "token_threshold": args.token_threshold,
             "embedding_threshold": args.embedding_threshold, "embedder": embedder}
-
-
-def write_alignment(rows: Sequence[dict], path: str) -> None:
-    """Write alignment rows to ``path``: CSV (empty cells for none), a JSON list, or JSON lines."""
-    p = Path(path)
-    suffix = p.suffix.lower()
-    if suffix not in ALIGNMENT_SUFFIXES:
-        raise ConfigError(f"--alignment {path}: expected a file name ending in {', '.join(ALIGNMENT_SUFFIXES)}")
-    clean = [{c: to_jsonable(r.get(c)) for c in ALIGNMENT_COLUMNS} for r in rows]
-    with open(p, "w", encoding="utf-8", newline="") as fh:
-        if suffix == ".csv":
-            w = csv.writer(fh, lineterminator="\n")
-            w.writerow(ALIGNMENT_COLUMNS)
-            for r in clean:
-                w.writerow(["" if r[c] is None else (repr(r[c]) if isinstance(r[c], float) else r[c])
-                            for c in ALIGNMENT_COLUMNS])
-        elif suffix == ".json":
-            json.dump(clean, fh, indent=2, ensure_ascii=False)
-            fh.write("\n")
-        else:
-            for r in clean:
-                fh.write(json.dumps(r, ensure_ascii=False) + "\n")
 
 
 def alignment_note(cmp) -> str:
