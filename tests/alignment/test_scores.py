@@ -168,3 +168,55 @@ def test_the_alignment_options_refuse_bad_values_in_one_line(tmp_path, capsys):
     assert "expected a file name ending in .csv, .json, .jsonl" in capsys.readouterr().err
     assert main(["evaluate-extraction", "x.json", "--edge-scores"]) == 2
     assert "--edge-scores needs --graphs" in capsys.readouterr().err
+
+
+def test_evaluate_statements_aligns_graphs_only_when_asked():
+    from causalgraph.annotation.evaluate import evaluate_statements
+
+    gold = [st_("s1", ("global warming", "sea level rise"), ("sea level rise", "flooding"),
+                signs=[C.POSITIVE, C.POSITIVE])]
+    pred = [st_("s1", ("warming", "rise of the sea level"), ("rise of the sea level", "flooding"),
+                signs=[C.POSITIVE, C.NEGATIVE])]
+    plain = evaluate_statements(pred, gold, reference="paper", graphs=True)
+    exact = evaluate_statements(pred, gold, reference="paper", graphs=True, align="exact")
+    assert plain.summary() == exact.summary() and plain.per_statement == exact.per_statement
+    assert "align" not in plain.graph and plain.alignment == []
+    tok = evaluate_statements(pred, gold, reference="paper", graphs=True, align="token", edge_scores=True)
+    assert tok.graph["align"] == "token"
+    row = tok.per_statement[0]
+    # all three events align (global warming 2/3, sea level rise 0.75, flooding exact): both edges right,
+    # the second with the wrong sign
+    assert (row["graph_shd"], plain.per_statement[0]["graph_shd"]) == (0, 4)   # exact: 2 missing, 2 extra
+    assert (row["graph_edge_tp"], row["graph_signed_tp"], row["graph_aligned_events"]) == (2, 1, 3)
+    pooled = {d["measure"]: d for d in tok.graph["pooled"]}
+    assert pooled["edge_f1"]["value"] == 1.0 and pooled["signed_f1"]["value"] == 0.5
+    assert pooled["edge_f1"]["ci_low"] is None          # one statement: no interval
+    assert [(r["predicted"], r["gold"], r["rule"]) for r in tok.alignment] == [
+        ("warming", "global warming", "token"), ("rise of the sea level", "sea level rise", "token"),
+        ("flooding", "flooding", "exact")]
+    measures = [r["measure"] for r in tok.rows()]
+    assert "graph.pooled.edge_f1.value" in measures and "graph.align.mean" not in measures
+    with pytest.raises(Exception, match="align 'fuzzy'"):
+        evaluate_statements(pred, gold, reference="paper", graphs=True, align="fuzzy")
+
+
+def test_evaluate_annotation_graphs_takes_the_alignment_options(tmp_path, capsys):
+    run = tmp_path / "run"
+    assert main(["annotate", "--data", "climatecause", "--model", "mock/oracle", "--limit", "3", "--no-progress",
+                 "--out", str(run)]) == 0
+    capsys.readouterr()
+    assert main(["evaluate-annotation", str(run), "--graphs", "--align", "exact", "--format", "json"]) == 0
+    exact = json.loads(capsys.readouterr().out)
+    assert main(["evaluate-annotation", str(run), "--graphs", "--edge-scores", "--alignment",
+                 str(tmp_path / "al.jsonl"), "--format", "json"]) == 0
+    out = capsys.readouterr()
+    aligned = json.loads(out.out)
+    assert "align" not in exact["graph"] and aligned["graph"]["align"] == "token"
+    # the oracle answers gold: every event aligns exactly, every edge is right
+    rows = [json.loads(x) for x in (tmp_path / "al.jsonl").read_text().splitlines()]
+    assert rows and {r["rule"] for r in rows} == {"exact"}
+    pooled = {d["measure"]: d for d in aligned["graph"]["pooled"]}
+    assert pooled["edge_f1"]["value"] == 1.0 and pooled["shd"]["value"] == 0.0
+    assert "events aligned by --align token before the graph scores: exact" in out.err
+    assert main(["evaluate-annotation", str(run), "--edge-scores"]) == 2
+    assert "--edge-scores needs --graphs" in capsys.readouterr().err
