@@ -1,9 +1,27 @@
-"""Deterministic perturbations of gold annotations, for the before/after (byte-for-byte) check."""
-import csv, json, random, sys
-sys.path.insert(0, "/work/wt/i40-align")
+"""Inputs of scripts/align_before_after.sh: gold annotations rewritten as a model might, deterministically.
+
+Writes into OUT: ``cc_pred.csv`` (ClimateCause relations with events rewritten, some relations dropped,
+reversed or with the other sign, in the relations format), ``run/`` (an annotate run of mock/oracle over
+ClimateCause whose stored labels have their events rewritten and some relations dropped) and
+``pm_pred.json`` (predictions for the first 400 PubMedCausal test rows, spans rewritten).
+
+    python scripts/align_before_after_inputs.py OUT
+"""
+
+import csv
+import json
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
 from causalgraph.datasets import load_corpus
 
+out = Path(sys.argv[1])
+out.mkdir(parents=True, exist_ok=True)
 rng = random.Random(40)
+
 
 def perturb(name):
     r = rng.random()
@@ -19,9 +37,9 @@ def perturb(name):
         return " ".join(w[1:] + w[:1])
     return name + " changes"
 
-# 1. relations CSV from climatecause
+
 cc = load_corpus("climatecause")
-with open("/tmp/i40/perturb/cc_pred.csv", "w", newline="") as fh:
+with open(out / "cc_pred.csv", "w", newline="") as fh:
     wr = csv.writer(fh)
     wr.writerow(["text", "statement_id", "cause", "effect", "correlation"])
     for s in cc:
@@ -37,13 +55,16 @@ with open("/tmp/i40/perturb/cc_pred.csv", "w", newline="") as fh:
             if rng.random() < 0.1:
                 corr = "negative" if corr == "positive" else "positive"
             wr.writerow([s.text, s.id, c, e, corr])
-# 2. annotate run: labels perturbed
-import os, shutil
-src, dst = "/tmp/i40/run-noisy", "/tmp/i40/perturb/run"
-shutil.rmtree(dst, ignore_errors=True)
-shutil.copytree(src, dst)
+
+oracle = out / "oracle-run"
+shutil.rmtree(oracle, ignore_errors=True)
+subprocess.run([sys.executable, "-m", "causalgraph", "annotate", "--data", "climatecause", "--model", "mock/oracle",
+                "--no-progress", "--out", str(oracle)], check=True, stdout=subprocess.DEVNULL)
+run = out / "run"
+shutil.rmtree(run, ignore_errors=True)
+shutil.copytree(oracle, run)
 lines = []
-for line in open(f"{src}/responses.jsonl"):
+for line in open(oracle / "responses.jsonl", encoding="utf-8"):
     r = json.loads(line)
     lab = r.get("label")
     if isinstance(lab, dict) and lab.get("relations"):
@@ -57,9 +78,9 @@ for line in open(f"{src}/responses.jsonl"):
             keep.append(rel)
         lab["relations"] = keep
     lines.append(json.dumps(r, ensure_ascii=False))
-open(f"{dst}/responses.jsonl", "w").write("\n".join(lines) + "\n")
-# 3. PubMedCausal predictions
-rows = json.load(open("/work/shared/data/pubmedcausal/extraction_test.json"))
+(run / "responses.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+rows = json.loads((Path(load_corpus("pubmedcausal:test").source)).read_text(encoding="utf-8"))
 preds = []
 for row in rows[:400]:
     pairs = []
@@ -70,5 +91,5 @@ for row in rows[:400]:
         pairs.append({"cause": names.setdefault(p["cause"], perturb(p["cause"])),
                       "effect": names.setdefault(p["effect"], perturb(p["effect"]))})
     preds.append({"s/n": row["s/n"], "sentence": row["sentence"], "pairs": pairs})
-json.dump({"predictions": preds}, open("/tmp/i40/perturb/pm_pred.json", "w"))
-print("ok")
+(out / "pm_pred.json").write_text(json.dumps({"predictions": preds}), encoding="utf-8")
+print(f"inputs written to {out}")
