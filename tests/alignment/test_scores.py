@@ -220,3 +220,21 @@ def test_evaluate_annotation_graphs_takes_the_alignment_options(tmp_path, capsys
     assert "events aligned by --align token before the graph scores: exact" in out.err
     assert main(["evaluate-annotation", str(run), "--edge-scores"]) == 2
     assert "--edge-scores needs --graphs" in capsys.readouterr().err
+
+
+variants = st.sampled_from(["warming", "Warming.", "global warming", "ice loss", "the ice loss", "loss of ice",
+                            "sea level", "sea level rise", "drought", "droughts", "crop failure", "rain"])
+noisy_graphs = st.lists(st.tuples(variants, variants).filter(lambda t: t[0] != t[1]), min_size=1, max_size=6,
+                        unique=True)
+
+
+@settings(max_examples=60)
+@given(graphs, noisy_graphs)
+def test_each_rule_of_the_cascade_keeps_every_edge_the_one_before_found(g, p):
+    # A rule keeps the pairs of the rules before it and only renames events the others left, so an edge
+    # right by exact names stays right: edge hits never fall along exact -> normalized -> token.
+    gold, pred = Corpus("g", [st_("s1", *g)]), Corpus("p", [st_("s1", *p)])
+    tps = [compare_aligned(gold, pred, rule=r).rows[0]["edge_tp"] for r in ("exact", "normalized", "token")]
+    assert tps == sorted(tps)
+    row = compare_aligned(gold, pred, rule="token").rows[0]
+    assert row["pred_edges"] == len({(c, e) for c, e in p})   # one-to-one: renaming never merges two edges
