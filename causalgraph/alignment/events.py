@@ -37,6 +37,7 @@ from typing import Any, Optional, Sequence, Union
 
 from ..errors import ConfigError
 from ..extraction.spans import normalize_span, span_tokens
+from ..extraction.embed import load_embedder
 
 __all__ = ["ALIGN_RULES", "DEFAULT_RULE", "TOKEN_THRESHOLD", "EMBEDDING_THRESHOLD", "EventMatch", "EventAlignment",
            "align_events", "token_f1_matrix", "ALIGNMENT_COLUMNS", "ALIGNMENT_SUFFIXES", "write_alignment"]
@@ -313,8 +314,6 @@ def align_events(predicted: Sequence[str], gold: Sequence[str], *, rule: str = D
         fp, fg = free()
         if pred and gold_ and (fp or fg):
             if embedder is None:
-                from ..extraction.embed import load_embedder
-
                 embedder = load_embedder()
             cos = embedder.cosine(list(pred), list(gold_))
             for i, j, s in _assign(cos, fp, fg, thresholds["embedding"]):

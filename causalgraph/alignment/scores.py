@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Optional, Sequence
 
 from ..errors import ConfigError
+from ..extraction.embed import load_embedder
 from ..graph import CausalGraph, as_graph, compile_graph
 from ..metrics.graph_scores import compare_corpora
 from ..model import Corpus, Statement
@@ -196,8 +197,6 @@ def compare_aligned(gold: Corpus, pred: Corpus, *, rule: str = DEFAULT_RULE,
     if rule not in ALIGN_RULES:
         raise ConfigError(f"--align {rule!r}: expected one of {', '.join(ALIGN_RULES)}")
     if rule == "embedding" and embedder is None:
-        from ..extraction.embed import load_embedder
-
         embedder = load_embedder()
     pairs = _pairing(gold, pred)
     if embedder is not None and hasattr(embedder, "encode"):

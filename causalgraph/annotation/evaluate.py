@@ -39,6 +39,7 @@ from typing import Any, Iterable, Optional, Sequence, Union
 from ..errors import ConfigError, CycleLimitExceeded, SchemaError
 from ..scores import prf
 from ..extraction.spans import exact_key, pair_score
+from ..extraction.embed import load_embedder
 from ..metrics.complexity import complexity, metric_names
 from ..metrics.graph_scores import compare_graphs
 from ..alignment.events import ALIGN_RULES, EMBEDDING_THRESHOLD, TOKEN_THRESHOLD
@@ -241,8 +242,6 @@ def evaluate_statements(predicted: Sequence[Optional[Statement]], gold: Sequence
     alignment_rows: list[dict[str, Any]] = []
     score_rows: list[dict[str, Any]] = []
     if graphs and align == "embedding" and embedder is None:
-        from ..extraction.embed import load_embedder
-
         embedder = load_embedder()
     for p, g, rule in zip(predicted, gold, rules):
         if p is None:

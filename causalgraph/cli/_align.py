@@ -9,6 +9,7 @@ from typing import Any, Sequence
 from ..alignment.events import (ALIGN_RULES, ALIGNMENT_SUFFIXES, DEFAULT_RULE, EMBEDDING_THRESHOLD,
                                 TOKEN_THRESHOLD, write_alignment)
 from ..errors import ConfigError
+from ..extraction.embed import load_embedder
 
 __all__ = ["add_align_options", "align_settings", "write_alignment", "alignment_note", "undefined_notes",
            "POOLED_COLUMNS"]
@@ -54,8 +55,6 @@ def align_settings(args) -> dict[str, Any]:
                           f"{', '.join(ALIGNMENT_SUFFIXES)}")
     embedder = None
     if args.align == "embedding":
-        from ..extraction.embed import load_embedder
-
         embedder = load_embedder(getattr(args, "embedder", None))
     return {"rule": args.align, "token_threshold": args.token_threshold,
             "embedding_threshold": args.embedding_threshold, "embedder": embedder}
