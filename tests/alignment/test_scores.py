@@ -70,7 +70,8 @@ def test_a_graph_written_with_other_forms_of_its_events_scores_perfectly_once_al
     exact = compare_aligned(gold, pred, rule="exact").rows[0]
     norm = compare_aligned(gold, pred, rule="normalized").rows[0]
     assert exact["edge_tp"] == 0
-    assert (norm["shd"], norm["edge_f1"], norm["aligned_events"], norm["merged_events"]) == (0, 1.0, exact["n_events"] // 2, 0)
+    assert (norm["shd"], norm["edge_f1"], norm["merged_events"]) == (0, 1.0, 0)
+    assert norm["aligned_events"] == exact["n_events"] // 2
     if not np.isnan(norm["sid"]):
         assert norm["sid"] == 0
 
@@ -139,7 +140,8 @@ def test_compare_graphs_aligns_writes_the_alignment_and_pools(tmp_path, capsys):
     out = capsys.readouterr()
     rows = json.loads(out.out)
     assert list(rows[0]) == ["statement_id", "pred_id", *SCORE_COLUMNS, *EDGE_COLUMNS]
-    # s1: warming→global warming (2/3), rise of the sea level→sea level rise (F1 2·3/8), flooding→coastal flooding
+    # s1: warming→global warming (2/3), rise of the sea level→sea level rise (F1 2·3/8),
+    # flooding→coastal flooding
     # (2/3): all three edges' events align; both edges right, one sign wrong
     assert (rows[0]["shd"], rows[0]["edge_tp"], rows[0]["signed_tp"], rows[0]["aligned_events"]) == (0, 2, 1, 3)
     # exact: six events, the two gold edges missing and the two predicted ones extra
