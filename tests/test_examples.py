@@ -19,7 +19,7 @@ def test_there_is_an_example_for_every_job():
                 "build_items", "run_benchmark_mock", "statistical_tests", "pubmedcausal_extract",
                 "pubmedcausal_evaluate", "view_statement", "corpus_report", "score_text", "own_relations",
                 "graph_files", "export_graphs", "compare_graphs", "identification_tasks", "plugin_status", "custom_metric",
-                "sign_tasks"):
+                "sign_tasks", "align_graphs"):
         assert job in names
 
 

@@ -35,7 +35,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("corpora and graphs", ("datasets", "graph", "graph_edits", "graph_export", "subgraphs", "naming")),
     ("graph analyses", ("metrics", "encodings", "encoders", "prompts", "event_lists", "viz")),
     ("task kit and run log", ("taskkit", "runlog")),
-    ("domain", ("extraction", "annotation")),
+    ("domain", ("extraction", "annotation", "alignment")),
     ("tasks", ("tasks",)),
     ("backends", ("llm",)),
     ("engine", ("bench",)),

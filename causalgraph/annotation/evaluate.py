@@ -39,8 +39,12 @@ from typing import Any, Iterable, Optional, Sequence, Union
 from ..errors import ConfigError, CycleLimitExceeded, SchemaError
 from ..scores import prf
 from ..extraction.spans import exact_key, pair_score
+from ..extraction.embed import load_embedder
 from ..metrics.complexity import complexity, metric_names
 from ..metrics.graph_scores import compare_graphs
+from ..alignment.events import ALIGN_RULES, EMBEDDING_THRESHOLD, TOKEN_THRESHOLD
+from ..alignment.scores import EDGE_COLUMNS, align_statement, pooled_scores
+from ..alignment.scores import edge_scores as edge_scores_of
 from ..model import Relation, Statement
 from .answer import parse_annotation, to_statement
 from .reference import ReferenceRanges, normalized_complexity, resolve_reference
@@ -127,6 +131,9 @@ class AnnotationReport:
     #: With ``graphs=True``: the mean SHD, SID and AIDs over the statements (``{"shd": …, "n": …}``)
     #: and their notes; empty otherwise, so that reports without it keep their bytes.
     graph: dict[str, Any] = field(default_factory=dict)
+    #: With ``graphs=True``: every statement's event alignment (rows of
+    #: :data:`causalgraph.alignment.events.ALIGNMENT_COLUMNS`); not part of the summary.
+    alignment: list[dict[str, Any]] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         """Everything but the per-statement rows, as plain JSON values."""
@@ -151,8 +158,11 @@ class AnnotationReport:
             out.append({"measure": f"complexity.mae.{m}", "value": v, "n": self.complexity["n"]})
         out.append({"measure": "statements.failed", "value": self.counts["failed"], "n": self.counts["statements"]})
         for k, v in self.graph.items():
-            if k not in ("n", "notes"):
+            if k not in ("n", "notes", "align", "pooled"):
                 out.append({"measure": f"graph.{k}.mean", "value": v, "n": self.graph["n"]})
+        for d in self.graph.get("pooled", ()):
+            for part in ("value", "ci_low", "ci_high"):
+                out.append({"measure": f"graph.pooled.{d['measure']}.{part}", "value": d[part], "n": d["n"]})
         return out
 
 
@@ -165,7 +175,9 @@ def _metrics(st: Statement, ref: ReferenceRanges) -> tuple[Optional[dict], Optio
 
 def evaluate_statements(predicted: Sequence[Optional[Statement]], gold: Sequence[Statement], *,
                         reference: Union[None, str, ReferenceRanges] = None, threshold: float = MATCH_THRESHOLD,
-                        rules: Optional[Sequence[Optional[str]]] = None, graphs: bool = False) -> AnnotationReport:
+                        rules: Optional[Sequence[Optional[str]]] = None, graphs: bool = False, align: str = "exact",
+                        token_threshold: float = TOKEN_THRESHOLD, embedding_threshold: float = EMBEDDING_THRESHOLD,
+                        embedder: Any = None, edge_scores: bool = False) -> AnnotationReport:
     """Compare predicted annotations with gold ones, statement by statement.
 
     Parameters
@@ -186,6 +198,15 @@ def evaluate_statements(predicted: Sequence[Optional[Statement]], gold: Sequence
         the AIDs of :func:`causalgraph.metrics.graph_scores.compare_graphs`):
         per statement in ``per_statement`` (``graph_shd`` …), and their means
         in ``graph``.
+    align, token_threshold, embedding_threshold, embedder
+        With ``graphs``: how predicted events are aligned to gold events before the graph
+        scores (:func:`causalgraph.alignment.scores.align_statement`).  The default, ``exact``,
+        aligns nothing (the scores of causalgraph before alignment existed); any other rule adds
+        ``graph["align"]`` and fills :attr:`AnnotationReport.alignment`.
+    edge_scores
+        With ``graphs``: also edge precision, recall and F1 without and with correlation signs
+        per statement (``graph_edge_f1`` …) and pooled over statements with bootstrap intervals
+        (``graph["pooled"]``, :func:`causalgraph.alignment.scores.pooled_scores`).
 
     Examples
     --------
@@ -200,6 +221,8 @@ def evaluate_statements(predicted: Sequence[Optional[Statement]], gold: Sequence
         raise ConfigError(f"{len(predicted)} predicted statements for {len(gold)} gold statements; expected one each")
     if not 0.0 <= threshold <= 1.0:
         raise ConfigError(f"threshold {threshold!r}: expected a number in [0, 1]")
+    if align not in ALIGN_RULES:
+        raise ConfigError(f"align {align!r}: expected one of {', '.join(ALIGN_RULES)}")
     ref = resolve_reference(reference)
     rules = list(rules) if rules is not None else [None] * len(gold)
     n_pred = n_gold = exact_hits = 0
@@ -216,6 +239,10 @@ def evaluate_statements(predicted: Sequence[Optional[Statement]], gold: Sequence
     abs_err = {m: 0.0 for m in (*metrics, "c_s")}
     n_cx = 0
     graph_notes: list[str] = []
+    alignment_rows: list[dict[str, Any]] = []
+    score_rows: list[dict[str, Any]] = []
+    if graphs and align == "embedding" and embedder is None:
+        embedder = load_embedder()
     for p, g, rule in zip(predicted, gold, rules):
         if p is None:
             failed += 1
@@ -256,9 +283,19 @@ def evaluate_statements(predicted: Sequence[Optional[Statement]], gold: Sequence
             row.update({f"pred_{m}": mp[m] for m in metrics})
             row.update({"gold_c_s": mg["c_s"], "pred_c_s": mp["c_s"]})
         if graphs:
+            al = None
+            if align != "exact" or edge_scores:
+                p, al = align_statement(g, p, rule=align, token_threshold=token_threshold,
+                                        embedding_threshold=embedding_threshold, embedder=embedder)
+                alignment_rows.extend(al.rows(g.id))
             gc = compare_graphs(g, p if p is not None else [], name=g.id)
             row.update({f"graph_{k}": v for k, v in gc.as_row().items() if k in GRAPH_MEANS})
             graph_notes.extend(gc.notes)
+            if edge_scores:
+                es = edge_scores_of(g, p if p.relations else [])
+                es.update(aligned_events=len(al.matches), merged_events=len(al.merges))
+                row.update({f"graph_{k}": es[k] for k in EDGE_COLUMNS})
+                score_rows.append({**gc.as_row(), **es})
         rows.append(row)
     graph_summary: dict[str, Any] = {}
     if graphs:
@@ -266,6 +303,10 @@ def evaluate_statements(predicted: Sequence[Optional[Statement]], gold: Sequence
             vals = [r[f"graph_{k}"] for r in rows if not math.isnan(r[f"graph_{k}"])]
             graph_summary[k] = sum(vals) / len(vals) if vals else None
         graph_summary.update(n=len(rows), notes=graph_notes)
+        if align != "exact":
+            graph_summary["align"] = align
+        if edge_scores:
+            graph_summary["pooled"] = pooled_scores(score_rows)
     pairs = {
         "exact": prf(exact_hits, n_pred, exact_hits, n_gold),
         "token": prf(tok_sum, n_pred, tok_sum, n_gold),
@@ -280,7 +321,8 @@ def evaluate_statements(predicted: Sequence[Optional[Statement]], gold: Sequence
     counts = {"statements": len(gold), "failed": failed, "predicted_pairs": n_pred, "gold_pairs": n_gold}
     causal = {"accuracy": causal_ok / len(gold) if gold else None, "n": len(gold)}
     return AnnotationReport(pairs=pairs, labels=labels, complexity=cx, causal=causal, per_statement=rows,
-                            counts=counts, reference=ref.to_dict(), threshold=threshold, graph=graph_summary)
+                            counts=counts, reference=ref.to_dict(), threshold=threshold, graph=graph_summary,
+                            alignment=alignment_rows)
 
 
 def _mean(xs: list[float]) -> Optional[float]:
@@ -299,10 +341,12 @@ def _spearman(a: list[float], b: list[float]) -> tuple[Optional[float], Optional
 
 
 def evaluate_records(records: Iterable[dict], *, reference: Union[None, str, ReferenceRanges] = None,
-                     threshold: float = MATCH_THRESHOLD, source: str = "run", graphs: bool = False) -> AnnotationReport:
+                     threshold: float = MATCH_THRESHOLD, source: str = "run", graphs: bool = False,
+                     **graph_options: Any) -> AnnotationReport:
     """Evaluate the response records of an ``annotate`` run (each carries its gold annotation).
 
     Records without gold are refused: a run on free text has nothing to compare with.
+    ``graph_options`` (``align``, thresholds, ``embedder``, ``edge_scores``) go to :func:`evaluate_statements`.
     """
     preds, golds, rules = [], [], []
     for n, r in enumerate(records, start=1):
@@ -321,12 +365,14 @@ def evaluate_records(records: Iterable[dict], *, reference: Union[None, str, Ref
         else:
             preds.append(to_statement(parsed_from_label(label, r.get("rule")), text, id=str(gid)))
         rules.append("error" if r.get("error") else r.get("rule"))
-    return evaluate_statements(preds, golds, reference=reference, threshold=threshold, rules=rules, graphs=graphs)
+    return evaluate_statements(preds, golds, reference=reference, threshold=threshold, rules=rules, graphs=graphs,
+                               **graph_options)
 
 
 def evaluate_annotation(run: Union[str, os.PathLike, Any], *, variant: Optional[str] = None,
                         reference: Union[None, str, ReferenceRanges] = None,
-                        threshold: float = MATCH_THRESHOLD, graphs: bool = False) -> AnnotationReport:
+                        threshold: float = MATCH_THRESHOLD, graphs: bool = False,
+                        **graph_options: Any) -> AnnotationReport:
     """Evaluate an ``annotate`` run directory against the gold annotations it carries.
 
     Parameters
@@ -335,8 +381,9 @@ def evaluate_annotation(run: Union[str, os.PathLike, Any], *, variant: Optional[
         A run directory (``causalgraph annotate --data climatecause --out DIR``) or a loaded run.
     variant
         Only this variant (default: the run's only variant; required when it has several).
-    reference, threshold, graphs
-        See :func:`evaluate_statements`.
+    reference, threshold, graphs, graph_options
+        See :func:`evaluate_statements` (``graph_options``: ``align``, ``token_threshold``,
+        ``embedding_threshold``, ``embedder``, ``edge_scores``).
 
     Examples
     --------
@@ -354,4 +401,4 @@ def evaluate_annotation(run: Union[str, os.PathLike, Any], *, variant: Optional[
     elif variant not in variants:
         raise ConfigError(f"{r.path} has no variant {variant!r}; it has {', '.join(variants)}")
     return evaluate_records(input_order(r.records(variant)), reference=reference, threshold=threshold,
-                            source=str(r.path), graphs=graphs)
+                            source=str(r.path), graphs=graphs, **graph_options)

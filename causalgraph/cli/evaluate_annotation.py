@@ -5,7 +5,9 @@ from __future__ import annotations
 import sys
 
 from ..annotation.evaluate import MATCH_THRESHOLD, evaluate_annotation
+from ._align import add_align_options, align_settings, write_alignment
 from ._common import add_format_option, emit_json, emit_table
+from ..errors import ConfigError
 
 __all__ = ["register"]
 
@@ -27,15 +29,32 @@ def register(sub) -> None:
     p.add_argument("--graphs", action="store_true",
                    help="also score each predicted graph against the gold one: SHD, SID, parent/ancestor/oset AID "
                         "(per statement, and their means; docs/graphs.md#scores)")
+    g = p.add_argument_group("graph scores (with --graphs)")
+    add_align_options(g, pooled=False)
     add_format_option(p)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
+    settings = align_settings(args) if args.graphs else {}
+    if not args.graphs and (args.alignment or args.edge_scores):
+        raise ConfigError(f"{'--alignment' if args.alignment else '--edge-scores'} needs --graphs")
     rep = evaluate_annotation(args.run, variant=args.variant, reference=args.reference, threshold=args.threshold,
-                              graphs=args.graphs)
+                              graphs=args.graphs, align=settings.get("rule", "exact"),
+                              token_threshold=args.token_threshold, embedding_threshold=args.embedding_threshold,
+                              embedder=settings.get("embedder"), edge_scores=args.edge_scores)
     for note in rep.graph.get("notes", ()):
         print(f"causalgraph evaluate-annotation: note: {note}", file=sys.stderr)
+    if "align" in rep.graph:
+        counts = {}
+        for r in rep.alignment:
+            k = r["rule"].split(":")[0]
+            counts[k] = counts.get(k, 0) + 1
+        print(f"causalgraph evaluate-annotation: note: events aligned by --align {rep.graph['align']} before the graph "
+              "scores: " + ", ".join(f"{k} {v}" for k, v in counts.items()) + " (--align exact scores exact names)",
+              file=sys.stderr)
+    if args.alignment:
+        write_alignment(rep.alignment, args.alignment)
     if args.per_statement:
         emit_table(rep.per_statement, args.format)
     elif args.format == "json":

