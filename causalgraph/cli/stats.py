@@ -265,9 +265,22 @@ def run_difficulty(args) -> int:
         for note in fit.notes:
             print(f"causalgraph stats: note: {fit.label.get('run')} {fit.label.get('variant')}: {note}",
                   file=sys.stderr)
-    if args.plot:
-        plot_difficulty(fits, args.plot, args.plot_feature, alpha=args.alpha)
     rows = table_rows(fits)
+    # The table first: a plot that cannot be drawn must not lose the fitted numbers.
+    status = _difficulty_table(args, rows)
+    if args.plot:
+        try:
+            plot_difficulty(fits, args.plot, args.plot_feature, alpha=args.alpha)
+        except Exception as exc:  # noqa: BLE001 - any drawing failure is one line, the table stands
+            why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            why = why if isinstance(exc, ConfigError) else f"{type(exc).__name__}: {why}"
+            print(f"causalgraph stats: error: --plot {args.plot} not drawn ({why}); the table above is complete",
+                  file=sys.stderr)
+            return 2
+    return status
+
+
+def _difficulty_table(args, rows) -> int:
     if args.format == "json":
         emit_json(rows)
         return 0

@@ -660,19 +660,29 @@ def plot_difficulty(fits: Sequence[DifficultyFit], path, feature: Optional[str] 
     ncol = min(3, len(fits))
     nrow = math.ceil(len(fits) / ncol)
     fig, axes = plt.subplots(nrow, ncol, figsize=(4.2 * ncol, 3.4 * nrow), squeeze=False)
+    level = f"{100 * (1 - alpha):g} %"
     for ax, fit, c in zip(axes.flat, fits, curves):
-        for b in c["bins"]:
-            ax.errorbar(b["x"], b["accuracy"], yerr=[[b["accuracy"] - b["lo"]], [b["hi"] - b["accuracy"]]], fmt="o",
-                        color="k", ms=4, capsize=2)
+        acc = np.array([b["accuracy"] for b in c["bins"]])
+        # Wilson bounds and the share can differ in the last bit at 0 and 1 (1e-17 below the share):
+        # matplotlib refuses a negative error bar, so the distances are clamped at 0.
+        below = np.maximum(0.0, acc - np.array([b["lo"] for b in c["bins"]]))
+        above = np.maximum(0.0, np.array([b["hi"] for b in c["bins"]]) - acc)
+        ax.errorbar([b["x"] for b in c["bins"]], acc, yerr=[below, above], fmt="o", color="k", ms=4, capsize=2,
+                    label=f"observed, decile of {feature} (Wilson {level})")
         grid = [p["x"] for p in c["curve"]]
-        ax.plot(grid, [p["p"] for p in c["curve"]], color="C0")
-        ax.fill_between(grid, [p["lo"] for p in c["curve"]], [p["hi"] for p in c["curve"]], color="C0", alpha=0.25)
+        ax.plot(grid, [p["p"] for p in c["curve"]], color="C0", label=f"fitted ({fit.model}), other terms at mean")
+        ax.fill_between(grid, [p["lo"] for p in c["curve"]], [p["hi"] for p in c["curve"]], color="C0", alpha=0.25,
+                        label=f"{level} band")
         ax.set_ylim(0, 1)
         ax.set_xlabel(feature)
         ax.set_ylabel("accuracy")
-        ax.set_title(f"{fit.label.get('variant')} ({fit.model}, n={fit.n_items})", fontsize=9)
+        ax.set_title(f"{fit.label.get('run')} {fit.label.get('variant')}\n({fit.model}, {fit.n_items} items, "
+                     f"{fit.n_statements} statements)", fontsize=8)
+        ax.legend(fontsize=6, loc="lower left")
     for ax in list(axes.flat)[len(fits):]:
         ax.axis("off")
+    runs = ", ".join(dict.fromkeys(str(f.label.get("run")) for f in fits))
+    fig.suptitle(f"Accuracy by {feature}: {runs}", fontsize=9)
     fig.tight_layout()
     fig.savefig(path, metadata={"Date": None} if path.suffix.lower() == ".svg" else None)
     plt.close(fig)
