@@ -49,6 +49,7 @@ from ..graph_edits import split_edit
 from ..naming import split_variant
 from ..prompts import variant_encoding
 from ..tasks import get_task
+from .cr2 import cr2
 from .pairing import as_run, run_name
 from ..datasets import load_corpus
 from ..outputs import output_file
@@ -77,7 +78,7 @@ MIN_ITEMS = 30
 MIN_SUPPORT = 5
 #: Columns of the table :func:`difficulty_runs` returns.
 COLUMNS = ["run", "task", "variant", "model", "feature", "odds_ratio", "ci_low", "ci_high", "p", "p_holm",
-           "significant", "n_items", "n_statements", "auc"]
+           "significant", "n_items", "n_statements", "auc", "df", "note"]
 
 
 @dataclass
@@ -133,6 +134,8 @@ class DifficultyFit:
         ``mixed``: the posterior mean of the SD of the statement intercepts.
     notes
         Default features left out, and why (:func:`supported_features`).
+    se
+        The standard errors and reference distribution (``cr2`` or ``cr1``, see :func:`fit_difficulty`).
     """
 
     label: dict[str, Any]
@@ -146,6 +149,7 @@ class DifficultyFit:
     design: Design
     statement_sd: Optional[float] = None
     notes: list[str] = field(default_factory=list)
+    se: str = "cr2"
 
 
 def _reference(values: Sequence[Any]) -> Any:
@@ -304,7 +308,7 @@ def _auc(score: np.ndarray, y: np.ndarray) -> float:
 
 
 def fit_difficulty(frame, features: Sequence[str] = DEFAULT_FEATURES, *, model: str = "logit", alpha: float = 0.05,
-                   label: Optional[Mapping[str, Any]] = None) -> DifficultyFit:
+                   label: Optional[Mapping[str, Any]] = None, se: str = "cr2") -> DifficultyFit:
     """Fit one difficulty model to a table of items.
 
     Parameters
@@ -320,6 +324,11 @@ def fit_difficulty(frame, features: Sequence[str] = DEFAULT_FEATURES, *, model: 
         Level of the intervals (``1 - alpha``) and of Holm's correction over the terms.
     label
         What the fit is (run, variant), kept in :attr:`DifficultyFit.label` and in messages.
+    se
+        ``cr2`` (default): CR2 standard errors with Bell–McCaffrey degrees of freedom per term
+        (:mod:`causalgraph.stats.cr2`; ``mixed``: the posterior SD with those degrees of freedom), and
+        a term one statement carries marked not estimable; ``cr1``: the method before issue 37
+        (statsmodels' clustered SEs with t on G − 1 df; ``mixed``: normal), kept to measure against.
 
     Returns
     -------
@@ -342,7 +351,7 @@ def fit_difficulty(frame, features: Sequence[str] = DEFAULT_FEATURES, *, model: 
     >>> fit.rows[0]["feature"], 1.5 < fit.rows[0]["odds_ratio"] < 4
     ('x', True)
     """
-    from scipy.stats import norm
+    from scipy.special import expit
 
     if model not in MODELS:
         raise ConfigError(f"unknown difficulty model {model!r}; expected one of {', '.join(MODELS)}")
@@ -356,9 +365,9 @@ def fit_difficulty(frame, features: Sequence[str] = DEFAULT_FEATURES, *, model: 
     if y.min() == y.max():
         raise ConfigError(f"every one of the {len(y)} items was answered {'right' if y[0] else 'wrong'}{at}: "
                           f"nothing separates easy from hard items, so no odds ratio can be estimated")
+    _check_outcome_spread(y, design.groups, at)
     codes = {g: i for i, g in enumerate(dict.fromkeys(design.groups))}
     groups = np.array([codes[g] for g in design.groups])
-    z = norm.ppf(1 - alpha / 2)
     statement_sd = None
     if model == "logit":
         b = _separation(X, y)
@@ -369,14 +378,20 @@ def fit_difficulty(frame, features: Sequence[str] = DEFAULT_FEATURES, *, model: 
                               f"features out or pool more items")
         import statsmodels.api as sm
 
-        # t with G - 1 degrees of freedom (statsmodels' use_t for clusters), as Cameron and Miller (2015)
-        # advise: the normal quantile is too small for the 60-odd statements of a corpus.
-        res = sm.GLM(y, X, family=sm.families.Binomial()).fit(cov_type="cluster", cov_kwds={"groups": groups},
-                                                              use_t=True)
-        params, cov = np.asarray(res.params), np.asarray(res.cov_params())
-        ci = np.asarray(res.conf_int(alpha=alpha))
-        pvals = np.asarray(res.pvalues)
-        lo, hi = ci[:, 0], ci[:, 1]
+        if se == "cr1":
+            # statsmodels' clustered SEs (CR1, G/(G-1)·(N-1)/(N-K)) with t on G - 1 df: the method before
+            # issue 37, kept to measure against; too small with few statements.
+            res = sm.GLM(y, X, family=sm.families.Binomial()).fit(cov_type="cluster", cov_kwds={"groups": groups},
+                                                                  use_t=True)
+            params, cov = np.asarray(res.params), np.asarray(res.cov_params())
+            se_ = np.sqrt(np.diag(cov))
+            df = np.full(len(params), float(len(codes) - 1))
+        else:
+            res = sm.GLM(y, X, family=sm.families.Binomial()).fit()
+            params = np.asarray(res.params)
+            mu = np.asarray(res.fittedvalues)
+            robust = cr2(X, y, mu, design.groups, weights=mu * (1 - mu), params=params)
+            cov, se_, df = robust.cov, robust.se, robust.df
     else:
         import scipy.sparse as sp
         from statsmodels.genmod.bayes_mixed_glm import BinomialBayesMixedGLM
@@ -387,19 +402,84 @@ def fit_difficulty(frame, features: Sequence[str] = DEFAULT_FEATURES, *, model: 
         k = m.k_fep + m.k_vcp + m.k_vc
         # Explicit starting values: statsmodels would otherwise draw them at random.
         res = m.fit_vb(mean=np.zeros(k), sd=np.full(k, math.exp(-0.5)))
-        params, se = np.asarray(res.fe_mean), np.asarray(res.fe_sd)
-        cov = np.diag(se ** 2)
-        pvals = 2 * norm.sf(np.abs(params / se))
-        lo, hi = params - z * se, params + z * se
+        params, se_ = np.asarray(res.fe_mean), np.asarray(res.fe_sd)
+        cov = np.diag(se_ ** 2)
         statement_sd = float(math.exp(float(res.vcp_mean[0])))
+        if se == "cr1":
+            df = np.full(len(params), np.inf)  # the normal approximation of the posterior, as before issue 37
+        else:
+            # The posterior SD with the t reference of the design: Bell–McCaffrey degrees of freedom at the
+            # fixed-effect fit, which depend on the design and the statements, not on the residuals.
+            mu = expit(X @ params)
+            df = cr2(X, y, mu, design.groups, weights=mu * (1 - mu), params=params).df
+    pvals, lo, hi = _t_inference(params, se_, df, alpha)
+    carried = _carried_by_one(X, y, params, se_, design.groups) if se != "cr1" else {}
     corr = holm([float(p) for p in pvals[1:]], alpha=alpha)
     rows = []
     for j, term in enumerate(design.terms, start=1):
-        rows.append({"feature": term, "odds_ratio": float(math.exp(params[j])), "ci_low": float(math.exp(lo[j])),
-                     "ci_high": float(math.exp(hi[j])), "p": float(pvals[j]), "p_holm": corr.p_adjusted[j - 1],
-                     "significant": bool(corr.reject[j - 1])})
+        row = {"feature": term, "odds_ratio": float(math.exp(params[j])), "ci_low": float(math.exp(lo[j])),
+               "ci_high": float(math.exp(hi[j])), "p": float(pvals[j]), "p_holm": corr.p_adjusted[j - 1],
+               "significant": bool(corr.reject[j - 1]), "df": float(df[j]), "note": None}
+        if j in carried:
+            sid, without = carried[j]
+            # Half the effect or more from one statement: its own difficulty, not the feature's.
+            row["significant"] = False
+            row["note"] = (f"not estimable: carried by statement {sid} (odds ratio {math.exp(without):.3g} "
+                           f"without it)")
+        rows.append(row)
     return DifficultyFit(label=label, model=model, rows=rows, n_items=len(y), n_statements=len(codes),
-                         auc=_auc(X @ params, y), params=params, cov=cov, design=design, statement_sd=statement_sd)
+                         auc=_auc(X @ params, y), params=params, cov=cov, design=design, statement_sd=statement_sd,
+                         se=se)
+
+
+def _t_inference(params: np.ndarray, se: np.ndarray, df: np.ndarray, alpha: float):
+    """Two-sided p-values and ``1 - alpha`` intervals of t tests with per-coefficient degrees of freedom."""
+    from scipy.stats import t as student
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tval = params / se
+    df = np.where(np.isfinite(df) & (df > 0), df, np.inf)
+    pvals = 2 * student.sf(np.abs(tval), df)
+    q = student.ppf(1 - alpha / 2, df)
+    return pvals, params - q * se, params + q * se
+
+
+def _check_outcome_spread(y: np.ndarray, groups: Sequence[Any], at: str) -> None:
+    """Refuse a fit whose wrong (or right) answers all sit in fewer than :data:`MIN_SUPPORT` statements.
+
+    Every statement feature is then confounded with those statements' own difficulty: whatever
+    sets them apart "explains" every error, and a model — mixed or not — finds it significant.
+    """
+    for value, word in ((0.0, "wrong"), (1.0, "right")):
+        where = list(dict.fromkeys(g for g, v in zip(groups, y) if v == value))
+        if len(where) < MIN_SUPPORT and len(where) < len(set(groups)):
+            shown = ", ".join(str(w) for w in where[:5])
+            raise ConfigError(f"every {word} answer{at} is in {len(where)} statement(s) ({shown}): an effect of any "
+                              f"feature could not be told from {'that statement' if len(where) == 1 else 'those statements'}"
+                              f"' own difficulty; at least {MIN_SUPPORT} statements with a {word} answer are needed")
+
+
+def _carried_by_one(X: np.ndarray, y: np.ndarray, params: np.ndarray, se: np.ndarray,
+                    groups: Sequence[Any]) -> dict[int, tuple[Any, float]]:
+    """Coefficient index → (statement, coefficient without it) for the effects one statement carries.
+
+    A statement carries an effect when leaving it out (one step from the fit, CR2's leave-one-out)
+    flips the coefficient's sign or halves it, while the coefficient stands out from 0 by more than
+    its standard error (smaller ones are noise either way).
+    """
+    from scipy.special import expit as _expit
+
+    mu = _expit(X @ params)
+    loo = cr2(X, y, mu, groups, weights=mu * (1 - mu), params=params)
+    out: dict[int, tuple[Any, float]] = {}
+    for j in range(1, X.shape[1]):
+        if not abs(params[j]) > se[j]:
+            continue
+        shift = loo.leave_one_out[:, j] / params[j]  # 1: unchanged; below 0.5: halved; below 0: flipped
+        g = int(np.argmin(shift))
+        if shift[g] < 0.5:
+            out[j] = (loo.clusters[g], float(loo.leave_one_out[g, j]))
+    return out
 
 
 def _statement_features(corpus) -> dict[str, dict[str, float]]:
