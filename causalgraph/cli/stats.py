@@ -109,6 +109,15 @@ def register(sub) -> None:
     cmp_.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     cmp_.add_argument("--chi2", action="store_true", help="McNemar's chi-squared (continuity-corrected) instead "
                                                           "of the exact binomial test")
+    cmp_.add_argument("--midp", action="store_true", help="McNemar's mid-p binomial test instead of the exact one")
+    cmp_.add_argument("--interval", choices=["cr2", "bootstrap"], default="cr2",
+                      help="interval of the F1 difference: cr2 (default; linearised F1, CR2 standard error over "
+                           "statements, Bell-McCaffrey t) or bootstrap (percentile over statement resamples, "
+                           "widened for few statements)")
+    cmp_.add_argument("--test", choices=["mcnemar", "clustered"], default="mcnemar",
+                      help="the p-values Holm corrects: mcnemar (default; do the arms answer these items alike) "
+                           "or clustered (accuracy difference over statements, CR2 t: holds when the arms' "
+                           "difference varies by statement)")
     add_format_option(cmp_)
     cmp_.set_defaults(func=run_compare)
 
@@ -222,16 +231,23 @@ def run_consistency(args) -> int:
 def run_compare(args) -> int:
     if args.n_boot < 1:
         raise ConfigError(f"--n-boot {args.n_boot}: expected an integer >= 1")
+    if args.chi2 and args.midp:
+        raise ConfigError("--chi2 and --midp: choose one McNemar test")
     table = compare_runs(args.runs, by=args.by, alpha=args.alpha, n_boot=args.n_boot, seed=args.seed,
-                         exact=not args.chi2)
+                         exact=not args.chi2, midp=args.midp, interval=args.interval, test=args.test)
     if args.format == "json":
         emit_json(table.to_dict(orient="records"))
         return 0
     emit_table(table, args.format, columns=COMPARE_COLUMNS)
     if args.format == "table" and len(table):
-        print(f"\ndiff = f1_b - f1_a with a 95% bootstrap interval over statements ({args.n_boot} resamples); "
-              f"McNemar {'chi-squared' if args.chi2 else 'exact'} on correct answers (b: a right, b wrong); "
-              f"Holm over each task's comparisons, * = p_holm <= {args.alpha:g}")
+        level = f"{100 * (1 - args.alpha):g}%"
+        how = ("CR2 t over statements (linearised F1, Bell-McCaffrey df)" if args.interval == "cr2"
+               else f"bootstrap over statements ({args.n_boot} resamples, percentile widened for few statements)")
+        mc = "chi-squared" if args.chi2 else ("mid-p" if args.midp else "exact")
+        print(f"\ndiff = f1_b - f1_a with a {level} interval: {how}; p: McNemar {mc} on correct answers "
+              f"(b: a right, b wrong); p_clustered: accuracy difference over statements (CR2 t, df); Holm over "
+              f"each task's {'McNemar' if args.test == 'mcnemar' else 'clustered'} p-values, significant = "
+              f"p_holm <= {args.alpha:g}")
     return 0
 
 
@@ -287,9 +303,10 @@ def _difficulty_table(args, rows) -> int:
     cols = DIFFICULTY_COLUMNS if args.format == "csv" or len(args.runs) > 1 else DIFFICULTY_COLUMNS[1:]
     emit_table(rows, args.format, columns=cols, floatfmt=".4g")
     if args.format == "table" and rows:
-        kind = ("logistic regression, 95% intervals from SEs clustered by statement (t, G-1 df)" if args.model == "logit"
+        kind = ("logistic regression; CR2 standard errors clustered by statement with Bell-McCaffrey degrees of "
+                "freedom (df) for each term's t interval and p" if args.model == "logit"
                 else "binomial mixed model with a random intercept per statement (variational Bayes; intervals "
-                     "and p are posterior mean +- 1.96 SD and its normal approximation)")
+                     "and p: posterior mean and SD with a t of the design's Bell-McCaffrey df)")
         print(f"\nodds_ratio per SD of each numeric feature (a factor level: against the most frequent level); "
               f"{kind}; p_holm over each model's features, significant = p_holm <= {args.alpha:g}; auc of the fitted "
               f"linear predictor")

@@ -411,9 +411,10 @@ def fit_difficulty(frame, features: Sequence[str] = DEFAULT_FEATURES, *, model: 
             # The posterior SD with the t reference of the design: Bell–McCaffrey degrees of freedom at the
             # fixed-effect fit, which depend on the design and the statements, not on the residuals.
             mu = expit(X @ params)
-            df = cr2(X, y, mu, design.groups, weights=mu * (1 - mu), params=params).df
+            robust = cr2(X, y, mu, design.groups, weights=mu * (1 - mu), params=params)
+            df = robust.df
     pvals, lo, hi = _t_inference(params, se_, df, alpha)
-    carried = _carried_by_one(X, y, params, se_, design.groups) if se != "cr1" else {}
+    carried = _carried_by_one(params, se_, robust) if se != "cr1" else {}
     corr = holm([float(p) for p in pvals[1:]], alpha=alpha)
     rows = []
     for j, term in enumerate(design.terms, start=1):
@@ -459,26 +460,22 @@ def _check_outcome_spread(y: np.ndarray, groups: Sequence[Any], at: str) -> None
                               f"' own difficulty; at least {MIN_SUPPORT} statements with a {word} answer are needed")
 
 
-def _carried_by_one(X: np.ndarray, y: np.ndarray, params: np.ndarray, se: np.ndarray,
-                    groups: Sequence[Any]) -> dict[int, tuple[Any, float]]:
+def _carried_by_one(params: np.ndarray, se: np.ndarray, robust) -> dict[int, tuple[Any, float]]:
     """Coefficient index → (statement, coefficient without it) for the effects one statement carries.
 
-    A statement carries an effect when leaving it out (one step from the fit, CR2's leave-one-out)
-    flips the coefficient's sign or halves it, while the coefficient stands out from 0 by more than
-    its standard error (smaller ones are noise either way).
+    A statement carries an effect when leaving it out (one step from the fit,
+    :attr:`~causalgraph.stats.cr2.ClusterRobust.leave_one_out`) flips the coefficient's sign or
+    halves it, while the coefficient stands out from 0 by more than its standard error (smaller
+    ones are noise either way).
     """
-    from scipy.special import expit as _expit
-
-    mu = _expit(X @ params)
-    loo = cr2(X, y, mu, groups, weights=mu * (1 - mu), params=params)
     out: dict[int, tuple[Any, float]] = {}
-    for j in range(1, X.shape[1]):
+    for j in range(1, len(params)):
         if not abs(params[j]) > se[j]:
             continue
-        shift = loo.leave_one_out[:, j] / params[j]  # 1: unchanged; below 0.5: halved; below 0: flipped
+        shift = robust.leave_one_out[:, j] / params[j]  # 1: unchanged; below 0.5: halved; below 0: flipped
         g = int(np.argmin(shift))
         if shift[g] < 0.5:
-            out[j] = (loo.clusters[g], float(loo.leave_one_out[g, j]))
+            out[j] = (robust.clusters[g], float(robust.leave_one_out[g, j]))
     return out
 
 
