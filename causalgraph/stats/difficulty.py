@@ -456,8 +456,8 @@ def _check_outcome_spread(y: np.ndarray, groups: Sequence[Any], at: str) -> None
         if len(where) < MIN_SUPPORT and len(where) < len(set(groups)):
             shown = ", ".join(str(w) for w in where[:5])
             raise ConfigError(f"every {word} answer{at} is in {len(where)} statement(s) ({shown}): an effect of any "
-                              f"feature could not be told from {'that statement' if len(where) == 1 else 'those statements'}"
-                              f"' own difficulty; at least {MIN_SUPPORT} statements with a {word} answer are needed")
+                              f"feature could not be told from {'that statement' + chr(39) + 's' if len(where) == 1 else 'those statements' + chr(39)}"
+                              f" own difficulty; at least {MIN_SUPPORT} statements with a {word} answer are needed")
 
 
 def _carried_by_one(params: np.ndarray, se: np.ndarray, robust) -> dict[int, tuple[Any, float]]:
