@@ -6,7 +6,8 @@
 * ``stats compare RUN [RUN …] --by encoding|event-names|graph-edit|variant|model|prompts`` — arms of a study (issues 16, 26);
 * ``stats agreement RUN [RUN …]`` — agreement across the epochs of runs with repeated sampling;
 * ``stats difficulty RUN [RUN …]`` — which features make items hard (logistic models, issue 26);
-* ``stats irt RUN RUN RUN …`` — item difficulty and run ability (Rasch model, issue 26).
+* ``stats irt RUN RUN RUN …`` — item difficulty and run ability (Rasch model, issue 26);
+* ``stats power [RUN [RUN]]`` — power, MDE and statements needed for a paired comparison (issue 37).
 """
 
 from __future__ import annotations
@@ -154,6 +155,35 @@ def register(sub) -> None:
                    help="feature of the plot (default c_norm when fitted, else the first numeric feature)")
     add_format_option(d)
     d.set_defaults(func=run_difficulty)
+
+    pw = ssub.add_parser("power", help="power of a paired comparison of two arms, the smallest detectable "
+                                        "difference and the statements needed (McNemar exact, clustered)",
+                         description="Power to detect an accuracy difference between two arms answering the same "
+                                     "items, for McNemar's exact test and the statement-clustered test (CR2, "
+                                     "Bell-McCaffrey df), with the design effect of statements; the minimum "
+                                     "detectable effect at --power, and the statements (items) needed. From a "
+                                     "pilot run pair, one pilot run and --delta, or --items/--statements with "
+                                     "--discordance, --delta and --icc. See docs/statistics.md.")
+    pw.add_argument("runs", nargs="*", metavar="RUN", help="pilot: two runs of the same items (A then B), or one "
+                                                           "run with --delta")
+    pw.add_argument("--delta", type=float, default=None, help="accuracy difference B - A to detect (default with a "
+                                                             "pilot pair: the pilot's)")
+    pw.add_argument("--discordance", type=float, default=None,
+                    help="share of items the arms answer differently (one right, one wrong)")
+    pw.add_argument("--icc", type=float, default=None, help="intra-statement correlation of the paired difference "
+                                                           "(default: the pilot's, else 0)")
+    pw.add_argument("--items", type=int, default=None, help="items of the planned run (no pilot: with --statements)")
+    pw.add_argument("--statements", type=int, default=None,
+                    help="statements of the planned run (default: the pilot's; sizes cycled from the pilot)")
+    pw.add_argument("--alpha", type=float, default=0.05, help="level of the test (default 0.05)")
+    pw.add_argument("--power", dest="target", type=float, default=0.8, help="power for the MDE and the "
+                                                                             "statements needed (default 0.8)")
+    pw.add_argument("--mode", choices=["analytic", "simulation"], default="analytic",
+                    help="analytic formulas (default) or Monte-Carlo simulation of the tests")
+    pw.add_argument("--n-sim", type=int, default=2000, help="simulated datasets (default 2000)")
+    pw.add_argument("--seed", type=int, default=0, help="simulation seed (default 0)")
+    add_format_option(pw)
+    pw.set_defaults(func=run_power)
 
     irt = ssub.add_parser("irt", help="item difficulty and run ability across runs (Rasch model)",
                           description="A Rasch (1PL) model of three or more runs over the same items, each run and "
@@ -310,6 +340,61 @@ def _difficulty_table(args, rows) -> int:
         print(f"\nodds_ratio per SD of each numeric feature (a factor level: against the most frequent level); "
               f"{kind}; p_holm over each model's features, significant = p_holm <= {args.alpha:g}; auc of the fitted "
               f"linear predictor")
+    return 0
+
+
+def run_power(args) -> int:
+    from ..stats.power import Design, pilot_pair, pilot_run, power_table
+
+    if len(args.runs) > 2:
+        raise ConfigError(f"stats power: got {len(args.runs)} runs; give a pilot pair (two runs), one run with "
+                          f"--delta, or none with --items, --discordance and --delta")
+    if len(args.runs) == 2:
+        design = pilot_pair(args.runs[0], args.runs[1])
+        if args.discordance is not None:
+            raise ConfigError("--discordance: a pilot pair measures it; leave it out")
+        if args.delta is not None:
+            design = design.with_delta(args.delta)
+    elif len(args.runs) == 1:
+        if args.delta is None:
+            raise ConfigError("stats power RUN: give the difference to detect with --delta (or a second pilot run)")
+        design = pilot_run(args.runs[0], delta=args.delta, discordance=args.discordance)
+    else:
+        missing = [f for f, v in (("--items", args.items), ("--discordance", args.discordance),
+                                  ("--delta", args.delta)) if v is None]
+        if missing:
+            raise ConfigError(f"stats power without a pilot needs {', '.join(missing)} (and --statements, --icc)")
+        if args.items < 1:
+            raise ConfigError(f"--items {args.items}: expected an integer >= 1")
+        G = args.statements or args.items
+        if not 1 <= G <= args.items:
+            raise ConfigError(f"--statements {G}: expected 1 to --items ({args.items})")
+        sizes = [args.items // G + (1 if i < args.items % G else 0) for i in range(G)]
+        design = Design(sizes, 0.0, args.discordance, 0.0).with_delta(args.delta) if args.discordance <= 1 else None
+        if design is None:
+            raise ConfigError(f"--discordance {args.discordance:g}: expected a share in [0, 1]")
+    if args.icc is not None:
+        design.icc = args.icc
+    if args.runs and args.statements is not None:
+        design = design.scaled(args.statements)
+    elif args.runs and args.items is not None:
+        raise ConfigError("--items with a pilot: give --statements (the pilot's mix of statement sizes is kept)")
+    rows = power_table(design, alpha=args.alpha, target=args.target, mode=args.mode, n_sim=args.n_sim,
+                       seed=args.seed)
+    for note in design.notes:
+        print(f"causalgraph stats: note: {note}", file=sys.stderr)
+    if args.format == "json":
+        emit_json({"source": design.source, "rows": rows})
+        return 0
+    emit_table(rows, args.format, columns=["test", "mode", "items", "statements", "discordance", "delta", "icc",
+                                           "deff", "power", "mde", "statements_needed", "items_needed"],
+               floatfmt=".4g")
+    if args.format == "table":
+        print(f"\n{design.source}; power at alpha {args.alpha:g} (two-sided) to detect delta = accuracy B - A; "
+              f"mde: smallest |delta| detected with power {args.target:g} at this discordance; statements_needed "
+              f"(items): for power {args.target:g} at this delta, statement sizes as in the design; deff = 1 + "
+              f"(sum n_s^2/n - 1) icc. mcnemar: exact test, items as independent; clustered: accuracy difference "
+              f"with a CR2 SE over statements (what stats compare --test clustered runs)")
     return 0
 
 
