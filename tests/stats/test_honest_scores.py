@@ -35,7 +35,7 @@ def test_a_perfect_model_on_all_negative_golds_has_undefined_f1_not_zero():
 
 
 def test_one_positive_answer_makes_f1_defined_again_by_2tp_over_2tp_fp_fn():
-    recs = [_rec(0, "no", "yes"), _rec(1, "no", "no")]
+    recs = [_rec(0, "no", "yes", "s0"), _rec(1, "no", "no", "s1")]
     s = score_records(recs, SPEC, n_boot=50)
     # tp 0, fp 1, fn 0: F1 = 0/1 = 0 (defined), precision 0/1 = 0.
     assert (s["precision"], s["f1"]) == (0.0, 0.0) and "notes" not in s
@@ -104,10 +104,17 @@ def test_interval_is_the_percentile_of_the_defined_resamples(rows):
     vals = (2 * tp / np.where(den > 0, den, 1))[den > 0]
     share = 1 - len(vals) / 200
     assert s["f1_ci95_undefined"] == pytest.approx(share)
-    if share > 0.5:
+    G = len(per)
+    if share > 0.5 or G < 2:
         assert s["f1_ci95"] is None
     else:
-        assert s["f1_ci95"] == pytest.approx(list(np.quantile(vals, [0.025, 0.975])))
+        # The percentile interval, widened around the estimate by sqrt(G/(G-1)) t_{G-1} / z, clipped to [0, 1].
+        from scipy.stats import norm, t as student
+
+        c = (G / (G - 1)) ** 0.5 * student.ppf(0.975, G - 1) / norm.ppf(0.975)
+        lo, hi = np.quantile(vals, [0.025, 0.975])
+        f = s["f1"]
+        assert s["f1_ci95"] == pytest.approx([max(0.0, f - c * (f - lo)), min(1.0, f + c * (hi - f))])
 
 
 def test_bootstrap_unit_is_the_one_used():
