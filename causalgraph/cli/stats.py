@@ -110,6 +110,10 @@ def register(sub) -> None:
     cmp_.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     cmp_.add_argument("--chi2", action="store_true", help="McNemar's chi-squared (continuity-corrected) instead "
                                                           "of the exact binomial test")
+    cmp_.add_argument("--rank", action="store_true",
+                      help="rank the arms instead: each arm's score with its interval, tie groups after Holm over "
+                           "all pairs (compact letter display: arms sharing a letter are not separable) and a "
+                           "bootstrap interval of its rank, resampling statements")
     cmp_.add_argument("--midp", action="store_true", help="McNemar's mid-p binomial test instead of the exact one")
     cmp_.add_argument("--interval", choices=["cr2", "bootstrap"], default="cr2",
                       help="interval of the F1 difference: cr2 (default; linearised F1, CR2 standard error over "
@@ -263,6 +267,8 @@ def run_compare(args) -> int:
         raise ConfigError(f"--n-boot {args.n_boot}: expected an integer >= 1")
     if args.chi2 and args.midp:
         raise ConfigError("--chi2 and --midp: choose one McNemar test")
+    if args.rank:
+        return _compare_rank(args)
     table = compare_runs(args.runs, by=args.by, alpha=args.alpha, n_boot=args.n_boot, seed=args.seed,
                          exact=not args.chi2, midp=args.midp, interval=args.interval, test=args.test)
     if args.format == "json":
@@ -278,6 +284,25 @@ def run_compare(args) -> int:
               f"(b: a right, b wrong); p_clustered: accuracy difference over statements (CR2 t, df); Holm over "
               f"each task's {'McNemar' if args.test == 'mcnemar' else 'clustered'} p-values, significant = "
               f"p_holm <= {args.alpha:g}")
+    return 0
+
+
+def _compare_rank(args) -> int:
+    from ..stats.ranking import RANK_COLUMNS, rank_runs
+
+    if args.chi2 or args.midp:
+        raise ConfigError("--rank tests the pairs with McNemar's exact test (or --test clustered); drop --chi2/--midp")
+    table = rank_runs(args.runs, by=args.by, alpha=args.alpha, n_boot=args.n_boot, seed=args.seed, test=args.test)
+    if args.format == "json":
+        emit_json(table.to_dict(orient="records"))
+        return 0
+    emit_table(table, args.format, columns=RANK_COLUMNS)
+    if args.format == "table" and len(table):
+        level = f"{100 * (1 - args.alpha):g}%"
+        print(f"\nscore with a {level} CR2 t interval over statements; group: arms sharing a letter are not "
+              f"separated by {'McNemar exact' if args.test == 'mcnemar' else 'the clustered accuracy test'} after "
+              f"Holm over all pairs (alpha {args.alpha:g}); rank 1 = best, rank_low..rank_high: {level} interval of "
+              f"the rank over {args.n_boot} statement resamples")
     return 0
 
 

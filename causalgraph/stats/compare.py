@@ -67,7 +67,7 @@ from .pairing import as_run, pair_key, run_name
 from .resampling import cluster_interval, cluster_t_interval, ratio_influence, statement_weights
 from ..tasks import get_task
 
-__all__ = ["AXES", "COLUMNS", "INTERVALS", "TESTS", "compare_runs", "arm_of", "f1_influence"]
+__all__ = ["AXES", "COLUMNS", "INTERVALS", "TESTS", "compare_runs", "arm_of", "arm_cells", "f1_influence"]
 
 #: The axes arms can differ along.
 AXES = ("encoding", "event-names", "graph-edit", "variant", "model", "prompts")
@@ -178,6 +178,28 @@ def f1_influence(counts: np.ndarray) -> tuple[float, np.ndarray]:
     return float(np.mean(f1s)), np.mean(us, axis=0)
 
 
+def arm_cells(runs: Sequence[Any], by: str) -> dict[str, dict[str, dict[tuple, Mapping[str, Any]]]]:
+    """task → arm → (what else must match, item key) → record, arms in order of first appearance."""
+    cells: dict[str, dict[str, dict[tuple, Mapping[str, Any]]]] = {}
+    for r in runs:
+        run = as_run(r)
+        catalog = _catalog_of(run) if by == "prompts" else None
+        for v in run.variants:
+            try:
+                arm, rest = arm_of(by, run.model, v, catalog)
+            except ConfigError as exc:
+                raise ConfigError(f"{run_name(run)}: {exc}") from None
+            for rec in run.records(v):
+                task_cells = cells.setdefault(str(rec.get("task") or run.task), {})
+                slot = task_cells.setdefault(arm, {})
+                k = (rest, pair_key(rec))
+                if k in slot:
+                    raise ConfigError(f"{run_name(run)}: item {rec.get('item_id')!r} is in arm {arm!r} twice "
+                                      f"(two runs of the same variant and model?)")
+                slot[k] = rec
+    return cells
+
+
 def compare_runs(runs: Sequence[Any], by: str = "encoding", *, alpha: float = 0.05, n_boot: int = 1000,
                  seed: int = 0, exact: bool = True, midp: bool = False, interval: str = "cr2",
                  test: str = "mcnemar"):
@@ -229,23 +251,7 @@ def compare_runs(runs: Sequence[Any], by: str = "encoding", *, alpha: float = 0.
     if test not in TESTS:
         raise ConfigError(f"unknown test {test!r}; expected one of {', '.join(TESTS)}")
     # task -> arm -> (rest, key) -> record ; arms in order of first appearance
-    cells: dict[str, dict[str, dict[tuple, Mapping[str, Any]]]] = {}
-    for r in runs:
-        run = as_run(r)
-        catalog = _catalog_of(run) if by == "prompts" else None
-        for v in run.variants:
-            try:
-                arm, rest = arm_of(by, run.model, v, catalog)
-            except ConfigError as exc:
-                raise ConfigError(f"{run_name(run)}: {exc}") from None
-            for rec in run.records(v):
-                task_cells = cells.setdefault(str(rec.get("task") or run.task), {})
-                slot = task_cells.setdefault(arm, {})
-                k = (rest, pair_key(rec))
-                if k in slot:
-                    raise ConfigError(f"{run_name(run)}: item {rec.get('item_id')!r} is in arm {arm!r} twice "
-                                      f"(two runs of the same variant and model?)")
-                slot[k] = rec
+    cells = arm_cells(runs, by)
     rows = []
     for task_name, arms in cells.items():
         task = get_task(task_name)

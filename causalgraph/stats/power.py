@@ -119,11 +119,7 @@ def design_effect(sizes: Sequence[int], icc: float) -> float:
 
 def _bm_df(sizes: Sequence[int]) -> float:
     """Bell–McCaffrey df of a mean over statements of these sizes (it depends on the sizes only)."""
-    from .cr2 import cr2
-
-    groups = np.repeat(np.arange(len(sizes)), sizes)
-    n = len(groups)
-    return float(cr2(np.ones((n, 1)), np.zeros(n), np.zeros(n), groups).df[0])
+    return _cr2_moments(sizes, 0.0)[0]
 
 
 def _mcnemar_exact_power(n: int, p_b: float, p_c: float, alpha: float, inflation: float = 1.0) -> float:

@@ -22,7 +22,8 @@ from typing import Optional
 
 import numpy as np
 
-__all__ = ["cluster_interval", "small_sample_factor", "statement_weights", "ratio_influence", "cluster_t_interval"]
+__all__ = ["cluster_interval", "small_sample_factor", "statement_weights", "ratio_influence", "cluster_t_interval",
+           "intercept_cr2"]
 
 
 def small_sample_factor(n_clusters: int, level: float = 0.95) -> float:
@@ -156,16 +157,12 @@ def cluster_t_interval(point: float, influence: np.ndarray, groups, *, level: fl
     """
     from scipy.stats import t as student
 
-    from .cr2 import cr2
-
     nan = {"low": math.nan, "high": math.nan, "se": math.nan, "df": math.nan, "p": math.nan}
     u = np.asarray(influence, dtype=float)
     labels = list(groups)
     if point is None or not np.isfinite(point) or np.isnan(u).any() or len(set(labels)) < 2:
         return nan
-    X = np.ones((len(u), 1))
-    robust = cr2(X, u, np.full(len(u), u.mean()), labels)
-    se, df = float(robust.se[0]), float(robust.df[0])
+    se, df = intercept_cr2(u, labels)
     if not se > 0:
         # Every item's influence is 0 (a perfect score): the statements agree exactly.
         return {"low": point, "high": point, "se": 0.0, "df": df, "p": 1.0 if point == 0 else 0.0}
@@ -176,3 +173,36 @@ def cluster_t_interval(point: float, influence: np.ndarray, groups, *, level: fl
     if bounds is not None:
         lo, hi = max(bounds[0], lo), min(bounds[1], hi)
     return {"low": float(lo), "high": float(hi), "se": se, "df": df, "p": float(2 * student.sf(abs(point) / se, df))}
+
+
+def intercept_cr2(u: np.ndarray, groups) -> tuple[float, float]:
+    """``(SE, ν)``: CR2 standard error and Bell–McCaffrey df of the mean of ``u`` over statements, in closed form.
+
+    For an intercept alone the hat matrix is ``J / n``, so ``A_g = (I − J_g/n)^{-1/2}`` scales a
+    statement's residual total ``S_g`` by ``1 / √(1 − n_g/n)``: ``SE² = Σ S_g² / (1 − n_g/n) / n²``;
+    and the Bell–McCaffrey matrix is ``G × G``: ``D_a (diag(n_g) − n f f') D_a`` with ``f = n_g/n``,
+    ``a_g = 1/(n √(1 − f_g))``. Equal to :func:`causalgraph.stats.cr2.cr2` with ``X = 1`` (tested),
+    without its per-statement eigen-decompositions (34,164 items in milliseconds).
+
+    Examples
+    --------
+    >>> se, df = intercept_cr2(np.array([1.0, -1.0, 2.0, 0.0, -2.0, 0.0]), [0, 0, 1, 1, 2, 2])
+    >>> round(se, 4), round(df, 4)
+    (0.5774, 2.0)
+    """
+    u = np.asarray(u, dtype=float)
+    labels = list(groups)
+    index = {g: i for i, g in enumerate(dict.fromkeys(labels))}
+    codes = np.array([index[g] for g in labels])
+    n = len(u)
+    sizes = np.bincount(codes).astype(float)
+    e = u - u.mean()
+    S = np.bincount(codes, weights=e, minlength=len(sizes))
+    f = sizes / n
+    with np.errstate(divide="ignore", invalid="ignore"):
+        keep = f < 1
+        var = float((S[keep] ** 2 / (1 - f[keep])).sum()) / (n * n)
+        a = np.where(keep, 1 / (n * np.sqrt(np.where(keep, 1 - f, 1))), 0.0)
+    K = a[:, None] * (np.diag(sizes) - n * np.outer(f, f)) * a[None, :]
+    tr, tr2 = float(np.trace(K)), float(np.sum(K * K))
+    return math.sqrt(var), (tr * tr / tr2 if tr2 > 0 else math.nan)

@@ -34,6 +34,19 @@ def test_balanced_intercept_only_cr2_is_the_t_test_of_cluster_means(G, m, seed):
     assert r.df[0] == pytest.approx(G - 1, rel=1e-8)
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(1, 15), min_size=2, max_size=12), st.integers(0, 10_000))
+def test_the_closed_form_intercept_cr2_equals_the_general_one(sizes, seed):
+    from causalgraph.stats.resampling import intercept_cr2
+
+    g = np.repeat(np.arange(len(sizes)), sizes)
+    u = np.random.default_rng(seed).normal(size=len(g))
+    r = cr2(np.ones((len(g), 1)), u, np.full(len(g), u.mean()), g)
+    se, df = intercept_cr2(u, g)
+    assert se == pytest.approx(r.se[0], rel=1e-9)
+    assert df == pytest.approx(r.df[0], rel=1e-9) or (math.isnan(df) and math.isnan(r.df[0]))
+
+
 def test_an_effect_on_one_unbalanced_cluster_gets_few_degrees_of_freedom():
     # A dummy that is 1 in one statement of 12: Bell-McCaffrey df near 1, where CR1 would use G - 1 = 11.
     g = np.repeat(np.arange(12), 6)
