@@ -88,10 +88,10 @@ def test_cli_rank(tmp_path, capsys, isolated_cache):
     toy = [Statement(f"s{i}", "t", True, (Relation("a", "b"), Relation("b", "c"))) for i in range(6)]
     runs = []
     for name, model, opts in (("o", "mock/oracle", {}), ("y", "mock/constant", {"text": "Yes"}),
-                              ("n", "mock/constant", {"text": "No"})):
+                              ("n", "mock/noisy", {"flip": 0.3})):
         its = get_task("reachability").items(toy, "A_1")
         runs.append(str(run_benchmark("reachability", ["A_1"], model, items=its, out=str(tmp_path / name),
-                                      model_options=opts).path))
+                                      model_options=opts, temperature=1.0).path))
     assert main(["stats", "compare", *runs, "--by", "model", "--rank", "--format", "json", "--n-boot", "200"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [r["arm"] for r in rows][0] == "mock/oracle" and rows[0]["score"] == 1.0
