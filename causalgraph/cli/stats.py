@@ -24,6 +24,8 @@ from ..stats.compare import COLUMNS as COMPARE_COLUMNS, compare_runs
 from ..stats.difficulty import COLUMNS as DIFFICULTY_COLUMNS, difficulty_runs, plot_difficulty, table_rows
 from ..stats.epochs import AGREEMENT_COLUMNS, agreement_runs
 from ..stats.irt import irt_runs
+from ..stats.power import Design, pilot_pair, pilot_run, power_table
+from ..stats.ranking import RANK_COLUMNS, rank_runs
 from ..outputs import output_file
 
 __all__ = ["register"]
@@ -288,8 +290,6 @@ def run_compare(args) -> int:
 
 
 def _compare_rank(args) -> int:
-    from ..stats.ranking import RANK_COLUMNS, rank_runs
-
     if args.chi2 or args.midp:
         raise ConfigError("--rank tests the pairs with McNemar's exact test (or --test clustered); drop --chi2/--midp")
     table = rank_runs(args.runs, by=args.by, alpha=args.alpha, n_boot=args.n_boot, seed=args.seed, test=args.test)
@@ -369,8 +369,6 @@ def _difficulty_table(args, rows) -> int:
 
 
 def run_power(args) -> int:
-    from ..stats.power import Design, pilot_pair, pilot_run, power_table
-
     if len(args.runs) > 2:
         raise ConfigError(f"stats power: got {len(args.runs)} runs; give a pilot pair (two runs), one run with "
                           f"--delta, or none with --items, --discordance and --delta")

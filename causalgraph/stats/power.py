@@ -39,6 +39,8 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ..errors import ConfigError
+from ..tasks import get_task
+from .pairing import as_run, pair_key, run_name
 
 __all__ = ["Design", "TESTS", "design_effect", "power", "mde", "statements_needed", "pilot_pair", "pilot_run",
            "power_table", "icc_anova"]
@@ -364,8 +366,6 @@ def pilot_pair(run_a, run_b, *, variant_a: Optional[str] = None, variant_b: Opti
     d = np.array([float(right_b[k]) - float(right_a[k]) for k in keys])
     groups = [sid[k] for k in keys]
     sizes = list(np.unique(np.array([str(g) for g in groups]), return_counts=True)[1])
-    from .pairing import run_name
-
     return Design([int(s) for s in sizes], float((d < 0).mean()), float((d > 0).mean()), icc_anova(d, groups),
                   source=f"pilot {run_name(_as(run_a))} vs {run_name(_as(run_b))}")
 
@@ -386,8 +386,6 @@ def pilot_run(run, *, delta: float, discordance: Optional[float] = None, variant
     if not 0 <= pb <= 1:
         raise ConfigError(f"--delta {delta:g}: the pilot's accuracy {pa:.3f} plus it leaves [0, 1]")
     d = discordance if discordance is not None else pa * (1 - pb) + pb * (1 - pa)
-    from .pairing import run_name
-
     design = Design(sizes, 0.0, 0.0, icc_anova(y, groups), source=f"pilot {run_name(_as(run))}, assumed delta")
     design.p_b, design.p_c = d / 2, d / 2
     out = design.with_delta(delta)
@@ -398,15 +396,10 @@ def pilot_run(run, *, delta: float, discordance: Optional[float] = None, variant
 
 
 def _as(run):
-    from .pairing import as_run
-
     return as_run(run)
 
 
 def _correct_by_key(run, variant: Optional[str]) -> tuple[dict, dict]:
-    from ..tasks import get_task
-    from .pairing import pair_key
-
     r = _as(run)
     variants = [variant] if variant else r.variants
     if variant is None and len(variants) != 1:

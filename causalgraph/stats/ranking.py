@@ -22,6 +22,8 @@ from typing import Any, Mapping, Optional, Sequence
 import numpy as np
 
 from ..errors import ConfigError
+from ..tasks import get_task
+from .compare import AXES, arm_cells, f1_influence
 from .corrections import holm
 from .resampling import cluster_t_interval, statement_weights
 
@@ -115,8 +117,6 @@ def rank_arms(counts: Mapping[str, np.ndarray], correct: Mapping[str, np.ndarray
     """
     from scipy.stats import binom, rankdata
 
-    from .compare import f1_influence
-
     arms = list(counts)
     if len(arms) < 2:
         raise ConfigError(f"ranking needs at least two arms (got {len(arms)})")
@@ -181,9 +181,6 @@ def rank_runs(runs: Sequence[Any], by: str, *, alpha: float = 0.05, n_boot: int 
     >>> rank_runs(["runs/a", "runs/b", "runs/c"], by="model")   # doctest: +SKIP
     """
     import pandas as pd
-
-    from ..tasks import get_task
-    from .compare import AXES, arm_cells
 
     if by not in AXES:
         raise ConfigError(f"unknown axis {by!r}; expected one of {', '.join(AXES)}")
