@@ -23,7 +23,8 @@ and the statement's real C(s) and token count.  Every statement gets a fresh ran
   expected counts over the statement population, computed exactly below).
 
 Usage: ``python benchmarks/bench_stats_level.py [N_DIFFICULTY] [N_PAIRED] [seed]``
-(defaults 2000 and 2000; bootstrap 499 resamples). Needs ``CAUSALGRAPH_DATA``.
+(defaults 2000 and 2000; bootstrap 499 resamples); ``… N 0 SEED mixed`` runs the mixed model's terms
+(N datasets per design). Needs ``CAUSALGRAPH_DATA``.
 """
 
 from __future__ import annotations
@@ -84,6 +85,33 @@ def difficulty_level(stmts, G, n, sigma, rng):
         for row, p1 in zip(fit.rows, cr1_pvalues(fit)):
             rej["cr2"][row["feature"]] += row["p"] < ALPHA and row["note"] is None
             rej["cr1"][row["feature"]] += p1 < ALPHA
+    return rej, fitted, refused
+
+
+def mixed_level(stmts, G, n, sigma, rng):
+    """The mixed model's null rejections: before (normal on the posterior SD) and after (Bell-McCaffrey t)."""
+    rej = {m: {"c_norm": 0, "n_tokens": 0} for m in ("before", "after")}
+    fitted = refused = 0
+    for _ in range(n):
+        pick = rng.integers(0, len(stmts), G)
+        u = rng.normal(size=G)
+        rows = []
+        for k, i in enumerate(pick):
+            st = stmts[i]
+            p = expit(logit(0.7) + sigma * u[k])
+            for _ in range(len(st["gold"])):
+                rows.append((f"{st['sid']}#{k}", st["c_norm"], st["n_tokens"], rng.random() < p))
+        frame = pd.DataFrame(rows, columns=["statement_id", "c_norm", "n_tokens", "correct"])
+        try:
+            fit = fit_difficulty(frame, ["c_norm", "n_tokens"], model="mixed")
+            old = fit_difficulty(frame, ["c_norm", "n_tokens"], model="mixed", se="cr1")
+        except ConfigError:
+            refused += 1
+            continue
+        fitted += 1
+        for row, before in zip(fit.rows, old.rows):
+            rej["before"][row["feature"]] += before["p"] < ALPHA
+            rej["after"][row["feature"]] += row["p"] < ALPHA and row["note"] is None
     return rej, fitted, refused
 
 
@@ -186,7 +214,7 @@ def main() -> None:
     n_diff = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
     n_pair = int(sys.argv[2]) if len(sys.argv) > 2 else 2000
     seed = int(sys.argv[3]) if len(sys.argv) > 3 else 0
-    only = sys.argv[4] if len(sys.argv) > 4 else "all"  # difficulty | paired | all
+    only = sys.argv[4] if len(sys.argv) > 4 else "all"  # difficulty | paired | mixed | all
     stmts = corpus_design()
     print(f"# {len(stmts)} statements, {sum(len(s['gold']) for s in stmts)} items; seed {seed}")
     if n_diff and only in ("all", "difficulty"):
@@ -201,6 +229,16 @@ def main() -> None:
                     a = rej["cr2"][term] / fitted if fitted else math.nan
                     print(f"{G:2d}  {sigma:.0f}  {n_diff}  {fitted}  {refused}  {term}  {b:.4f}  {a:.4f}"
                           f"   ({time.time() - t0:.0f} s)", flush=True)
+    if only == "mixed":
+        print("\n## mixed model terms under no effect (sigma 1), rejection at alpha 0.05 (before: posterior SD, "
+              "normal; after: what ships)")
+        print("G  datasets  fitted  refused  term  before(normal)  after(BM t)")
+        for G in (15, 30, 63):
+            t0 = time.time()
+            rej, fitted, refused = mixed_level(stmts, G, n_diff, 1.0, np.random.default_rng(seed + 7 * G))
+            for term in ("c_norm", "n_tokens"):
+                print(f"{G:2d}  {n_diff}  {fitted}  {refused}  {term}  {rej['before'][term] / max(fitted, 1):.4f}  "
+                      f"{rej['after'][term] / max(fitted, 1):.4f}   ({time.time() - t0:.0f} s)", flush=True)
     if n_pair and only in ("all", "paired"):
         print("\n## paired arms under no difference on average (tau = SD of the statement x arm interaction)")
         print("G  tau  datasets  mcnemar_exact  mcnemar_midp  acc_diff_cr2  boot_diff_pct  boot_diff_smallG  cr2_t_diff  "

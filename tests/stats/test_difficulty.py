@@ -143,10 +143,16 @@ def test_the_mixed_model_is_statsmodels_binomial_bayes_mixed_glm():
     res = m.fit_vb(mean=np.zeros(k), sd=np.full(k, math.exp(-0.5)))
     row = fit.rows[0]
     assert row["odds_ratio"] == pytest.approx(math.exp(res.fe_mean[1]), rel=1e-6)
-    # The posterior SD with the Bell-McCaffrey t of the design (few statements: wider than 1.96).
-    assert 1 < row["df"] < 39
+    # The SE: the larger of the posterior SD and the logit fit's CR2 SE scaled by sqrt(1 + 0.346 sigma^2)
+    # (full-matrix CR2 below), with the logit fit's Bell-McCaffrey t (few statements: wider than 1.96).
+    y = f.correct.to_numpy(dtype=float)
+    mu = sm.GLM(y, X, family=sm.families.Binomial()).fit().predict(X)
+    cov, df = _cr2_by_full_matrices(X, y, mu, g)
+    sigma = math.exp(res.vcp_mean[0])
+    se = max(res.fe_sd[1], math.sqrt(cov[1, 1]) * math.sqrt(1 + 0.346 * sigma ** 2))
+    assert row["df"] == pytest.approx(df[1], rel=1e-6) and 1 < row["df"] < 39
     q = student_t.ppf(0.975, row["df"])
-    assert row["ci_low"] == pytest.approx(math.exp(res.fe_mean[1] - q * res.fe_sd[1]), rel=1e-6)
+    assert row["ci_low"] == pytest.approx(math.exp(res.fe_mean[1] - q * se), rel=1e-6)
     old = fit_difficulty(f, ["c_norm"], model="mixed", se="cr1").rows[0]
     assert old["ci_low"] == pytest.approx(math.exp(res.fe_mean[1] - 1.959963984540054 * res.fe_sd[1]), rel=1e-6)
     assert fit.statement_sd == pytest.approx(math.exp(res.vcp_mean[0]), rel=1e-6)
