@@ -11,7 +11,8 @@
 * Per strategy: mean ± standard deviation (``ddof=1``) over its variants, the
   layout of the paper's Table 4; ``Avg`` over all variants.
 * 95 % bootstrap intervals that resample *statements* (all items of a drawn
-  statement come along), because the items of one graph are not independent.
+  statement come along), because the items of one graph are not independent;
+  the percentile interval is widened for few statements (:func:`small_sample_factor`).
 
 An unparseable answer (label ``None``) is never a positive prediction and
 always wrong; a failed request counts the same way and both are reported.
@@ -22,7 +23,12 @@ highest summed log-probability, and with the highest per byte of its
 continuation), the rule behind the variant's other figures
 (``scores_rule``: ``acc``, the label its records hold) and the scores under
 ``acc_norm``; and a ``calibration`` entry (:mod:`causalgraph.bench.calibration`).
-Divisions by zero give 0 (as scikit-learn's ``zero_division=0``).
+Divisions by zero give 0 (as scikit-learn's ``zero_division=0``), with one exception: a binary
+variant with no positive in gold *and* none among the answers has precision, recall and F1 of the
+positive class undefined (0/0 throughout) — they are ``None`` with a ``note``, never a confident 0;
+its accuracy stands.  Bootstrap resamples in which a score is undefined are left out of its
+interval, whose share of such resamples is written beside it (``f1_ci95_undefined``); when more
+than half are undefined, the interval is not estimable (``None``, with the reason in ``note``).
 """
 
 from __future__ import annotations
@@ -62,6 +68,10 @@ __all__ = [
     "loglik_columns",
     "LOGLIK_RULES",
     "format_mean_std",
+    "bootstrap_unit",
+    "score_notes",
+    "small_sample_factor",
+    "MAX_UNDEFINED_SHARE",
 ]
 
 UNPARSED = "unparsed"
@@ -161,12 +171,49 @@ def bootstrap_interval(records: Sequence[Mapping[str, Any]], metric: str, *, kin
     """
     if not records:
         return (math.nan, math.nan)
-    return _interval(_resampled_confusions(records, labels, n_boot, seed), metric, kind=kind, labels=labels,
-                     positive=positive, level=level)
+    mats, full = _resampled_confusions(records, labels, n_boot, seed, with_full=True)
+    point = float(_resample_values(full[None], metric, kind=kind, labels=labels, positive=positive)[0])
+    return _interval_and_share(mats, metric, kind=kind, labels=labels, positive=positive, level=level, point=point,
+                               n_groups=len(_groups(records)))[0]
+
+
+def bootstrap_unit(records: Sequence[Mapping[str, Any]]) -> str:
+    """What the bootstrap resamples for these records: ``statement``, ``item``, or ``statement and item``.
+
+    An item without ``meta["statement_id"]`` is resampled alone (a unit of its own); ``metrics.json``
+    records the unit that was actually used, not the one intended.
+
+    Examples
+    --------
+    >>> bootstrap_unit([{"meta": {"statement_id": "s1"}}, {"meta": {}}])
+    'statement and item'
+    >>> bootstrap_unit([{"item_id": "a"}]), bootstrap_unit([{"meta": {"statement_id": "s1"}}])
+    ('item', 'statement')
+    """
+    have = sum(1 for r in records if (r.get("meta") or {}).get("statement_id") is not None)
+    if have == len(records):
+        return "statement"
+    return "item" if have == 0 else "statement and item"
+
+
+def score_notes(metrics: Mapping[str, Any]) -> list[str]:
+    """One line per variant note of a run's scores (undefined scores, intervals not estimable, the bootstrap unit).
+
+    Examples
+    --------
+    >>> score_notes({"variants": {"A_5": {"notes": ["no 'yes' in gold or answers"]}},
+    ...              "bootstrap": {"unit": "item", "unit_note": "no item names its statement"}})
+    ["A_5: no 'yes' in gold or answers", 'bootstrap: no item names its statement']
+    """
+    out = [f"{v}: {n}" for v, s in (metrics.get("variants") or {}).items() for n in (s.get("notes") or [])]
+    note = (metrics.get("bootstrap") or {}).get("unit_note")
+    if note:
+        out.append(f"bootstrap: {note}")
+    return out
 
 
 def _resampled_confusions(records: Sequence[Mapping[str, Any]], labels: Sequence[str], n_boot: int,
-                          seed: int) -> np.ndarray:
+                          seed: int, with_full: bool = False):
     """The confusion matrix (gold × label, plus unparsed) of each of ``n_boot`` resamples of the statements.
 
     Every metric's interval of one set of records reads the same resamples (the
@@ -193,37 +240,99 @@ def _resampled_confusions(records: Sequence[Mapping[str, Any]], labels: Sequence
                     np.asarray(at_label, dtype=np.intp)), 1)
     rng = np.random.default_rng(seed)
     weights = rng.multinomial(len(groups), np.full(len(groups), 1.0 / len(groups)), size=n_boot)
-    return np.einsum("bs,sij->bij", weights, per)
+    mats = np.einsum("bs,sij->bij", weights, per)
+    return (mats, per.sum(axis=0)) if with_full else mats
+
+
+#: Largest share of bootstrap resamples with an undefined score for which an interval is still given
+#: (conditional on the defined resamples); above it the interval is not estimable.
+MAX_UNDEFINED_SHARE = 0.5
+
+
+def _resample_values(mats: np.ndarray, metric: str, *, kind: str, labels: Sequence[str],
+                     positive: Optional[str]) -> np.ndarray:
+    """``metric`` of every resample's confusion matrix; NaN where it is undefined."""
+    k = len(labels)
+    idx = {lab: i for i, lab in enumerate(labels)}
+    n_boot = mats.shape[0]
+    if kind == "binary":
+        if metric == "accuracy":
+            total = mats.sum(axis=(1, 2)).astype(float)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return np.where(total > 0, np.trace(mats[:, :, :k], axis1=1, axis2=2) / total, np.nan)
+        pi = idx[positive]
+        tp = mats[:, pi, pi].astype(float)
+        fp = mats[:, :, pi].sum(axis=1) - tp
+        fn = mats[:, pi, :].sum(axis=1) - tp
+        with np.errstate(invalid="ignore", divide="ignore"):
+            # The point estimate's rule: 0/0 only when the class is absent from gold and answers alike.
+            if metric == "precision":
+                v = np.where(tp + fp > 0, tp / (tp + fp), 0.0)
+            elif metric == "recall":
+                v = np.where(tp + fn > 0, tp / (tp + fn), 0.0)
+            else:
+                v = np.where(2 * tp + fp + fn > 0, 2 * tp / (2 * tp + fp + fn), 0.0)
+        return np.where(tp + fp + fn > 0, v, np.nan)
+    values = np.empty(n_boot)
+    for b in range(n_boot):
+        res = _multi_from_confusion(mats[b], labels)
+        if metric.endswith("_f1") and metric[:-3] in res["per_class"]:
+            values[b] = res["per_class"][metric[:-3]]["f1"]
+        else:
+            values[b] = res[metric] if res["macro_classes"] or metric == "accuracy" else math.nan
+    return values
+
+
+def small_sample_factor(n_groups: int, level: float = 0.95) -> float:
+    """``√(G/(G−1)) · t_{G−1} / z``: how much a percentile interval over ``G`` statements is widened.
+
+    A percentile interval of a statement bootstrap is too narrow with few statements (its spread
+    has the plug-in factor (G − 1)/G, its shape ignores that the spread is estimated from G
+    clusters); the factor of a cluster-robust t interval corrects both. benchmarks/bench_stats_level.py
+    measures the coverage (docs/statistics.md): 86 % → 93 % for accuracy over 8 statements.
+
+    Examples
+    --------
+    >>> round(small_sample_factor(8), 3), round(small_sample_factor(63), 3)
+    (1.29, 1.028)
+    """
+    from scipy.stats import norm, t as student
+
+    if n_groups < 2:
+        return math.inf
+    q = 1 - (1 - level) / 2
+    return math.sqrt(n_groups / (n_groups - 1)) * float(student.ppf(q, n_groups - 1)) / float(norm.ppf(q))
+
+
+def _interval_and_share(mats: np.ndarray, metric: str, *, kind: str, labels: Sequence[str],
+                        positive: Optional[str], level: float, point: Optional[float] = None,
+                        n_groups: Optional[int] = None) -> tuple[tuple[float, float], float]:
+    """The percentile interval over the resamples where ``metric`` is defined, and the share undefined.
+
+    Leaving the undefined resamples out conditions the interval on the score existing; scoring
+    them 0 (``zero_division=0``) would pull a perfect score's interval down to 0.  With ``point``
+    and ``n_groups`` the interval is widened around ``point`` by :func:`small_sample_factor`
+    (clipped to [0, 1]); fewer than 2 statements give no interval.
+    """
+    values = _resample_values(mats, metric, kind=kind, labels=labels, positive=positive)
+    share = float(np.isnan(values).mean()) if values.size else 1.0
+    values = values[~np.isnan(values)]
+    if values.size == 0 or share > MAX_UNDEFINED_SHARE:
+        return (math.nan, math.nan), share
+    alpha = (1 - level) / 2
+    lo, hi = np.quantile(values, [alpha, 1 - alpha])
+    if point is not None and n_groups is not None:
+        if n_groups < 2 or not math.isfinite(point):
+            return (math.nan, math.nan), share
+        c = small_sample_factor(n_groups, level)
+        lo, hi = max(0.0, point - c * (point - lo)), min(1.0, point + c * (hi - point))
+    return (float(lo), float(hi)), share
 
 
 def _interval(mats: np.ndarray, metric: str, *, kind: str, labels: Sequence[str], positive: Optional[str],
               level: float) -> tuple[float, float]:
-    """The percentile interval of ``metric`` over the resamples' confusion matrices."""
-    k = len(labels)
-    idx = {lab: i for i, lab in enumerate(labels)}
-    n_boot = mats.shape[0]
-    values = np.empty(n_boot)
-    for b in range(n_boot):
-        m = mats[b]
-        if kind == "binary":
-            pi = idx[positive]
-            tp = m[pi, pi]
-            fp = m[:, pi].sum() - tp
-            fn = m[pi, :].sum() - tp
-            values[b] = dict(zip(("precision", "recall", "f1"), prf_counts(tp, fp, fn)))[metric] if metric != "accuracy" \
-                else np.trace(m[:, :k]) / m.sum()
-        else:
-            res = _multi_from_confusion(m, labels)
-            if metric.endswith("_f1") and metric[:-3] in res["per_class"]:
-                values[b] = res["per_class"][metric[:-3]]["f1"]
-            else:
-                values[b] = res[metric]
-    values = values[~np.isnan(values)]
-    if values.size == 0:
-        return (math.nan, math.nan)
-    alpha = (1 - level) / 2
-    lo, hi = np.quantile(values, [alpha, 1 - alpha])
-    return (float(lo), float(hi))
+    """The percentile interval of ``metric`` over the resamples' confusion matrices (see :func:`_interval_and_share`)."""
+    return _interval_and_share(mats, metric, kind=kind, labels=labels, positive=positive, level=level)[0]
 
 
 def _ci_list(ci: tuple[float, float]) -> Optional[list[float]]:
@@ -252,13 +361,22 @@ def score_records(records: Sequence[Mapping[str, Any]], spec, *, n_boot: int = 1
     gold = [r.get("gold") for r in records]
     pred = [r.get("label") for r in records]
     if spec.kind == "binary":
-        out.update(binary_scores(gold, pred, spec.positive))
+        out.update(_binary_defined(gold, pred, spec.positive))
         # bootstrap_interval per metric, the resamples drawn once for the three
-        mats = _resampled_confusions(records, spec.labels, n_boot, seed) if records else None
+        mats = _resampled_confusions(records, spec.labels, n_boot, seed) if records and n_boot else None
+        n_groups = len(_groups(records))
         for m in ("precision", "recall", "f1"):
-            ci = (math.nan, math.nan) if mats is None else _interval(mats, m, kind="binary", labels=spec.labels,
-                                                                    positive=spec.positive, level=0.95)
+            ci, share = ((math.nan, math.nan), 0.0) if mats is None or out[m] is None else _interval_and_share(
+                mats, m, kind="binary", labels=spec.labels, positive=spec.positive, level=0.95, point=out[m],
+                n_groups=n_groups)
             out[f"{m}_ci95"] = _ci_list(ci)
+            if mats is not None and out[m] is not None:
+                out[f"{m}_ci95_undefined"] = share
+        if mats is not None and out["f1"] is not None and out["f1_ci95"] is None:
+            out.setdefault("notes", []).append(
+                "f1_ci95 not estimable: all items come from one statement" if n_groups < 2 else
+                f"f1_ci95 not estimable: F1 is undefined in {out['f1_ci95_undefined']:.0%} of the bootstrap "
+                f"resamples (the {spec.positive!r} items sit in too few statements)")
     else:
         out.update(multiclass_scores(gold, pred, spec.labels))
         out["macro_f1_ci95"] = _ci_list(bootstrap_interval(records, "macro_f1", kind="multiclass",
@@ -302,6 +420,24 @@ LOGLIK_RULES = {"acc": "the label whose continuation has the highest summed log-
                 "acc_norm": "the label whose continuation has the highest log-probability per byte (UTF-8)"}
 
 
+def _binary_defined(gold: Sequence[Any], pred: Sequence[Any], positive: str) -> dict[str, Any]:
+    """:func:`~causalgraph.scores.binary_scores`, with P, R and F1 ``None`` (and a ``notes`` line) when the
+    positive class is in neither gold nor the answers.
+
+    Examples
+    --------
+    >>> s = _binary_defined(["no", "no", "no"], ["no", "no", "no"], "yes")
+    >>> s["f1"], s["accuracy"], s["notes"][0][:39]
+    (None, 1.0, "no 'yes' in gold or answers: precision,")
+    """
+    s = binary_scores(gold, pred, positive)
+    if gold and s["tp"] + s["fp"] + s["fn"] == 0:
+        s.update(precision=None, recall=None, f1=None)
+        s["notes"] = [f"no {positive!r} in gold or answers: precision, recall and F1 of {positive!r} are "
+                      f"undefined (0/0); accuracy stands"]
+    return s
+
+
 def _loglik_scores(records: Sequence[Mapping[str, Any]], spec, gold: list) -> dict[str, Any]:
     """acc, acc_norm and calibration of one variant's log-likelihood records."""
     norm: list[Any] = []
@@ -320,7 +456,7 @@ def _loglik_scores(records: Sequence[Mapping[str, Any]], spec, gold: list) -> di
     acc = sum(1 for g, p in zip(gold, pred) if p is not None and p == g) / n if n else 0.0
     acc_norm = sum(1 for g, p in zip(gold, norm) if p is not None and p == g) / n if n else 0.0
     if spec.kind == "binary":
-        under_norm = binary_scores(gold, norm, spec.positive)
+        under_norm = _binary_defined(gold, norm, spec.positive)
     else:
         under_norm = multiclass_scores(gold, norm, spec.labels)
         under_norm.pop("confusion", None)
@@ -470,10 +606,23 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reduce
         "tokens_in": tok_in,
         "tokens_out": tok_out,
         "cost_usd": cost,
-        "bootstrap": {"resamples": n_boot, "seed": seed, "unit": "statement", "level": 0.95},
+        "bootstrap": _bootstrap_record(run, n_boot, seed),
         "variants": per_variant,
         "strategies": aggregate_strategies(per_variant, spec.strategy_of, metric_names),
     }
+
+
+def _bootstrap_record(run, n_boot: int, seed: int) -> dict[str, Any]:
+    """``metrics.json``'s ``bootstrap`` entry, with the unit the resamples actually drew."""
+    records = [r for v in run.variants for r in run.records(v)]
+    unit = bootstrap_unit(records) if records else "statement"
+    out: dict[str, Any] = {"resamples": n_boot, "seed": seed, "unit": unit, "level": 0.95,
+                           "interval": "percentile widened by sqrt(G/(G-1))*t(G-1)/z around the estimate"}
+    if unit != "statement":
+        missing = sum(1 for r in records if (r.get("meta") or {}).get("statement_id") is None)
+        out["unit_note"] = (f"{missing} of {len(records)} items carry no meta.statement_id and were resampled one "
+                            f"by one, as if independent; the intervals are narrower than a statement bootstrap's")
+    return out
 
 
 def usage_totals(samples: Sequence[Mapping[str, Any]]) -> tuple[int, int, float, bool]:

@@ -8,6 +8,7 @@ from typing import Any, Sequence
 
 from ..alignment.events import (ALIGN_RULES, ALIGNMENT_SUFFIXES, DEFAULT_RULE, EMBEDDING_THRESHOLD,
                                 TOKEN_THRESHOLD, write_alignment)
+from ..wording import plural
 from ..errors import ConfigError
 from ..extraction.embed import load_embedder
 
@@ -68,8 +69,8 @@ def alignment_note(cmp) -> str:
             counts[k] = counts.get(k, 0) + v
     renamed = sum(v for k, v in counts.items() if k in ("normalized", "token", "embedding"))
     parts = ", ".join(f"{k} {counts.get(k, 0)}" for k in ("exact", "normalized", "token", "embedding") if k in counts)
-    return (f"events aligned by --align {cmp.rule}: {parts}; {renamed} predicted event(s) renamed to gold, "
-            f"{counts.get('merges', 0)} merge(s) and {counts.get('splits', 0)} split(s) reported, "
+    return (f"events aligned by --align {cmp.rule}: {parts}; {plural(renamed, 'predicted event')} renamed to gold, "
+            f"{plural(counts.get('merges', 0), 'merge')} and {plural(counts.get('splits', 0), 'split')} reported, "
             f"{counts.get('unaligned', 0)} unaligned (--align exact scores exact names)")
 
 

@@ -17,7 +17,7 @@ from ._common import (add_data_option, add_format_option, add_graph_edit_option,
 from ..llm.pricing import load_prices
 from ..bench.scoring import (
     report_rows, accuracy_column, agreement_columns, loglik_columns, pending_column, compute_metrics, task_columns,
-    format_mean_std as _pm
+    score_notes, format_mean_std as _pm
 )
 from ..bench.reparse import reparse_run
 from ..runlog.files import Metrics
@@ -156,6 +156,8 @@ def _cmd_run(args) -> int:
     emit_table(_dash_unscored(rows, args.format), args.format,
                columns=_RUN_COLUMNS[:2] + pending_column(rows) + _RUN_COLUMNS[2:]
                + accuracy_column(rows) + agreement_columns(rows) + loglik_columns(rows) + _scored_column(rows, args))
+    for line in score_notes(m):  # undefined scores are blank in the table; say why
+        print(f"causalgraph bench: note: {line}", file=sys.stderr)
     return 1 if result.errors else 0
 
 
@@ -193,6 +195,8 @@ def _cmd_report(args) -> int:
             print(f"causalgraph bench: note: {opts}: {path} ({m['task']}) is {what}; per-class scores and "
                   f"confusion matrices are for multiclass tasks", file=sys.stderr)
         allm.append({"run": str(path), "metrics": m})
+        for line in score_notes(m):
+            print(f"causalgraph bench: note: {path}: {line}", file=sys.stderr)
         if plot_dir is not None:
             _plot_run(plot_dir, path, m)
         rows += report_rows(m, run_name=str(path))

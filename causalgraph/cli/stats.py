@@ -7,7 +7,8 @@
 * ``stats compare RUN [RUN …] --by encoding|event-names|graph-edit|variant|model|prompts`` — arms of a study (issues 16, 26);
 * ``stats agreement RUN [RUN …]`` — agreement across the epochs of runs with repeated sampling;
 * ``stats difficulty RUN [RUN …]`` — which features make items hard (logistic models, issue 26);
-* ``stats irt RUN RUN RUN …`` — item difficulty and run ability (Rasch model, issue 26).
+* ``stats irt RUN RUN RUN …`` — item difficulty and run ability (Rasch model, issue 26);
+* ``stats power [RUN [RUN]]`` — power, MDE and statements needed for a paired comparison (issue 37).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from ..stats.compare import COLUMNS as COMPARE_COLUMNS, compare_runs
 from ..stats.difficulty import COLUMNS as DIFFICULTY_COLUMNS, difficulty_runs, plot_difficulty, table_rows
 from ..stats.epochs import AGREEMENT_COLUMNS, agreement_runs
 from ..stats.irt import irt_runs
+from ..stats.power import Design, pilot_pair, pilot_run, power_table
+from ..stats.ranking import RANK_COLUMNS, rank_runs
 from ..outputs import output_file
 
 __all__ = ["register"]
@@ -42,7 +45,7 @@ def _pair(text: str) -> tuple[str, str]:
 
 #: The analyses, in the order ``causalgraph stats --help`` lists them; `causalgraph --help` names them all
 #: from this list, and register() refuses to build a parser whose analyses differ from it.
-ANALYSES = ("mcnemar", "kruskal", "consistency", "compare", "agreement", "difficulty", "irt")
+ANALYSES = ("mcnemar", "kruskal", "consistency", "compare", "agreement", "difficulty", "power", "irt")
 
 
 def register(sub) -> None:
@@ -128,6 +131,19 @@ def _register_analyses(ssub) -> None:
     cmp_.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     cmp_.add_argument("--chi2", action="store_true", help="McNemar's chi-squared (continuity-corrected) instead "
                                                           "of the exact binomial test")
+    cmp_.add_argument("--rank", action="store_true",
+                      help="rank the arms instead: each arm's score with its interval, tie groups after Holm over "
+                           "all pairs (compact letter display: arms sharing a letter are not separable) and a "
+                           "bootstrap interval of its rank, resampling statements")
+    cmp_.add_argument("--midp", action="store_true", help="McNemar's mid-p binomial test instead of the exact one")
+    cmp_.add_argument("--interval", choices=["cr2", "bootstrap"], default="cr2",
+                      help="interval of the F1 difference: cr2 (default; linearised F1, CR2 standard error over "
+                           "statements, Bell-McCaffrey t) or bootstrap (percentile over statement resamples, "
+                           "widened for few statements)")
+    cmp_.add_argument("--test", choices=["mcnemar", "clustered"], default="mcnemar",
+                      help="the p-values Holm corrects: mcnemar (default; do the arms answer these items alike) "
+                           "or clustered (accuracy difference over statements, CR2 t: holds when the arms' "
+                           "difference varies by statement)")
     add_format_option(cmp_)
     cmp_.set_defaults(func=run_compare)
 
@@ -165,6 +181,35 @@ def _register_analyses(ssub) -> None:
                    help="feature of the plot (default c_norm when fitted, else the first numeric feature)")
     add_format_option(d)
     d.set_defaults(func=run_difficulty)
+
+    pw = ssub.add_parser("power", help="power of a paired comparison of two arms, the smallest detectable "
+                                        "difference and the statements needed (McNemar exact, clustered)",
+                         description="Power to detect an accuracy difference between two arms answering the same "
+                                     "items, for McNemar's exact test and the statement-clustered test (CR2, "
+                                     "Bell-McCaffrey df), with the design effect of statements; the minimum "
+                                     "detectable effect at --power, and the statements (items) needed. From a "
+                                     "pilot run pair, one pilot run and --delta, or --items/--statements with "
+                                     "--discordance, --delta and --icc. See docs/statistics.md.")
+    pw.add_argument("runs", nargs="*", metavar="RUN", help="pilot: two runs of the same items (A then B), or one "
+                                                           "run with --delta")
+    pw.add_argument("--delta", type=float, default=None, help="accuracy difference B - A to detect (default with a "
+                                                             "pilot pair: the pilot's)")
+    pw.add_argument("--discordance", type=float, default=None,
+                    help="share of items the arms answer differently (one right, one wrong)")
+    pw.add_argument("--icc", type=float, default=None, help="intra-statement correlation of the paired difference "
+                                                           "(default: the pilot's, else 0)")
+    pw.add_argument("--items", type=int, default=None, help="items of the planned run (no pilot: with --statements)")
+    pw.add_argument("--statements", type=int, default=None,
+                    help="statements of the planned run (default: the pilot's; sizes cycled from the pilot)")
+    pw.add_argument("--alpha", type=float, default=0.05, help="level of the test (default 0.05)")
+    pw.add_argument("--power", dest="target", type=float, default=0.8, help="power for the MDE and the "
+                                                                             "statements needed (default 0.8)")
+    pw.add_argument("--mode", choices=["analytic", "simulation"], default="analytic",
+                    help="analytic formulas (default) or Monte-Carlo simulation of the tests")
+    pw.add_argument("--n-sim", type=int, default=2000, help="simulated datasets (default 2000)")
+    pw.add_argument("--seed", type=int, default=0, help="simulation seed (default 0)")
+    add_format_option(pw)
+    pw.set_defaults(func=run_power)
 
     irt = ssub.add_parser("irt", help="item difficulty and run ability across runs (Rasch model)",
                           description="A Rasch (1PL) model of three or more runs over the same items, each run and "
@@ -261,8 +306,12 @@ def run_consistency(args) -> int:
 def run_compare(args) -> int:
     if args.n_boot < 1:
         raise ConfigError(f"--n-boot {args.n_boot}: expected an integer >= 1")
+    if args.chi2 and args.midp:
+        raise ConfigError("--chi2 and --midp: choose one McNemar test")
+    if args.rank:
+        return _compare_rank(args)
     table = compare_runs(args.runs, by=args.by, alpha=args.alpha, n_boot=args.n_boot, seed=args.seed,
-                         exact=not args.chi2)
+                         exact=not args.chi2, midp=args.midp, interval=args.interval, test=args.test)
     if args.format == "json":
         emit_json(table.to_dict(orient="records"))
         return 0
@@ -276,9 +325,31 @@ def run_compare(args) -> int:
                                              "significant") if row.get(k) is None or row.get(k) != row.get(k)})
     emit_table(rows, args.format, columns=COMPARE_COLUMNS)
     if args.format == "table" and len(table):
-        print(f"\ndiff = f1_b - f1_a with a 95% bootstrap interval over statements ({args.n_boot} resamples); "
-              f"McNemar {'chi-squared' if args.chi2 else 'exact'} on correct answers (b: a right, b wrong); "
-              f"Holm over each task's comparisons, * = p_holm <= {args.alpha:g}")
+        level = f"{100 * (1 - args.alpha):g}%"
+        how = ("CR2 t over statements (linearised F1, Bell-McCaffrey df)" if args.interval == "cr2"
+               else f"bootstrap over statements ({args.n_boot} resamples, percentile widened for few statements)")
+        mc = "chi-squared" if args.chi2 else ("mid-p" if args.midp else "exact")
+        print(f"\ndiff = f1_b - f1_a with a {level} interval: {how}; p: McNemar {mc} on correct answers "
+              f"(b: a right, b wrong); p_clustered: accuracy difference over statements (CR2 t, df); Holm over "
+              f"each task's {'McNemar' if args.test == 'mcnemar' else 'clustered'} p-values, significant = "
+              f"p_holm <= {args.alpha:g}")
+    return 0
+
+
+def _compare_rank(args) -> int:
+    if args.chi2 or args.midp:
+        raise ConfigError("--rank tests the pairs with McNemar's exact test (or --test clustered); drop --chi2/--midp")
+    table = rank_runs(args.runs, by=args.by, alpha=args.alpha, n_boot=args.n_boot, seed=args.seed, test=args.test)
+    if args.format == "json":
+        emit_json(table.to_dict(orient="records"))
+        return 0
+    emit_table(table, args.format, columns=RANK_COLUMNS)
+    if args.format == "table" and len(table):
+        level = f"{100 * (1 - args.alpha):g}%"
+        print(f"\nscore with a {level} CR2 t interval over statements; group: arms sharing a letter are not "
+              f"separated by {'McNemar exact' if args.test == 'mcnemar' else 'the clustered accuracy test'} after "
+              f"Holm over all pairs (alpha {args.alpha:g}); rank 1 = best, rank_low..rank_high: {level} interval of "
+              f"the rank over {args.n_boot} statement resamples")
     return 0
 
 
@@ -309,21 +380,88 @@ def run_difficulty(args) -> int:
         for note in fit.notes:
             print(f"causalgraph stats: note: {fit.label.get('run')} {fit.label.get('variant')}: {note}",
                   file=sys.stderr)
-    if args.plot:
-        plot_difficulty(fits, args.plot, args.plot_feature, alpha=args.alpha)
     rows = table_rows(fits)
+    # The table first: a plot that cannot be drawn must not lose the fitted numbers.
+    status = _difficulty_table(args, rows)
+    if args.plot:
+        try:
+            plot_difficulty(fits, args.plot, args.plot_feature, alpha=args.alpha)
+        except Exception as exc:  # noqa: BLE001 - any drawing failure is one line, the table stands
+            why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            why = why if isinstance(exc, ConfigError) else f"{type(exc).__name__}: {why}"
+            print(f"causalgraph stats: error: --plot {args.plot} not drawn ({why}); the table above is complete",
+                  file=sys.stderr)
+            return 2
+    return status
+
+
+def _difficulty_table(args, rows) -> int:
     if args.format == "json":
         emit_json(rows)
         return 0
     cols = DIFFICULTY_COLUMNS if args.format == "csv" or len(args.runs) > 1 else DIFFICULTY_COLUMNS[1:]
     emit_table(rows, args.format, columns=cols, floatfmt=".4g")
     if args.format == "table" and rows:
-        kind = ("logistic regression, 95% intervals from SEs clustered by statement (t, G-1 df)" if args.model == "logit"
+        kind = ("logistic regression; CR2 standard errors clustered by statement with Bell-McCaffrey degrees of "
+                "freedom (df) for each term's t interval and p" if args.model == "logit"
                 else "binomial mixed model with a random intercept per statement (variational Bayes; intervals "
-                     "and p are posterior mean +- 1.96 SD and its normal approximation)")
+                     "and p: posterior mean and SD with a t of the design's Bell-McCaffrey df)")
         print(f"\nodds_ratio per SD of each numeric feature (a factor level: against the most frequent level); "
               f"{kind}; p_holm over each model's features, significant = p_holm <= {args.alpha:g}; auc of the fitted "
               f"linear predictor")
+    return 0
+
+
+def run_power(args) -> int:
+    if len(args.runs) > 2:
+        raise ConfigError(f"stats power: got {len(args.runs)} runs; give a pilot pair (two runs), one run with "
+                          f"--delta, or none with --items, --discordance and --delta")
+    if len(args.runs) == 2:
+        design = pilot_pair(args.runs[0], args.runs[1])
+        if args.discordance is not None:
+            raise ConfigError("--discordance: a pilot pair measures it; leave it out")
+        if args.delta is not None:
+            design = design.with_delta(args.delta)
+    elif len(args.runs) == 1:
+        if args.delta is None:
+            raise ConfigError("stats power RUN: give the difference to detect with --delta (or a second pilot run)")
+        design = pilot_run(args.runs[0], delta=args.delta, discordance=args.discordance)
+    else:
+        missing = [f for f, v in (("--items", args.items), ("--discordance", args.discordance),
+                                  ("--delta", args.delta)) if v is None]
+        if missing:
+            raise ConfigError(f"stats power without a pilot needs {', '.join(missing)} (and --statements, --icc)")
+        if args.items < 1:
+            raise ConfigError(f"--items {args.items}: expected an integer >= 1")
+        G = args.statements or args.items
+        if not 1 <= G <= args.items:
+            raise ConfigError(f"--statements {G}: expected 1 to --items ({args.items})")
+        sizes = [args.items // G + (1 if i < args.items % G else 0) for i in range(G)]
+        design = Design(sizes, 0.0, args.discordance, 0.0).with_delta(args.delta) if args.discordance <= 1 else None
+        if design is None:
+            raise ConfigError(f"--discordance {args.discordance:g}: expected a share in [0, 1]")
+    if args.icc is not None:
+        design.icc = args.icc
+    if args.runs and args.statements is not None:
+        design = design.scaled(args.statements)
+    elif args.runs and args.items is not None:
+        raise ConfigError("--items with a pilot: give --statements (the pilot's mix of statement sizes is kept)")
+    rows = power_table(design, alpha=args.alpha, target=args.target, mode=args.mode, n_sim=args.n_sim,
+                       seed=args.seed)
+    for note in design.notes:
+        print(f"causalgraph stats: note: {note}", file=sys.stderr)
+    if args.format == "json":
+        emit_json({"source": design.source, "rows": rows})
+        return 0
+    emit_table(rows, args.format, columns=["test", "mode", "items", "statements", "discordance", "delta", "icc",
+                                           "deff", "power", "mde", "statements_needed", "items_needed"],
+               floatfmt=".4g")
+    if args.format == "table":
+        print(f"\n{design.source}; power at alpha {args.alpha:g} (two-sided) to detect delta = accuracy B - A; "
+              f"mde: smallest |delta| detected with power {args.target:g} at this discordance; statements_needed "
+              f"(items): for power {args.target:g} at this delta, statement sizes as in the design; deff = 1 + "
+              f"(sum n_s^2/n - 1) icc. mcnemar: exact test, items as independent; clustered: accuracy difference "
+              f"with a CR2 SE over statements (what stats compare --test clustered runs)")
     return 0
 
 

@@ -11,7 +11,21 @@ pair of arms:
   (second arm minus first) with a 95 % percentile bootstrap interval that resamples *statements*
   (every paired item of a drawn statement comes along, in both arms at once);
 * McNemar's test on correctness (the label equals the gold label; for sets, the exact set), exact
-  binomial by default, with Holm's correction over the comparisons of the task.
+  binomial by default (``midp`` for the mid-p variant), with Holm's correction over the comparisons
+  of the task;
+* ``p_clustered``: the accuracy difference tested over statements — the mean paired difference with
+  a CR2 standard error and Bell–McCaffrey degrees of freedom (:mod:`causalgraph.stats.cr2`).
+  McNemar asks whether the two arms answer *these items* alike and holds its level when they do;
+  when one arm is better on some statements and worse on others, it rejects far too often for the
+  question "is one arm better on statements like these" — ``p_clustered`` answers that one
+  (``test="clustered"`` makes it the p that Holm corrects). docs/statistics.md has the measured rates.
+
+The interval of the F1 difference (``interval``): ``cr2`` (default) linearises each arm's F1 as a
+ratio of item totals (:func:`causalgraph.stats.resampling.ratio_influence`) and takes the CR2 t
+interval of the paired difference with Bell–McCaffrey degrees of freedom; ``bootstrap`` is the
+percentile interval of ``n_boot`` statement resamples (the method before issue 37), widened for few
+statements by :func:`causalgraph.stats.resampling.cluster_interval`; resamples where an F1 is
+undefined are left out.
 
 Axes (``by``) and what else must match for two items to pair:
 
@@ -50,15 +64,19 @@ from ..scores import prf_counts
 from .corrections import holm
 from .mcnemar import mcnemar
 from .pairing import as_run, pair_key, run_name
+from .resampling import cluster_interval, cluster_t_interval, ratio_influence, statement_weights
 from ..tasks import get_task
 
-__all__ = ["AXES", "COLUMNS", "compare_runs", "arm_of"]
+__all__ = ["AXES", "COLUMNS", "INTERVALS", "TESTS", "compare_runs", "arm_of", "arm_cells", "f1_influence"]
 
 #: The axes arms can differ along.
 AXES = ("encoding", "event-names", "graph-edit", "variant", "model", "prompts")
 #: Columns of the table :func:`compare_runs` returns.
 COLUMNS = ["task", "metric", "arm_a", "arm_b", "n", "statements", "f1_a", "f1_b", "diff", "ci_low", "ci_high",
-           "b", "c", "p", "p_holm", "significant"]
+           "b", "c", "p", "p_holm", "significant", "p_clustered", "df"]
+#: Intervals of the F1 difference and tests Holm may correct.
+INTERVALS = ("cr2", "bootstrap")
+TESTS = ("mcnemar", "clustered")
 
 
 def arm_of(by: str, model: str, variant: str, prompts: Optional[str] = None) -> tuple[str, tuple]:
@@ -127,8 +145,59 @@ def _f1(counts: np.ndarray) -> float:
     if counts.ndim == 2:  # one (tp, fp, fn) row per class: macro F1
         # The macro rule of bench.scoring (MACRO_RULE): classes present in gold or predictions only.
         present = [prf_counts(*row)[2] for row in counts if row.sum()]
-        return float(np.mean(present)) if present else 0.0
-    return prf_counts(*counts)[2]
+        return float(np.mean(present)) if present else math.nan
+    return prf_counts(*counts)[2] if counts.sum() else math.nan
+
+
+def f1_influence(counts: np.ndarray) -> tuple[float, np.ndarray]:
+    """``(F1, u)``: an arm's F1 over items and each item's influence on it (a linearisation).
+
+    ``counts`` is ``n × 3`` (tp, fp, fn per item: binary or micro F1) or ``n × C × 3`` (per class:
+    macro F1 over the classes present). F1 = Σ 2tp / Σ (2tp + fp + fn) is a ratio of totals, whose
+    influence is :func:`~causalgraph.stats.resampling.ratio_influence`; macro F1 averages its classes'.
+
+    Examples
+    --------
+    >>> f, u = f1_influence(np.array([[1, 0, 0], [0, 1, 0], [1, 0, 1]]))
+    >>> round(f, 4), round(float(u.sum()), 12)
+    (0.6667, 0.0)
+    """
+    counts = np.asarray(counts, dtype=float)
+    if counts.ndim == 2:
+        counts = counts[:, None, :]
+    f1s, us = [], []
+    for c in range(counts.shape[1]):
+        tp, fp, fn = counts[:, c, 0], counts[:, c, 1], counts[:, c, 2]
+        den = 2 * tp + fp + fn
+        if den.sum() > 0:
+            f, u = ratio_influence(2 * tp, den)
+            f1s.append(f)
+            us.append(u)
+    if not f1s:
+        return math.nan, np.full(len(counts), math.nan)
+    return float(np.mean(f1s)), np.mean(us, axis=0)
+
+
+def arm_cells(runs: Sequence[Any], by: str) -> dict[str, dict[str, dict[tuple, Mapping[str, Any]]]]:
+    """task → arm → (what else must match, item key) → record, arms in order of first appearance."""
+    cells: dict[str, dict[str, dict[tuple, Mapping[str, Any]]]] = {}
+    for r in runs:
+        run = as_run(r)
+        catalog = _catalog_of(run) if by == "prompts" else None
+        for v in run.variants:
+            try:
+                arm, rest = arm_of(by, run.model, v, catalog)
+            except ConfigError as exc:
+                raise ConfigError(f"{run_name(run)}: {exc}") from None
+            for rec in run.records(v):
+                task_cells = cells.setdefault(str(rec.get("task") or run.task), {})
+                slot = task_cells.setdefault(arm, {})
+                k = (rest, pair_key(rec))
+                if k in slot:
+                    raise ConfigError(f"{run_name(run)}: item {rec.get('item_id')!r} is in arm {arm!r} twice "
+                                      f"(two runs of the same variant and model?)")
+                slot[k] = rec
+    return cells
 
 
 def _unscored_arms(row: dict[str, Any], arms: Sequence[str]) -> None:
@@ -142,12 +211,13 @@ def _unscored_arms(row: dict[str, Any], arms: Sequence[str]) -> None:
     for arm, key in ((row["arm_a"], "f1_a"), (row["arm_b"], "f1_b")):
         if arm in arms:
             row[key] = None
-    row.update({"diff": None, "ci_low": None, "ci_high": None, "p": None,
+    row.update({"diff": None, "ci_low": None, "ci_high": None, "p": None, "p_clustered": None, "df": None,
                 "note": f"no answered item in arm {', '.join(arms)}: no score, no test"})
 
 
 def compare_runs(runs: Sequence[Any], by: str = "encoding", *, alpha: float = 0.05, n_boot: int = 1000,
-                 seed: int = 0, exact: bool = True):
+                 seed: int = 0, exact: bool = True, midp: bool = False, interval: str = "cr2",
+                 test: str = "mcnemar"):
     """Per task, every pair of arms compared on their paired items (see the module docstring).
 
     Parameters
@@ -162,6 +232,13 @@ def compare_runs(runs: Sequence[Any], by: str = "encoding", *, alpha: float = 0.
         Bootstrap resamples of statements and their seed (the interval is reproducible).
     exact
         McNemar's exact binomial test (default); ``False`` for χ² with continuity correction.
+    midp
+        McNemar's mid-p test (with ``exact``).
+    interval
+        ``cr2`` (default) or ``bootstrap``: the interval of the F1 difference (module docstring).
+    test
+        ``mcnemar`` (default) or ``clustered``: the p-values Holm corrects into ``p_holm`` and
+        ``significant``.
 
     Returns
     -------
@@ -184,24 +261,12 @@ def compare_runs(runs: Sequence[Any], by: str = "encoding", *, alpha: float = 0.
 
     if by not in AXES:
         raise ConfigError(f"unknown axis {by!r}; expected one of {', '.join(AXES)}")
+    if interval not in INTERVALS:
+        raise ConfigError(f"unknown interval {interval!r}; expected one of {', '.join(INTERVALS)}")
+    if test not in TESTS:
+        raise ConfigError(f"unknown test {test!r}; expected one of {', '.join(TESTS)}")
     # task -> arm -> (rest, key) -> record ; arms in order of first appearance
-    cells: dict[str, dict[str, dict[tuple, Mapping[str, Any]]]] = {}
-    for r in runs:
-        run = as_run(r)
-        catalog = _catalog_of(run) if by == "prompts" else None
-        for v in run.variants:
-            try:
-                arm, rest = arm_of(by, run.model, v, catalog)
-            except ConfigError as exc:
-                raise ConfigError(f"{run_name(run)}: {exc}") from None
-            for rec in run.records(v):
-                task_cells = cells.setdefault(str(rec.get("task") or run.task), {})
-                slot = task_cells.setdefault(arm, {})
-                k = (rest, pair_key(rec))
-                if k in slot:
-                    raise ConfigError(f"{run_name(run)}: item {rec.get('item_id')!r} is in arm {arm!r} twice "
-                                      f"(two runs of the same variant and model?)")
-                slot[k] = rec
+    cells = arm_cells(runs, by)
     rows = []
     for task_name, arms in cells.items():
         task = get_task(task_name)
@@ -221,22 +286,38 @@ def compare_runs(runs: Sequence[Any], by: str = "encoding", *, alpha: float = 0.
             per_a = np.stack([sum(sa[i].counts for i in idx) for idx in stmts.values()])
             per_b = np.stack([sum(sb[i].counts for i in idx) for idx in stmts.values()])
             f1_a, f1_b = _f1(per_a.sum(axis=0)), _f1(per_b.sum(axis=0))
-            rng = np.random.default_rng(seed)
-            w = rng.multinomial(len(stmts), np.full(len(stmts), 1.0 / len(stmts)), size=n_boot)
-            diffs = np.array([_f1(np.tensordot(wi, per_b, axes=1)) - _f1(np.tensordot(wi, per_a, axes=1))
-                              for wi in w])
-            lo, hi = np.quantile(diffs, [0.025, 0.975]) if n_boot else (math.nan, math.nan)
-            test = mcnemar([s.correct for s in sa], [s.correct for s in sb], exact=exact, labels=(True, False))
+            group_of = [sid for sid, idx in stmts.items() for _ in idx]
+            order = [i for idx in stmts.values() for i in idx]
+            if interval == "cr2":
+                fa, ua = f1_influence(np.stack([sa[i].counts for i in order]))
+                fb, ub = f1_influence(np.stack([sb[i].counts for i in order]))
+                ci = cluster_t_interval(fb - fa, ub - ua, group_of, level=1 - alpha, bounds=(-1.0, 1.0))
+                lo, hi = ci["low"], ci["high"]
+            else:
+                w = statement_weights(len(stmts), n_boot, seed)
+                diffs = np.array([_f1(np.tensordot(wi, per_b, axes=1)) - _f1(np.tensordot(wi, per_a, axes=1))
+                                  for wi in w])
+                lo, hi = cluster_interval(diffs, f1_b - f1_a, len(stmts), level=1 - alpha, bounds=(-1.0, 1.0))
+            right_a = np.array([float(sa[i].correct) for i in order])
+            right_b = np.array([float(sb[i].correct) for i in order])
+            d = right_b - right_a
+            clustered = cluster_t_interval(float(d.mean()), d - d.mean(), group_of, bounds=None)
+            test_ = mcnemar([s.correct for s in sa], [s.correct for s in sb], exact=exact or midp, midp=midp,
+                            labels=(True, False))
             row = {"task": task_name, "metric": metric, "arm_a": a, "arm_b": b, "n": len(keys),
                    "statements": len(stmts), "f1_a": f1_a, "f1_b": f1_b, "diff": f1_b - f1_a,
-                   "ci_low": float(lo), "ci_high": float(hi), "b": test.b, "c": test.c, "p": test.p}
+                   "ci_low": float(lo), "ci_high": float(hi), "b": test_.b, "c": test_.c, "p": test_.p,
+                   "p_clustered": clustered["p"], "df": clustered["df"]}
             _unscored_arms(row, [arm for arm in (a, b) if all(arms[arm][k].get("error") for k in keys)])
             task_rows.append(row)
         if not task_rows:
             raise ConfigError(f"task {task_name!r}: no two arms by {by} share an item (arms: {', '.join(arms)}); "
                               f"compare runs of the same items")
+        # A clustered p that cannot be computed (one statement) is 1 for Holm: no evidence.  Rows whose arm
+        # has nothing answered carry no test and stay out of the family.
+        key = "p" if test == "mcnemar" else "p_clustered"
         tested = [row for row in task_rows if row["p"] is not None]
-        corr = holm([row["p"] for row in tested], alpha=alpha) if tested else None
+        corr = holm([row[key] if row[key] == row[key] else 1.0 for row in tested], alpha=alpha) if tested else None
         for row, p_adj, rej in zip(tested, corr.p_adjusted if corr else (), corr.reject if corr else ()):
             row["p_holm"] = p_adj
             row["significant"] = bool(rej)

@@ -50,6 +50,7 @@ from ..graph_edits import split_edit
 from ..naming import split_variant
 from ..prompts import variant_encoding
 from ..tasks import get_task
+from .cr2 import cr2
 from .pairing import as_run, run_name
 from ..datasets import load_corpus
 from ..outputs import output_file
@@ -82,7 +83,7 @@ MIN_ITEMS = 30
 MIN_SUPPORT = 5
 #: Columns of the table :func:`difficulty_runs` returns.
 COLUMNS = ["run", "task", "variant", "model", "feature", "odds_ratio", "ci_low", "ci_high", "p", "p_holm",
-           "significant", "n_items", "n_statements", "auc"]
+           "significant", "n_items", "n_statements", "auc", "df", "note"]
 
 
 @dataclass
@@ -138,6 +139,8 @@ class DifficultyFit:
         ``mixed``: the posterior mean of the SD of the statement intercepts.
     notes
         Default features left out, and why (:func:`supported_features`).
+    se
+        The standard errors and reference distribution (``cr2`` or ``cr1``, see :func:`fit_difficulty`).
     """
 
     label: dict[str, Any]
@@ -151,6 +154,7 @@ class DifficultyFit:
     design: Design
     statement_sd: Optional[float] = None
     notes: list[str] = field(default_factory=list)
+    se: str = "cr2"
 
 
 def _reference(values: Sequence[Any]) -> Any:
@@ -310,7 +314,7 @@ def _auc(score: np.ndarray, y: np.ndarray) -> float:
 
 
 def fit_difficulty(frame, features: Sequence[str] = DEFAULT_FEATURES, *, model: str = "logit", alpha: float = 0.05,
-                   label: Optional[Mapping[str, Any]] = None) -> DifficultyFit:
+                   label: Optional[Mapping[str, Any]] = None, se: str = "cr2") -> DifficultyFit:
     """Fit one difficulty model to a table of items.
 
     Parameters
@@ -326,6 +330,12 @@ def fit_difficulty(frame, features: Sequence[str] = DEFAULT_FEATURES, *, model: 
         Level of the intervals (``1 - alpha``) and of Holm's correction over the terms.
     label
         What the fit is (run, variant), kept in :attr:`DifficultyFit.label` and in messages.
+    se
+        ``cr2`` (default): CR2 standard errors with Bell–McCaffrey degrees of freedom per term
+        (:mod:`causalgraph.stats.cr2`; ``mixed``: the larger of the posterior SD and the logit fit's CR2
+        SE scaled by √(1 + 0.346 σ²) to the conditional scale, with those degrees of freedom), and
+        a term one statement carries marked not estimable; ``cr1``: the method before issue 37
+        (statsmodels' clustered SEs with t on G − 1 df; ``mixed``: normal), kept to measure against.
 
     Returns
     -------
@@ -348,7 +358,7 @@ def fit_difficulty(frame, features: Sequence[str] = DEFAULT_FEATURES, *, model: 
     >>> fit.rows[0]["feature"], 1.5 < fit.rows[0]["odds_ratio"] < 4
     ('x', True)
     """
-    from scipy.stats import norm
+    from scipy.special import expit
 
     if model not in MODELS:
         raise ConfigError(f"unknown difficulty model {model!r}; expected one of {', '.join(MODELS)}")
@@ -362,9 +372,9 @@ def fit_difficulty(frame, features: Sequence[str] = DEFAULT_FEATURES, *, model: 
     if y.min() == y.max():
         raise ConfigError(f"every one of the {len(y)} items was answered {'right' if y[0] else 'wrong'}{at}: "
                           f"nothing separates easy from hard items, so no odds ratio can be estimated")
+    _check_outcome_spread(y, design.groups, at)
     codes = {g: i for i, g in enumerate(dict.fromkeys(design.groups))}
     groups = np.array([codes[g] for g in design.groups])
-    z = norm.ppf(1 - alpha / 2)
     statement_sd = None
     if model == "logit":
         b = _separation(X, y)
@@ -375,14 +385,20 @@ def fit_difficulty(frame, features: Sequence[str] = DEFAULT_FEATURES, *, model: 
                               f"features out or pool more items")
         import statsmodels.api as sm
 
-        # t with G - 1 degrees of freedom (statsmodels' use_t for clusters), as Cameron and Miller (2015)
-        # advise: the normal quantile is too small for the 60-odd statements of a corpus.
-        res = sm.GLM(y, X, family=sm.families.Binomial()).fit(cov_type="cluster", cov_kwds={"groups": groups},
-                                                              use_t=True)
-        params, cov = np.asarray(res.params), np.asarray(res.cov_params())
-        ci = np.asarray(res.conf_int(alpha=alpha))
-        pvals = np.asarray(res.pvalues)
-        lo, hi = ci[:, 0], ci[:, 1]
+        if se == "cr1":
+            # statsmodels' clustered SEs (CR1, G/(G-1)·(N-1)/(N-K)) with t on G - 1 df: the method before
+            # issue 37, kept to measure against; too small with few statements.
+            res = sm.GLM(y, X, family=sm.families.Binomial()).fit(cov_type="cluster", cov_kwds={"groups": groups},
+                                                                  use_t=True)
+            params, cov = np.asarray(res.params), np.asarray(res.cov_params())
+            se_ = np.sqrt(np.diag(cov))
+            df = np.full(len(params), float(len(codes) - 1))
+        else:
+            res = sm.GLM(y, X, family=sm.families.Binomial()).fit()
+            params = np.asarray(res.params)
+            mu = np.asarray(res.fittedvalues)
+            robust = cr2(X, y, mu, design.groups, weights=mu * (1 - mu), params=params)
+            cov, se_, df = robust.cov, robust.se, robust.df
     else:
         import scipy.sparse as sp
         from statsmodels.genmod.bayes_mixed_glm import BinomialBayesMixedGLM
@@ -393,19 +409,91 @@ def fit_difficulty(frame, features: Sequence[str] = DEFAULT_FEATURES, *, model: 
         k = m.k_fep + m.k_vcp + m.k_vc
         # Explicit starting values: statsmodels would otherwise draw them at random.
         res = m.fit_vb(mean=np.zeros(k), sd=np.full(k, math.exp(-0.5)))
-        params, se = np.asarray(res.fe_mean), np.asarray(res.fe_sd)
-        cov = np.diag(se ** 2)
-        pvals = 2 * norm.sf(np.abs(params / se))
-        lo, hi = params - z * se, params + z * se
+        params, se_ = np.asarray(res.fe_mean), np.asarray(res.fe_sd)
+        cov = np.diag(se_ ** 2)
         statement_sd = float(math.exp(float(res.vcp_mean[0])))
+        if se == "cr1":
+            df = np.full(len(params), np.inf)  # the normal approximation of the posterior, as before issue 37
+        else:
+            # Mean-field variational Bayes ignores the posterior correlation of a statement-level feature with
+            # the statement intercepts, and its SDs are far too small (simulated: 40-53 % of null terms
+            # "significant"). The floor: the CR2 SE of the population-averaged logit fit, scaled to the
+            # conditional scale by sqrt(1 + 0.346 σ²) (Zeger, Liang and Albert 1988), with its Bell–McCaffrey
+            # degrees of freedom.
+            import statsmodels.api as sm
+
+            marginal = sm.GLM(y, X, family=sm.families.Binomial()).fit()
+            mu = np.asarray(marginal.fittedvalues)
+            robust = cr2(X, y, mu, design.groups, weights=mu * (1 - mu), params=np.asarray(marginal.params))
+            scale = math.sqrt(1 + 0.346 * statement_sd ** 2)
+            se_ = np.maximum(se_, robust.se * scale)
+            cov = np.diag(se_ ** 2)
+            df = robust.df
+    pvals, lo, hi = _t_inference(params, se_, df, alpha)
+    carried = _carried_by_one(params, se_, robust) if se != "cr1" else {}
     corr = holm([float(p) for p in pvals[1:]], alpha=alpha)
     rows = []
     for j, term in enumerate(design.terms, start=1):
-        rows.append({"feature": term, "odds_ratio": float(math.exp(params[j])), "ci_low": float(math.exp(lo[j])),
-                     "ci_high": float(math.exp(hi[j])), "p": float(pvals[j]), "p_holm": corr.p_adjusted[j - 1],
-                     "significant": bool(corr.reject[j - 1])})
+        row = {"feature": term, "odds_ratio": float(math.exp(params[j])), "ci_low": float(math.exp(lo[j])),
+               "ci_high": float(math.exp(hi[j])), "p": float(pvals[j]), "p_holm": corr.p_adjusted[j - 1],
+               "significant": bool(corr.reject[j - 1]), "df": float(df[j]), "note": None}
+        if j in carried:
+            sid, without = carried[j]
+            # Half the effect or more from one statement: its own difficulty, not the feature's.
+            row["significant"] = False
+            row["note"] = (f"not estimable: carried by statement {sid} (odds ratio {math.exp(without):.3g} "
+                           f"without it)")
+        rows.append(row)
     return DifficultyFit(label=label, model=model, rows=rows, n_items=len(y), n_statements=len(codes),
-                         auc=_auc(X @ params, y), params=params, cov=cov, design=design, statement_sd=statement_sd)
+                         auc=_auc(X @ params, y), params=params, cov=cov, design=design, statement_sd=statement_sd,
+                         se=se)
+
+
+def _t_inference(params: np.ndarray, se: np.ndarray, df: np.ndarray, alpha: float):
+    """Two-sided p-values and ``1 - alpha`` intervals of t tests with per-coefficient degrees of freedom."""
+    from scipy.stats import t as student
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tval = params / se
+    df = np.where(np.isfinite(df) & (df > 0), df, np.inf)
+    pvals = 2 * student.sf(np.abs(tval), df)
+    q = student.ppf(1 - alpha / 2, df)
+    return pvals, params - q * se, params + q * se
+
+
+def _check_outcome_spread(y: np.ndarray, groups: Sequence[Any], at: str) -> None:
+    """Refuse a fit whose wrong (or right) answers all sit in fewer than :data:`MIN_SUPPORT` statements.
+
+    Every statement feature is then confounded with those statements' own difficulty: whatever
+    sets them apart "explains" every error, and a model — mixed or not — finds it significant.
+    """
+    for value, word in ((0.0, "wrong"), (1.0, "right")):
+        where = list(dict.fromkeys(g for g, v in zip(groups, y) if v == value))
+        if len(where) < MIN_SUPPORT and len(where) < len(set(groups)):
+            shown = ", ".join(str(w) for w in where[:5])
+            whose = "that statement's" if len(where) == 1 else "those statements'"
+            raise ConfigError(f"every {word} answer{at} is in {plural(len(where), 'statement')} ({shown}): an effect "
+                              f"of any feature could not be told from {whose} own difficulty; at least {MIN_SUPPORT} "
+                              f"statements with a {word} answer are needed")
+
+
+def _carried_by_one(params: np.ndarray, se: np.ndarray, robust) -> dict[int, tuple[Any, float]]:
+    """Coefficient index → (statement, coefficient without it) for the effects one statement carries.
+
+    A statement carries an effect when leaving it out (one step from the fit,
+    :attr:`~causalgraph.stats.cr2.ClusterRobust.leave_one_out`) flips the coefficient's sign or
+    halves it, while the coefficient stands out from 0 by more than its standard error (smaller
+    ones are noise either way).
+    """
+    out: dict[int, tuple[Any, float]] = {}
+    for j in range(1, len(params)):
+        if not abs(params[j]) > se[j]:
+            continue
+        shift = robust.leave_one_out[:, j] / params[j]  # 1: unchanged; below 0.5: halved; below 0: flipped
+        g = int(np.argmin(shift))
+        if shift[g] < 0.5:
+            out[j] = (robust.clusters[g], float(robust.leave_one_out[g, j]))
+    return out
 
 
 def _statement_features(corpus) -> dict[str, dict[str, float]]:
@@ -667,19 +755,29 @@ def plot_difficulty(fits: Sequence[DifficultyFit], path, feature: Optional[str] 
     ncol = min(3, len(fits))
     nrow = math.ceil(len(fits) / ncol)
     fig, axes = plt.subplots(nrow, ncol, figsize=(4.2 * ncol, 3.4 * nrow), squeeze=False)
+    level = f"{100 * (1 - alpha):g} %"
     for ax, fit, c in zip(axes.flat, fits, curves):
-        for b in c["bins"]:
-            ax.errorbar(b["x"], b["accuracy"], yerr=[[b["accuracy"] - b["lo"]], [b["hi"] - b["accuracy"]]], fmt="o",
-                        color="k", ms=4, capsize=2)
+        acc = np.array([b["accuracy"] for b in c["bins"]])
+        # Wilson bounds and the share can differ in the last bit at 0 and 1 (1e-17 below the share):
+        # matplotlib refuses a negative error bar, so the distances are clamped at 0.
+        below = np.maximum(0.0, acc - np.array([b["lo"] for b in c["bins"]]))
+        above = np.maximum(0.0, np.array([b["hi"] for b in c["bins"]]) - acc)
+        ax.errorbar([b["x"] for b in c["bins"]], acc, yerr=[below, above], fmt="o", color="k", ms=4, capsize=2,
+                    label=f"observed, decile of {feature} (Wilson {level})")
         grid = [p["x"] for p in c["curve"]]
-        ax.plot(grid, [p["p"] for p in c["curve"]], color="C0")
-        ax.fill_between(grid, [p["lo"] for p in c["curve"]], [p["hi"] for p in c["curve"]], color="C0", alpha=0.25)
+        ax.plot(grid, [p["p"] for p in c["curve"]], color="C0", label=f"fitted ({fit.model}), other terms at mean")
+        ax.fill_between(grid, [p["lo"] for p in c["curve"]], [p["hi"] for p in c["curve"]], color="C0", alpha=0.25,
+                        label=f"{level} band")
         ax.set_ylim(0, 1)
         ax.set_xlabel(feature)
         ax.set_ylabel("accuracy")
-        ax.set_title(f"{fit.label.get('variant')} ({fit.model}, n={fit.n_items})", fontsize=9)
+        ax.set_title(f"{fit.label.get('run')} {fit.label.get('variant')}\n({fit.model}, {fit.n_items} items, "
+                     f"{fit.n_statements} statements)", fontsize=8)
+        ax.legend(fontsize=6, loc="lower left")
     for ax in list(axes.flat)[len(fits):]:
         ax.axis("off")
+    runs = ", ".join(dict.fromkeys(str(f.label.get("run")) for f in fits))
+    fig.suptitle(f"Accuracy by {feature}: {runs}", fontsize=9)
     fig.tight_layout()
     fig.savefig(path, metadata={"Date": None} if path.suffix.lower() == ".svg" else None)
     plt.close(fig)

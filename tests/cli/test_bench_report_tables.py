@@ -173,7 +173,9 @@ def test_per_class_and_confusion_on_a_binary_task_say_why_they_print_nothing(tmp
                         capsys)
     assert rc == 0 and err == (f"causalgraph bench: note: --per-class and --confusion: {tmp_path / 'r'} (corri) is a "
                                "binary task: its precision, recall and F1 are those of the positive class 'positive'; "
-                               "per-class scores and confusion matrices are for multiclass tasks\n")
+                               "per-class scores and confusion matrices are for multiclass tasks\n"
+                               f"causalgraph bench: note: {tmp_path / 'r'}: 0_1: f1_ci95 not estimable: all items come "
+                               "from one statement\n")
     from causalgraph.tasks import get_task
 
     assert [r["variant"] for r in _table(out)] == ["0_1", f"[{get_task('corri').strategy_of('0_1')}]"]

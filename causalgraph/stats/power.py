@@ -1,0 +1,443 @@
+"""Power of a paired comparison of two arms, before the run: McNemar's exact test and the statement-clustered test.
+
+Two arms answer the same ``n`` items, grouped in statements of sizes ``n_s``. Per item the paired
+outcome is ``d_i = right_B − right_A ∈ {−1, 0, 1}``: ``P(d = 1) = p_c`` (only B right),
+``P(d = −1) = p_b`` (only A right); the discordance is ``p_b + p_c`` and the effect
+``Δ = p_c − p_b``, the accuracy difference. Items of one statement are correlated with intra-statement
+correlation ``ρ`` (of ``d``), so that the variance of the mean difference is ``V · DEFF / n`` with
+``V = p_b + p_c − Δ²`` and the design effect ``DEFF = 1 + (m_w − 1) ρ``, ``m_w = Σ n_s² / n`` (Kish's
+size-weighted cluster size, right for unequal statements).
+
+Tests (as ``stats compare`` runs them):
+
+``mcnemar``
+    McNemar's exact binomial test on the discordant items. With ``ρ = 0`` its power is computed
+    exactly: ``Σ_k P(N_d = k) · P(reject | k)`` over the binomial number of discordant items and the
+    binomial split. With ``ρ > 0`` the test treats dependent items as independent; its rejection
+    region is ``|b − c| > z √(b + c)`` in the normal approximation with ``Var(b − c) = n V DEFF``.
+``clustered``
+    The mean difference with a CR2 standard error over statements and Bell–McCaffrey degrees of
+    freedom ``ν`` (:func:`causalgraph.stats.resampling.cluster_t_interval`): power from the
+    noncentral t with ``ν`` df and noncentrality ``Δ √n / √(V · DEFF)``; ``ν`` depends only on the
+    statement sizes (computed exactly).
+
+``mode="simulation"`` draws ``n_sim`` datasets of the same design (each item copies its statement's
+draw with probability √ρ, else draws its own: the marginal law is kept and the intra-statement
+correlation is exactly ρ) and runs the tests themselves; the two modes agree within 2 percentage
+points on the grid of docs/statistics.md (tested).
+
+From a pilot: :func:`pilot_pair` estimates ``p_b``, ``p_c``, ``ρ`` (one-way ANOVA estimator over
+statements, truncated at 0) and the statement sizes from two runs of the same items.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from ..errors import ConfigError
+from ..tasks import get_task
+from .pairing import as_run, pair_key, run_name
+
+__all__ = ["Design", "TESTS", "design_effect", "power", "mde", "statements_needed", "pilot_pair", "pilot_run",
+           "power_table", "icc_anova"]
+
+#: The tests :func:`power` knows.
+TESTS = ("mcnemar", "clustered")
+
+
+@dataclass
+class Design:
+    """A paired design: statement sizes, the discordant shares and the intra-statement correlation.
+
+    Attributes
+    ----------
+    sizes
+        Items per statement.
+    p_b, p_c
+        Share of items only arm A gets right, only arm B.
+    icc
+        Intra-statement correlation ρ of the paired difference.
+    source
+        Where the numbers come from (a pilot's runs, or "assumed").
+    """
+
+    sizes: list[int]
+    p_b: float
+    p_c: float
+    icc: float = 0.0
+    source: str = "assumed"
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def n(self) -> int:
+        return int(sum(self.sizes))
+
+    @property
+    def discordance(self) -> float:
+        return self.p_b + self.p_c
+
+    @property
+    def delta(self) -> float:
+        return self.p_c - self.p_b
+
+    def with_delta(self, delta: float) -> "Design":
+        """The same discordance and correlation with effect ``delta``."""
+        d = self.discordance
+        if not abs(delta) <= d:
+            raise ConfigError(f"--delta {delta:g}: an accuracy difference cannot exceed the discordance {d:g}")
+        return Design(self.sizes, (d - delta) / 2, (d + delta) / 2, self.icc, self.source, list(self.notes))
+
+    def scaled(self, statements: int) -> "Design":
+        """The design with ``statements`` statements of the same sizes, cycled (the pilot's mix of sizes)."""
+        sizes = [self.sizes[i % len(self.sizes)] for i in range(statements)]
+        return Design(sizes, self.p_b, self.p_c, self.icc, self.source, list(self.notes))
+
+
+def _check(design: Design) -> None:
+    if not design.sizes or min(design.sizes) < 1:
+        raise ConfigError("a design needs at least one statement with at least one item")
+    if not (0 <= design.p_b <= 1 and 0 <= design.p_c <= 1 and design.discordance <= 1):
+        raise ConfigError(f"discordant shares p_b {design.p_b:g}, p_c {design.p_c:g}: expected shares in [0, 1] "
+                          f"summing to at most 1")
+    if not 0 <= design.icc < 1:
+        raise ConfigError(f"--icc {design.icc:g}: expected a correlation in [0, 1)")
+
+
+def design_effect(sizes: Sequence[int], icc: float) -> float:
+    """Kish's design effect ``1 + (m_w − 1) ρ`` with the size-weighted mean statement size ``m_w = Σ n_s² / Σ n_s``.
+
+    Examples
+    --------
+    >>> design_effect([4, 4, 4], 0.5), round(design_effect([1, 9], 0.1), 3)
+    (2.5, 1.72)
+    """
+    s = np.asarray(sizes, dtype=float)
+    return float(1 + (float((s * s).sum() / s.sum()) - 1) * icc)
+
+
+def _bm_df(sizes: Sequence[int]) -> float:
+    """Bell–McCaffrey df of a mean over statements of these sizes (it depends on the sizes only)."""
+    return _cr2_moments(sizes, 0.0)[0]
+
+
+def _mcnemar_exact_power(n: int, p_b: float, p_c: float, alpha: float, inflation: float = 1.0) -> float:
+    """Power of McNemar's exact test: exact on ``n`` independent items (``inflation`` 1); with correlated items the
+    split ``c`` of ``m`` discordant items is taken as normal with its binomial variance times ``inflation``
+    (continuity-corrected), the rejection thresholds staying the exact test's."""
+    from scipy.stats import binom, norm
+
+    d = p_b + p_c
+    if d <= 0:
+        return 0.0
+    k = np.arange(n + 1)
+    pk = binom.pmf(k, n, d)
+    keep = pk > 1e-14
+    k, pk = k[keep], pk[keep]
+    # Per number of discordant items m: the largest x with 2 P(X <= x) <= alpha under Bin(m, 1/2) (−1: none).
+    pi = p_c / d
+    m = k[k > 0].astype(float)
+    w = pk[k > 0]
+    lo = binom.ppf(alpha / 2, m, 0.5)
+    lo = np.where(2 * binom.cdf(lo, m, 0.5) <= alpha + 1e-12, lo, lo - 1)
+    # reject when min(b, c) <= lo: c <= lo or c >= m - lo (two tails apart when m - lo > lo)
+    if inflation == 1.0:
+        r = binom.cdf(lo, m, pi) + np.where(m - lo > lo, binom.sf(m - lo - 1, m, pi), 0.0)
+    else:
+        sd = np.sqrt(np.maximum(m * pi * (1 - pi) * inflation, 1e-12))
+        r = norm.cdf((lo + 0.5 - m * pi) / sd) + np.where(m - lo > lo, norm.sf((m - lo - 0.5 - m * pi) / sd), 0.0)
+    r = np.where(lo >= 0, np.minimum(1.0, r), 0.0)
+    out = float((w * r).sum())
+    return float(out)
+
+
+def _analytic(design: Design, test: str, alpha: float) -> float:
+    from scipy.stats import nct, norm, t as student
+
+    n, d, delta = design.n, design.discordance, design.delta
+    V = d - delta * delta
+    deff = design_effect(design.sizes, design.icc)
+    if test == "mcnemar":
+        return _mcnemar_exact_power(n, design.p_b, design.p_c, alpha, inflation=deff)
+    if len(design.sizes) < 2:
+        return math.nan
+    if V <= 0:
+        return 1.0 if delta else 0.0
+    nu, ratio = _cr2_moments(design.sizes, design.icc)
+    # t = mean / SE_CR2: the mean has variance V·DEFF/n; E[SE²] = V·ratio·DEFF/n (ratio 1 at ρ = 0), and
+    # SE² is taken as a scaled χ²_ν (Satterthwaite, with ν under the true correlation).
+    ncp = delta * math.sqrt(n) / math.sqrt(V * deff)
+    q = student.ppf(1 - alpha / 2, nu) * math.sqrt(ratio)
+    out = float(nct.sf(q, nu, ncp) + nct.cdf(-q, nu, ncp))
+    if not math.isfinite(out):  # scipy's noncentral t fails far in the tail: the normal limit there
+        out = float(norm.sf(q - abs(ncp)))
+    return out
+
+
+def _cr2_moments(sizes: Sequence[int], icc: float) -> tuple[float, float]:
+    """``(ν, r)`` of the CR2 variance of a mean over statements when items correlate ``icc`` within one.
+
+    With ``c'V̂c = Σ_t (g_t'ε)²`` (the Bell–McCaffrey form) and ``Cov(ε) ∝ Ω = (1 − ρ) I + ρ blockdiag(J)``,
+    ``E[V̂] ∝ tr(K)`` and the Satterthwaite ``ν = tr(K)² / tr(K²)`` with ``K = G'ΩG``; ``r`` is
+    ``E[V̂]`` over the true variance of the mean. For an intercept, ``g_t = a_t (1_t − f_t 1)`` with
+    ``f_t = n_t / n``, ``a_t = 1 / (n √(1 − f_t))``, so ``K`` is ``G × G``:
+    ``D_a [(1 − ρ)(diag(n_t) − n f f') + ρ M'M] D_a`` with ``M_st = n_s (δ_st − f_t)``.
+    """
+    s = np.asarray(sizes, dtype=float)
+    n = s.sum()
+    f = s / n
+    a = 1 / (n * np.sqrt(1 - f))
+    GG = np.diag(s) - n * np.outer(f, f)
+    M = s[:, None] * (np.eye(len(s)) - f[None, :])
+    K = (a[:, None] * ((1 - icc) * GG + icc * (M.T @ M)) * a[None, :])
+    tr, tr2 = float(np.trace(K)), float(np.sum(K * K))
+    nu = tr * tr / tr2 if tr2 > 0 else math.nan
+    true = (1 + ((s * s).sum() / n - 1) * icc) / n  # Var(mean) / V = DEFF / n
+    return nu, tr / true
+
+
+def _simulate(design: Design, test: str, alpha: float, n_sim: int, seed: int) -> float:
+    """Monte-Carlo power: draw ``n_sim`` datasets and run the test itself (vectorised over datasets)."""
+    from scipy.stats import binom, t as student
+
+    rng = np.random.default_rng(seed)
+    sizes = np.asarray(design.sizes)
+    G, n = len(sizes), int(sizes.sum())
+    groups = np.repeat(np.arange(G), sizes)
+    probs = np.array([design.p_b, 1 - design.discordance, design.p_c])
+    values = np.array([-1.0, 0.0, 1.0])
+    q = math.sqrt(design.icc)
+    hits = 0
+    chunk = max(1, min(n_sim, 2_000_000 // max(n, 1)))
+    if test == "clustered":
+        nu = _bm_df(sizes)
+        crit = student.ppf(1 - alpha / 2, nu)
+        frac = sizes / n
+    done = 0
+    while done < n_sim:
+        m = min(chunk, n_sim - done)
+        own = values[rng.choice(3, size=(m, n), p=probs)]
+        shared = values[rng.choice(3, size=(m, G), p=probs)][:, groups]
+        d = np.where(rng.random((m, n)) < q, shared, own)
+        if test == "mcnemar":
+            b = (d < 0).sum(axis=1)
+            c = (d > 0).sum(axis=1)
+            nd = b + c
+            p = np.where(nd > 0, np.minimum(1.0, 2 * binom.cdf(np.minimum(b, c), np.maximum(nd, 1), 0.5)), 1.0)
+            hits += int((p <= alpha).sum())
+        else:
+            mean = d.mean(axis=1)
+            e = d - mean[:, None]
+            S = np.zeros((m, G))
+            np.add.at(S.T, groups, e.T)
+            # CR2 of an intercept-only mean: A_g scales a statement's residual total by 1/sqrt(1 - n_g/n).
+            var = (S * S / (1 - frac)).sum(axis=1) / (n * n) if G > 1 else np.full(m, np.nan)
+            se = np.sqrt(var)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t = np.where(se > 0, np.abs(mean) / se, np.where(mean != 0, np.inf, 0.0))
+            hits += int((t > crit).sum())
+        done += m
+    return hits / n_sim
+
+
+def power(design: Design, test: str = "mcnemar", *, alpha: float = 0.05, mode: str = "analytic",
+          n_sim: int = 2000, seed: int = 0) -> float:
+    """Power of ``test`` at level ``alpha`` for the effect ``design.delta``.
+
+    Examples
+    --------
+    >>> d = Design([5] * 100, p_b=0.10, p_c=0.20)
+    >>> round(power(d, "mcnemar"), 3)
+    0.983
+    >>> abs(power(d, "mcnemar") - power(d, "mcnemar", mode="simulation", n_sim=4000)) < 0.02
+    True
+    """
+    _check(design)
+    if test not in TESTS:
+        raise ConfigError(f"unknown test {test!r}; expected one of {', '.join(TESTS)}")
+    if not 0 < alpha < 1:
+        raise ConfigError(f"--alpha {alpha:g}: expected a number between 0 and 1")
+    if mode == "analytic":
+        return _analytic(design, test, alpha)
+    if mode == "simulation":
+        if n_sim < 1:
+            raise ConfigError(f"--n-sim {n_sim}: expected an integer >= 1")
+        return _simulate(design, test, alpha, n_sim, seed)
+    raise ConfigError(f"unknown mode {mode!r}; expected analytic or simulation")
+
+
+def mde(design: Design, test: str = "mcnemar", *, alpha: float = 0.05, target: float = 0.8) -> float:
+    """The smallest |Δ| (same discordance and correlation) that ``test`` detects with power ``target`` (analytic).
+
+    NaN when even Δ = ± discordance is not detected with that power.
+
+    Examples
+    --------
+    >>> round(mde(Design([1] * 874, 0.05, 0.05), "mcnemar"), 3)
+    0.031
+    """
+    _check(design)
+    d = design.discordance
+    if not 0 < target < 1:
+        raise ConfigError(f"--power {target:g}: expected a number between 0 and 1")
+    if d <= 0 or _analytic(design.with_delta(d), test, alpha) < target:
+        return math.nan
+    lo, hi = 0.0, d
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        if _analytic(design.with_delta(mid), test, alpha) >= target:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def statements_needed(design: Design, test: str = "mcnemar", *, alpha: float = 0.05, target: float = 0.8,
+                      limit: int = 100_000) -> Optional[int]:
+    """Fewest statements (of the design's mix of sizes) for power ``target`` at ``design.delta``; ``None``
+    beyond ``limit`` or for Δ = 0.
+
+    Examples
+    --------
+    >>> statements_needed(Design([8] * 63, 0.10, 0.15), "mcnemar")
+    103
+    """
+    _check(design)
+    if design.delta == 0:
+        return None
+
+    def ok(G: int) -> bool:
+        return _analytic(design.scaled(G), test, alpha) >= target
+
+    lo = 2 if test == "clustered" else 1
+    hi = lo
+    while not ok(hi):
+        hi *= 2
+        if hi > limit:
+            return None
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if ok(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return hi
+
+
+def icc_anova(values: np.ndarray, groups: Sequence[Any]) -> float:
+    """One-way ANOVA estimator of the intra-cluster correlation, truncated at 0 (unequal sizes: Donner's n₀).
+
+    Examples
+    --------
+    >>> float(round(icc_anova(np.array([1., 1, 1, 0, 0, 0]), [0, 0, 0, 1, 1, 1]), 3))
+    1.0
+    """
+    values = np.asarray(values, dtype=float)
+    labels = list(dict.fromkeys(groups))
+    idx = {g: i for i, g in enumerate(labels)}
+    codes = np.array([idx[g] for g in groups])
+    G, N = len(labels), len(values)
+    if G < 2 or N <= G:
+        return 0.0
+    n_g = np.bincount(codes, minlength=G).astype(float)
+    means = np.bincount(codes, weights=values, minlength=G) / n_g
+    grand = values.mean()
+    msb = float((n_g * (means - grand) ** 2).sum() / (G - 1))
+    msw = float(((values - means[codes]) ** 2).sum() / (N - G))
+    n0 = (N - (n_g ** 2).sum() / N) / (G - 1)
+    den = msb + (n0 - 1) * msw
+    return max(0.0, (msb - msw) / den) if den > 0 else 0.0
+
+
+def pilot_pair(run_a, run_b, *, variant_a: Optional[str] = None, variant_b: Optional[str] = None) -> Design:
+    """Estimate a :class:`Design` from two runs of the same items (correctness paired by item).
+
+    Failed requests are left out; unparsed answers are wrong. Statement sizes, ``p_b``, ``p_c`` and
+    the intra-statement correlation of the paired difference come from the pilot.
+    """
+    right_a, sid = _correct_by_key(run_a, variant_a)
+    right_b, _ = _correct_by_key(run_b, variant_b)
+    keys = [k for k in right_a if k in right_b]
+    if not keys:
+        raise ConfigError("the two pilot runs share no answered item; give runs of the same items")
+    d = np.array([float(right_b[k]) - float(right_a[k]) for k in keys])
+    groups = [sid[k] for k in keys]
+    sizes = list(np.unique(np.array([str(g) for g in groups]), return_counts=True)[1])
+    return Design([int(s) for s in sizes], float((d < 0).mean()), float((d > 0).mean()), icc_anova(d, groups),
+                  source=f"pilot {run_name(_as(run_a))} vs {run_name(_as(run_b))}")
+
+
+def pilot_run(run, *, delta: float, discordance: Optional[float] = None, variant: Optional[str] = None) -> Design:
+    """A :class:`Design` from one pilot run and an assumed Δ: the run's statement sizes and correlation of
+    correctness, and, unless given, the discordance of two arms answering independently given the
+    item (``p_A (1 − p_B) + p_B (1 − p_A)`` with ``p_B = p_A + Δ``: an upper bound)."""
+    right, sid = _correct_by_key(run, variant)
+    keys = list(right)
+    if not keys:
+        raise ConfigError("the pilot run has no answered item")
+    y = np.array([float(right[k]) for k in keys])
+    groups = [sid[k] for k in keys]
+    sizes = [int(s) for s in np.unique(np.array([str(g) for g in groups]), return_counts=True)[1]]
+    pa = float(y.mean())
+    pb = pa + delta
+    if not 0 <= pb <= 1:
+        raise ConfigError(f"--delta {delta:g}: the pilot's accuracy {pa:.3f} plus it leaves [0, 1]")
+    d = discordance if discordance is not None else pa * (1 - pb) + pb * (1 - pa)
+    design = Design(sizes, 0.0, 0.0, icc_anova(y, groups), source=f"pilot {run_name(_as(run))}, assumed delta")
+    design.p_b, design.p_c = d / 2, d / 2
+    out = design.with_delta(delta)
+    if discordance is None:
+        out.notes.append(f"discordance {d:.3f} assumed: the two arms answer independently given the item "
+                         f"(an upper bound; a pilot pair measures it)")
+    return out
+
+
+def _as(run):
+    return as_run(run)
+
+
+def _correct_by_key(run, variant: Optional[str]) -> tuple[dict, dict]:
+    r = _as(run)
+    variants = [variant] if variant else r.variants
+    if variant is None and len(variants) != 1:
+        raise ConfigError(f"run {r.path} has {len(variants)} variants ({', '.join(variants)}); a pilot is one "
+                          f"variant: give runs of one variant")
+    right, sid = {}, {}
+    for v in variants:
+        for rec in r.records(v):
+            if rec.get("error"):
+                continue
+            spec = get_task(str(rec.get("task") or r.task))
+            k = pair_key(rec)
+            right[k] = bool(spec.is_correct(rec))
+            sid[k] = (rec.get("meta") or {}).get("statement_id", k)
+    return right, sid
+
+
+def power_table(design: Design, *, alpha: float = 0.05, target: float = 0.8, mode: str = "analytic",
+                n_sim: int = 2000, seed: int = 0, tests: Sequence[str] = TESTS) -> list[dict[str, Any]]:
+    """One row per test: the design, the power at its Δ, the MDE at ``target`` and the statements/items needed.
+
+    Examples
+    --------
+    >>> rows = power_table(Design([8] * 63, 0.10, 0.15))
+    >>> [(r["test"], round(r["power"], 3)) for r in rows]
+    [('mcnemar', 0.581), ('clustered', 0.603)]
+    """
+    rows = []
+    for test in tests:
+        G = statements_needed(design, test, alpha=alpha, target=target)
+        m = float(np.mean(design.sizes))
+        rows.append({"test": test, "mode": mode, "items": design.n, "statements": len(design.sizes),
+                     "discordance": design.discordance, "delta": design.delta, "icc": design.icc,
+                     "deff": design_effect(design.sizes, design.icc),
+                     "power": power(design, test, alpha=alpha, mode=mode, n_sim=n_sim, seed=seed),
+                     "mde": mde(design, test, alpha=alpha, target=target),
+                     "statements_needed": G,
+                     "items_needed": None if G is None else int(sum(design.scaled(G).sizes)),
+                     "alpha": alpha, "target_power": target})
+        del m
+    return rows
