@@ -801,7 +801,7 @@
       return rank(cs.chains[a]) - rank(cs.chains[b]) || a - b;
     });
     var bad = cs.chains.filter(function (c) { return c.consistent === false; }).length;
-    box.appendChild(el("h3", {text: "Chains (" + plural(cs.chains.length, "chain") + ", " + bad + " inconsistent, marked ✗)"}));
+    box.appendChild(el("h3", {text: "Chains: " + cs.chains.length + ", " + bad + " inconsistent (marked ✗)"}));
     box.appendChild(el("p", {cls: "muted", text: "Click a chain for its endpoint item; the item shows the chain again."}));
     var t = table(["model", "edge source", "endpoint source"].concat(CHAIN_HEADERS), order.map(function (k) {
       var c = cs.chains[k];
