@@ -25,6 +25,7 @@ from ..viz import NETWORK_OPTIONS, viewer_data
 from ..stats import pair_key
 from ..extraction.evaluate import EXACT_RULES, SOFT_RULES
 from ..metrics.complexity import complexity_table
+from .consistency import sign_chains
 
 __all__ = ["CHUNK", "build_payload", "pack", "unpack", "statement_graphs"]
 
@@ -197,6 +198,8 @@ def build_payload(views: Sequence[Any], comparison: Optional[dict] = None, *, ti
     if all(x is None for x in cols["score"]):
         cols["score"] = []  # no pair run: the column is left out
 
+    # Only pages whose runs cover sign chains gain the field: every other page's payload is unchanged.
+    chains = sign_chains(views, [r["start"] for r in runs_out])
     return {
         "title": title,
         "version": 1,
@@ -220,6 +223,7 @@ def build_payload(views: Sequence[Any], comparison: Optional[dict] = None, *, ti
         "compare": _finite(comparison) if comparison else None,
         "notes": page_notes,
         "rules": _pair_rules(),
+        **({"consistency": chains} if chains is not None else {}),
     }
 
 

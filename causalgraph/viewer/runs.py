@@ -180,6 +180,9 @@ class RunView:
     difficulty
         Per variant, :func:`run_difficulty`: the difficulty plot's numbers, or
         ``{"variant", "feature", "note"}`` saying why there is no plot.
+    run
+        The loaded :class:`~causalgraph.runlog.store.Run` itself (the page's sign chains are
+        counted from it by :func:`causalgraph.stats.sign_consistency`).
     """
 
     name: str
@@ -204,6 +207,7 @@ class RunView:
     prompt_catalog: Optional[str] = None
     item_view: Any = None
     difficulty: list = field(default_factory=list)
+    run: Any = field(default=None, repr=False, compare=False)
 
 
 def _load_candidate(key: Any, cache: dict):
@@ -539,7 +543,7 @@ def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: 
                    matches=matches, prompts=prompts, corpus=corpus, statements=statements, summary=summary,
                    totals=totals, manifest=dict(run.manifest), notes=notes, epochs=per_epoch,
                    prompt_catalog=task.manifest_prompts(run.manifest) if task is not None
-                   else run.manifest.prompts, item_view=item_view, difficulty=difficulty)
+                   else run.manifest.prompts, item_view=item_view, difficulty=difficulty, run=run)
 
 
 def unique_names(paths: Sequence[Any]) -> list[str]:

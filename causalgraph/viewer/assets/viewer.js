@@ -682,6 +682,8 @@
         statementGraph(sid, asked, g);
       }
       detail.appendChild(answerBlock(i, d, p, false));
+      var chainsOfItem = chainBlock(i);
+      if (chainsOfItem) { detail.appendChild(chainsOfItem); }
       var others = rows.filter(function (j) { return j >= 0 && j !== i; });
       if (others.length) {
         detail.appendChild(el("h2", {text: "The same item in the other runs"}));
@@ -746,6 +748,75 @@
       cmp.statements.map(function (s) {
         return [s.statement, s.items, s.same_answer, s.same_correctness, s.agreement].concat(s.correct);
       }), {id: "agreement", sortable: true}));
+  })();
+
+  // -- sign chains: does each endpoint answer compose from its edge answers? (stats consistency --signs) -----
+  function signText(s) { return s === 1 ? "+" : s === -1 ? "−" : s === null || s === undefined ? "undefined" : String(s); }
+  function verdict(c) {
+    if (c.consistent === false) { return el("span", {cls: "state state-wrong chain-mark", text: "✗ inconsistent"}); }
+    return c.consistent === true ? el("span", {cls: "state state-correct", text: "consistent"})
+      : el("span", {cls: "state state-ungraded", text: "not answered"});
+  }
+  function chainCells(c) {
+    return [c.statement, c.path.join(" → "), c.edges.map(signText).join(" · "), signText(c.composed),
+      signText(c.endpoint), verdict(c)];
+  }
+  var CHAIN_HEADERS = ["statement", "chain", "edge answers", "composed", "endpoint answer", "verdict"];
+  // The chains an item is the endpoint or an edge of (shown in the item's detail).
+  function chainBlock(i) {
+    var mine = (D.consistency ? D.consistency.chains : []).filter(function (c) {
+      return c.row === i || c.edge_rows.some(function (rs) { return rs.indexOf(i) >= 0; });
+    });
+    if (!mine.length) { return null; }
+    var box = el("div", {id: "d-chains"});
+    box.appendChild(el("h3", {text: "Sign chains of this item (" + mine.length + ")"}));
+    box.appendChild(table(["endpoint source"].concat(CHAIN_HEADERS), mine.map(function (c) {
+      return [c.endpoint_source].concat(chainCells(c));
+    })));
+    return box;
+  }
+  (function consistency() {
+    var cs = D.consistency;
+    if (!cs) { return; }
+    // Built here, not in the page's HTML, so pages without sign chains keep their markup.
+    var box = el("section", {id: "consistency"}), anchor = document.getElementById("compare");
+    anchor.parentNode.insertBefore(box, anchor.nextSibling);
+    var nav = document.querySelector("header nav");
+    nav.insertBefore(el("a", {href: "#consistency", id: "nav-consistency", text: "Sign chains"}),
+      nav.querySelector("a[href='#items']"));
+    box.appendChild(el("h2", {text: "Sign chains: do the endpoint answers compose?"}));
+    box.appendChild(el("p", {cls: "muted", text: "A chain a → b → … → z is covered when the runs answer the sign of each " +
+      "edge and of its endpoints (one model, one graph edit). The edge answers compose by sign algebra (+ · − = −, " +
+      "− · − = +); the chain is consistent when the endpoint answer is that composition, whatever the gold says. " +
+      "Rate: consistent of answered, with a 95 % interval resampling statements (causalgraph stats consistency --signs). " +
+      "An edge answered differently on two rows is undefined; other: an answer that is no sign."}));
+    box.appendChild(table(["model", "graph edit", "edge source", "endpoint source", "chains", "answered", "consistent", "rate",
+      "95 % interval", "statements", "endpoint right", "note"], cs.table.map(function (r) {
+      return [r.model, r.graph_edit, r.edge_source, r.endpoint_source, r.chains, r.answered, r.consistent,
+        r.rate === null ? "undefined" : r.rate, ci([r.ci_low, r.ci_high]), r.statements, r.endpoint_right, r.note];
+    }), {id: "consistency-rates", sortable: true}));
+    // Inconsistent chains first, then those not answered, then the consistent ones; report order within each.
+    var rank = function (c) { return c.consistent === false ? 0 : c.consistent === null ? 1 : 2; };
+    var order = cs.chains.map(function (c, k) { return k; }).sort(function (a, b) {
+      return rank(cs.chains[a]) - rank(cs.chains[b]) || a - b;
+    });
+    var bad = cs.chains.filter(function (c) { return c.consistent === false; }).length;
+    box.appendChild(el("h3", {text: "Chains: " + cs.chains.length + ", " + bad + " inconsistent (marked ✗)"}));
+    box.appendChild(el("p", {cls: "muted", text: "Click a chain for its endpoint item; the item shows the chain again."}));
+    var t = table(["model", "edge source", "endpoint source"].concat(CHAIN_HEADERS), order.map(function (k) {
+      var c = cs.chains[k];
+      return [c.model, c.edge_source, c.endpoint_source].concat(chainCells(c));
+    }), {id: "chains", sortable: true});
+    Array.prototype.forEach.call(t.tBodies[0].rows, function (tr, n) {
+      var c = cs.chains[order[n]];
+      tr.setAttribute("data-chain", String(order[n]));
+      if (c.consistent === false) { tr.className = "inconsistent"; }
+      if (c.row !== null) {
+        tr.style.cursor = "pointer";
+        tr.addEventListener("click", function () { showItem(c.row); });
+      }
+    });
+    box.appendChild(t);
   })();
 
   // -- API for tests and the console ---------------------------------------------------------------------

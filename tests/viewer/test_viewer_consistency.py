@@ -1,0 +1,129 @@
+"""Sign chains on the run page: a noisy model's CorrI and multi-hop answers, marked where they do not compose."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from causalgraph.cli import main
+from causalgraph.stats import sign_consistency
+from causalgraph.viewer import build_payload, load_views, unpack, write_run_page
+from causalgraph.viewer.consistency import sign_chains
+
+JS = Path(__file__).resolve().parents[2] / "causalgraph" / "viewer" / "assets" / "viewer.js"
+SIGN = {"positive": 1, "negative": -1}
+
+
+@pytest.fixture(scope="module")
+def sign_runs(tmp_path_factory):
+    """A mock/noisy model (40 % of answers flipped) on CorrI 0_1 and corri-multihop 0_1 of the sample corpus."""
+    out = tmp_path_factory.mktemp("sign-runs")
+    for task in ("corri", "corri-multihop"):
+        assert main(["bench", "run", "--data", "sample", "--task", task, "--variant", "0_1", "--model", "mock/noisy",
+                     "--model-option", "flip=0.4", "--temperature", "1", "--limit", "20",
+                     "--out", str(out / task)]) == 0
+    return out / "corri", out / "corri-multihop"
+
+
+def _responses(run: Path) -> list[dict]:
+    return [json.loads(x) for x in (run / "responses.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def _recount(edges: Path, chains: Path) -> tuple[set, set]:
+    """Endpoint item ids of the answered chains and of the inconsistent ones, composed from the files directly."""
+    edge: dict = {}
+    for r in _responses(edges):
+        edge.setdefault((r["meta"]["statement_id"], r["meta"]["cause"], r["meta"]["effect"]), set()).add(
+            SIGN.get(r["label"]))
+    answered, bad = set(), set()
+    for r in _responses(chains):
+        ev = r["meta"]["events"]
+        got = [edge.get((r["meta"]["statement_id"], a, b)) for a, b in zip(ev, ev[1:])]
+        if any(g is None or len(g) != 1 or None in g for g in got) or SIGN.get(r["label"]) is None:
+            continue
+        composed = 1
+        for g in got:
+            composed *= next(iter(g))
+        answered.add(r["item_id"])
+        if composed != SIGN[r["label"]]:
+            bad.add(r["item_id"])
+    return answered, bad
+
+
+def test_the_page_marks_the_chains_sign_consistency_finds_inconsistent(sign_runs):
+    edges, chains = sign_runs
+    views, comparison = load_views([edges, chains])
+    payload = build_payload(views, comparison)
+    cs = payload["consistency"]
+    rep = sign_consistency([edges, chains])
+    lib_bad = {r["endpoint_item"] for r in rep.chains.to_dict("records") if r["consistent"] is False}
+    answered, bad = _recount(edges, chains)
+    assert answered and bad, "the noisy model should leave some chains inconsistent (seeded)"
+    assert lib_bad == bad
+    # Each marked chain's row is its endpoint item on the page, the second run's.
+    details = [x for chunk in payload["details"] for x in unpack(chunk)]
+    marked = {details[c["row"]]["id"] for c in cs["chains"] if c["consistent"] is False}
+    assert marked == bad
+    assert {details[c["row"]]["id"] for c in cs["chains"] if c["consistent"] is not None} == answered
+    assert all(payload["cols"]["run"][c["row"]] == 1 for c in cs["chains"])
+    for c in cs["chains"]:
+        # The edge rows are the CorrI items of each hop, and their answers are the chain's edge answers.
+        for (a, b), rows, ans in zip(zip(c["path"], c["path"][1:]), c["edge_rows"], c["edges"]):
+            assert rows and all((details[j]["meta"]["cause"], details[j]["meta"]["effect"]) == (a, b) for j in rows)
+            assert {SIGN.get(details[j]["label"], "other") for j in rows} == {ans}
+        if c["consistent"] is not None:
+            composed = 1
+            for s in c["edges"]:
+                composed *= s
+            assert c["composed"] == composed and c["consistent"] == (composed == c["endpoint"])
+    row = cs["table"][0]
+    assert (row["answered"], row["consistent"]) == (len(answered), len(answered) - len(bad))
+
+
+def test_pages_without_sign_chains_are_unchanged(sign_runs):
+    edges, chains = sign_runs
+    alone = build_payload(*load_views([edges]))
+    assert "consistency" not in alone  # CorrI alone covers no chain
+    views, comparison = load_views([edges, chains])
+    with_chains = build_payload(views, comparison)
+    # Without the loaded runs there is nothing to count: the payload is the same but for the one field.
+    bare = build_payload([dataclasses.replace(v, run=None) for v in views], comparison)
+    assert "consistency" not in bare
+    with_chains.pop("consistency")
+    assert json.dumps(with_chains, sort_keys=True) == json.dumps(bare, sort_keys=True)
+    assert sign_chains([], []) is None
+
+
+def test_viewer_js_parses():
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    out = subprocess.run([node, "--check", str(JS)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+
+
+@pytest.mark.browser
+def test_the_page_lists_and_marks_the_chains_in_chromium(chromium, sign_runs, tmp_path):
+    edges, chains = sign_runs
+    _, bad = _recount(edges, chains)
+    page = write_run_page([edges, chains], tmp_path / "chains.html")
+    load = chromium.open(page, ready="data-ready")
+    assert load.errors == [] and load.external == []
+    assert chromium.js("return document.querySelectorAll('#chains tbody tr').length") == \
+        len(sign_consistency([edges, chains]).chains)
+    assert chromium.js("return document.querySelectorAll('#chains tr.inconsistent').length") == len(bad)
+    assert chromium.js("return !!document.getElementById('nav-consistency')")
+    chromium.js("document.querySelector('#chains tr.inconsistent').click()")
+    for _ in range(200):
+        if chromium.js("return document.body.getAttribute('data-detail')"):
+            break
+        time.sleep(0.05)
+    shown = chromium.js("return document.getElementById('d-title').textContent")
+    assert any(item in shown for item in bad)
+    assert "inconsistent" in chromium.js("return document.getElementById('d-chains').textContent")
