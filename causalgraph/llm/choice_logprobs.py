@@ -36,6 +36,8 @@ authors' prompt unchanged:
    so its mass is left out (those choices keep the value of the tokens that
    read them alone, or the bound).  When the generated tokens end before the
    group is told apart, the item is scored by parsing (``unresolved``).
+   When no choice at all is among the returned alternatives, every value
+   would be the same bound: the item is scored by parsing (``unseen``).
 5. The values are normalised over the choices (a softmax) into ``probs``.
 
 Examples
@@ -100,7 +102,8 @@ class ChoiceReading:
         For ``parsed``: ``departed`` (the generated text left the choices'
         common prefix), ``ended`` (the generation ended before the answer
         position) or ``unresolved`` (choices sharing the generated token were
-        not told apart before it ended).  ``None`` for ``logprobs``.
+        not told apart before it ended), ``unseen`` (no choice among the
+        alternatives returned at the answer position).  ``None`` for ``logprobs``.
     label
         The choice with the highest value (ties: the first in the task's order); ``None`` for ``parsed``.
     logprobs, probs
@@ -352,6 +355,12 @@ def read_choices(tokens: Sequence[GeneratedToken], labels: Sequence[str],
         base += tok.logprob
         generated = nxt
         j += 1
+    if len(bounded) == len(conts):
+        # Not one choice among the returned alternatives: every value would be the same bound, a tie that
+        # says nothing about the choices (the model meant to write something else there).
+        return ChoiceReading("parsed", "unseen", position=first, seen=0, bounded=[labels[i] for i in bounded],
+                             top_k=top_k, note=f"none of the choices is among the {top_k} alternatives returned at "
+                                              "the answer position")
     lps = [values[i] for i in range(len(conts))]
     best_i = max(range(len(lps)), key=lambda i: (lps[i], -i))
     return ChoiceReading("logprobs", None, label=labels[best_i], logprobs=lps, probs=normalized_probs(lps),

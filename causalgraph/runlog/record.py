@@ -72,7 +72,7 @@ class RunRecord:
         ``choice-logprobs`` only: ``position`` (generated token index of the
         answer position), ``choices_seen``, ``bounded`` (labels given the
         k-th value as a bound), ``top_k``, and for parsed items ``reason``
-        (``departed``, ``ended``, ``unresolved``) and ``note``.
+        (``departed``, ``ended``, ``unresolved``, ``unseen``) and ``note``.
     usage
         ``{"prompt_tokens": …, "completion_tokens": …}``.
     cost_usd

@@ -81,6 +81,11 @@ def test_choices_sharing_the_generated_first_token_are_told_apart_at_the_next_po
     assert (unresolved.mode, unresolved.reason) == ("parsed", "unresolved")
 
 
+def test_no_choice_among_the_alternatives_is_left_to_the_parser_not_read_as_a_tie():
+    r = read_choices([tok("[", -0.2, [("[", -0.2), ("The", -1.0)])], ["positive", "negative"], ["positive", "negative"])
+    assert (r.mode, r.reason, r.seen, r.bounded) == ("parsed", "unseen", 0, ["positive", "negative"])
+
+
 def test_an_empty_common_prefix_reads_the_first_generated_token_whatever_it_is():
     # The model writes "The answer is no": the first position still holds P(Yes) and P(No), as true loglik reads them.
     r = read_choices([tok("The", -0.5, [("The", -0.5), ("No", -1.2), ("Yes", -2.2)]), tok(" answer", -0.1, [])],
