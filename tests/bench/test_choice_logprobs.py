@@ -239,6 +239,11 @@ def test_a_run_reads_hand_computed_top_logprobs_in_openais_format(standin, isola
     assert params["method"] == "choice-logprobs"
     assert params["choice_logprobs"] == {"top_logprobs": 3, "max_tokens": {"0_4": 23}}
     assert json.loads((res.path / "manifest.json").read_text())["record_schema"] == 4
+    # bench parse re-parses the parsed line only; a line read from top_logprobs keeps its label and rule.
+    assert main(["bench", "parse", str(res.path)]) == 0
+    reparsed = {r["item_id"]: r for r in load_run(res.path).responses}
+    assert (reparsed[items[0].id]["rule"], reparsed[items[0].id]["label"]) == ("choice-logprobs", "end")
+    assert (reparsed[items[2].id]["rule"], reparsed[items[2].id]["label"]) == ("tag", "middle")
     # Again into a new folder: every read item from the cache (the failed one asked again, and failing again).
     standin.chat_bodies.clear()
     again = run_benchmark("ccr-eci-position", ["0_4"], "openai/standin", method="choice-logprobs", limit=4,
