@@ -46,7 +46,8 @@ def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[st
 
     ``method="choice-logprobs"`` plans ``bench run --method choice-logprobs``:
     one chat request per item whose output is at most the longest choice's
-    bytes in tokens (its ``max_tokens``), plus one probe request per run.
+    bytes in tokens (its ``max_tokens``); the run's probe request (one token, a
+    one-line prompt) is not counted.
 
     ``graph_edit`` is ``bench run --graph-edit``: the variants are planned under
     that edit (``A_5`` → ``A_5.reverse``), their prompts showing the edited

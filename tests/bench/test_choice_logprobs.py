@@ -308,3 +308,16 @@ def test_a_backend_without_generated_logprobs_and_sampling_are_refused_in_one_li
                    "--limit", "2", "--data", str(climatecause_path), "--out", str(tmp_path / "r"), *extra])
         err = capsys.readouterr().err.strip().splitlines()
         assert rc == 2 and len(err) == 1 and words in err[0], err
+
+
+def test_bench_plan_counts_max_tokens_per_item_for_choice_logprobs(climatecause_path):
+    from causalgraph.bench.plan import plan_run
+
+    ch = plan_run(["ccr-member"], "openai/gpt-5.1-2025-11-13", variants=["A_5"], method="choice-logprobs",
+                  data=str(climatecause_path))[0]
+    gen = plan_run(["ccr-member"], "openai/gpt-5.1-2025-11-13", variants=["A_5"], data=str(climatecause_path))[0]
+    # One request per item with the same prompt as generation; at most 3 output tokens each (len("Yes")).
+    assert ch["requests"] == gen["requests"] and ch["input_tokens_est"] == gen["input_tokens_est"]
+    assert ch["output_tokens_est"] == 3 * ch["requests"]
+    with pytest.raises(ConfigError, match="no log-probabilities of generated tokens"):
+        plan_run(["ccr-member"], "mock/oracle", variants=["A_5"], method="choice-logprobs")
