@@ -297,7 +297,7 @@ def read_choices(tokens: Sequence[GeneratedToken], labels: Sequence[str],
     while True:
         prefix = common_prefix([conts[i] for i in live])
         # Tokens that stay within the live choices' common prefix carry no information about them.
-        while j < len(tokens):
+        while j < len(tokens) and len(generated) < len(prefix):  # spelled in full: the next token is the position
             nxt = generated + tokens[j].text
             if len(nxt) <= len(prefix) and prefix.startswith(nxt):
                 if first is not None:  # inside a group told apart along the generated path: part of its value

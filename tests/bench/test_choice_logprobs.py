@@ -86,6 +86,12 @@ def test_no_choice_among_the_alternatives_is_left_to_the_parser_not_read_as_a_ti
     assert (r.mode, r.reason, r.seen, r.bounded) == ("parsed", "unseen", 0, ["positive", "negative"])
 
 
+def test_an_end_of_turn_token_with_no_text_at_the_answer_position_is_still_read_there():
+    # llama.cpp writes the end-of-turn token as '' in top_logprobs; generated first, it is the answer position.
+    r = read_choices([tok("", -0.9, [("", -0.9), ("Yes", -1.1), ("No", -2.0)])], ["yes", "no"], ["Yes", "No"])
+    assert (r.mode, r.position, r.logprobs) == ("logprobs", 0, [-1.1, -2.0])
+
+
 def test_an_empty_common_prefix_reads_the_first_generated_token_whatever_it_is():
     # The model writes "The answer is no": the first position still holds P(Yes) and P(No), as true loglik reads them.
     r = read_choices([tok("The", -0.5, [("The", -0.5), ("No", -1.2), ("Yes", -2.2)]), tok(" answer", -0.1, [])],
