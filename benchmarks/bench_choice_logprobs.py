@@ -5,8 +5,13 @@ One ``python -m llama_cpp.server`` with the bundled SmolLM2-135M (Q4_1) on 127.0
 A_5, corri 0_1, reachability A_1), the first ``--items`` items go through the runner three times, cache off,
 concurrency 1:
 
-* ``loglik`` — true log-likelihood: ``openai-compatible/smollm2`` (``POST /completions`` with the chat-templated
-  prompt followed by each continuation, ``echo``, ``logprobs``);
+* ``loglik`` — true log-likelihood of the same GGUF: ``--reference llamacpp`` (default) scores in-process with
+  ``llamacpp/smollm2`` (the same llama.cpp build and chat template; the context evaluated once per item);
+  ``--reference server`` asks the server, ``openai-compatible/smollm2`` (``POST /completions`` with the
+  chat-templated prompt followed by each continuation, ``echo``, ``logprobs``).  The server's echo path sorts
+  the whole vocabulary in Python for every prompt token (llama-cpp-python 0.3.36), 20–40 s per request on the
+  shared 2-core machine, so the default reference is the in-process one; tests/bench/test_choice_logprobs_server.py
+  checks on the server itself that both paths give the same probabilities (within 2e-3);
 * ``choice-logprobs`` — ``openai/smollm2``, ``POST /chat/completions`` with ``logprobs`` and ``top_logprobs`` 20,
   the choices read at the answer position;
 * ``generate`` — ``openai/smollm2``, ``--max-tokens 16`` (the generation of docs/benchmarks.md), for items/s.
@@ -86,9 +91,13 @@ def calib(recs):
     return None if c is None or not c["n"] else {"n": c["n"], "ece": c["ece"], "brier": c["brier"]}
 
 
-def cell(task, variant, items, url, data, root) -> dict:
-    ll = timed(task, variant, "openai-compatible/smollm2", "loglik", items, root / "loglik",
-               {"base_url": url, "tokenizer": "smollm2"}, data)
+def cell(task, variant, items, url, data, root, reference="llamacpp", threads=2) -> dict:
+    if reference == "server":
+        ll = timed(task, variant, "openai-compatible/smollm2", "loglik", items, root / "loglik",
+                   {"base_url": url, "tokenizer": "smollm2"}, data)
+    else:
+        ll = timed(task, variant, "llamacpp/smollm2", "loglik", items, root / "loglik",
+                   {"n_threads": threads, "n_ctx": 4096}, data)
     ch = timed(task, variant, "openai/smollm2", "choice-logprobs", items, root / "choice",
                {"base_url": url}, data)
     gen = timed(task, variant, "openai/smollm2", "generate", items, root / "generate", {"base_url": url}, data)
@@ -135,6 +144,7 @@ def main(argv=None) -> None:
     ap.add_argument("--cells", default=DEFAULT_CELLS)
     ap.add_argument("--items", type=int, default=200)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--reference", choices=("llamacpp", "server"), default="llamacpp")
     ap.add_argument("--data", default=None)
     ap.add_argument("--out", default=None, help="keep the runs here (default: a temporary folder)")
     ap.add_argument("--json", default=None)
@@ -146,7 +156,8 @@ def main(argv=None) -> None:
     try:
         for spec in args.cells.split(","):
             task, variant = spec.split(":")
-            got = cell(task, variant, args.items, url, args.data, root / f"{task}__{variant}")
+            got = cell(task, variant, args.items, url, args.data, root / f"{task}__{variant}", args.reference,
+                       args.threads)
             results.append(got)
             print(json.dumps({k: v for k, v in got.items()}, default=str), flush=True)
             if args.json:
@@ -158,7 +169,8 @@ def main(argv=None) -> None:
         except subprocess.TimeoutExpired:
             proc.kill()
     if args.json:
-        Path(args.json).write_text(json.dumps({"threads": args.threads, "cells": results}, indent=1))
+        Path(args.json).write_text(json.dumps({"threads": args.threads, "reference": args.reference,
+                                               "cells": results}, indent=1))
 
 
 if __name__ == "__main__":
