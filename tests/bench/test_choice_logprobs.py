@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import math
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -261,7 +262,7 @@ def test_a_run_reads_hand_computed_top_logprobs_in_openais_format(standin, isola
 
 
 def test_report_view_and_mcnemar_take_a_choice_logprobs_run(standin, isolated_cache, climatecause_path, tmp_path,
-                                                           capsys):
+                                                           capsys, climatecause):
     from causalgraph.bench.runner import run_benchmark
     from causalgraph.stats import mcnemar_runs
 
@@ -289,6 +290,13 @@ def test_report_view_and_mcnemar_take_a_choice_logprobs_run(standin, isolated_ca
     assert main(["bench", "view", str(ch.path), "-o", str(page)]) == 0
     html = page.read_text(encoding="utf-8")
     assert "choice-logprobs" in html and "departed" in html
+    # The corpus report's runs section: the calibration table names the method and the share read.
+    from causalgraph.report import write_report
+
+    rep = write_report(climatecause, tmp_path / "rep", max_graphs=0, runs=[ch.path])
+    table = re.search(r'<table class="" id="run-calibration">(.*?)</table>', rep.index.read_text(encoding="utf-8"))
+    row = re.findall(r"<td[^>]*>(.*?)</td>", table.group(1))
+    assert row[0] == "ch" and row[2] == "2" and row[4] == "undefined" and row[8:] == ["choice-logprobs", "0.6667"]
 
 
 def test_a_server_without_logprobs_is_refused_before_the_first_item(standin, isolated_cache, climatecause_path,
