@@ -20,6 +20,7 @@ from typing import Any, Optional, Sequence
 from .._version import __version__
 from ..errors import CausalGraphError, ConfigError
 from ..llm.base import Backend, is_secret_option, redact_options
+from ..llm.choice_logprobs import answer_max_tokens
 from ..tasks import Task, get_task
 from .clock import utc_now
 from .config import RunConfig, default_run_dir
@@ -106,8 +107,6 @@ def _fingerprint(manifest: dict[str, Any], spec: Task) -> dict[str, Any]:
 def _choice_parameters(config: RunConfig, backend: Backend, choices: dict[str, dict[str, str]]) -> dict[str, Any]:
     """What a choice-logprobs request carries besides the run's parameters: ``top_logprobs`` and each
     variant's ``max_tokens`` (``--max-tokens``, else the longest choice's UTF-8 bytes)."""
-    from ..llm.choice_logprobs import answer_max_tokens
-
     return {"top_logprobs": backend.top_logprobs(),
             "max_tokens": {v: config.max_tokens if config.max_tokens is not None else answer_max_tokens(list(ch.values()))
                            for v, ch in choices.items()}}

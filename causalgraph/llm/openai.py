@@ -21,6 +21,7 @@ from typing import Any, Optional
 
 from ..errors import (BackendError, BackendProtocolError, BackendUnavailable, BackendUnreachable, ConfigError,
                       TransientBackendError)
+from .choice_logprobs import DEFAULT_TOP_LOGPROBS
 from .base import (Backend, Completion, Request, is_secret_option, option_secrets, public_url, redact,
                    redact_options, url_secrets)
 
@@ -240,8 +241,6 @@ class OpenAIBackend(Backend):
     def top_logprobs(self) -> int:
         """``top_logprobs`` of a choice-logprobs request: the ``top_logprobs`` option, else 20 (OpenAI's largest;
         vLLM's default ``--max-logprobs``; the llama.cpp server takes more)."""
-        from .choice_logprobs import DEFAULT_TOP_LOGPROBS
-
         k = self.options.get("top_logprobs", DEFAULT_TOP_LOGPROBS)
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise ConfigError(f"openai option top_logprobs={k!r}: expected an integer >= 1")
