@@ -474,7 +474,8 @@ def _run_pages(runs, corpus: Corpus, out: Path, difficulty_feature: Optional[str
                      "parse_failures": view.totals["parse_failures"],
                      "f1": sum(f1s) / len(f1s) if f1s else None,
                      # variants scored by log-likelihood, with their calibration
-                     "loglik": [v for v in view.summary if v.get("method") == "loglik" and v.get("reliability")]})
+                     "loglik": [v for v in view.summary
+                                if v.get("method") in ("loglik", "choice-logprobs") and v.get("reliability")]})
     return pages, rows
 
 
@@ -483,9 +484,12 @@ def _reliability_section(scored: list[tuple[dict, dict]]) -> str:
     rows, images = [], []
     for n, (run, v) in enumerate(scored):
         rows.append([run["name"], v["variant"], (v["calibrated"], v["calibrated"]),
-                     (_num(v["acc"]), v["acc"]), (_num(v["acc_norm"]), v["acc_norm"]),
+                     (_num(v["acc"]), v["acc"]),
+                     # choice-logprobs reads first tokens only: acc_norm has no value there (not 0)
+                     (_num(v["acc_norm"]) if v["acc_norm"] is not None else "undefined", v["acc_norm"]),
                      (_num(v["ece"]), v["ece"]), (_num(v["ece_adaptive"]), v["ece_adaptive"]),
-                     (_num(v["brier"]), v["brier"])])
+                     (_num(v["brier"]), v["brier"]),
+                     v.get("method", "loglik"), (_num(v.get("reached")), v.get("reached"))])
         cal = {"reliability": v["reliability"], "ece": v["ece"], "ece_adaptive": v["ece_adaptive"],
                "brier": v["brier"], "n": v["calibrated"]}
         fig = reliability_figure(cal, title=f"{run['name']} · {run['task']} {v['variant']} · {run['model']}")
@@ -496,9 +500,12 @@ def _reliability_section(scored: list[tuple[dict, dict]]) -> str:
                       f'{_e(run["name"])} {_e(v["variant"])}" src="data:image/png;base64,{data}" '
                       'style="max-width:32%">')
     return ('<h3 id="calibration">Calibration of the runs scored by log-likelihood</h3>'
-            + _table(["run", "variant", "items scored", "acc", "acc_norm", "ECE (15 bins)", "adaptive ECE", "Brier"],
+            + _table(["run", "variant", "items scored", "acc", "acc_norm", "ECE (15 bins)", "adaptive ECE", "Brier",
+                      "method", "reached"],
                      rows, table_id="run-calibration")
             + '<p class="muted">Confidence: the probability of the predicted label (acc), normalised over the '
               'choices. Each diagram: accuracy against confidence in 15 equal-width bins, the items per bin '
-              'below; the diagonal is perfect calibration.</p>'
+              'below; the diagonal is perfect calibration. choice-logprobs: read from a chat model\'s '
+              'generated-token log-probabilities at the answer position; reached is the share of items read '
+              'there (calibration is over those), acc counts every item (the others parsed).</p>'
             + '<div id="reliability-diagrams">' + "".join(images) + "</div>")

@@ -28,8 +28,16 @@ class Standin:
 
     def __init__(self, *, answer: Callable[[dict], str] = default_answer,
                  faults: Optional[Callable[[str, int], str]] = None, slow_seconds: float = 2.0,
-                 batch_polls: int = 2, batch_error_every: int = 0):
+                 batch_polls: int = 2, batch_error_every: int = 0,
+                 logprobs: Optional[Callable[[dict], Optional[list]]] = None):
         self.answer = answer
+        #: ``logprobs(body)``: the generated tokens as ``[(token, logprob, [(alternative, logprob), …]), …]``,
+        #: answered in OpenAI's exact chat format (``choices[0].logprobs.content``) when the request asks for
+        #: ``logprobs``; ``None`` from it (or no function) answers ``"logprobs": null``, as a server that ignores
+        #: the field does.  The answer's text is then the tokens joined.
+        self.logprobs = logprobs
+        #: The JSON body of every chat request, in arrival order.
+        self.chat_bodies: list[dict] = []
         self.faults = faults or (lambda prompt, attempt: "ok")
         self.slow_seconds = slow_seconds
         self.batch_polls = batch_polls
@@ -81,11 +89,21 @@ class Standin:
 
     # -- chat --------------------------------------------------------------------------------
     def chat_body(self, body: dict) -> dict:
-        text = self.answer(body)
+        tokens = self.logprobs(body) if self.logprobs is not None and body.get("logprobs") else None
+        if tokens is not None:
+            text = "".join(t for t, _, _ in tokens)
+            # OpenAI's shape: every entry and alternative has token, logprob and bytes (UTF-8 byte values).
+            lp = {"content": [{"token": t, "logprob": v, "bytes": list(t.encode("utf-8")),
+                               "top_logprobs": [{"token": a, "logprob": av, "bytes": list(a.encode("utf-8"))}
+                                                for a, av in top]} for t, v, top in tokens],
+                  "refusal": None}
+        else:
+            text, lp = self.answer(body), None
         prompt = " ".join(m.get("content", "") for m in body.get("messages", []))
         return {"id": "chatcmpl-" + hashlib.sha256(prompt.encode()).hexdigest()[:8], "object": "chat.completion", "created": int(time.time()),
                 "model": body.get("model", "standin"),
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "logprobs": lp,
+                             "finish_reason": "stop"}],
                 "usage": {"prompt_tokens": len(prompt.split()), "completion_tokens": len(text.split()),
                           "total_tokens": len(prompt.split()) + len(text.split())}}
 
@@ -169,6 +187,7 @@ class _Handler(BaseHTTPRequestHandler):
             body = json.loads(raw)
             prompt = " ".join(m.get("content", "") for m in body.get("messages", []))
             with s.lock:
+                s.chat_bodies.append(body)
                 s.chat_calls += 1
                 s.attempts[prompt] = s.attempts.get(prompt, 0) + 1
                 s.arrivals.setdefault(prompt, []).append(time.monotonic())

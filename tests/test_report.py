@@ -243,7 +243,8 @@ def test_report_runs_section_gives_calibration_and_a_reliability_diagram_for_log
     brier = sum(sum((p - (lab == r["gold"])) ** 2 for lab, p in r["probs"].items()) for r in recs) / len(recs)
     table = re.search(r'<table class="" id="run-calibration">(.*?)</table>', page).group(1)
     cells = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td><td[^>]*>(\d+)</td><td[^>]*>([\d.]+)</td>"
-                       r"<td[^>]*>([\d.]+)</td><td[^>]*>([\d.]+)</td><td[^>]*>([\d.]+)</td><td[^>]*>([\d.]+)</td></tr>",
+                       r"<td[^>]*>([\d.]+)</td><td[^>]*>([\d.]+)</td><td[^>]*>([\d.]+)</td><td[^>]*>([\d.]+)</td>"
+                       r"<td[^>]*>loglik</td><td[^>]*></td></tr>",
                        table)
     assert len(cells) == 1  # the generated run has no calibration
     name, variant, n, acc, _, got_ece, _, got_brier = cells[0]

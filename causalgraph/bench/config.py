@@ -28,7 +28,7 @@ DEFAULT_MAX_CONNECTION_FAILURES = 5
 DEFAULT_MAX_FAILED_ITEMS = 5
 
 #: ``--method`` values: generate an answer and parse it, or score each label's continuation.
-METHODS = ("generate", "loglik")
+METHODS = ("generate", "loglik", "choice-logprobs")
 
 #: Samples per item ``--epochs`` accepts: every sample is a request and a line, planned up front.
 MAX_EPOCHS = 1000
@@ -103,6 +103,12 @@ class RunConfig:
         :mod:`causalgraph.llm.loglik`).  Needs a backend that declares
         :attr:`~causalgraph.llm.base.Backend.loglik`, a task with declared
         continuations, and no ``max_tokens``, temperature above 0 or epochs.
+        ``choice-logprobs``: the chat model answers (greedy, ``max_tokens`` just
+        enough to write the longest choice unless given) with generated-token
+        log-probabilities, and the choices' probabilities are read at the
+        position where they diverge (:mod:`causalgraph.llm.choice_logprobs`);
+        an item whose answer departs from the choices is parsed.  Needs a
+        backend that declares :attr:`~causalgraph.llm.base.Backend.choice_logprobs`.
     """
 
     task: str
@@ -169,6 +175,15 @@ class RunConfig:
             if self.epochs != 1:
                 raise ConfigError(f"--epochs {self.epochs} would score every item {self.epochs} times identically "
                                   "under --method loglik; leave it out")
+        if self.method == "choice-logprobs":
+            # The answer position is read on the greedy path; sampling would make the prefix check a lottery.
+            if self.temperature is None or float(self.temperature) != 0.0:
+                raise ConfigError(f"--temperature {'default' if self.temperature is None else self.temperature} "
+                                  "cannot be honoured under --method choice-logprobs, which reads the choices' "
+                                  "log-probabilities on the greedy path; leave it out or use 0")
+            if self.epochs != 1:
+                raise ConfigError(f"--epochs {self.epochs} would read every item {self.epochs} times identically "
+                                  "under --method choice-logprobs; leave it out")
         if self.epochs > MAX_EPOCHS:
             raise ConfigError(f"--epochs {self.epochs}: at most {MAX_EPOCHS} samples per item (pass@k studies use "
                               "up to a few hundred)")

@@ -13,6 +13,7 @@ from typing import Callable, Optional, Sequence
 
 from ..tasks import get_task
 from ..datasets import load_corpus
+from ..llm.choice_logprobs import answer_max_tokens
 from ..llm.pricing import DEFAULT_PRICES, cost_usd
 from ..errors import ConfigError
 from ..graph_edits import check_edit
@@ -43,6 +44,11 @@ def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[st
     refused as the run refuses them (``variants=None`` plans the others), and
     so is a model that cannot score continuations.
 
+    ``method="choice-logprobs"`` plans ``bench run --method choice-logprobs``:
+    one chat request per item whose output is at most the longest choice's
+    bytes in tokens (its ``max_tokens``); the run's probe request (one token, a
+    one-line prompt) is not counted.
+
     ``graph_edit`` is ``bench run --graph-edit``: the variants are planned under
     that edit (``A_5`` → ``A_5.reverse``), their prompts showing the edited
     graphs; a task or variant that cannot take it is refused in the line
@@ -58,8 +64,8 @@ def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[st
     """
     if isinstance(epochs, bool) or not isinstance(epochs, int) or epochs < 1:
         raise ConfigError(f"--epochs {epochs!r}: expected an integer >= 1")
-    if method not in ("generate", "loglik"):
-        raise ConfigError(f"--method {method!r}: expected generate or loglik")
+    if method not in ("generate", "loglik", "choice-logprobs"):
+        raise ConfigError(f"--method {method!r}: expected generate, loglik or choice-logprobs")
     edit = graph_edit if graph_edit is not None else "real"
     check_edit(edit)
     if method == "loglik":
@@ -69,6 +75,13 @@ def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[st
         cls = backend_class(model)
         if cls is not None and not cls.loglik:
             raise ConfigError(f"{model} cannot score continuations by log-likelihood; use --method generate")
+    if method == "choice-logprobs":
+        if epochs != 1:
+            raise ConfigError(f"--epochs {epochs} would read every item {epochs} times identically under --method "
+                              "choice-logprobs; leave it out")
+        cls = backend_class(model)
+        if cls is not None and not cls.choice_logprobs:
+            raise ConfigError(f"{model} returns no log-probabilities of generated tokens; use --method generate")
 
     _, model_name = split_spec(model)
     prices = prices if prices is not None else DEFAULT_PRICES
@@ -81,7 +94,7 @@ def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[st
             corpora[key] = load_corpus(key)
         if variants:
             vs = [spec.variant_id(v) for v in variants]
-        elif method == "loglik":
+        elif method != "generate":
             vs = list(loglik_variants(spec))
         else:
             vs = list(spec.list_variants())
@@ -89,7 +102,7 @@ def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[st
             if "graph_edit" not in spec.item_options and not named:
                 continue
             vs = _with_edit(spec, vs, edit)
-        choices = loglik_choices(spec, vs) if method == "loglik" else {}
+        choices = loglik_choices(spec, vs) if method != "generate" else {}
         task_rows = []
         for v in vs:
             try:
@@ -99,10 +112,13 @@ def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[st
                     break  # --task all: a task whose prompts show no graph (CorrI, CCR+ECI) is left out
                 raise
             texts = [m["content"] for it in items for m in it.messages()] + \
-                [c for c in choices.get(v, {}).values() for _ in items]
+                [c for c in choices.get(v, {}).values() for _ in items if method == "loglik"]
             chars = epochs * sum(len(t) for t in texts)
             tok_in = epochs * sum(count_tokens(t) for t in texts) if count_tokens else chars / CHARS_PER_TOKEN
-            tok_out = 0 if method == "loglik" else output_tokens * len(items) * epochs
+            if method == "choice-logprobs":  # at most max_tokens per item (the longest choice's bytes)
+                tok_out = answer_max_tokens(list(choices[v].values())) * len(items)
+            else:
+                tok_out = 0 if method == "loglik" else output_tokens * len(items) * epochs
             task_rows.append({"task": task, "variant": spec.variant_id(v), "requests": len(items) * epochs,
                               "prompt_chars": chars,
                               "input_tokens_est": round(tok_in), "output_tokens_est": round(tok_out),

@@ -20,6 +20,7 @@ from typing import Any, Optional, Sequence
 from .._version import __version__
 from ..errors import CausalGraphError, ConfigError
 from ..llm.base import Backend, is_secret_option, redact_options
+from ..llm.choice_logprobs import answer_max_tokens
 from ..tasks import Task, get_task
 from .clock import utc_now
 from .config import DEFAULT_MAX_FAILED_ITEMS, RunConfig, default_run_dir
@@ -98,8 +99,17 @@ def _fingerprint(manifest: dict[str, Any], spec: Task) -> dict[str, Any]:
             "dataset_sha256": (manifest.get("dataset") or {}).get("sha256"),
             "temperature": p.get("temperature"), "max_tokens": p.get("max_tokens"), "seed": p.get("seed"),
             "backend": p.get("backend_identity"), "method": p.get("method", "generate"),
+            "choice_logprobs": p.get("choice_logprobs"),
             # A manifest without it predates the choice of catalog: the task says which one it used.
             "prompts": spec.manifest_prompts(manifest)}
+
+
+def _choice_parameters(config: RunConfig, backend: Backend, choices: dict[str, dict[str, str]]) -> dict[str, Any]:
+    """What a choice-logprobs request carries besides the run's parameters: ``top_logprobs`` and each
+    variant's ``max_tokens`` (``--max-tokens``, else the longest choice's UTF-8 bytes)."""
+    return {"top_logprobs": backend.top_logprobs(),
+            "max_tokens": {v: config.max_tokens if config.max_tokens is not None else answer_max_tokens(list(ch.values()))
+                           for v, ch in choices.items()}}
 
 
 def _load_items(spec: Task, config: RunConfig, variants: list[str], prompts: Optional[str] = None):
@@ -194,7 +204,7 @@ def resolve_variants(config: RunConfig, spec: Task, *, given_items: bool = False
     Raises :class:`~causalgraph.errors.ConfigError` for a variant given twice or an edit the task cannot take.
     """
     variants = list(config.variants)
-    if variants == ["all"] and config.method == "loglik":
+    if variants == ["all"] and config.method != "generate":
         variants = list(loglik_variants(spec))
     elif variants == ["all"]:
         variants = list(spec.list_variants())
@@ -249,7 +259,7 @@ def prepare_run(config: RunConfig, backend: Backend, *, items: Optional[Sequence
     variants = resolve_variants(config, spec, given_items=items is not None)
     # Every variant's continuations before any item is built or the folder touched: a variant that
     # asks for reasoning first is refused in one line.
-    choices = loglik_choices(spec, variants) if config.method == "loglik" else None
+    choices = loglik_choices(spec, variants) if config.method != "generate" else None
 
     out = Path(config.out) if config.out else default_run_dir(config.task, config.model, variants)
     store = RunStore(out)
@@ -266,7 +276,8 @@ def prepare_run(config: RunConfig, backend: Backend, *, items: Optional[Sequence
     store.check_resumable()
     store.acquire(f"{mode} {config.task} {config.model}")
     try:
-        prep = _prepare_locked(config, backend, spec, variants, by_variant, ds, out, store, mode, prompts)
+        prep = _prepare_locked(config, backend, spec, variants, by_variant, ds, out, store, mode, prompts,
+                               choices=choices)
         prep.choices = choices
         return prep
     except BaseException:
@@ -276,7 +287,8 @@ def prepare_run(config: RunConfig, backend: Backend, *, items: Optional[Sequence
 
 def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: list[str],
                     by_variant: dict[str, list[Item]], ds: dict[str, Any], out: Path, store: RunStore,
-                    mode: str, prompts: Optional[str] = None) -> PreparedRun:
+                    mode: str, prompts: Optional[str] = None,
+                    choices: Optional[dict[str, dict[str, str]]] = None) -> PreparedRun:
     """The part of :func:`prepare_run` that runs while this process holds the run directory."""
     manifest = {
         "task": config.task,
@@ -295,6 +307,8 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: l
                if config.max_failed_items != DEFAULT_MAX_FAILED_ITEMS else {}),
             # Written only for loglik, so generated runs keep their manifest bytes.
             **({"method": config.method} if config.method != "generate" else {}),
+            **({"choice_logprobs": _choice_parameters(config, backend, choices or {})}
+               if config.method == "choice-logprobs" else {}),
         },
         "dataset": ds,
         **({"prompts": prompts} if prompts is not None else {}),
@@ -302,7 +316,7 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: l
         **({"graph_edit": config.graph_edit} if config.graph_edit not in (None, "real") else {}),
         "causalgraph_version": __version__,
         # The lowest schema that reads the lines: 3 for loglik lines, 2 for epochs, 1 otherwise.
-        "record_schema": 3 if config.method == "loglik" else 1,
+        "record_schema": {"loglik": 3, "choice-logprobs": 4}.get(config.method, 1),
         "python": platform.python_version(),
         "started": utc_now(),
         "invocations": [],

@@ -81,8 +81,10 @@ def _reparse_locked(store, spec, dry_run: bool) -> list[dict[str, Any]]:
         row = summary.setdefault(v, {"variant": v, "lines": 0, "changed": 0, "parse_failures_before": 0,
                                      "parse_failures_after": 0})
         row["lines"] += 1
-        if rec.get("error") or rec.get("method") == "loglik":
-            # A scored line has no text to parse: its label is the likeliest continuation, kept as it is.
+        if rec.get("error") or rec.get("method") == "loglik" or (
+                rec.get("method") == "choice-logprobs" and rec.get("scoring") != "parsed"):
+            # A scored line has no text to parse (or, read from top_logprobs, needs none): its label is the
+            # likeliest continuation, kept as it is.  A choice-logprobs line scored by parsing is parsed again.
             continue
         before = rec.get("label")
         label, rule = spec.parse_answer(rec.get("response") or "", v)

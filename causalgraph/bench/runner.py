@@ -32,6 +32,7 @@ import hashlib
 import json
 import os
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
@@ -43,6 +44,7 @@ from ..llm import pricing
 from ..llm.base import (Backend, Completion, Request, canonical_json, is_secret_option, key_of_parts, option_secrets,
                         redact, request_key)
 from ..llm.cache import ResponseCache
+from ..llm.choice_logprobs import CHOICE_METHOD, answer_max_tokens, missing_logprobs
 from ..llm.loglik import LoglikRequest
 from ..llm.registry import backend_class, get_backend
 from ..tasks import Task, get_task
@@ -58,7 +60,7 @@ __all__ = ["RunConfig", "RunResult", "PreparedRun", "run_benchmark", "arun_bench
            "default_run_dir", "redact", "backoff_delay", "build_request", "cache_key_for", "make_record", "open_cache",
            "finish_run", "request_cost", "loglik_choices", "loglik_variants", "METHODS", "DEFAULT_MAX_CONNECTION_FAILURES", "DEFAULT_MAX_FAILED_ITEMS",
            "PROGRESS_INTERVAL", "MAX_EPOCHS", "plan_requests", "write_cache_hits", "ask_backend", "answer_samples",
-           "aanswer_items", "answer_items", "stopped_error"]
+           "aanswer_items", "answer_items", "stopped_error", "choice_request", "probe_logprobs"]
 
 #: One sample's request: the item, its epoch, the request, its cache key and its canonical messages.
 Planned = tuple[Item, int, Request, str, str]
@@ -225,19 +227,53 @@ def plan_requests(samples: Sequence[tuple[Item, int]], spec: Task, config: RunCo
     planned: list[Planned] = []
     for it, epoch in samples:
         req = build_request(it, spec, config, epoch)
-        if check and not planned:
-            backend.check_request(req)
         # The messages encoded once, for both the cache key and the line's prompt sha256.
         msgs = canonical_json(req.messages)
         ch = choices_of.get(it.variant)
+        if ch is not None and config.method == CHOICE_METHOD:
+            # A generated answer with log-probabilities: its key is a generation key (the parameters hold
+            # logprobs, top_logprobs and max_tokens, so it never meets a plain generated answer).
+            req = choice_request(req, ch, backend, config)
+            ch = None
+        if check and not planned:
+            backend.check_request(req)
         key = (keys.key(req, it, epoch, msgs) if ch is None
                else cache_key_for(backend, req, it, epoch, ch, messages_json=msgs))
         planned.append((it, epoch, req, key, msgs))
     return planned
 
 
+def choice_request(request: Request, choices: dict[str, str], backend: Backend, config: RunConfig) -> Request:
+    """The request of ``--method choice-logprobs``: the item's chat request, greedy, with ``logprobs``, the
+    backend's largest ``top_logprobs`` and ``max_tokens`` just enough to write the longest choice
+    (:func:`~causalgraph.llm.choice_logprobs.answer_max_tokens`) unless ``--max-tokens`` says otherwise."""
+    if not backend.choice_logprobs:
+        backend.top_logprobs()  # raises the one-line refusal
+    max_tokens = config.max_tokens if config.max_tokens is not None else answer_max_tokens(list(choices.values()))
+    return replace(request, temperature=0.0, max_tokens=max_tokens,
+                   params={**request.params, "logprobs": True, "top_logprobs": backend.top_logprobs()})
+
+
+async def probe_logprobs(backend: Backend, request: Request, model: str) -> None:
+    """Refuse, in one line and before any item is asked, a model or server that returns no log-probabilities.
+
+    One request of one generated token (``request``'s parameters, a one-line prompt: about ten prompt
+    tokens) is sent; a reply without ``choices[0].logprobs.content[*].top_logprobs`` is a
+    :class:`~causalgraph.errors.ConfigError` naming the model and what was missing.
+    """
+    probe = replace(request, messages=({"role": "user", "content": "Answer with one word: is water wet?"},),
+                    max_tokens=1)
+    got = await backend.complete(probe)
+    what = missing_logprobs(got.raw or {})
+    if what is not None:
+        raise ConfigError(f"{model} returned no log-probabilities of its generated tokens (a probe request with "
+                          f"logprobs=true, top_logprobs={probe.params.get('top_logprobs')} came back without "
+                          f"{what}); --method choice-logprobs needs a model and server that return them (reasoning "
+                          "models refuse them; some servers ignore the field); use --method generate")
+
+
 def write_cache_hits(planned: Sequence[Planned], cache: Optional[ResponseCache], spec: Task, sink: Any, *,
-                     choices_of: dict[str, dict[str, str]], epochs: int = 1) -> list[Planned]:
+                     choices_of: dict[str, dict[str, str]], epochs: int = 1, method: str = "loglik") -> list[Planned]:
     """Append a ``cache`` line for every planned request the cache answers; return the others.
 
     Lines go to ``sink`` (a :class:`~causalgraph.bench.writer.RunWriter`, or
@@ -259,7 +295,7 @@ def write_cache_hits(planned: Sequence[Planned], cache: Optional[ResponseCache],
         group.append(make_record(it, parser, completion=hit, key=key, source="cache", attempts=0, error=None,
                                  cost=0.0, epoch=_line_epoch(epoch, epochs),
                                  prompt_sha256=hashlib.sha256(msgs.encode("utf-8")).hexdigest(),
-                                 choices=choices_of.get(it.variant)))
+                                 choices=choices_of.get(it.variant), method=method))
         if len(group) >= 2000:
             sink.append(group)
             group = []
@@ -292,8 +328,14 @@ async def ask_backend(misses: Sequence[Planned], spec: Task, config: RunConfig, 
 
     async def send(it: Item, req: Request) -> Completion:
         ch = choices_of.get(it.variant)
-        if ch is None:
-            return await backend.complete(req)
+        if ch is None or config.method == CHOICE_METHOD:
+            got = await backend.complete(req)
+            what = missing_logprobs(got.raw or {}) if ch is not None else None
+            if what is not None:
+                # Mid-run: this item's error (never cached, never a silent fall-back to parsing).
+                raise BackendError(f"{config.model}: the reply holds no {what} (asked with logprobs=true); the "
+                                   "server stopped returning log-probabilities")
+            return got
         scores = await backend.score(LoglikRequest(req, tuple(ch), tuple(ch.values())))
         return scores.to_completion()  # the form the cache stores
 
@@ -363,7 +405,8 @@ def _lines(group: list[Planned], spec: Task, config: RunConfig, backend: Backend
                                     source="live" if n == 0 else "cache", attempts=got.attempts if n == 0 else 0,
                                     error=None,
                                     cost=request_cost(backend, got.completion, config.prices) if n == 0 else 0.0,
-                                    epoch=_line_epoch(g_epoch, epochs), choices=choices_of.get(g_it.variant)))
+                                    epoch=_line_epoch(g_epoch, epochs), choices=choices_of.get(g_it.variant),
+                                    method=config.method))
         sink.counters["cache_hits"] += len(group) - 1
     else:
         sink.counters["errors"] += len(group)
@@ -372,7 +415,8 @@ def _lines(group: list[Planned], spec: Task, config: RunConfig, backend: Backend
         for g_it, g_epoch, _, _, _ in group:
             recs.append(make_record(g_it, spec, completion=None, key=key, source="live", attempts=got.attempts,
                                     error=redact(got.error or "unknown error", secrets),
-                                    epoch=_line_epoch(g_epoch, epochs), choices=choices_of.get(g_it.variant)))
+                                    epoch=_line_epoch(g_epoch, epochs), choices=choices_of.get(g_it.variant),
+                                    method=config.method))
     return recs
 
 
@@ -386,7 +430,9 @@ async def answer_samples(config: RunConfig, spec: Task, backend: Backend, sample
     :func:`stopped_error`).
     """
     planned = plan_requests(samples, spec, config, backend, choices_of)
-    misses = write_cache_hits(planned, cache, spec, sink, choices_of=choices_of, epochs=epochs)
+    misses = write_cache_hits(planned, cache, spec, sink, choices_of=choices_of, epochs=epochs, method=config.method)
+    if misses and config.method == CHOICE_METHOD:
+        await probe_logprobs(backend, misses[0][2], config.model)
     breaker = CircuitBreaker(limit=config.max_connection_failures, item_limit=config.max_failed_items)
     await ask_backend(misses, spec, config, backend, cache, sink, breaker, choices_of=choices_of, epochs=epochs,
                       secrets=secrets)
@@ -449,8 +495,19 @@ async def _open_backend(config: RunConfig, backend: Optional[Backend], progress:
                               "log-probabilities of given text); --method loglik needs hf/, vllm/, llamacpp/, a "
                               "server with prompt log-probabilities (openai-compatible/) or a mock; use --method "
                               "generate")
+    if config.method == CHOICE_METHOD:
+        cls = type(backend) if backend is not None else backend_class(config.model)
+        if cls is not None and not cls.choice_logprobs:
+            raise ConfigError(f"{config.model} returns no log-probabilities of generated tokens; --method "
+                              "choice-logprobs needs a chat backend that does (openai/ against OpenAI or any "
+                              "OpenAI-compatible server through --base-url: vllm serve, the llama.cpp server); use "
+                              "--method generate or loglik")
     if backend is None:
         backend = get_backend(config.model, **config.model_options)
+    if config.method == CHOICE_METHOD and not backend.choice_logprobs:
+        if own_backend:
+            await backend.aclose()
+        raise ConfigError(f"{config.model} returns no log-probabilities of generated tokens; use --method generate")
     if config.method == "loglik" and not backend.loglik:  # a factory's backend, known only once made
         if own_backend:
             await backend.aclose()
@@ -510,7 +567,7 @@ async def aanswer_items(config: RunConfig, items: Sequence[Item], *,
     try:
         spec = get_task(config.task)
         variants = resolve_variants(config, spec, given_items=True)
-        choices = loglik_choices(spec, variants) if config.method == "loglik" else {}
+        choices = loglik_choices(spec, variants) if config.method != "generate" else {}
         by_variant = items_by_variant(config, variants, items)
         todo = [it for v in variants for it in by_variant[v]]
         samples = [(it, e) for it in todo for e in range(1, config.epochs + 1)]

@@ -385,6 +385,8 @@ def score_records(records: Sequence[Mapping[str, Any]], spec, *, n_boot: int = 1
         out.update(spec.extra_scores(gold, pred))
     if any(r.get("method") == "loglik" for r in records):
         out.update(_loglik_scores(records, spec, gold))
+    elif any(r.get("method") == "choice-logprobs" for r in records):
+        out.update(_choice_scores(records, gold))
     return out
 
 
@@ -464,6 +466,46 @@ def _loglik_scores(records: Sequence[Mapping[str, Any]], spec, gold: list) -> di
             "loglik": {"scores_rule": "acc", "rules": dict(LOGLIK_RULES), "acc": acc, "acc_norm": acc_norm,
                        "acc_norm_scores": under_norm},
             "calibration": calibration(records)}
+
+
+#: Why ``acc_norm`` has no value for choice-logprobs runs (written beside it in metrics.json).
+CHOICE_ACC_NORM_NOTE = ("undefined: only each choice's first distinguishing token is read, not the whole "
+                        "continuation's log-probability that acc_norm divides by its bytes")
+
+
+def _choice_scores(records: Sequence[Mapping[str, Any]], gold: list) -> dict[str, Any]:
+    """acc, the share of items read at the answer position, and calibration of one variant's choice-logprobs records.
+
+    ``acc`` counts every item (read items by their likeliest choice, the others by their parsed answer; an
+    unparsed one or a failed request is wrong).  Calibration is over the items read (``calibration.n``); the
+    parsed ones have no probabilities.
+    """
+    answered = [r for r in records if not r.get("error")]
+    read = [r for r in answered if r.get("scoring") == "logprobs"]
+    parsed = [r for r in answered if r.get("scoring") == "parsed"]
+    reasons: dict[str, int] = {}
+    for r in parsed:
+        why = str((r.get("choice_read") or {}).get("reason"))
+        reasons[why] = reasons.get(why, 0) + 1
+    n = len(records)
+    acc = sum(1 for g, r in zip(gold, records) if r.get("label") is not None and r.get("label") == g) / n if n else None
+    read_ok = sum(1 for r in read if r.get("label") == r.get("gold"))
+    cal = calibration(read)
+    if not read:
+        cal = {"n": 0, "ece": None, "ece_adaptive": None, "brier": None, "reliability": None,
+               "note": "undefined: no item reached the answer position (every item was scored by parsing)"}
+    return {"method": "choice-logprobs",
+            "choice_logprobs": {
+                "scores_rule": "acc",
+                "rules": {"acc": "read items: the choice whose first distinguishing token is likeliest at the answer "
+                                 "position; the others: the parsed answer"},
+                "acc": acc, "acc_norm": None, "acc_norm_note": CHOICE_ACC_NORM_NOTE,
+                "read": len(read), "parsed": len(parsed), "parsed_reasons": dict(sorted(reasons.items())),
+                "reached": len(read) / len(answered) if answered else None,
+                "acc_read": read_ok / len(read) if read else None,
+                "bounded_items": sum(1 for r in read if (r.get("choice_read") or {}).get("bounded")),
+            },
+            "calibration": cal}
 
 
 def _check_labels(records: Sequence[Mapping[str, Any]], spec) -> None:
@@ -589,8 +631,8 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reduce
               for k in ("items", "answered", "errors", "parse_failures", "pending")}
     # Runs without epochs keep the keys (and bytes) they always had.
     sampling = {"epochs": epochs, "reducer": red.label} if epochs > 1 or red.per_item else {}
-    if run.manifest.method == "loglik":
-        sampling["method"] = "loglik"  # (generated runs keep the keys they always had)
+    if run.manifest.method in ("loglik", "choice-logprobs"):
+        sampling["method"] = run.manifest.method  # (generated runs keep the keys they always had)
     if red.per_item:
         metric_names = ["pass"]
     elif red.name == "mean" and epochs > 1 and not spec.by_labels:
@@ -823,6 +865,11 @@ def report_rows(metrics: Metrics | Mapping[str, Any], *, run_name: str = "", spe
             row.update({"method": "loglik", "acc": s["loglik"]["acc"], "acc_norm": s["loglik"]["acc_norm"]})
             cal = s.get("calibration") or {}
             row.update({"ece": cal.get("ece"), "ece_adaptive": cal.get("ece_adaptive"), "brier": cal.get("brier")})
+        elif "choice_logprobs" in s:  # read from generated-token log-probabilities: acc_norm is undefined
+            ch = s["choice_logprobs"]
+            cal = s.get("calibration") or {}
+            row.update({"method": "choice-logprobs", "acc": ch["acc"], "acc_norm": None, "reached": ch["reached"],
+                        "ece": cal.get("ece"), "ece_adaptive": cal.get("ece_adaptive"), "brier": cal.get("brier")})
         if "agreement" in s:
             row["identical"] = s["agreement"]["identical"]
             row["fleiss_kappa"] = s["agreement"]["fleiss_kappa"]
@@ -874,7 +921,7 @@ def agreement_columns(rows: Sequence[Mapping[str, Any]]) -> list[str]:
 
 def loglik_columns(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     """The log-likelihood columns :func:`report_rows` filled (``--method loglik`` runs), for a table."""
-    return [c for c in ("acc", "acc_norm", "ece", "ece_adaptive", "brier") if any(c in r for r in rows)]
+    return [c for c in ("acc", "acc_norm", "reached", "ece", "ece_adaptive", "brier") if any(c in r for r in rows)]
 
 
 def _ci(ci) -> Optional[str]:

@@ -22,6 +22,7 @@ from typing import Any, Iterable, Optional, Sequence
 
 from ..errors import BackendError, CausalGraphError
 from ..llm.base import Backend, Completion, canonical_json
+from ..llm.choice_logprobs import generated_tokens, read_choices
 from ..llm.loglik import ChoiceScores, choose, record_fields
 from ..tasks import Task
 from .clock import utc_now
@@ -52,7 +53,7 @@ _now = utc_now
 def make_record(item: Item, spec: Task, *, completion: Optional[Completion], key: str, source: str,
                 attempts: int, error: Optional[str], cost: float = 0.0,
                 epoch: Optional[int] = None, prompt_sha256: Optional[str] = None,
-                choices: Optional[dict[str, str]] = None) -> dict[str, Any]:
+                choices: Optional[dict[str, str]] = None, method: Optional[str] = None) -> dict[str, Any]:
     """One line of ``responses.jsonl`` (``epoch``: the sample's epoch, in runs with several).
 
     ``prompt_sha256``: the sha256 of the item's canonical messages, when the caller has it already.
@@ -60,8 +61,14 @@ def make_record(item: Item, spec: Task, *, completion: Optional[Completion], key
     scores (:meth:`~causalgraph.llm.loglik.ChoiceScores.to_completion`): the
     label is the ``acc`` choice, ``response`` its continuation, and the line
     keeps every continuation, summed log-probability and normalised
-    probability.
+    probability.  With ``method="choice-logprobs"`` ``completion`` is a chat
+    reply with generated-token log-probabilities, read at the choices' answer
+    position (:func:`~causalgraph.llm.choice_logprobs.read_choices`) or, when
+    the reply departed from them, parsed.
     """
+    if choices is not None and method == "choice-logprobs":
+        return _choice_record(item, spec, completion=completion, key=key, source=source, attempts=attempts,
+                              error=error, choices=choices, cost=cost, prompt_sha256=prompt_sha256)
     if choices is not None:
         return _loglik_record(item, spec, completion=completion, key=key, source=source, attempts=attempts,
                               error=error, choices=choices)
@@ -109,6 +116,41 @@ def _loglik_record(item: Item, spec: Task, *, completion: Optional[Completion], 
         finish_reason=None if completion is None else completion.finish_reason, source=source,
         attempts=attempts, error=error, time=_now(),
     ).to_dict()
+
+def _choice_record(item: Item, spec: Task, *, completion: Optional[Completion], key: str, source: str,
+                   attempts: int, error: Optional[str], choices: dict[str, str], cost: float,
+                   prompt_sha256: Optional[str]) -> dict[str, Any]:
+    labels, texts = list(choices), list(choices.values())
+    label = rule = scoring = read = logprobs = probs = None
+    usage = {"prompt_tokens": None, "completion_tokens": None}
+    if completion is not None:
+        usage = {"prompt_tokens": completion.prompt_tokens, "completion_tokens": completion.completion_tokens}
+        try:
+            reading = read_choices(generated_tokens(completion.raw or {}), labels, texts)
+        except BackendError as exc:  # a malformed reply is this item's error, not the run's
+            completion, error = None, f"{type(exc).__name__}: {exc}"
+        else:
+            scoring, read = reading.mode, reading.record_field()
+            if reading.mode == "logprobs":
+                label, rule = reading.label, "choice-logprobs"
+                logprobs = dict(zip(labels, reading.logprobs or []))
+                probs = dict(zip(labels, reading.probs or []))
+            else:  # departed, ended or unresolved: the answer is parsed as --method generate parses it
+                try:
+                    label, rule = spec.parse_answer(completion.text, item.variant)
+                except CausalGraphError as exc:
+                    label, rule = None, f"parse_error: {' '.join(str(exc).split())[:200]}"
+    return RunRecord(
+        task=item.task, variant=item.variant, item_id=item.id, gold=item.gold, meta=item.meta,
+        prompt_sha256=prompt_sha256 if prompt_sha256 is not None else _prompt_sha(item), request_key=key,
+        response=completion.text if completion is not None else None, label=label, rule=rule,
+        method="choice-logprobs", continuations=dict(choices), logprobs=logprobs, probs=probs, scoring=scoring,
+        choice_read=read, usage=usage, cost_usd=cost,
+        latency_s=None if completion is None else round(completion.latency_s, 6),
+        finish_reason=None if completion is None else completion.finish_reason, source=source,
+        attempts=attempts, error=error, time=_now(),
+    ).to_dict()
+
 
 class RunWriter:
     """A run folder held by this process: lines go in through :meth:`append`, the invocation ends in :meth:`finish`.

@@ -77,10 +77,12 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
 
 
 def _add_method_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--method", choices=("generate", "loglik"), default="generate",
+    p.add_argument("--method", choices=("generate", "loglik", "choice-logprobs"), default="generate",
                    help="generate (default): the model writes an answer, which is parsed; loglik: each label's "
                         "answer is scored by its log-probability and the likeliest wins, nothing generated "
-                        "(closed-label tasks, local models and servers with prompt log-probabilities)")
+                        "(closed-label tasks, local models and servers with prompt log-probabilities); "
+                        "choice-logprobs: a chat model answers with top_logprobs and the choices' probabilities "
+                        "are read where they diverge (openai/ and OpenAI-compatible chat servers)")
 
 
 def _config(args):

@@ -424,9 +424,12 @@ class Backend(abc.ABC):
     batch_client: Optional[str] = None
     #: It returns the log-probability of given continuations (``bench run --method loglik``, :meth:`score`).
     loglik: bool = False
+    #: Its chat replies carry generated-token log-probabilities with ``top_logprobs`` in OpenAI's format
+    #: (``bench run --method choice-logprobs``, :mod:`causalgraph.llm.choice_logprobs`).
+    choice_logprobs: bool = False
     #: The names above, which a wrapper (:class:`~causalgraph.llm.structured.StructuredBackend`) takes over.
     CAPABILITIES = ("billed", "accepted_options", "text_options", "secret_options", "structured_output",
-                    "greedy_only", "batch_client", "loglik")
+                    "greedy_only", "batch_client", "loglik", "choice_logprobs")
 
     @classmethod
     def for_model(cls, model: str) -> type["Backend"]:
@@ -536,6 +539,12 @@ class Backend(abc.ABC):
         """
         raise ConfigError(f"{self.name} cannot score continuations by log-likelihood (it returns no "
                           "log-probabilities of given text); use --method generate")
+
+    def top_logprobs(self) -> int:
+        """``top_logprobs`` a choice-logprobs request asks for: the provider's largest (only when
+        :attr:`choice_logprobs`)."""
+        raise ConfigError(f"{self.name} returns no log-probabilities of generated tokens; --method choice-logprobs "
+                          "needs a chat backend that does (openai/, any OpenAI-compatible server through --base-url)")
 
     async def aclose(self) -> None:
         """Release clients, models and threads (idempotent)."""

@@ -21,6 +21,7 @@ from typing import Any, Optional
 
 from ..errors import (BackendError, BackendProtocolError, BackendUnavailable, BackendUnreachable, ConfigError,
                       TransientBackendError)
+from .choice_logprobs import DEFAULT_TOP_LOGPROBS
 from .base import (Backend, Completion, Request, is_secret_option, option_secrets, public_url, redact,
                    redact_options, url_secrets)
 
@@ -182,6 +183,9 @@ class OpenAIBackend(Backend):
         into shells and histories).
     timeout
         Seconds per request (default 600).
+    top_logprobs
+        Alternatives per generated token asked for under ``--method choice-logprobs``
+        (default 20, OpenAI's largest); sent only by that method.
     max_tokens_param
         ``max_completion_tokens`` (default for OpenAI; reasoning models need
         it) or ``max_tokens`` (default for other servers).
@@ -200,7 +204,9 @@ class OpenAIBackend(Backend):
     # A strict json_schema response format (OpenAI, and OpenAI-compatible servers that read it).
     structured_output = True
     batch_client = "causalgraph.llm.openai_batch:OpenAIBatchClient"
-    _CLIENT_OPTIONS = ("base_url", "api_key", "timeout", "max_tokens_param", "extra_headers")
+    # Chat replies carry logprobs/top_logprobs (OpenAI, vllm serve, the llama.cpp server).
+    choice_logprobs = True
+    _CLIENT_OPTIONS = ("base_url", "api_key", "timeout", "max_tokens_param", "extra_headers", "top_logprobs")
 
     def __init__(self, model: str, **options: Any):
         # Fail before any item is asked, with the install hint (get_backend), when the SDK is missing:
@@ -231,6 +237,14 @@ class OpenAIBackend(Backend):
                               "the key comes from OPENAI_API_KEY (or api_key), and no other credential is sent")
         self._client = None
         self._client_loop = None
+
+    def top_logprobs(self) -> int:
+        """``top_logprobs`` of a choice-logprobs request: the ``top_logprobs`` option, else 20 (OpenAI's largest;
+        vLLM's default ``--max-logprobs``; the llama.cpp server takes more)."""
+        k = self.options.get("top_logprobs", DEFAULT_TOP_LOGPROBS)
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ConfigError(f"openai option top_logprobs={k!r}: expected an integer >= 1")
+        return k
 
     def identity(self) -> dict[str, Any]:
         # Headers are sent (extra_headers) but a credential among them is never written down.

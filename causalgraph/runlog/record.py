@@ -21,10 +21,11 @@ __all__ = ["RunRecord", "RECORD_FIELDS", "OPTIONAL_FIELDS", "RECORD_SCHEMA", "re
 
 #: Newest version of the record schema this causalgraph writes and reads (``manifest["record_schema"]``).
 #: Version 2 added ``epoch`` (repeated sampling, ``bench run --epochs``); version 3 ``method``,
-#: ``continuations``, ``logprobs`` and ``probs`` (``bench run --method loglik``).  A run's manifest names the
+#: ``continuations``, ``logprobs`` and ``probs`` (``bench run --method loglik``); version 4 the method
+#: ``choice-logprobs`` with ``scoring`` and ``choice_read`` (``bench run --method choice-logprobs``).  A run's manifest names the
 #: lowest version that reads all of its lines: 2 for a run with epochs, 1 otherwise, so that a run
 #: which never used a newer field stays readable by the causalgraph that could read it before.
-RECORD_SCHEMA = 3
+RECORD_SCHEMA = 4
 
 
 @dataclass
@@ -55,11 +56,23 @@ class RunRecord:
         highest summed log-probability and the rule ``loglik-acc``.
     method
         ``loglik`` for an item scored by log-likelihood (``bench run --method
-        loglik``); absent for generated answers.
+        loglik``), ``choice-logprobs`` for one read from a chat model's
+        generated-token log-probabilities; absent for generated answers.
     continuations, logprobs, probs
-        Log-likelihood scoring only: label → the continuation scored, its
+        Log-likelihood scoring: label → the continuation scored, its
         summed log-probability (natural log) and its probability normalised
-        over the choices.
+        over the choices.  Under ``choice-logprobs``: the log-probability of
+        each choice's first distinguishing token at the answer position (or
+        its bound), ``None`` for an item scored by parsing.
+    scoring
+        ``choice-logprobs`` only: ``logprobs`` (read at the answer position)
+        or ``parsed`` (the reply departed from the choices or ended first:
+        the label is the parser's).
+    choice_read
+        ``choice-logprobs`` only: ``position`` (generated token index of the
+        answer position), ``choices_seen``, ``bounded`` (labels given the
+        k-th value as a bound), ``top_k``, and for parsed items ``reason``
+        (``departed``, ``ended``, ``unresolved``, ``unseen``) and ``note``.
     usage
         ``{"prompt_tokens": …, "completion_tokens": …}``.
     cost_usd
@@ -100,6 +113,8 @@ class RunRecord:
     continuations: Optional[dict[str, str]] = None
     logprobs: Optional[dict[str, float]] = None
     probs: Optional[dict[str, float]] = None
+    scoring: Optional[str] = None
+    choice_read: Optional[dict[str, Any]] = None
     usage: dict[str, Any] = field(default_factory=lambda: {"prompt_tokens": None, "completion_tokens": None})
     cost_usd: Optional[float] = None
     latency_s: Optional[float] = None
@@ -140,9 +155,13 @@ class RunRecord:
         if epoch is not None and (not isinstance(epoch, int) or isinstance(epoch, bool) or epoch < 1):
             raise SchemaError(f"{where}: epoch {epoch!r}, expected a positive integer (1 for the first sample)")
         method = data.get("method")
-        if method is not None and method != "loglik":
-            raise SchemaError(f"{where}: method {method!r}, expected 'loglik' (or no method for a generated answer)")
-        for name in ("meta", "usage", "continuations", "logprobs", "probs"):
+        if method is not None and method not in ("loglik", "choice-logprobs"):
+            raise SchemaError(f"{where}: method {method!r}, expected 'loglik' or 'choice-logprobs' (or no method for a "
+                              "generated answer)")
+        scoring = data.get("scoring")
+        if scoring is not None and scoring not in ("logprobs", "parsed"):
+            raise SchemaError(f"{where}: scoring {scoring!r}, expected 'logprobs' or 'parsed' (or null)")
+        for name in ("meta", "usage", "continuations", "logprobs", "probs", "choice_read"):
             if data.get(name) is not None and not isinstance(data[name], Mapping):
                 raise SchemaError(f"{where}: {name} {data[name]!r:.80}, expected a JSON object (or null)")
         for name in ("task", "variant", "item_id"):
@@ -159,7 +178,7 @@ class RunRecord:
 #: The keys of the lines of ``responses.jsonl``, in the order they are written.
 RECORD_FIELDS = tuple(f.name for f in fields(RunRecord))
 #: Fields written only when they hold a value (so runs that never use them keep their bytes).
-OPTIONAL_FIELDS = ("epoch", "batch_id", "method", "continuations", "logprobs", "probs")
+OPTIONAL_FIELDS = ("epoch", "batch_id", "method", "continuations", "logprobs", "probs", "scoring", "choice_read")
 
 
 def record_schema_of(manifest: Mapping[str, Any], where: str = "manifest") -> int:

@@ -173,7 +173,11 @@ def build_payload(views: Sequence[Any], comparison: Optional[dict] = None, *, ti
                 # Scored by log-likelihood: [label, continuation, summed log-probability, probability] per choice.
                 **({"choices": [[lab, text, (rec.get("logprobs") or {}).get(lab), (rec.get("probs") or {}).get(lab)]
                                 for lab, text in rec["continuations"].items()]}
-                   if rec.get("method") == "loglik" and rec.get("continuations") else {}),
+                   if rec.get("method") in ("loglik", "choice-logprobs") and rec.get("continuations") else {}),
+                # Read from generated-token log-probabilities: how (logprobs or parsed) and why.
+                **({"scoring": rec.get("scoring"), "reason": (rec.get("choice_read") or {}).get("reason"),
+                    "note": (rec.get("choice_read") or {}).get("note")}
+                   if rec.get("method") == "choice-logprobs" else {}),
             }))
         for c in range(0, len(details), CHUNK):
             prompt_chunks.append(pack(prompts[c:c + CHUNK]))

@@ -374,6 +374,12 @@ def _summary(run, task, records: Sequence[dict], notes: list[str]) -> tuple[list
             row.update(method="loglik", acc=m["loglik"].get("acc"), acc_norm=m["loglik"].get("acc_norm"),
                        ece=cal.get("ece"), ece_adaptive=cal.get("ece_adaptive"), brier=cal.get("brier"),
                        calibrated=cal.get("n"), reliability=cal.get("reliability"))
+        elif "choice_logprobs" in m:  # read from generated-token log-probabilities (acc_norm undefined)
+            cal = m.get("calibration") or {}
+            row.update(method="choice-logprobs", acc=m["choice_logprobs"].get("acc"), acc_norm=None,
+                       reached=m["choice_logprobs"].get("reached"), ece=cal.get("ece"),
+                       ece_adaptive=cal.get("ece_adaptive"), brier=cal.get("brier"), calibrated=cal.get("n"),
+                       reliability=cal.get("reliability"))
         rows.append(row)
     totals = {k: sum(r[k] for r in rows) for k in ("items", "answered", "errors", "parse_failures", "tokens_in",
                                                    "tokens_out")}

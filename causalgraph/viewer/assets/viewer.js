@@ -138,15 +138,24 @@
       box.appendChild(table(["variant", "strategy", "items", "answered", "errors", "parse failures",
         macro ? "macro P" : "precision", macro ? "macro R" : "recall", macro ? "macro F1" : "F1", "F1 95% CI",
         "accuracy", "tokens in", "tokens out", "cost"], rows, {id: "summary-" + k}));
-      var ll = r.summary.filter(function (s) { return s.method === "loglik"; });
+      var ll = r.summary.filter(function (s) { return s.method === "loglik" || s.method === "choice-logprobs"; });
       if (ll.length) {
         // Scored by log-likelihood: both choice rules, calibration, and a reliability diagram per variant.
-        box.appendChild(el("p", {cls: "muted", text: "Scored by log-likelihood (--method loglik): acc takes the label whose " +
+        var chosen = ll.some(function (s) { return s.method === "choice-logprobs"; });
+        box.appendChild(el("p", {cls: "muted", text: chosen ?
+          "Read from the chat model's generated-token log-probabilities (--method choice-logprobs): at the position " +
+          "where the choices diverge, each choice's first distinguishing token (a choice outside top_logprobs gets " +
+          "the k-th value as a bound); items whose answer departed from the choices are parsed. acc counts every " +
+          "item; reached is the share read at the answer position; acc_norm is undefined; ECE, adaptive ECE and " +
+          "Brier are over the items read." :
+          "Scored by log-likelihood (--method loglik): acc takes the label whose " +
           "continuation has the highest summed log-probability (the figures above), acc_norm the highest per byte; " +
           "ECE over 15 equal-width bins and over 15 equal-size bins (adaptive), Brier score summed over the labels."}));
-        box.appendChild(table(["variant", "acc", "acc_norm", "ECE", "adaptive ECE", "Brier", "items scored"],
-          ll.map(function (s) { return [s.variant, sc(s, s.acc), sc(s, s.acc_norm), sc(s, s.ece), sc(s, s.ece_adaptive),
-                                        sc(s, s.brier), s.calibrated]; }),
+        box.appendChild(table(["variant", "acc", "acc_norm", "reached", "ECE", "adaptive ECE", "Brier", "items scored"],
+          ll.map(function (s) { return [s.variant, sc(s, s.acc),
+                                        s.acc_norm === null && s.n_scored !== 0 ? "undefined" : sc(s, s.acc_norm),
+                                        s.reached === undefined ? "" : sc(s, s.reached), sc(s, s.ece),
+                                        sc(s, s.ece_adaptive), sc(s, s.brier), s.calibrated]; }),
           {id: "calibration-" + k}));
         var diagrams = el("div", {cls: "cols"});
         ll.forEach(function (s) { if (s.reliability) { diagrams.appendChild(reliability(s)); } });
@@ -622,7 +631,9 @@
     box.appendChild(pre);
     if (d.choices && d.choices.length) {
       // Scored by log-likelihood: every label's continuation, its log-probability and its share of the mass.
-      box.appendChild(el("h3", {text: "Choices (scored by log-likelihood; gold: " + d.gold + ")"}));
+      box.appendChild(el("h3", {text: (d.scoring ? "Choices (read from top_logprobs: " + d.scoring +
+        (d.reason ? ", " + d.reason : "") + "; gold: " : "Choices (scored by log-likelihood; gold: ") + d.gold + ")"}));
+      if (d.note) { box.appendChild(el("p", {cls: "muted", text: d.note})); }
       box.appendChild(table(["label", "continuation", "log-probability", "probability", ""], d.choices.map(function (x) {
         var marks = [x[0] === d.gold ? "gold" : "", x[0] === d.label ? "chosen" : ""].filter(Boolean).join(", ");
         return [x[0], x[1], x[2], x[3], marks];
