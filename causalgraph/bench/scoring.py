@@ -466,7 +466,8 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reduce
         "model": run.model,
         **sampling,
         **totals,
-        "parse_failure_rate": totals["parse_failures"] / totals["answered"] if totals["answered"] else 0.0,
+        # of no answer: undefined, not 0 (a run whose every request failed has no parse-failure rate)
+        "parse_failure_rate": totals["parse_failures"] / totals["answered"] if totals["answered"] else None,
         "tokens_in": tok_in,
         "tokens_out": tok_out,
         "cost_usd": cost,
@@ -609,7 +610,7 @@ def _sample_counts(samples: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     parse_failures = sum(1 for r in samples if not r.get("error") and r.get("label") is None)
     answered = len(samples) - errors
     return {"samples": len(samples), "answered": answered, "errors": errors, "parse_failures": parse_failures,
-            "parse_failure_rate": parse_failures / answered if answered else 0.0}
+            "parse_failure_rate": parse_failures / answered if answered else None}
 
 
 def _dotted(d: Any, path: str) -> Any:
