@@ -557,7 +557,8 @@ def _mean_over_epochs(run, variant: str, spec, epochs: int, *, n_boot: int, seed
     short = incomplete_items(run.sample_records(variant), epochs)
     if short:
         # A partial epoch scored as a whole one would weigh its few items like a full pass.
-        raise ConfigError(f"{run.path}, variant {variant}: {len(short)} item(s) lack a sample of some of the "
+        raise ConfigError(f"{run.path}, variant {variant}: {plural(len(short), 'item')} {'lacks' if len(short) == 1 else 'lack'} "
+                          f"a sample of some of the "
                           f"{epochs} epochs (first: {short[0]!r}); the mean needs every epoch complete: "
                           f"{missing_samples_hint(epochs, run.writer)}, or use --reducer majority")
     per_epoch = [score_records(run.sample_records(variant, epoch=e), spec, n_boot=0, seed=seed)
