@@ -292,9 +292,14 @@ async def ask_backend(misses: Sequence[Planned], spec: Task, config: RunConfig, 
 
     async def send(it: Item, req: Request) -> Completion:
         ch = choices_of.get(it.variant)
-        if ch is None:
-            return await backend.complete(req)
-        scores = await backend.score(LoglikRequest(req, tuple(ch), tuple(ch.values())))
+        try:
+            if ch is None:
+                return await backend.complete(req)
+            scores = await backend.score(LoglikRequest(req, tuple(ch), tuple(ch.values())))
+        except SystemExit as exc:
+            # A backend (a plugin's) that calls sys.exit() fails its request like any error, which the
+            # breaker counts; let through, it would end the command mid-write with asyncio's tracebacks.
+            raise BackendError(f"{backend.name}: the backend called sys.exit({exc.code!r})") from None
         return scores.to_completion()  # the form the cache stores
 
     # The failed items of the current streak (same failure class, in a row), held back: when the streak
