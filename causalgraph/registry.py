@@ -310,6 +310,12 @@ class Registry(Generic[T]):
         except Exception as exc:  # a plugin's import error must not escape as a traceback
             where = entry.origin or f"{self.kind} {name!r} ({target})"
             raise ConfigError(f"{where} failed to load: {type(exc).__name__}: {exc}") from exc
+        except SystemExit as exc:
+            # A plugin module that calls sys.exit() on import would end the whole command (exit code
+            # its own, nothing printed): it only breaks itself, like any other import failure.
+            if entry.origin is None:
+                raise
+            raise ConfigError(f"{entry.origin} failed to load: it called sys.exit({exc.code!r}) on import") from None
         try:
             return self._coerce(name, obj)
         except ConfigError as exc:
@@ -320,6 +326,10 @@ class Registry(Generic[T]):
             if entry.origin is None:
                 raise
             raise ConfigError(f"{entry.origin} failed to load: {type(exc).__name__}: {exc}") from exc
+        except SystemExit as exc:
+            if entry.origin is None:
+                raise
+            raise ConfigError(f"{entry.origin} failed to load: it called sys.exit({exc.code!r})") from None
 
     # -- the mapping ------------------------------------------------------------------------
 

@@ -241,3 +241,17 @@ def test_export_dataset_cli_writes_the_shuffled_items(tmp_path, capsys):
     assert [(r["id"], r["variant"], r["gold"], r["prompt"]) for r in rows] == \
         [(it.id, it.variant, it.gold, it.prompt) for it in expected]
     assert {r["variant"].rsplit(".", 1)[1] for r in rows} == {"shuffle"}
+
+
+def test_export_on_flipped_signs_keeps_the_graph_variants_of_a_task_and_leaves_out_its_text_ones(tmp_path):
+    # net-effect's A_ variants show the signed graph (they take flip-signs); its T_ variants give the statement
+    # text only and refuse any edit: the export keeps the first and leaves the second out, naming none of them.
+    res = export_dataset(tmp_path / "fs", data="sample", graph_edit="flip-signs")
+    cfg = res.configs["net-effect"]
+    spec = get_task("net-effect")
+    graph_variants = [v for v in spec.list_variants() if not v.startswith("T_")]
+    assert cfg["variants"] == [f"{v}.flip-signs" for v in graph_variants]
+    rows = pq.read_table(tmp_path / "fs" / cfg["file"]).to_pylist()
+    expected = [it for v in cfg["variants"] for it in spec.items(load_corpus("sample"), v)]
+    assert [(r["id"], r["gold"]) for r in rows] == [(it.id, it.gold) for it in expected]
+    assert "ccr-member" not in res.configs  # its prompts state no sign

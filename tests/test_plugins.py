@@ -190,6 +190,29 @@ def test_a_broken_plugin_is_one_line_naming_its_distribution(cg, tmp_path):
     assert rc == 0, err
 
 
+def test_a_plugin_that_calls_sys_exit_on_import_breaks_only_itself(cg, tmp_path):
+    """sys.exit() in a plugin's module is an import failure like any other, not the end of the command."""
+    (tmp_path / "cg_exits_on_import.py").write_text("import sys\nsys.exit(3)\n", encoding="utf-8")
+    write_dist(tmp_path, "exiting-plugin", "0.3", {"causalgraph.encodings": {"exit-enc": "cg_exits_on_import:X"},
+                                                   "causalgraph.metrics": {"exit_metric": "cg_exits_on_import:X"}})
+    rc, out, err = cg("plugins", "--format", "json", extra_path=tmp_path)
+    assert rc == 0, err
+    mine = {r["name"]: r for r in json.loads(out) if r["distribution"] == "exiting-plugin"}
+    assert set(mine) == {"exit-enc", "exit_metric"}
+    assert all(r["status"] == "failed" and "sys.exit(3)" in r["detail"] for r in mine.values()), mine
+    # The metric is left out of complexity with a note; the paper's columns are still printed.
+    rc, out, err = cg("complexity", "--format", "csv", extra_path=tmp_path)
+    assert rc == 0 and "Traceback" not in err, err
+    header = out.splitlines()[0].split(",")
+    assert header[:7] == ["statement_id", "statement", "c_com", "c_ex", "c_nest", "c_corr", "c_pol"], header
+    assert {"c_raw", "c_norm"} <= set(header) and "c_exit_metric" not in header and "exit_metric" not in header
+    assert "'exiting-plugin 0.3'" in err
+    # Asked for by name: one line naming the distribution, exit 2.
+    rc, out, err = cg("encode", "--statement", "cc-007", "--encoding", "exit-enc", extra_path=tmp_path)
+    assert rc == 2 and out == "" and err.count("\n") == 1, (rc, out, err)
+    assert "'exiting-plugin 0.3'" in err and "sys.exit(3)" in err
+
+
 def test_an_installed_metric_changes_no_c_raw_or_c_s_and_the_opt_in_composite_adds_it(cg, corpus, capsys):
     """Issue 35, item 2: C(s) and c_raw are the paper's five whatever is installed; a composite is asked for."""
     from causalgraph.cli import main

@@ -41,6 +41,7 @@ from typing import Any, Callable, Mapping, Optional, Sequence
 import numpy as np
 
 from ..errors import ConfigError
+from ..wording import plural
 from ..registry import ENTRY_POINT_GROUPS, Registry, did_you_mean, record_name
 from ..runlog.samples import group_samples, label_key
 from ..agreement import fleiss_kappa
@@ -268,7 +269,7 @@ def pass_scores(samples: Sequence[Mapping[str, Any]], reducer: Reducer, is_corre
     groups = group_samples(samples)
     short = [g[0].get("item_id") for g in groups if len(g) < k]
     if short:
-        raise ConfigError(f"{where}: {len(short)} item(s) have fewer than {k} samples (first: {short[0]!r}); "
+        raise ConfigError(f"{where}: {plural(len(short), 'item')} {'has' if len(short) == 1 else 'have'} fewer than {k} samples (first: {short[0]!r}); "
                           f"{missing_samples_hint(epochs, writer)}, or choose a smaller k")
     values = []
     for g in groups:

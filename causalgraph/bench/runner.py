@@ -328,15 +328,20 @@ async def ask_backend(misses: Sequence[Planned], spec: Task, config: RunConfig, 
 
     async def send(it: Item, req: Request) -> Completion:
         ch = choices_of.get(it.variant)
-        if ch is None or config.method == CHOICE_METHOD:
-            got = await backend.complete(req)
-            what = missing_logprobs(got.raw or {}) if ch is not None else None
-            if what is not None:
-                # Mid-run: this item's error (never cached, never a silent fall-back to parsing).
-                raise BackendError(f"{config.model}: the reply holds no {what} (asked with logprobs=true); the "
-                                   "server stopped returning log-probabilities")
-            return got
-        scores = await backend.score(LoglikRequest(req, tuple(ch), tuple(ch.values())))
+        try:
+            if ch is None or config.method == CHOICE_METHOD:
+                got = await backend.complete(req)
+                what = missing_logprobs(got.raw or {}) if ch is not None else None
+                if what is not None:
+                    # Mid-run: this item's error (never cached, never a silent fall-back to parsing).
+                    raise BackendError(f"{config.model}: the reply holds no {what} (asked with logprobs=true); "
+                                       "the server stopped returning log-probabilities")
+                return got
+            scores = await backend.score(LoglikRequest(req, tuple(ch), tuple(ch.values())))
+        except SystemExit as exc:
+            # A backend (a plugin's) that calls sys.exit() fails its request like any error, which the
+            # breaker counts; let through, it would end the command mid-write with asyncio's tracebacks.
+            raise BackendError(f"{backend.name}: the backend called sys.exit({exc.code!r})") from None
         return scores.to_completion()  # the form the cache stores
 
     # The failed items of the current streak (same failure class, in a row), held back: when the streak

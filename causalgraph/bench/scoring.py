@@ -644,7 +644,8 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reduce
         "model": run.model,
         **sampling,
         **totals,
-        "parse_failure_rate": totals["parse_failures"] / totals["answered"] if totals["answered"] else 0.0,
+        # of no answer: undefined, not 0 (a run whose every request failed has no parse-failure rate)
+        "parse_failure_rate": totals["parse_failures"] / totals["answered"] if totals["answered"] else None,
         "tokens_in": tok_in,
         "tokens_out": tok_out,
         "cost_usd": cost,
@@ -747,7 +748,8 @@ def _mean_over_epochs(run, variant: str, spec, epochs: int, *, n_boot: int, seed
     short = incomplete_items(run.sample_records(variant), epochs)
     if short:
         # A partial epoch scored as a whole one would weigh its few items like a full pass.
-        raise ConfigError(f"{run.path}, variant {variant}: {len(short)} item(s) lack a sample of some of the "
+        raise ConfigError(f"{run.path}, variant {variant}: {plural(len(short), 'item')} {'lacks' if len(short) == 1 else 'lack'} "
+                          f"a sample of some of the "
                           f"{epochs} epochs (first: {short[0]!r}); the mean needs every epoch complete: "
                           f"{missing_samples_hint(epochs, run.writer)}, or use --reducer majority")
     per_epoch = [score_records(run.sample_records(variant, epoch=e), spec, n_boot=0, seed=seed)
@@ -800,7 +802,7 @@ def _sample_counts(samples: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     parse_failures = sum(1 for r in samples if not r.get("error") and r.get("label") is None)
     answered = len(samples) - errors
     return {"samples": len(samples), "answered": answered, "errors": errors, "parse_failures": parse_failures,
-            "parse_failure_rate": parse_failures / answered if answered else 0.0}
+            "parse_failure_rate": parse_failures / answered if answered else None}
 
 
 def _dotted(d: Any, path: str) -> Any:

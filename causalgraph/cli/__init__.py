@@ -44,14 +44,40 @@ COMMAND_MODULES = [
 ]
 
 
+class _StoreOnce(argparse._StoreAction):
+    """argparse's plain store, except that a flag of one value given twice with two values is refused.
+
+    argparse keeps the last value silently: ``encode --statement cc-007 --statement cc-047``
+    would print cc-047 alone, ``view`` would write one page of the two asked for.  Flags that
+    take several values use :class:`~causalgraph.cli._common.MultiValue`; the same value twice
+    is harmless and accepted.
+    """
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if self.option_strings:
+            given = namespace.__dict__.setdefault("_given_once", {})
+            if self.dest in given and given[self.dest][1] != values:
+                first_flag, first = given[self.dest]
+                parser.error(f"{option_string} given twice ({first_flag} {first!r}, then {option_string} "
+                             f"{values!r}); expected one value: this flag takes one")
+            given[self.dest] = (option_string, values)
+        super().__call__(parser, namespace, values, option_string)
+
+
 class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose option errors are one line on stderr (exit code 2), like library errors.
 
     argparse prints its usage block (4 to 6 lines) before the message; the
     usage stays under ``--help``.  ``add_subparsers`` builds subcommand
     parsers of the parser's own class, so every subcommand, nested ones
-    included, inherits this.
+    included, inherits this.  A one-value flag given twice with different
+    values is refused (argparse would keep the last silently).
     """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.register("action", None, _StoreOnce)
+        self.register("action", "store", _StoreOnce)
 
     def error(self, message: str, prog: Optional[str] = None):
         prog = prog or self.prog
@@ -60,6 +86,7 @@ class Parser(argparse.ArgumentParser):
 
     def parse_known_args(self, args=None, namespace=None):
         ns, extras = super().parse_known_args(args, namespace)
+        vars(ns).pop("_given_once", None)
         # Arguments left over are reported by the top parser; remember which (sub)command met them
         # first, so that the message names `causalgraph info`, not `causalgraph`.
         if extras and getattr(ns, "_unrecognized_by", None) is None:

@@ -379,7 +379,8 @@ def load_climatecause(path: Optional[str | Path] = None, *, strict: bool = True,
         raise SchemaError(f"{fname}: the file has a header but no data rows")
     if strict and col.problems:
         extra = len(col.problems) - 1
-        more = f" (and {extra} more problem{'s' if extra > 1 else ''}; load with strict=False to list all)" if extra else ""
+        more = (f" (and {extra} more problem{'s' if extra > 1 else ''}; in Python, "
+                f"causalgraph.datasets.load_climatecause(path, strict=False) lists every one)") if extra else ""
         raise SchemaError(col.problems[0].message + more)
 
     statements = []

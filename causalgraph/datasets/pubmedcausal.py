@@ -248,7 +248,8 @@ def load_pubmedcausal(path: Optional[str | Path] = None, split: str = "test", *,
     fatal = sorted(refused + labels.unknown_problems, key=lambda q: q.row or 0)
     if strict and fatal:
         extra = len(fatal) - 1
-        more = f" (and {extra} more problem{'s' if extra > 1 else ''}; load with strict=False to list all)" if extra else ""
+        more = (f" (and {extra} more problem{'s' if extra > 1 else ''}; in Python, "
+                f"causalgraph.datasets.load_pubmedcausal(path, strict=False) lists every one)") if extra else ""
         raise SchemaError(fatal[0].message + more)
     # Problems in file order, as a person reads the file.
     problems = sorted(fatal + labels.problems, key=lambda q: q.row or 0)

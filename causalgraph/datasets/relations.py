@@ -390,7 +390,9 @@ def load_relations(path: str | Path, *, strict: bool = True, id_prefix: str = "r
         raise SchemaError(f"{fname}: the file has a header but no data rows")
     if strict and problems:
         extra = len(problems) - 1
-        more = f" (and {extra} more problem{'s' if extra > 1 else ''}; load with strict=False to list all)" if extra else ""
+        # The command line has no lenient mode: name the Python call that lists them, not a bare parameter.
+        more = (f" (and {extra} more problem{'s' if extra > 1 else ''}; in Python, "
+                f"causalgraph.datasets.load_relations(path, strict=False) lists every one)") if extra else ""
         raise SchemaError(problems[0].message + more)
     width = max(3, len(str(len(groups))))
     statements = []

@@ -424,6 +424,12 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
     return result
 
 
+def _refuses_edit(exc: ConfigError) -> bool:
+    """Whether a task's error is its refusal of a graph edit (a prompt that shows no graph)."""
+    text = str(exc)
+    return "cannot take graph edit" in text or "takes no graph edit" in text
+
+
 def _write_export(root: Path, specs, data: Optional[str], load_corpus, prompts: Optional[str], edit: str, *,
                   named: bool, steps: Optional[ExportProgress] = None) -> ExportResult:
     corpora: dict[str, Any] = {}
@@ -438,21 +444,23 @@ def _write_export(root: Path, specs, data: Optional[str], load_corpus, prompts: 
         catalog = prompts if prompts is not None and prompts in spec.prompt_catalogs else None
         if edit != "real":
             variants = [spec.variant_id(join_edit(v, edit)) for v in variants]
-        skipped = False
+        kept = []
         for v in variants:
             try:
                 items.extend(spec.items(corpus, v, prompts=catalog))
+                kept.append(v)
                 if steps is not None:
                     steps.step(f"{spec.name} {v}")
             except ConfigError as exc:
-                if edit != "real" and not named and not items:
-                    # Chosen for its graph_edit option, but its prompts show no graph (CCR+ECI): left out.
-                    skipped = True
-                    break
+                if edit != "real" and not named and _refuses_edit(exc):
+                    # Chosen for its graph_edit option, but this variant's prompt shows no graph (CCR+ECI,
+                    # net-effect's statement-text variants): left out, the task's other variants kept.
+                    continue
                 raise ConfigError(f"task {spec.name!r} variant {v!r}: no items from corpus {source!r} ({exc}); "
                                   "choose the tasks of that corpus with --task") from None
-        if skipped:
+        if edit != "real" and not named and not kept:
             continue
+        variants = kept
         if not items:
             # An empty parquet file is written but cannot be loaded back (datasets refuses a batch of 0 rows).
             raise ConfigError(f"task {spec.name!r}: no items from corpus {source!r}; nothing to export "

@@ -279,7 +279,8 @@ def _headline(spec: Task, scores: dict[str, Any]) -> dict[str, float]:
             value = value.get(part) if isinstance(value, dict) else None
         if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
             out[name.replace(".", "_")] = float(value)
-    out["parse_failure_rate"] = float(scores["parse_failure_rate"])
+    if scores.get("parse_failure_rate") is not None:  # None: nothing was answered, so no rate
+        out["parse_failure_rate"] = float(scores["parse_failure_rate"])
     return out
 
 

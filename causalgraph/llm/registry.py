@@ -35,8 +35,8 @@ _BUILTIN_PROVIDERS = {
 
 def _check_factory(name: str, factory: Any) -> Factory:
     if not callable(factory):
-        raise ConfigError(f"provider {name!r}: {factory!r} is not callable; expected a Backend class or a "
-                          "factory(model, **options) -> Backend")
+        raise ConfigError(f"provider {name!r}: found {factory!r} ({type(factory).__name__}), which is not callable; "
+                          "expected a Backend class or a factory(model, **options) -> Backend")
     return factory
 
 

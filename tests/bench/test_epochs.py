@@ -110,8 +110,11 @@ def test_pass_scores_refuse_a_k_beyond_the_epochs_or_items_with_too_few_samples(
     with pytest.raises(ConfigError, match="pass@4 needs 4 samples per item; the run has 3 epochs"):
         pass_scores(_hand_samples(), parse_reducer("pass@4"), _right, epochs=3)
     short = [s for s in _hand_samples() if not (s["item_id"] == "q1" and s["epoch"] == 3)]
-    with pytest.raises(ConfigError, match="1 item\\(s\\) have fewer than 3 samples \\(first: 'q1'\\)"):
+    with pytest.raises(ConfigError, match="1 item has fewer than 3 samples \\(first: 'q1'\\)"):
         pass_scores(short, parse_reducer("pass@3"), _right, epochs=3)
+    shorter = [s for s in _hand_samples() if not (s["item_id"] in ("q1", "q2") and s["epoch"] == 3)]
+    with pytest.raises(ConfigError, match="2 items have fewer than 3 samples \\(first: 'q1'\\)"):
+        pass_scores(shorter, parse_reducer("pass@3"), _right, epochs=3)
     assert pass_scores(short, parse_reducer("pass@2"), _right, epochs=3)["items"] == 4
 
 

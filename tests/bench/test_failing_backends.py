@@ -134,6 +134,37 @@ def test_a_plugin_backend_that_always_raises_stops_after_n_items_naming_the_prov
     assert always_raises.calls == DEFAULT_MAX_FAILED_ITEMS and _lines(out) == []
 
 
+class _CallsSysExit(Backend):
+    """A plugin backend whose ``complete`` calls ``sys.exit()`` (a bug of its own, not the end of the run)."""
+
+    provider = "callsexit"
+
+    async def complete(self, request):
+        sys.exit(4)
+
+
+def test_a_plugin_backend_that_calls_sys_exit_fails_its_items_and_stops_the_run_in_one_line(isolated_cache,
+                                                                                           tmp_path, capsys):
+    register_provider("callsexit", _CallsSysExit, replace=True)
+    try:
+        out = tmp_path / "run"
+        rc = main(["bench", "run", "--data", "sample", "--task", "reachability", "--variant", "A_1", "--model",
+                   "callsexit/m", "--concurrency", "1", "--out", str(out), "--no-progress"])
+        err = capsys.readouterr().err
+        assert rc == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+        assert f"callsexit/m: {DEFAULT_MAX_FAILED_ITEMS} items in a row failed with BackendError" in err
+        assert "the backend called sys.exit(4)" in err and _lines(out) == []
+        # Fewer items than the breaker's limit: each is recorded as a failed request, and the table has no score.
+        rc = main(["bench", "run", "--data", "sample", "--task", "reachability", "--variant", "A_1", "--model",
+                   "callsexit/m", "--concurrency", "1", "--out", str(tmp_path / "few"), "--no-progress", "--limit",
+                   "2", "--format", "json"])
+        assert rc == 1
+        (row,) = json.loads(capsys.readouterr().out)
+        assert (row["items"], row["errors"], row["n_scored"]) == (2, 2, 0)
+    finally:
+        PROVIDERS.unregister("callsexit")
+
+
 def test_the_summary_adds_up_when_items_share_a_failed_request(always_raises, isolated_cache, tmp_path, capsys):
     # Two variants ask the same question per item at temperature 0: pairs share one request (single flight).
     items = yn_items(4, variants=("v_1",)) + [it.__class__(id=it.id.replace("q", "d"), task=it.task,
@@ -259,6 +290,9 @@ def test_a_variant_with_no_answered_item_shows_no_score_in_every_table(standin, 
     m = load_run(out).metrics["variants"]["A_1"]
     assert (m["n_scored"], m["precision"], m["recall"], m["f1"], m["f1_ci95"], m["parse_failure_rate"]) == \
         (0, None, None, None, None, None)
+    # The run's own totals: no answer, so no parse-failure rate (null, so not written), not a confident 0.0.
+    top = load_run(out).metrics
+    assert (top["answered"], top["errors"], top.get("parse_failure_rate", "absent")) == (0, 3, "absent")
     for fmt in ("json", "table"):
         assert main(["bench", "report", str(out), "--format", fmt]) == 0
         shown = capsys.readouterr().out

@@ -163,3 +163,35 @@ def test_an_empty_list_item_is_one_line_exit_2(capsys):
     err = capsys.readouterr().err
     assert rc == 2 and err.count("\n") == 1
     assert "argument --task: 'corri,': an empty value in the comma-separated list" in err
+
+
+def test_every_one_value_flag_refuses_two_different_values():
+    """argparse's plain store keeps the last of two values silently; every command's one-value flags refuse them."""
+    from causalgraph.cli import _StoreOnce
+
+    plain = [(cmd, a.option_strings) for cmd, a in _walk(build_parser())
+             if type(a) is argparse._StoreAction]  # noqa: E721 - exactly argparse's own, not a subclass
+    assert plain == []
+    assert sum(isinstance(a, _StoreOnce) for _, a in _walk(build_parser())) > 50
+
+
+@pytest.mark.parametrize("argv", [["encode", "--statement", "cc-007", "--statement", "cc-047"],
+                                  ["view", "--statement", "cc-007", "--statement=cc-047", "-o", "x.html"],
+                                  ["complexity", "--format", "csv", "--format", "json"]])
+def test_a_one_value_flag_given_twice_is_one_line_exit_2(argv, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # were the flag's last value kept, view would write x.html here
+    flag = argv[1]
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert f"{flag} given twice" in err and "expected one value" in err, err
+
+
+def test_a_one_value_flag_given_twice_alike_is_accepted(climatecause_path, capsys):
+    argv = ["encode", "--data", str(climatecause_path), "--statement", "cc-007"]
+    assert main(argv) == 0
+    once = capsys.readouterr().out
+    assert main(argv + ["--statement", "cc-007"]) == 0
+    assert capsys.readouterr().out == once

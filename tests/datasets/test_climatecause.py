@@ -166,7 +166,8 @@ def test_load_climatecause_lenient_lists_every_problem_and_drops_nothing_silentl
 
 def test_load_climatecause_strict_mentions_how_many_more_problems(tmp_path):
     p = _write_csv(tmp_path / "cc.csv", HEADERS, [_row(corr="x"), _row(corr="y")])
-    with pytest.raises(SchemaError, match=r"and 1 more problem; load with strict=False"):
+    with pytest.raises(SchemaError, match=r"and 1 more problem; in Python, causalgraph\.datasets\.load_climatecause"
+                                          r"\(path, strict=False\) lists every one"):
         load_climatecause(p)
 
 

@@ -210,7 +210,8 @@ def test_load_pubmedcausal_lenient_load_lists_every_problem_of_every_record(tmp_
     bad = {"s/n": 2.5, "sentence": None, "num_pairs": "x",
            "pairs": [{"cause": 1, "effect": ["e"], "sententiality": 0, "causality": {}}]}
     p = _write(tmp_path, [GOOD, bad, dict(GOOD, **{"s/n": 9, "pairs": [dict(GOOD["pairs"][0], causality="?")]})])
-    with pytest.raises(SchemaError, match=r"record 2, field 'sentence': found null.* \(and 7 more problems; load with strict=False"):
+    with pytest.raises(SchemaError, match=r"record 2, field 'sentence': found null.* \(and 7 more problems; in Python, "
+                                          r"causalgraph\.datasets\.load_pubmedcausal\(path, strict=False\) lists every one"):
         load_pubmedcausal(p)
     c, problems = load_pubmedcausal(p, strict=False)
     assert [(q.row, q.column) for q in problems] == [

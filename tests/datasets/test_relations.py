@@ -323,3 +323,18 @@ def test_a_jsonl_line_holding_a_list_is_refused_not_read_as_records(tmp_path, ca
     assert rc == 2 and out == ""
     assert err == f"causalgraph info: error: {f}: line 1: found a list [1, 2, 3]; expected an object (JSON Lines: " \
                   "one record per line)\n"
+
+
+def test_more_problems_than_the_first_name_the_call_that_lists_them(tmp_path, capsys):
+    f = tmp_path / "two.jsonl"
+    f.write_text('{"text": 12, "cause": "a", "effect": "b"}\n{"text": "t", "cause": null, "effect": "b"}\n',
+                 encoding="utf-8")
+    rc, out, err = run(capsys, "info", "--data", str(f))
+    assert rc == 2 and out == "" and err.count("\n") == 1
+    assert "line 1, column 'text': found the number 12" in err
+    assert "(and 1 more problem; in Python, causalgraph.datasets.load_relations(path, strict=False) lists every one)" \
+        in err
+    from causalgraph.datasets.relations import load_relations
+
+    _, problems = load_relations(f, strict=False)
+    assert [(p.row, p.column) for p in problems] == [(1, "text"), (2, "cause")]
