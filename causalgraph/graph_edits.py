@@ -49,7 +49,7 @@ from .model import Correlation
 
 __all__ = ["GRAPH_EDITS", "SIGN_EDITS", "DEFAULT_SEED", "EditedGraph", "check_edit", "parse_edit", "is_edit",
            "edit_graph", "reverse_graph", "shuffle_graph", "shuffle_permutation", "flip_signs", "flip_order",
-           "split_edit", "join_edit"]
+           "split_edit", "join_edit", "resolve_edit"]
 
 #: Graph edits, ``real`` first (``flip-signs`` also takes a count: ``flip-signs:3``).
 GRAPH_EDITS = ("real", "reverse", "shuffle", "flip-signs")
@@ -333,6 +333,29 @@ def split_edit(variant: str) -> tuple[str, str]:
     if dot and is_edit(last):
         return head, last
     return str(variant), "real"
+
+
+def resolve_edit(variant: str, graph_edit: Optional[str] = None) -> tuple[str, str]:
+    """``(variant without its edit suffix, edit)`` of a variant id and a ``graph_edit`` option together.
+
+    The option may repeat the suffix or stand for it; naming two different edits is refused.
+
+    Examples
+    --------
+    >>> resolve_edit("A_5.reverse"), resolve_edit("A_5", "shuffle"), resolve_edit("A_5.reverse", "reverse")
+    (('A_5', 'reverse'), ('A_5', 'shuffle'), ('A_5', 'reverse'))
+    >>> resolve_edit("A_5.reverse", "shuffle")
+    Traceback (most recent call last):
+    ...
+    causalgraph.errors.ConfigError: variant 'A_5.reverse' edits the graph ('reverse') but graph edit 'shuffle' was asked
+    """
+    rest, edit = split_edit(str(variant))
+    if graph_edit is not None:
+        check_edit(graph_edit)
+        if edit != "real" and graph_edit != edit:
+            raise ConfigError(f"variant {variant!r} edits the graph ({edit!r}) but graph edit {graph_edit!r} was asked")
+        edit = graph_edit
+    return rest, edit
 
 
 def join_edit(variant: str, edit: Optional[str]) -> str:

@@ -358,8 +358,6 @@ def fit_difficulty(frame, features: Sequence[str] = DEFAULT_FEATURES, *, model: 
     >>> fit.rows[0]["feature"], 1.5 < fit.rows[0]["odds_ratio"] < 4
     ('x', True)
     """
-    from scipy.special import expit
-
     if model not in MODELS:
         raise ConfigError(f"unknown difficulty model {model!r}; expected one of {', '.join(MODELS)}")
     if not 0 < alpha < 1:

@@ -40,7 +40,7 @@ from ..graph import CausalGraph, compile_graph
 from ..metrics.chains import RULES, chain_labels, chain_stats
 from ..model import Statement, as_statements
 from ..taskkit.item import Item, item_id
-from ..graph_edits import SIGN_EDITS, check_edit, edit_graph, join_edit, parse_edit, split_edit
+from ..graph_edits import SIGN_EDITS, check_edit, edit_graph, join_edit, parse_edit, resolve_edit, split_edit
 from ..naming import event_names as _event_names, join_variant, rename_graph, split_variant
 from ..prompts import PromptVariant, catalog_variants, encoding_variant_id, get_variant, resolve_catalog
 from ..scores import binary_scores
@@ -114,15 +114,10 @@ def _graph_text(g: CausalGraph, v: PromptVariant, order: str) -> str:
 def _edit_of(task: str, variant, graph_edit: Optional[str]) -> tuple[Any, str]:
     """``(variant without its edit suffix, graph edit)`` of a variant id (``A_5.reverse``) plus the option."""
     if isinstance(variant, PromptVariant):
-        rest, edit = variant, "real"
-    else:
-        rest, edit = split_edit(str(variant))
-    if graph_edit is not None:
-        check_edit(graph_edit)
-        if edit != "real" and graph_edit != edit:
-            raise ConfigError(f"variant {variant!r} edits the graph ({edit!r}) but graph edit {graph_edit!r} was asked")
-        edit = graph_edit
-    return rest, edit
+        if graph_edit is not None:
+            check_edit(graph_edit)
+        return variant, graph_edit if graph_edit is not None else "real"
+    return resolve_edit(variant, graph_edit)
 
 
 def _check_edit_prompt(task: str, v: PromptVariant, edit: str) -> None:

@@ -49,7 +49,7 @@ from typing import Any, Optional
 from ..encodings import check_order, prompt_graph
 from ..errors import ConfigError, CycleLimitExceeded
 from ..graph import CausalGraph, compile_graph
-from ..graph_edits import check_edit, edit_graph, join_edit, split_edit
+from ..graph_edits import edit_graph, join_edit, resolve_edit, split_edit
 from ..metrics.paths import DEFAULT_CYCLE_LIMIT
 from ..model import Polarity, as_statements
 from ..naming import event_names as _event_names, join_variant, rename_graph, split_variant
@@ -382,12 +382,7 @@ def items(corpus, variant: str, *, order: str = "paper", encoding: Optional[str]
     ['decrease', 'decrease', 'increase']
     """
     check_order(order)
-    rest, edit = split_edit(str(variant))
-    if graph_edit is not None:
-        check_edit(graph_edit)
-        if edit != "real" and graph_edit != edit:
-            raise ConfigError(f"variant {variant!r} edits the graph ({edit!r}) but graph edit {graph_edit!r} was asked")
-        edit = graph_edit
+    rest, edit = resolve_edit(variant, graph_edit)
     base, scheme = split_variant(rest)
     if event_names is not None and scheme != "real" and event_names != scheme:
         raise ConfigError(f"variant {variant!r} names events {scheme!r} but event names {event_names!r} were asked")

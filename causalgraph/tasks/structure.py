@@ -44,7 +44,7 @@ from ..errors import ConfigError, SchemaError
 from ..event_lists import parse_event_list, record_outcome, set_scores, unreadable_event
 from ..graph import CausalGraph, compile_graph
 from ..model import Statement, as_statements
-from ..graph_edits import SIGN_EDITS, check_edit, edit_graph, join_edit, parse_edit, split_edit
+from ..graph_edits import SIGN_EDITS, edit_graph, join_edit, parse_edit, resolve_edit, split_edit
 from ..naming import event_names as _event_names, join_variant, rename_graph, split_variant
 from .continuations import answer_continuations
 from ..prompts import ENCODING_PREFIXES, PromptVariant, catalog_variants, encoding_variant_id, with_encoding
@@ -240,12 +240,7 @@ def items(corpus, task: str, variant: str, *, order: str = "paper", encoding: Op
     """
     _check_task(task)
     check_order(order)
-    rest, edit = split_edit(str(variant))
-    if graph_edit is not None:
-        check_edit(graph_edit)
-        if edit != "real" and graph_edit != edit:
-            raise ConfigError(f"variant {variant!r} edits the graph ({edit!r}) but graph edit {graph_edit!r} was asked")
-        edit = graph_edit
+    rest, edit = resolve_edit(variant, graph_edit)
     v, scheme = _resolve(task, rest, encoding, event_names)
     if parse_edit(edit)[0] in SIGN_EDITS:
         raise ConfigError(f"task {task} variant {v.id} cannot take graph edit {edit!r}: its graph is shown without "
