@@ -39,5 +39,9 @@ for model, options, name in runs:
               f"tokens={r['usage']['prompt_tokens']}/{r['usage']['completion_tokens']} "
               f"answer={r['response'][:60]!r}")
     m = run.metrics["variants"]["0_5"]
-    print(f"  precision {m['precision']:.3f} recall {m['recall']:.3f} f1 {m['f1']:.3f} "
+    # A score with no positive in gold or answers is undefined (None), shown as such, never as 0.
+    shown = {k: "undefined" if m[k] is None else f"{m[k]:.3f}" for k in ("precision", "recall", "f1")}
+    print(f"  precision {shown['precision']} recall {shown['recall']} f1 {shown['f1']} "
           f"parse failures {m['parse_failures']}")
+    for note in m.get("notes") or ():
+        print(f"  note: {note}")
