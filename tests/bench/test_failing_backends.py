@@ -60,9 +60,11 @@ def test_a_server_answering_500_to_everything_stops_after_n_items_naming_host_po
     assert (v["items"], v["pending"], v["n_scored"], v["f1"]) == (0, 26, 0, None)
     # The server is fixed: the same command answers every item.
     standin.faults = lambda prompt, attempt: "ok"
+    before = _chats(standin)
     assert main(RUN + ["--base-url", standin.url, "--out", str(out), "--format", "json"]) == 0
     err = capsys.readouterr().err
     assert "26 written, 0 already answered; 26 requests sent, 0 cache hits; 0 errors" in err
+    assert _chats(standin) - before == 26  # the summary's requests are those the server received
     assert len(_lines(out)) == 26 and all(r["error"] is None for r in _lines(out))
 
 
@@ -86,6 +88,9 @@ def test_failed_items_fewer_in_a_row_than_the_limit_are_recorded_and_the_run_goe
     assert len(lines) == 26 and sum(1 for r in lines if r["error"]) == 13
     assert ("26 written, 0 already answered; 39 requests sent, 0 cache hits; 26 items asked, retries included; "
             "13 errors") in err
+    # Counted apart from the runner: the server received 13 × 2 attempts of the failing items and 13 answered.
+    assert _chats(standin) == 13 * 2 + 13
+    assert len(failing) == 26  # 26 distinct prompts, half failing
 
 
 def test_max_failed_items_0_never_stops(standin, isolated_cache, tmp_path, capsys):
