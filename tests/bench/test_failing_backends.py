@@ -329,3 +329,22 @@ def test_loglik_without_openai_and_transformers_names_both_install_commands_not_
                         "that are not installed: openai (pip install 'causalgraph[openai]'), transformers "
                         "(pip install 'causalgraph[hf]')\n")
     assert "causalgraph[openai-compatible]" not in r.stderr and standin.requests == []
+
+
+@pytest.mark.parametrize("reducer", ["majority", "mean", "pass@1"])
+def test_an_epochs_run_with_nothing_written_has_no_score_and_says_why_whatever_the_reducer(reducer, isolated_cache,
+                                                                                          tmp_path, capsys):
+    # Every sample fails alike: the run stops with nothing written, every sample pending.
+    out = tmp_path / "r"
+    rc = main(["bench", "run", "--data", "sample", "--task", "reachability", "--variant", "A_1", "--model",
+               "mock/flaky", "--model-option", "pattern=ssssss", "--max-attempts", "1", "--epochs", "2",
+               "--temperature", "1", "--concurrency", "1", "--out", str(out), "--no-progress"])
+    capsys.readouterr()
+    assert rc == 2 and _lines(out) == []
+    assert main(["bench", "report", str(out), "--reducer", reducer, "--format", "json"]) == 0
+    v = json.loads(capsys.readouterr().out)[0]["metrics"]["variants"]["A_1"]
+    assert v["n_scored"] == 0 and v["note"].startswith("no score: no "), v
+    assert main(["bench", "report", str(out), "--reducer", reducer]) == 0
+    got = capsys.readouterr()
+    assert f"variant A_1: {v['note']}" in got.err
+    assert "—" in got.out.splitlines()[2]  # the variant's row: undefined cells shown as undefined
