@@ -431,6 +431,8 @@ def _write_export(root: Path, specs, data: Optional[str], load_corpus, prompts: 
                 if edit != "real" and not named and _refuses_edit(exc):
                     # Chosen for its graph_edit option, but this variant's prompt shows no graph (CCR+ECI,
                     # net-effect's statement-text variants): left out, the task's other variants kept.
+                    if steps is not None:  # looked at all the same: the progress still ends at its total
+                        steps.step(f"{spec.name} {v} (left out: its prompt shows no graph)")
                     continue
                 raise ConfigError(f"task {spec.name!r} variant {v!r}: no items from corpus {source!r} ({exc}); "
                                   "choose the tasks of that corpus with --task") from None
