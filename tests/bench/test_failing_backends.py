@@ -348,3 +348,22 @@ def test_an_epochs_run_with_nothing_written_has_no_score_and_says_why_whatever_t
     got = capsys.readouterr()
     assert f"variant A_1: {v['note']}" in got.err
     assert "—" in got.out.splitlines()[2]  # the variant's row: undefined cells shown as undefined
+
+
+def test_the_run_page_shows_a_variant_nothing_was_answered_for_as_unscored_with_its_note(isolated_cache, tmp_path,
+                                                                                        capsys):
+    from causalgraph.viewer.runs import build_run_view
+
+    out = tmp_path / "r"
+    assert main(["bench", "run", "--data", "sample", "--task", "reachability", "--variant", "A_1", "--model",
+                 "mock/flaky", "--model-option", "pattern=f", "--max-attempts", "1", "--max-failed-items", "0",
+                 "--limit", "3", "--out", str(out), "--no-progress"]) == 1
+    capsys.readouterr()
+    lines = _lines(out)
+    assert len(lines) == 3 and all(r["error"] for r in lines)
+    view = build_run_view(load_run(out))
+    (row,) = view.summary
+    # Counted from the lines: 3 items, 0 answered, 3 failed requests; every score undefined.
+    assert (row["items"], row["answered"], row["errors"], row["n_scored"]) == (3, 0, 3, 0)
+    assert all(row.get(k) is None for k in ("precision", "recall", "f1", "accuracy"))
+    assert "variant A_1: no score: none of 3 items was answered (3 failed requests)" in view.notes
