@@ -4,6 +4,9 @@ hand-written run directories."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -24,6 +27,40 @@ def yn_items(n: int = 12, variants=("v_1", "v_2")) -> list[Item]:
 def prompt_of(item: Item) -> str:
     """The text the stand-in server keys its fault script on."""
     return " ".join(m["content"] for m in item.messages())
+
+
+#: The repository root (put on the subprocess's PYTHONPATH).
+ROOT = Path(__file__).resolve().parents[1]
+
+# A finder that refuses the named top-level packages, as if they were not installed.
+_BLOCK = """
+import sys
+class _Missing:
+    def __init__(self, names):
+        self.names = names
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in self.names:
+            raise ModuleNotFoundError("No module named " + repr(name), name=name)
+        return None
+sys.meta_path.insert(0, _Missing({names!r}))
+from causalgraph.cli import main
+sys.exit(main({argv!r}))
+"""
+
+
+def run_without(names, argv, cwd, **env_changes) -> subprocess.CompletedProcess:
+    """``causalgraph ARGV`` in a subprocess where the top-level packages ``names`` cannot be imported.
+
+    ``env_changes`` set environment variables (``None`` removes one).
+    """
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    for k, v in env_changes.items():
+        if v is None:
+            env.pop(k, None)
+        else:
+            env[k] = v
+    return subprocess.run([sys.executable, "-c", _BLOCK.format(names=set(names), argv=argv)], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120)
 
 
 register_task(Task(name=YN_TASK, labels=("yes", "no"), positive="yes",

@@ -255,3 +255,24 @@ def test_export_on_flipped_signs_keeps_the_graph_variants_of_a_task_and_leaves_o
     expected = [it for v in cfg["variants"] for it in spec.items(load_corpus("sample"), v)]
     assert [(r["id"], r["gold"]) for r in rows] == [(it.id, it.gold) for it in expected]
     assert "ccr-member" not in res.configs  # its prompts state no sign
+
+
+def test_the_export_progress_ends_at_every_variant_when_some_refuse_the_graph_edit(tmp_path):
+    # net-effect's statement-text variants show no graph and are left out under --graph-edit; the progress
+    # still counts them as looked at, so its last line is 18/18 (it stopped at 16/18, 88.9 %).
+    import io
+
+    from causalgraph.datasets import load_corpus
+    from causalgraph.interop.export import ExportProgress, _write_export
+    from causalgraph.tasks import get_task
+
+    spec = get_task("net-effect")
+    total = len(spec.list_variants())
+    err = io.StringIO()
+    steps = ExportProgress(total, "auto", stream=err, interval=0, clock=lambda: 0.0)
+    res = _write_export(tmp_path, [spec], "sample", load_corpus, None, "reverse", named=False, steps=steps)
+    steps.close()
+    kept = res.configs["net-effect"]["variants"]
+    assert 0 < len(kept) < total  # some variants were left out
+    last = err.getvalue().splitlines()[-1]
+    assert last.startswith(f"export-dataset: {total}/{total} variants (100.0 %)"), last

@@ -18,7 +18,7 @@ from ..outputs import safe_name
 from ..runlog.store import Run, load_run
 
 __all__ = ["RunConfig", "RunResult", "default_run_dir", "METHODS", "MAX_EPOCHS", "DEFAULT_MAX_CONNECTION_FAILURES",
-           "DEFAULT_MAX_FAILED_ITEMS"]
+           "DEFAULT_MAX_FAILED_ITEMS", "check_method_backend"]
 
 
 #: Connection failures in a row after which a run stops (``RunConfig.max_connection_failures``).
@@ -29,6 +29,39 @@ DEFAULT_MAX_FAILED_ITEMS = 5
 
 #: ``--method`` values: generate an answer and parse it, or score each label's continuation.
 METHODS = ("generate", "loglik", "choice-logprobs")
+
+#: Per method that reads log-probabilities: the backend attribute that declares it, and what a model
+#: without it is told (``bench run`` and ``bench plan`` alike).
+_METHOD_NEEDS = {
+    "loglik": ("loglik", "cannot score continuations by log-likelihood (it returns no log-probabilities of given "
+                         "text); --method loglik needs hf/, vllm/, llamacpp/, a server with prompt log-probabilities "
+                         "(openai-compatible/) or a mock; use --method generate"),
+    "choice-logprobs": ("choice_logprobs", "returns no log-probabilities of generated tokens; --method choice-logprobs "
+                                           "needs a chat backend that does (openai/ against OpenAI or any "
+                                           "OpenAI-compatible server through --base-url: vllm serve, the llama.cpp "
+                                           "server); use --method generate or loglik"),
+}
+
+
+def check_method_backend(model: str, method: str, backend: Any) -> None:
+    """Refuse in one line a backend (class or instance; ``None``: not known yet) that cannot serve ``method``.
+
+    Examples
+    --------
+    >>> from causalgraph.llm.mock import MockBackend
+    >>> check_method_backend("mock/oracle", "generate", MockBackend)
+    >>> check_method_backend("x/y", "loglik", None)
+    >>> class NoLogprobs:
+    ...     loglik = choice_logprobs = False
+    >>> check_method_backend("x/y", "choice-logprobs", NoLogprobs)
+    Traceback (most recent call last):
+    ...
+    causalgraph.errors.ConfigError: x/y returns no log-probabilities of generated tokens; --method choice-logprobs ...
+    """
+    need = _METHOD_NEEDS.get(method)
+    if need is not None and backend is not None and not getattr(backend, need[0]):
+        raise ConfigError(f"{model} {need[1]}")
+
 
 #: Samples per item ``--epochs`` accepts: every sample is a request and a line, planned up front.
 MAX_EPOCHS = 1000

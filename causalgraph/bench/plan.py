@@ -18,6 +18,7 @@ from ..llm.pricing import DEFAULT_PRICES, cost_usd
 from ..errors import ConfigError
 from ..graph_edits import check_edit
 from ..llm.registry import split_spec, backend_class
+from .config import check_method_backend
 from .prepare import _with_edit, loglik_choices, loglik_variants
 
 __all__ = ["plan_run", "PAPER_OUTPUT_TOKENS_PER_REQUEST", "CHARS_PER_TOKEN"]
@@ -68,20 +69,11 @@ def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[st
         raise ConfigError(f"--method {method!r}: expected generate, loglik or choice-logprobs")
     edit = graph_edit if graph_edit is not None else "real"
     check_edit(edit)
-    if method == "loglik":
+    if method != "generate":
         if epochs != 1:
-            raise ConfigError(f"--epochs {epochs} would score every item {epochs} times identically under --method "
-                              "loglik; leave it out")
-        cls = backend_class(model)
-        if cls is not None and not cls.loglik:
-            raise ConfigError(f"{model} cannot score continuations by log-likelihood; use --method generate")
-    if method == "choice-logprobs":
-        if epochs != 1:
-            raise ConfigError(f"--epochs {epochs} would read every item {epochs} times identically under --method "
-                              "choice-logprobs; leave it out")
-        cls = backend_class(model)
-        if cls is not None and not cls.choice_logprobs:
-            raise ConfigError(f"{model} returns no log-probabilities of generated tokens; use --method generate")
+            raise ConfigError(f"--epochs {epochs} would {'score' if method == 'loglik' else 'read'} every item "
+                              f"{epochs} times identically under --method {method}; leave it out")
+        check_method_backend(model, method, backend_class(model))
 
     _, model_name = split_spec(model)
     prices = prices if prices is not None else DEFAULT_PRICES

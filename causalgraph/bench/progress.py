@@ -47,7 +47,7 @@ class Progress:
     """
 
     def __init__(self, total: int, enabled: bool | str, desc: str, *, stream=None, clock=None,
-                 interval: Optional[float] = None):
+                 interval: Optional[float] = None, unit: str = "item"):
         self.bar = None
         self.lines = False
         self.total, self.desc, self.done, self.errors = total, desc, 0, 0
@@ -65,7 +65,7 @@ class Progress:
             return
         from tqdm import tqdm
 
-        self.bar = tqdm(total=total, desc=desc, unit="item", file=self.stream, dynamic_ncols=True, smoothing=0.1)
+        self.bar = tqdm(total=total, desc=desc, unit=unit, file=self.stream, dynamic_ncols=True, smoothing=0.1)
 
     def _line(self) -> None:
         elapsed = self.clock() - self.start
@@ -80,11 +80,15 @@ class Progress:
         self.tok_in += u.get("prompt_tokens") or 0
         self.tok_out += u.get("completion_tokens") or 0
         self.cost += rec.get("cost_usd") or 0.0
-        self.done += 1
         self.errors += bool(rec.get("error"))
+        self._advance(f"tok in {self.tok_in:,} out {self.tok_out:,} ${self.cost:.4f}")
+
+    def _advance(self, postfix: str) -> None:
+        """One more done: the bar moves (with ``postfix``), or a line if the interval has passed."""
+        self.done += 1
         if self.bar is not None:
             self.bar.update(1)
-            self.bar.set_postfix_str(f"tok in {self.tok_in:,} out {self.tok_out:,} ${self.cost:.4f}", refresh=False)
+            self.bar.set_postfix_str(postfix, refresh=False)
         elif self.lines and self.clock() - self.last >= self.interval:
             self.last = self.clock()
             self._line()

@@ -191,7 +191,8 @@ class RetryPolicy:
 
 @dataclass
 class CircuitBreaker:
-    """The state a run shares over all its requests: connection failures in a row, and a refusal.
+    """The state a run shares over all its requests: connection failures in a row, failed items in a row
+    (:meth:`item_failed`), and a refusal.
 
     ``max_connection_failures`` failures to reach the server in a row open
     the breaker: the server is gone, and retrying every remaining item to
@@ -239,7 +240,7 @@ class CircuitBreaker:
 
     @property
     def is_open(self) -> bool:
-        """Whether connection failures stopped the run."""
+        """Whether the run stopped: connection failures in a row, or failed items in a row (:attr:`failing`)."""
         return self._open.is_set()
 
     def may_start(self) -> bool:

@@ -48,7 +48,8 @@ from ..llm.choice_logprobs import CHOICE_METHOD, answer_max_tokens, missing_logp
 from ..llm.loglik import LoglikRequest
 from ..llm.registry import backend_class, get_backend
 from ..tasks import Task, get_task
-from .config import DEFAULT_MAX_CONNECTION_FAILURES, DEFAULT_MAX_FAILED_ITEMS, MAX_EPOCHS, METHODS, RunConfig, RunResult, default_run_dir
+from .config import (DEFAULT_MAX_CONNECTION_FAILURES, DEFAULT_MAX_FAILED_ITEMS, MAX_EPOCHS, METHODS, RunConfig,
+                     RunResult, check_method_backend, default_run_dir)
 from ..taskkit.item import Item
 from .prepare import (PreparedRun, items_by_variant, loglik_choices, loglik_variants, prepare_run,  # noqa: F401
                       resolve_variants, run_prompts)
@@ -492,31 +493,18 @@ async def _open_backend(config: RunConfig, backend: Optional[Backend], progress:
                           "different answers above temperature 0: give --temperature T > 0 (or 'default' for the "
                           "provider's own)")
     own_backend = backend is None
-    if config.method == "loglik":
-        # Before anything is loaded or asked: a backend without log-probabilities fails in one line.
-        cls = type(backend) if backend is not None else backend_class(config.model)
-        if cls is not None and not cls.loglik:
-            raise ConfigError(f"{config.model} cannot score continuations by log-likelihood (it returns no "
-                              "log-probabilities of given text); --method loglik needs hf/, vllm/, llamacpp/, a "
-                              "server with prompt log-probabilities (openai-compatible/) or a mock; use --method "
-                              "generate")
-    if config.method == CHOICE_METHOD:
-        cls = type(backend) if backend is not None else backend_class(config.model)
-        if cls is not None and not cls.choice_logprobs:
-            raise ConfigError(f"{config.model} returns no log-probabilities of generated tokens; --method "
-                              "choice-logprobs needs a chat backend that does (openai/ against OpenAI or any "
-                              "OpenAI-compatible server through --base-url: vllm serve, the llama.cpp server); use "
-                              "--method generate or loglik")
+    # Before anything is loaded or asked: a backend without the log-probabilities the method reads fails in
+    # one line; a factory's backend is known only once made.
+    check_method_backend(config.model, config.method,
+                         type(backend) if backend is not None else backend_class(config.model))
     if backend is None:
         backend = get_backend(config.model, **config.model_options)
-    if config.method == CHOICE_METHOD and not backend.choice_logprobs:
+    try:
+        check_method_backend(config.model, config.method, backend)
+    except ConfigError:
         if own_backend:
             await backend.aclose()
-        raise ConfigError(f"{config.model} returns no log-probabilities of generated tokens; use --method generate")
-    if config.method == "loglik" and not backend.loglik:  # a factory's backend, known only once made
-        if own_backend:
-            await backend.aclose()
-        raise ConfigError(f"{config.model} cannot score continuations by log-likelihood; use --method generate")
+        raise
     if backend.greedy_only and (config.temperature not in (None, 0, 0.0) or config.epochs > 1):
         if own_backend:
             await backend.aclose()

@@ -756,7 +756,7 @@ def _mean_over_epochs(run, variant: str, spec, epochs: int, *, n_boot: int, seed
                  for e in range(1, epochs + 1)]
     per_epoch = [s for s in per_epoch if s["items"]]
     samples = run.sample_records(variant)
-    if samples and all(r.get("error") for r in samples):
+    if all(r.get("error") for r in samples):  # nothing answered, or nothing written yet (a stopped run)
         return _unscored({"items": len({r.get("item_id") for r in samples}), **_sample_counts(samples),
                           "epochs_scored": 0}, samples, spec)
     # An epoch none of whose samples was answered has no score to average in.
@@ -784,11 +784,12 @@ def _pass_variant(run, variant: str, spec, reducer, epochs: int, *, n_boot: int,
     """pass@k or pass^k of one variant, with the counts of its samples."""
     samples = run.sample_records(variant)
     _check_labels(samples, spec)
-    if samples and all(r.get("error") for r in samples):
+    if all(r.get("error") for r in samples):  # nothing answered, or nothing written yet (a stopped run)
         out = {"items": len({r.get("item_id") for r in samples}), **_sample_counts(samples), "k": reducer.k,
                "pass": None, "pass_ci95": None}
         out["n_scored"] = 0
-        out["note"] = f"no score: none of {plural(len(samples), 'sample')} was answered"
+        out["note"] = (f"no score: none of {plural(len(samples), 'sample')} was answered" if samples
+                       else "no score: no sample answered yet")
         return out
     res = pass_scores(samples, reducer, spec.is_correct, epochs=epochs, n_boot=n_boot, seed=seed,
                       where=f"{run.path}, variant {variant}", writer=run.writer)

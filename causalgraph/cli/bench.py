@@ -90,7 +90,9 @@ def _config(args):
     variants = list(args.variant)
     if args.encoding is not None or args.event_names is not None:
         spec = get_task(args.task)
-        every = list(loglik_variants(spec)) if getattr(args, "method", "generate") == "loglik" else None
+        # As prepare.resolve_variants reads `all`: a method that reads the choices' log-probabilities
+        # (loglik, choice-logprobs) takes the variants with continuations.
+        every = list(loglik_variants(spec)) if getattr(args, "method", "generate") != "generate" else None
         variants = with_item_options(spec, variants, encoding=args.encoding, event_names=args.event_names,
                                      every=every)
     return RunConfig(task=args.task, variants=variants, model=args.model, data=args.data, out=args.out,

@@ -27,13 +27,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Iterable, Optional, Sequence
 
-from ..bench.progress import progress_interval
+from ..bench.progress import Progress
 from ..errors import ConfigError
 from ..outputs import named_os_error, write_atomic, output_dir
 from .._version import __version__
@@ -268,12 +266,12 @@ def dataset_card(configs: dict[str, dict[str, Any]]) -> str:
     return "\n".join(y + lines)
 
 
-class ExportProgress:
+class ExportProgress(Progress):
     """Progress of an export on stderr, one step per task variant (building its items is the slow part).
 
-    ``enabled`` as the runner's progress (:class:`causalgraph.bench.progress.Progress`): ``False``
-    (silent), ``True`` (a tqdm bar) or ``"auto"`` (what the command passes): the bar on a terminal,
-    else plain lines, at most one every :func:`~causalgraph.bench.progress.progress_interval`
+    The runner's progress (:class:`causalgraph.bench.progress.Progress`) counting variants: ``enabled``
+    ``False`` (silent), ``True`` (a tqdm bar) or ``"auto"`` (what the command passes): the bar on a
+    terminal, else plain lines, at most one every :func:`~causalgraph.bench.progress.progress_interval`
     seconds and one where the export ends if any was written (an export shorter than the interval
     prints none: the closing summary says it all).
 
@@ -289,42 +287,20 @@ class ExportProgress:
     """
 
     def __init__(self, total: int, enabled: bool | str, *, stream=None, clock=None, interval: Optional[float] = None):
-        self.total, self.done, self.bar, self.lines, self.shown, self.what = total, 0, None, False, None, ""
-        self.stream = stream if stream is not None else sys.stderr
-        self.clock = clock or time.monotonic
-        if not (enabled and total):
-            return
-        if enabled == "auto" and not getattr(self.stream, "isatty", lambda: False)():
-            self.lines = True
-            self.interval = progress_interval() if interval is None else interval
-            self.start = self.last = self.clock()
-            return
-        from tqdm import tqdm
-
-        self.bar = tqdm(total=total, desc="export-dataset", unit="variant", file=self.stream, dynamic_ncols=True)
+        self.what = ""
+        super().__init__(total, enabled, "export-dataset", stream=stream, clock=clock, interval=interval,
+                         unit="variant")
 
     def _line(self) -> None:
-        self.stream.write(f"export-dataset: {self.done:,}/{self.total:,} variants ({100 * self.done / self.total:.1f} %), "
+        self.stream.write(f"{self.desc}: {self.done:,}/{self.total:,} variants ({100 * self.done / self.total:.1f} %), "
                           f"{self.clock() - self.start:.0f} s; {self.what}\n")
         self.stream.flush()
         self.shown = self.done
 
     def step(self, what: str) -> None:
         """One variant's items built (``what`` names it: ``corri 0_1``)."""
-        self.done += 1
         self.what = what
-        if self.bar is not None:
-            self.bar.update(1)
-            self.bar.set_postfix_str(what, refresh=False)
-        elif self.lines and self.clock() - self.last >= self.interval:
-            self.last = self.clock()
-            self._line()
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-        elif self.lines and self.shown is not None and self.done != self.shown:
-            self._line()
+        self._advance(what)
 
 
 def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None, *, data: Optional[str] = None,
@@ -455,6 +431,8 @@ def _write_export(root: Path, specs, data: Optional[str], load_corpus, prompts: 
                 if edit != "real" and not named and _refuses_edit(exc):
                     # Chosen for its graph_edit option, but this variant's prompt shows no graph (CCR+ECI,
                     # net-effect's statement-text variants): left out, the task's other variants kept.
+                    if steps is not None:  # looked at all the same: the progress still ends at its total
+                        steps.step(f"{spec.name} {v} (left out: its prompt shows no graph)")
                     continue
                 raise ConfigError(f"task {spec.name!r} variant {v!r}: no items from corpus {source!r} ({exc}); "
                                   "choose the tasks of that corpus with --task") from None

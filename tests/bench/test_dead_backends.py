@@ -7,9 +7,6 @@ missing package is simulated in a subprocess by a meta-path finder that refuses 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,9 +14,10 @@ import pytest
 from causalgraph.bench.runner import DEFAULT_MAX_CONNECTION_FAILURES
 from causalgraph.cli import main
 
+from bench_helpers import run_without  # noqa: E402  (tests/ is on sys.path via tests/conftest.py)
+
 pytestmark = [pytest.mark.network_local, pytest.mark.timeout(180)]
 
-ROOT = Path(__file__).resolve().parents[2]
 RUN = ["bench", "run", "--data", "sample", "--task", "reachability", "--variant", "A_1", "--model", "openai/m",
        "--retry-base", "0.001", "--retry-cap", "0.01", "--concurrency", "1"]
 
@@ -72,31 +70,11 @@ def test_batch_submit_to_a_server_answering_html_is_one_line(standin, isolated_c
     assert "AttributeError" not in err
 
 
-# A finder that refuses the named top-level packages, as if they were not installed.
-_BLOCK = """
-import sys
-class _Missing:
-    def __init__(self, names):
-        self.names = names
-    def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in self.names:
-            raise ModuleNotFoundError("No module named " + repr(name), name=name)
-        return None
-sys.meta_path.insert(0, _Missing({names!r}))
-from causalgraph.cli import main
-sys.exit(main({argv!r}))
-"""
-
-
-def _without(names, argv, cwd):
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    return subprocess.run([sys.executable, "-c", _BLOCK.format(names=set(names), argv=argv)], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120)
 
 
 def test_without_the_openai_package_bench_run_says_so_in_one_line_before_asking_anything(tmp_path, standin):
     out = tmp_path / "run"
-    r = _without({"openai"}, RUN + ["--base-url", standin.url, "--out", str(out)], tmp_path)
+    r = run_without({"openai"}, RUN + ["--base-url", standin.url, "--out", str(out)], tmp_path)
     assert r.returncode == 2, r.stderr
     assert r.stderr == ("causalgraph bench: error: provider 'openai' needs a package that is not installed (openai); "
                         "install it with: pip install 'causalgraph[openai]'\n")
@@ -106,7 +84,7 @@ def test_without_the_openai_package_bench_run_says_so_in_one_line_before_asking_
 def test_without_inspect_ai_import_inspect_says_so_in_one_line(tmp_path):
     log = tmp_path / "x.eval"
     log.write_bytes(b"PK")
-    r = _without({"inspect_ai"}, ["bench", "import-inspect", str(log), "--out", str(tmp_path / "run")], tmp_path)
+    r = run_without({"inspect_ai"}, ["bench", "import-inspect", str(log), "--out", str(tmp_path / "run")], tmp_path)
     assert r.returncode == 2, r.stderr
     assert r.stderr == ("causalgraph bench: error: reading an inspect log needs inspect_ai: "
                         "pip install 'causalgraph[inspect]'\n")

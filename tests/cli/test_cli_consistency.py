@@ -50,6 +50,21 @@ def test_bench_run_takes_encoding_and_event_names_as_items_does(climatecause, cl
     assert manifest["variants"] == ["MX_5.letters"]
 
 
+@pytest.mark.parametrize("method", ["loglik", "choice-logprobs"])
+def test_bench_run_variant_all_with_an_encoding_is_the_variants_the_method_can_read(method):
+    # `--variant all` under a method that reads the choices' log-probabilities is the variants with
+    # continuations (no 'step by step' prompt), with or without --encoding.
+    from causalgraph.bench.prepare import loglik_choices
+    from causalgraph.cli.bench import _config
+
+    spec = get_task("ccr-member")
+    args = build_parser().parse_args(["bench", "run", "--task", "ccr-member", "--variant", "all", "--encoding",
+                                      "matrix", "--model", "openai/x", "--method", method])
+    variants = _config(args).variants
+    assert variants and all(v.startswith("MX_") for v in variants)
+    assert loglik_choices(spec, variants).keys() == set(variants)  # every one has continuations
+
+
 @pytest.mark.parametrize("argv,message", [
     (["--task", "corri", "--variant", "0_1", "--encoding", "matrix"],
      "variant '0_1' holds no graph, so it has no encoding to change"),

@@ -123,3 +123,24 @@ def test_annotate_answers_differ_from_the_oracle_at_the_rate_and_are_wrong_annot
     flipped = [k for k in right if lines[k]["response"] != right[k]]
     assert flipped and all(lines[k]["response"] == wrong_annotation(items[k]) for k in flipped)
     assert all(lines[k]["label"] is not None and lines[k]["error"] is None for k in flipped)
+
+
+@pytest.mark.parametrize("temperature, seed", [(0.0, None), (1.0, None), (1.0, 5)])
+def test_which_items_err_is_the_documented_hash_draw_computed_here(isolated_cache, tmp_path, temperature, seed):
+    # The module docstring's rule, computed apart from the mock: an item errs when sha256 of
+    # salt|flip|item|epoch|seed|temperature, read as a fraction of 2**64, falls below flip; on a yes/no task
+    # its wrong answer is the other label.
+    import hashlib
+
+    items = yn_items(120, variants=("v_1",))
+    run_benchmark(YN_TASK, ["v_1"], "mock/noisy", items=items, out=tmp_path / "r", temperature=temperature,
+                  seed=seed, cache=False, model_options={"flip": 0.3, "salt": 7})
+
+    def errs(item_id: str) -> bool:
+        text = f"7|flip|{item_id}|1|{seed}|{temperature}"
+        return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big") / 2.0 ** 64 < 0.3
+
+    other = {"yes": "no", "no": "yes"}
+    expected = {it.id: other[it.gold] if errs(it.id) else it.gold for it in items}
+    assert 0 < sum(errs(it.id) for it in items) < len(items)
+    assert _by_item(tmp_path / "r") == expected
