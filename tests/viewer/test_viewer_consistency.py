@@ -185,3 +185,32 @@ def test_every_cell_of_the_chains_table_is_the_response_files(chromium, sign_run
                        str(len(good))]
     assert row[7] == f"{len(good) / len(answered):.4f}"
     assert row[9] == str(len({r[3] for r in answered})) and row[10] == str(right)
+
+
+@pytest.mark.browser
+def test_an_items_chains_name_their_edge_source(chromium, sign_runs, tmp_path):
+    """A multi-hop item whose chain is composed from CorrI edges and from net-effect edges shows two rows told apart."""
+    edges, chains = sign_runs
+    ne = tmp_path / "net-effect"
+    assert main(["bench", "run", "--data", "sample", "--task", "net-effect", "--variant", "A_1", "--model", "mock/noisy",
+                 "--model-option", "flip=0.4", "--temperature", "1", "--out", str(ne)]) == 0
+    page = write_run_page([edges, chains, ne], tmp_path / "sources.html")
+    load = chromium.open(page, ready="data-ready")
+    assert load.errors == []
+    chosen = chromium.js("var cs = window.cgRunView.data.consistency.chains;"
+                         "for (var k = 0; k < cs.length; k++) { var c = cs[k];"
+                         " if (c.edge_source === 'net-effect/A_1' && c.endpoint_source === 'corri-multihop/0_1')"
+                         " { return k; } } return null;")
+    assert chosen is not None
+    chromium.js(f"document.querySelector('#chains tr[data-chain=\"{chosen}\"]').click()")
+    for _ in range(200):
+        if chromium.js("return !!document.getElementById('d-chains')"):
+            break
+        time.sleep(0.05)
+    head = chromium.js("return Array.from(document.querySelectorAll('#d-chains th')).map(function (t) {"
+                       " return t.textContent; })")
+    cells = chromium.js("return Array.from(document.querySelectorAll('#d-chains tbody tr')).map(function (tr) {"
+                        " return Array.from(tr.cells).map(function (td) { return td.textContent; }); })")
+    assert "edge source" in head
+    sources = [r[head.index("edge source")] for r in cells]
+    assert len(sources) == len(set(sources)) == 2 and set(sources) == {"corri/0_1", "net-effect/A_1"}, cells

@@ -781,8 +781,9 @@
     if (!mine.length) { return null; }
     var box = el("div", {id: "d-chains"});
     box.appendChild(el("h3", {text: "Sign chains of this item (" + mine.length + ")"}));
-    box.appendChild(table(["endpoint source"].concat(CHAIN_HEADERS), mine.map(function (c) {
-      return [c.endpoint_source].concat(chainCells(c));
+    // Both sources: one endpoint answer composes with the edges of each edge source (CorrI, net-effect).
+    box.appendChild(table(["edge source", "endpoint source"].concat(CHAIN_HEADERS), mine.map(function (c) {
+      return [c.edge_source, c.endpoint_source].concat(chainCells(c));
     })));
     return box;
   }
