@@ -16,8 +16,9 @@ source of the same model and graph edit (a source may be both: a net-effect run 
 and endpoints alike) gives one row: chains covered, chains answered (every edge answer a sign and
 the endpoint answered), consistent, their rate and a 95 % percentile interval resampling statements
 (a statement's chains share its events and come along together; 1,000 resamples, seed 0).  When a
-pair has several answers in one source (a relation annotated on two rows) that disagree, its answer
-is undefined and its chains are not answered.
+pair has several answers in one source (a relation annotated on two rows) that disagree, or has a row
+not answered (a failed request, an unread answer), its answer is undefined and its chains are not
+answered.
 
 Examples
 --------

@@ -803,7 +803,8 @@
       "Rate: consistent of answered, with a nominal 95 % interval resampling statements (causalgraph stats consistency " +
       "--signs); with few statements it is too narrow: simulated coverage 88 % at 7 statements, 91 % at 17 " +
       "(docs/statistics.md). " +
-      "An edge answered differently on two rows is undefined; other: an answer that is no sign."}));
+      "An edge answered differently on two rows, or not answered (a failed request, an unread answer), is undefined; " +
+      "other: an answer that is no sign."}));
     box.appendChild(table(["model", "graph edit", "edge source", "endpoint source", "chains", "answered", "consistent", "rate",
       "95 % interval", "statements", "endpoint right", "note"], cs.table.map(function (r) {
       return [r.model, r.graph_edit, r.edge_source, r.endpoint_source, r.chains, r.answered, r.consistent,
