@@ -800,9 +800,9 @@
     box.appendChild(el("p", {cls: "muted", text: "A chain a → b → … → z is covered when the runs answer the sign of each " +
       "edge and of its endpoints (one model, one graph edit). The edge answers compose by sign algebra (+ · − = −, " +
       "− · − = +); the chain is consistent when the endpoint answer is that composition, whatever the gold says. " +
-      "Rate: consistent of answered, with a nominal 95 % interval resampling statements (causalgraph stats consistency " +
-      "--signs); with few statements it is too narrow: simulated coverage 88 % at 7 statements, 91 % at 17 " +
-      "(docs/statistics.md). " +
+      "Rate: consistent of answered, with a 95 % interval resampling statements, widened for few statements " +
+      "(causalgraph stats consistency --signs; simulated coverage 93 % at 7 statements, 94 % at 17: " +
+      "docs/statistics.md); none for one statement. " +
       "An edge answered differently on two rows, or not answered (a failed request, an unread answer), is undefined; " +
       "other: an answer that is no sign."}));
     box.appendChild(table(["model", "graph edit", "edge source", "endpoint source", "chains", "answered", "consistent", "rate",
