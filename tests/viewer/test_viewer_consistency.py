@@ -214,3 +214,17 @@ def test_an_items_chains_name_their_edge_source(chromium, sign_runs, tmp_path):
     assert "edge source" in head
     sources = [r[head.index("edge source")] for r in cells]
     assert len(sources) == len(set(sources)) == 2 and set(sources) == {"corri/0_1", "net-effect/A_1"}, cells
+
+
+@pytest.mark.browser
+def test_an_interval_over_one_statement_shows_undefined_with_its_note(chromium, tmp_path):
+    # The first three CorrI items and multi-hop chains of the sample are all of sample-001.
+    for task in ("corri", "corri-multihop"):
+        assert main(["bench", "run", "--data", "sample", "--task", task, "--variant", "0_1", "--model", "mock/oracle",
+                     "--limit", "3", "--out", str(tmp_path / task)]) == 0
+    page = write_run_page([tmp_path / "corri", tmp_path / "corri-multihop"], tmp_path / "one.html")
+    assert chromium.open(page, ready="data-ready").errors == []
+    row = chromium.js("return Array.from(document.querySelectorAll('#consistency-rates tbody td')).map(function (td) {"
+                      " return td.textContent; })")
+    assert row[7] == "1" and row[9] == "1"
+    assert row[8] == "undefined" and "one statement" in row[11]

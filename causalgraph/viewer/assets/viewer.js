@@ -808,7 +808,9 @@
     box.appendChild(table(["model", "graph edit", "edge source", "endpoint source", "chains", "answered", "consistent", "rate",
       "95 % interval", "statements", "endpoint right", "note"], cs.table.map(function (r) {
       return [r.model, r.graph_edit, r.edge_source, r.endpoint_source, r.chains, r.answered, r.consistent,
-        r.rate === null ? "undefined" : r.rate, ci([r.ci_low, r.ci_high]), r.statements, r.endpoint_right, r.note];
+        r.rate === null ? "undefined" : r.rate,
+        // No interval (one statement): said, with the note, never a blank cell.
+        r.ci_low === null ? "undefined" : ci([r.ci_low, r.ci_high]), r.statements, r.endpoint_right, r.note];
     }), {id: "consistency-rates", sortable: true}));
     // Inconsistent chains first, then those not answered, then the consistent ones; report order within each.
     var rank = function (c) { return c.consistent === false ? 0 : c.consistent === null ? 1 : 2; };
