@@ -165,3 +165,12 @@ def test_one_statement_gives_no_interval_and_says_so(tmp_path):
     row = sign_consistency([edges, chains]).table.iloc[0].to_dict()
     assert row["rate"] == 1.0 and row["ci_low"] is None and row["ci_high"] is None
     assert "one statement" in row["note"]
+
+
+def test_the_table_shows_an_undefined_rate_and_interval_as_such(tmp_path, capsys):
+    edges = _write(tmp_path / "e", "corri", [_corri("s1", "a", "b", "positive", "positive"),
+                                             _corri("s1", "b", "c", "positive", "positive")])
+    chains = _write(tmp_path / "c", "corri-multihop", [_chain("s1", ["a", "b", "c"], "positive", "positive")])
+    assert main(["stats", "consistency", "--signs", str(edges), str(chains)]) == 0
+    line = capsys.readouterr().out.splitlines()[2]
+    assert line.split()[7:10] == ["1.0000", "—", "—"], line
