@@ -87,8 +87,8 @@ def statement_interval(hits: Sequence[bool], statements: Sequence[Any], *, n_boo
                        level: float = 0.95) -> Optional[tuple[float, float]]:
     """Interval of the share of ``hits``, resampling statements (their chains come along).
 
-    The percentile interval of the resamples, widened for few statements around the estimate as
-    every statement bootstrap of the project is (:func:`causalgraph.stats.resampling.cluster_interval`):
+    The percentile interval of the resamples, widened for few statements around the estimate as the
+    F1 intervals of runs and of ``stats compare`` are (:func:`causalgraph.stats.resampling.cluster_interval`):
     the plain percentile interval covered 88 % at 7 statements and 91 % at 17, the widened one 93 %
     and 94 % (docs/statistics.md).  ``None`` when there is nothing to resample, or one statement only.
 

@@ -192,8 +192,8 @@ def test_an_items_chains_name_their_edge_source(chromium, sign_runs, tmp_path):
     """A multi-hop item whose chain is composed from CorrI edges and from net-effect edges shows two rows told apart."""
     edges, chains = sign_runs
     ne = tmp_path / "net-effect"
-    assert main(["bench", "run", "--data", "sample", "--task", "net-effect", "--variant", "A_1", "--model", "mock/noisy",
-                 "--model-option", "flip=0.4", "--temperature", "1", "--out", str(ne)]) == 0
+    assert main(["bench", "run", "--data", "sample", "--task", "net-effect", "--variant", "A_1",
+                 "--model", "mock/noisy", "--model-option", "flip=0.4", "--temperature", "1", "--out", str(ne)]) == 0
     page = write_run_page([edges, chains, ne], tmp_path / "sources.html")
     load = chromium.open(page, ready="data-ready")
     assert load.errors == []
