@@ -3,7 +3,8 @@
 Each statement holds a geometric number of chains (mean 8, as ClimateCause's 202 multi-hop chains in
 17 statements) and its own consistency rate, drawn from Beta(4, 3); the estimand is the chain-weighted
 rate of the population of statements (computed from 200,000 draws).  For each replication the
-nominal 95 % percentile interval of :func:`causalgraph.stats.sign_consistency.statement_interval`
+nominal 95 % interval (percentile, widened for few statements) of
+:func:`causalgraph.stats.sign_consistency.statement_interval`
 (1,000 resamples) is computed and we count how often it holds the estimand.
 
 Usage: ``python benchmarks/bench_sign_consistency.py [replications] [seed]`` (default 400, seed 1).

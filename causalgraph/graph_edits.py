@@ -350,6 +350,9 @@ def resolve_edit(variant: str, graph_edit: Optional[str] = None) -> tuple[str, s
     causalgraph.errors.ConfigError: variant 'A_5.reverse' edits the graph ('reverse') but graph edit 'shuffle' was asked
     """
     rest, edit = split_edit(str(variant))
+    if edit == "real" and str(variant).rpartition(".")[2].startswith("flip-signs"):
+        # A miswritten count (A_1.flip-signs:0): parse_edit's error, not an unknown event-name scheme.
+        parse_edit(str(variant).rpartition(".")[2])
     if graph_edit is not None:
         check_edit(graph_edit)
         if edit != "real" and graph_edit != edit:

@@ -16,7 +16,11 @@ from ..errors import ConfigError
 from ..taskkit.labels import parse_labels
 from ..event_lists import record_outcome
 
-__all__ = ["Task", "ItemView", "KINDS", "LABEL_KINDS"]
+__all__ = ["Task", "ItemView", "KINDS", "LABEL_KINDS", "ITEM_OPTION_FLAGS"]
+
+#: The item options ``causalgraph items`` sets by a flag of the same name (``event_names``: ``--event-names``);
+#: tests/cli/test_flag_messages.py checks them against its parser.
+ITEM_OPTION_FLAGS = ("rule", "order", "encoding", "event_names", "prompts", "graph_edit")
 
 #: What a task's answers are: one of two labels, one of several, a set of events, a set of
 #: cause-effect pairs, or anything else (scored by its own ``score``).
@@ -345,9 +349,10 @@ class Task:
             self.prompt_catalog(given["prompts"])
         unknown = sorted(set(given) - set(self.item_options))
         if unknown:
-            # Both names: the library's keyword and the flag of `items` / `bench run` that sets it.
+            # Both names where `causalgraph items` has a flag for the option; the others (max_chains,
+            # cycle_limit, seed) are keywords of the library only, and a flag named for them would not exist.
             def both(option: str) -> str:
-                return f"{option} (--{option.replace('_', '-')})"
+                return f"{option} (--{option.replace('_', '-')})" if option in ITEM_OPTION_FLAGS else option
 
             takes = ", ".join(map(both, self.item_options)) or "none"
             raise ConfigError(f"task {self.name!r} takes no item option {', '.join(map(both, unknown))} "

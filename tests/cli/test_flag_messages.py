@@ -80,3 +80,37 @@ def test_complexity_cycle_limit_is_named_as_its_flag(capsys):
     # Before: "cycle_limit must be a positive integer, got 0" (the library's parameter).
     err = _fail(["complexity", "--cycle-limit", "0"], capsys)
     assert "argument --cycle-limit: expected an integer >= 1, got '0'" in err and "cycle_limit" not in err
+
+
+def _items_flags() -> set:
+    from causalgraph.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if a.choices and "items" in a.choices).choices["items"]
+    return {s for a in sub._actions for s in a.option_strings}
+
+
+def test_an_item_option_is_named_as_a_flag_only_where_items_has_that_flag(capsys):
+    # Before: "it takes: …, cycle_limit (--cycle-limit)" and "max_chains (--max-chains)", flags no command has.
+    from causalgraph.tasks import builtin_tasks, get_task
+
+    flags = _items_flags()
+    for name in builtin_tasks():
+        for option in get_task(name).item_options:
+            flag = "--" + option.replace("_", "-")
+            try:
+                get_task(name).items([], "x", no_such_option=1)
+            except Exception as exc:  # noqa: BLE001 - only the message matters
+                message = str(exc)
+            assert f"{option} ({flag})" in message if flag in flags else (
+                option in message and f"({flag})" not in message), (name, option, message)
+    err = _fail(["items", "--data", "sample", "--task", "net-effect", "--variant", "A_1", "--rule", "path"], capsys)
+    assert "graph_edit (--graph-edit), cycle_limit)" in err
+
+
+def test_the_item_option_flags_are_those_of_items():
+    from causalgraph.tasks import builtin_tasks, get_task
+    from causalgraph.tasks.base import ITEM_OPTION_FLAGS
+
+    flags = _items_flags()
+    options = {o for name in builtin_tasks() for o in get_task(name).item_options}
+    assert {o for o in options if "--" + o.replace("_", "-") in flags} == set(ITEM_OPTION_FLAGS)

@@ -184,3 +184,13 @@ def test_the_flipped_edges_are_the_same_whatever_pythonhashseed():
     outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                            env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("0", "12345")}
     assert len(outs) == 1 and "flip-signs:1" in outs.pop()
+
+
+@pytest.mark.parametrize("task,variant", [("net-effect", "A_1.flip-signs:0"), ("net-effect", "A_1.letters.flip-signs:"),
+                                          ("corri-multihop", "0_1.flip-signs:-1"), ("parents", "A_1.flip-signs:01")])
+def test_a_bad_count_in_the_variant_id_is_named_a_graph_edit(task, variant):
+    # Before: "unknown event-name scheme 'flip-signs:0'", the suffix read as an event-name scheme.
+    toy = [Statement("s1", "t", True, (Relation("a", "b", correlation=P, polarity=Polarity.POSITIVE),
+                                       Relation("b", "c", correlation=N, polarity=Polarity.POSITIVE)))]
+    with pytest.raises(ConfigError, match=re.escape(f"unknown graph edit {variant.rpartition('.')[2]!r}")):
+        get_task(task).items(toy, variant)

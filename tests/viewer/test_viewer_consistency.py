@@ -127,3 +127,104 @@ def test_the_page_lists_and_marks_the_chains_in_chromium(chromium, sign_runs, tm
     shown = chromium.js("return document.getElementById('d-title').textContent")
     assert any(item in shown for item in bad)
     assert "inconsistent" in chromium.js("return document.getElementById('d-chains').textContent")
+
+
+def _expected_rows(edges: Path, chains: Path) -> list[tuple]:
+    """Every chain row the page should show, its cells written from the response files alone."""
+    symbol = {1: "+", -1: "\u2212"}
+    edge: dict = {}
+    for r in _responses(edges):
+        edge.setdefault((r["meta"]["statement_id"], r["meta"]["cause"], r["meta"]["effect"]), set()).add(
+            SIGN.get(r["label"], "other") if r.get("label") is not None else None)
+    out = []
+    for r in _responses(chains):
+        sid, ev = r["meta"]["statement_id"], r["meta"]["events"]
+        got = [edge.get((sid, a, b)) for a, b in zip(ev, ev[1:])]
+        if any(g is None for g in got):
+            continue  # an edge not asked: the chain is not covered, not on the page
+        answers = [next(iter(g)) if len(g) == 1 else None for g in got]
+        cells = [symbol.get(a, "undefined" if a is None else str(a)) for a in answers]
+        composed = None
+        if all(a in (1, -1) for a in answers):
+            composed = 1
+            for a in answers:
+                composed *= a
+        end = SIGN.get(r["label"], "other") if r.get("label") is not None else None
+        verdict = ("not answered" if composed is None or end is None
+                   else "consistent" if composed == end else "\u2717 inconsistent")
+        out.append(("mock/noisy", "corri/0_1", "corri-multihop/0_1", sid, " \u2192 ".join(ev), " \u00b7 ".join(cells),
+                    symbol.get(composed, "undefined"), symbol.get(end, "undefined" if end is None else str(end)),
+                    verdict))
+    return out
+
+
+@pytest.mark.browser
+def test_every_cell_of_the_chains_table_is_the_response_files(chromium, sign_runs, tmp_path):
+    """Read what the page shows, cell by cell: each chain row, and the rates row, against a recount of the files."""
+    edges, chains = sign_runs
+    page = write_run_page([edges, chains], tmp_path / "cells.html")
+    load = chromium.open(page, ready="data-ready")
+    assert load.errors == []
+    shown = chromium.js("return Array.from(document.querySelectorAll('#chains tbody tr')).map(function (tr) {"
+                        " return Array.from(tr.cells).map(function (td) { return td.textContent; }); })")
+    want = _expected_rows(edges, chains)
+    assert sorted(map(tuple, shown)) == sorted(want)
+    # Inconsistent chains first, then those not answered, then the consistent ones.
+    rank = {"\u2717 inconsistent": 0, "not answered": 1, "consistent": 2}
+    assert [rank[r[-1]] for r in shown] == sorted(rank[r[-1]] for r in shown)
+    rates = chromium.js("return Array.from(document.querySelectorAll('#consistency-rates tbody tr')).map("
+                        "function (tr) { return Array.from(tr.cells).map(function (td) { return td.textContent; }); })")
+    answered = [r for r in want if r[-1] != "not answered"]
+    good = [r for r in answered if r[-1] == "consistent"]
+    right = sum(1 for r in _responses(chains) if r["label"] == r["gold"]
+                and any(w[3] == r["meta"]["statement_id"] and w[4] == " \u2192 ".join(r["meta"]["events"])
+                        and w[-1] != "not answered" for w in want))
+    assert len(rates) == 1
+    row = rates[0]
+    assert row[:7] == ["mock/noisy", "real", "corri/0_1", "corri-multihop/0_1", str(len(want)), str(len(answered)),
+                       str(len(good))]
+    assert row[7] == f"{len(good) / len(answered):.4f}"
+    assert row[9] == str(len({r[3] for r in answered})) and row[10] == str(right)
+
+
+@pytest.mark.browser
+def test_an_items_chains_name_their_edge_source(chromium, sign_runs, tmp_path):
+    """A multi-hop item whose chain is composed from CorrI edges and from net-effect edges shows two rows told apart."""
+    edges, chains = sign_runs
+    ne = tmp_path / "net-effect"
+    assert main(["bench", "run", "--data", "sample", "--task", "net-effect", "--variant", "A_1",
+                 "--model", "mock/noisy", "--model-option", "flip=0.4", "--temperature", "1", "--out", str(ne)]) == 0
+    page = write_run_page([edges, chains, ne], tmp_path / "sources.html")
+    load = chromium.open(page, ready="data-ready")
+    assert load.errors == []
+    chosen = chromium.js("var cs = window.cgRunView.data.consistency.chains;"
+                         "for (var k = 0; k < cs.length; k++) { var c = cs[k];"
+                         " if (c.edge_source === 'net-effect/A_1' && c.endpoint_source === 'corri-multihop/0_1')"
+                         " { return k; } } return null;")
+    assert chosen is not None
+    chromium.js(f"document.querySelector('#chains tr[data-chain=\"{chosen}\"]').click()")
+    for _ in range(200):
+        if chromium.js("return !!document.getElementById('d-chains')"):
+            break
+        time.sleep(0.05)
+    head = chromium.js("return Array.from(document.querySelectorAll('#d-chains th')).map(function (t) {"
+                       " return t.textContent; })")
+    cells = chromium.js("return Array.from(document.querySelectorAll('#d-chains tbody tr')).map(function (tr) {"
+                        " return Array.from(tr.cells).map(function (td) { return td.textContent; }); })")
+    assert "edge source" in head
+    sources = [r[head.index("edge source")] for r in cells]
+    assert len(sources) == len(set(sources)) == 2 and set(sources) == {"corri/0_1", "net-effect/A_1"}, cells
+
+
+@pytest.mark.browser
+def test_an_interval_over_one_statement_shows_undefined_with_its_note(chromium, tmp_path):
+    # The first three CorrI items and multi-hop chains of the sample are all of sample-001.
+    for task in ("corri", "corri-multihop"):
+        assert main(["bench", "run", "--data", "sample", "--task", task, "--variant", "0_1", "--model", "mock/oracle",
+                     "--limit", "3", "--out", str(tmp_path / task)]) == 0
+    page = write_run_page([tmp_path / "corri", tmp_path / "corri-multihop"], tmp_path / "one.html")
+    assert chromium.open(page, ready="data-ready").errors == []
+    row = chromium.js("return Array.from(document.querySelectorAll('#consistency-rates tbody td')).map(function (td) {"
+                      " return td.textContent; })")
+    assert row[7] == "1" and row[9] == "1"
+    assert row[8] == "undefined" and "one statement" in row[11]
