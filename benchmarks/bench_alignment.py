@@ -22,33 +22,10 @@ import argparse
 import random
 import time
 
+from _common import best, rewrite_event
 from causalgraph import load_pubmedcausal
 from causalgraph.alignment.events import align_events, token_f1_matrix
 from causalgraph.extraction.spans import token_f1
-
-
-def best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
-
-
-def rewrite(name: str, rng: random.Random) -> str:
-    w = name.split()
-    r = rng.random()
-    if r < 0.4:
-        return name
-    if r < 0.6:
-        return "The " + name[:1].upper() + name[1:] + "."
-    if r < 0.8 and len(w) > 1:
-        del w[rng.randrange(len(w))]
-        return " ".join(w)
-    if r < 0.9 and len(w) > 2:
-        return " ".join(w[1:] + w[:1])
-    return name + " levels"
 
 
 def events(n: int) -> tuple[list[str], list[str]]:
@@ -61,7 +38,7 @@ def events(n: int) -> tuple[list[str], list[str]]:
     rng = random.Random(1000)
     pred: dict[str, None] = {}
     for x in g:
-        pred.setdefault(rewrite(x, rng), None)
+        pred.setdefault(rewrite_event(x, rng), None)
     return list(pred), g
 
 

@@ -24,21 +24,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 
 import causalgraph as cg
 from causalgraph.annotation.evaluate import evaluate_statements
 from causalgraph.annotation.answer import parse_annotation, statement_to_answer, to_statement
 from causalgraph.metrics.complexity import complexity
 
-
-def best(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+from _common import best
 
 
 def main() -> None:

@@ -25,10 +25,26 @@ concepts, so degrees are heavy-tailed and the popular concepts form large
 cycles.  Each line carries 1 to 4 sources of CauseNet's four types, the
 sentence ones with a short sentence, and a ``support`` count.
 
+With ``--release-like --relations N [--json]`` the file is instead the
+CauseNet-Full stand-in of N relations
+(:mod:`causalgraph.datasets.causenet_standin`: the release's schema and
+published proportions, multi-stream bz2), written once to ``--dir`` (default
+``$CAUSALGRAPH_CACHE/causenet-standin``) and reused; one subprocess measures
+the pipeline on it (``wall_s``: load + merge + labels + chain statistics,
+``peak_gb``: its peak memory; ``peak_all_gb``: the process's at the end, index
+and queries included), the file decompressed alone by the loader's decompressor
+(``decompress_s``), the seek index (``index_s``) and the time to return every
+source of ``--provenance-samples`` edges drawn under the seed
+(``provenance_p50_ms``, ``provenance_p95_ms``), of every edge of 12-node
+subgraphs (``subgraph_provenance_p50_ms``, ``…_p95_ms``) and the time of a
+stratified sample of ``--strata-samples`` subgraphs over all four strata
+(``stratify_s``); the last line printed is that JSON object.
+
 Run (several GB of disk in --dir, removed afterwards unless --keep)::
 
     python benchmarks/bench_causenet.py                       # 1M, 3M, 11.6M; baseline at 1M, 3M
     python benchmarks/bench_causenet.py --sizes 100000 --baseline-sizes 100000   # a quick look
+    python benchmarks/bench_causenet.py --release-like --relations 20000 --json   # the stand-in
 """
 
 from __future__ import annotations
@@ -151,6 +167,110 @@ def worker_networkx(path: str) -> dict:
             "nodes": g.number_of_nodes(), "positions": counts}
 
 
+def worker_release(path: str, samples: int, seed: int, strata_n: int = 1000) -> dict:
+    """The pipeline, the decompression alone, the seek index and provenance queries on one stand-in file."""
+    from causalgraph.datasets.causenet import _open_binary, load_causenet
+    from causalgraph.datasets.causenet_sources import build_index
+    from causalgraph.metrics.graph_chains import graph_chain_stats, graph_positions
+
+    t0 = time.perf_counter()
+    g = load_causenet(path)
+    graph_positions(g)
+    graph_chain_stats(g)
+    wall = time.perf_counter() - t0
+    # the pipeline's peak, read before the index, the queries and the sampling add their own (VmHWM only grows)
+    peak_gb = peak_rss_mb() / 1024
+    engine = g.report.get("engine")
+    t0 = time.perf_counter()
+    if engine == "arrow":  # the loader's own decompressor: Arrow's compressed stream
+        import pyarrow as pa
+
+        with pa.OSFile(path, "rb") as raw, pa.CompressedInputStream(raw, "bz2") as z:
+            while z.read(16 << 20):
+                pass
+    else:
+        stream, _ = _open_binary(Path(path))
+        with stream:
+            while stream.read(16 << 20):
+                pass
+    decompress = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    idx = build_index(path)
+    index_s = time.perf_counter() - t0
+    rng = np.random.Generator(np.random.PCG64(seed))
+    picks = rng.choice(g.n_edges, size=min(samples, g.n_edges), replace=False) if g.n_edges else []
+    names = g.names_list()
+    times, n_sources = [], 0
+    for e in picks:
+        idx._recent.clear()  # a cold query: no stream kept from the one before
+        t0 = time.perf_counter()
+        n_sources += len(idx.sources(names[int(g.src[e])], names[int(g.dst[e])]))
+        times.append((time.perf_counter() - t0) * 1e3)
+    q = np.percentile(times, [50, 95]).tolist() if times else [float("nan")] * 2
+    # every source of a 12-node subgraph's edges (one index, streams decompressed once per subgraph)
+    from causalgraph.datasets.causenet_sources import attach_sources
+    from causalgraph.subgraphs import sample_subgraphs, stratify_subgraphs, subgraph_rows
+
+    subs, _ = sample_subgraphs(g, n_random=min(max(1, samples // 10), g.n_nodes), hops=2, max_nodes=12, seed=seed)
+    sub_times = []
+    for sg in subs:
+        idx._recent.clear()  # each subgraph cold; its own edges share the streams they have in common
+        t0 = time.perf_counter()
+        attach_sources(subgraph_rows(g, [sg]), idx, max_per_edge=10**9)
+        sub_times.append((time.perf_counter() - t0) * 1e3)
+    qs = np.percentile(sub_times, [50, 95]).tolist() if sub_times else [float("nan")] * 2
+    # stratified sampling of --strata-samples subgraphs over all four strata
+    # at most one subgraph per concept with an edge to another (more are refused); a small stand-in has fewer
+    loops = g.src == g.dst
+    strata_n = min(strata_n, int(np.unique(np.concatenate([g.src[~loops], g.dst[~loops]])).size))
+    t0 = time.perf_counter()
+    strat, _, counts = stratify_subgraphs(g, strata_n, ["support", "source-type", "size", "depth"], hops=2,
+                                          max_nodes=12, seed=seed)
+    stratify_s = time.perf_counter() - t0
+    return {"subgraph_provenance_p50_ms": qs[0], "subgraph_provenance_p95_ms": qs[1],
+            "subgraphs_timed": len(sub_times), "stratify_s": stratify_s, "stratified": len(strat),
+            "strata": len(counts["per_stratum"]), "relations": g.report.get("relations"), "concepts": g.n_nodes,
+            "edges": g.n_edges, "engine": engine, "peak_gb": peak_gb,
+            "streams": idx.n_streams, "wall_s": wall, "decompress_s": decompress, "index_s": index_s,
+            "provenance_samples": len(times), "provenance_sources": n_sources,
+            "provenance_p50_ms": q[0], "provenance_p95_ms": q[1]}
+
+
+def release_like(args) -> int:
+    """``--release-like``: write (or reuse) the stand-in of ``--relations`` relations and measure it."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from causalgraph.datasets.causenet_standin import write_standin
+    from causalgraph.datasets.fetch import cache_dir
+
+    folder = Path(args.dir) if args.dir else cache_dir() / "causenet-standin"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"causenet-standin-{args.relations}-seed{args.seed}.jsonl.bz2"
+    if path.is_file():
+        print(f"reusing {path}", file=sys.stderr, flush=True)
+    else:
+        t0 = time.perf_counter()
+        info = write_standin(path, args.relations, seed=args.seed, workers=args.workers)
+        print(f"wrote {path}: {info.relations:,} relations, {info.streams:,} streams, "
+              f"{info.uncompressed_bytes / 1e6:.1f} MB → {info.compressed_bytes / 1e6:.1f} MB bz2 in "
+              f"{time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
+    load_before = os.getloadavg()
+    code = ("import json, sys; sys.path.insert(0, %r); import bench_causenet as b; "
+            "r = b.worker_release(%r, %d, %d, %d); r['peak_all_gb'] = b.peak_rss_mb() / 1024; print(json.dumps(r))"
+            ) % (str(Path(__file__).parent), str(path), args.provenance_samples, args.seed, args.strata_samples)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if out.returncode:
+        print(out.stderr.strip().splitlines()[-1] if out.stderr.strip() else "the worker failed", file=sys.stderr)
+        return 2
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    r.update({"file": str(path), "compressed_bytes": path.stat().st_size, "load_before": load_before,
+              "load_after": os.getloadavg(), "wall_over_decompress": r["wall_s"] / r["decompress_s"]})
+    if not args.json:
+        for k, v in r.items():
+            print(f"{k:>22}: {v}")
+    print(json.dumps(r))
+    return 0
+
+
 def peak_rss_mb() -> float:
     """This process's peak resident memory (VmHWM: unlike ru_maxrss, not inherited across fork and exec)."""
     for line in Path("/proc/self/status").read_text().splitlines():
@@ -181,7 +301,21 @@ def main(argv=None) -> int:
     ap.add_argument("--keep", action="store_true", help="keep the synthetic files")
     ap.add_argument("--reuse", action="store_true",
                     help="use the files already in --dir (same sizes and options) instead of writing them again")
+    ap.add_argument("--release-like", action="store_true",
+                    help="measure the CauseNet-Full stand-in of --relations relations (written once, reused)")
+    ap.add_argument("--relations", type=int, default=100_000, help="--release-like: relations of the stand-in")
+    ap.add_argument("--provenance-samples", type=int, default=200,
+                    help="--release-like: edges whose sources are read back (default 200)")
+    ap.add_argument("--json", action="store_true", help="--release-like: print only the JSON line")
+    ap.add_argument("--strata-samples", type=int, default=1000,
+                    help="--release-like: subgraphs drawn by the timed stratified sampling (default 1000)")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                    help="--release-like: processes writing the stand-in (default: every core; same bytes)")
     args = ap.parse_args(argv)
+    if args.release_like:
+        if args.relations < 1:
+            ap.error(f"--relations must be 1 or more, got {args.relations}")
+        return release_like(args)
     sizes = sorted(int(s) for s in args.sizes.split(",") if s)
     base = {int(s) for s in args.baseline_sizes.split(",") if s}
     folder = Path(args.dir or tempfile.mkdtemp(prefix="bench-causenet-"))

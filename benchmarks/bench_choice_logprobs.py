@@ -12,6 +12,8 @@ concurrency 1:
   the whole vocabulary in Python for every prompt token (llama-cpp-python 0.3.36), 20–40 s per request on the
   shared 2-core machine, so the default reference is the in-process one; tests/bench/test_choice_logprobs_server.py
   checks on the server itself that both paths give the same probabilities (within 2e-3);
+  ``--reference hf`` scores with ``hf/smollm2`` (transformers, the float32 weights de-quantized from the GGUF:
+  the same model family, not the same numbers);
 * ``choice-logprobs`` — ``openai/smollm2``, ``POST /chat/completions`` with ``logprobs`` and ``top_logprobs`` 20,
   the choices read at the answer position;
 * ``generate`` — ``openai/smollm2``, ``--max-tokens 16`` (the generation of docs/benchmarks.md), for items/s.
@@ -24,6 +26,14 @@ before and after each run.
 
     CAUSALGRAPH_DATA=../shared/data python benchmarks/bench_choice_logprobs.py --items 200 --json choice.json
     python benchmarks/bench_choice_logprobs.py --items 20 --cells ccr-member:A_5        # quicker
+
+``--inprocess`` measures the in-process chat mode instead: per cell, ``--method choice-logprobs`` through
+``llamacpp/smollm2`` (``create_chat_completion`` with ``logprobs``, no server) against the same method through
+the server (``openai/smollm2``), on the same items and model, temperature 0, top_logprobs 20: the share of items
+with the same scoring mode and label, the largest difference of their probabilities, and in-process true
+log-likelihood as the reference for the items read (argmax agreement, |ΔECE|, |ΔBrier|).
+
+    python benchmarks/bench_choice_logprobs.py --inprocess --items 20 --json inprocess.json
 """
 
 from __future__ import annotations
@@ -92,7 +102,10 @@ def calib(recs):
 
 
 def cell(task, variant, items, url, data, root, reference="llamacpp", threads=2) -> dict:
-    if reference == "server":
+    if reference == "hf":  # the float32 weights de-quantized from the same GGUF, by transformers
+        ll = timed(task, variant, "hf/smollm2", "loglik", items, root / "loglik", {"threads": threads, "batch_size": 4},
+                   data)
+    elif reference == "server":
         ll = timed(task, variant, "openai-compatible/smollm2", "loglik", items, root / "loglik",
                    {"base_url": url, "tokenizer": "smollm2"}, data)
     else:
@@ -139,15 +152,45 @@ def cell(task, variant, items, url, data, root, reference="llamacpp", threads=2)
     }
 
 
+def inprocess_cell(task, variant, items, url, data, root, threads=2) -> dict:
+    """In-process ``llamacpp/`` choice-logprobs against the server's, and against in-process true loglik."""
+    opts = {"n_threads": threads, "n_ctx": 4096}
+    srv = timed(task, variant, "openai/smollm2", "choice-logprobs", items, root / "server-choice", {"base_url": url},
+                data)
+    inp = timed(task, variant, "llamacpp/smollm2", "choice-logprobs", items, root / "inprocess-choice", opts, data)
+    ll = timed(task, variant, "llamacpp/smollm2", "loglik", items, root / "loglik", opts, data)
+    s, i = srv["records"], inp["records"]
+    same_mode = sum(s[k].get("scoring") == i[k].get("scoring") for k in s)
+    same_label = sum(s[k].get("label") == i[k].get("label") for k in s)
+    both = [k for k in s if s[k].get("scoring") == i[k].get("scoring") == "logprobs"]
+    dp = max((abs(s[k]["probs"][c] - i[k]["probs"][c]) for k in both for c in s[k]["probs"]), default=None)
+    read = [k for k in i if i[k].get("scoring") == "logprobs"]
+    cal_i, cal_ll = calib(i[k] for k in read), calib(ll["records"][k] for k in read)
+    return {
+        "task": task, "variant": variant, "items": len(s), "errors": sum(bool(r.get("error")) for r in i.values()),
+        "same_scoring": same_mode / len(s), "same_label": same_label / len(s), "read_both": len(both),
+        "read_inprocess": len(read), "max_abs_delta_prob_vs_server": dp,
+        "argmax_agreement_vs_loglik": (sum(i[k]["label"] == ll["records"][k]["label"] for k in read) / len(read)
+                                       if read else None),
+        "abs_delta_ece_vs_loglik": None if not cal_i else abs(cal_i["ece"] - cal_ll["ece"]),
+        "abs_delta_brier_vs_loglik": None if not cal_i else abs(cal_i["brier"] - cal_ll["brier"]),
+        "items_per_s": {"server choice": srv["items_per_s"], "in-process choice": inp["items_per_s"],
+                        "in-process loglik": ll["items_per_s"]},
+        "load": {"server choice": srv["load"], "in-process choice": inp["load"], "in-process loglik": ll["load"]},
+    }
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cells", default=DEFAULT_CELLS)
     ap.add_argument("--items", type=int, default=200)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--reference", choices=("llamacpp", "server"), default="llamacpp")
+    ap.add_argument("--reference", choices=("llamacpp", "server", "hf"), default="llamacpp")
     ap.add_argument("--data", default=None)
     ap.add_argument("--out", default=None, help="keep the runs here (default: a temporary folder)")
     ap.add_argument("--json", default=None)
+    ap.add_argument("--inprocess", action="store_true",
+                    help="compare llamacpp/ in-process choice-logprobs with the server's (module docstring)")
     args = ap.parse_args(argv)
     root = Path(args.out or tempfile.mkdtemp(prefix="cg-choice-bench-"))
     root.mkdir(parents=True, exist_ok=True)
@@ -156,8 +199,9 @@ def main(argv=None) -> None:
     try:
         for spec in args.cells.split(","):
             task, variant = spec.split(":")
-            got = cell(task, variant, args.items, url, args.data, root / f"{task}__{variant}", args.reference,
-                       args.threads)
+            where = root / f"{task}__{variant}"
+            got = (inprocess_cell(task, variant, args.items, url, args.data, where, args.threads) if args.inprocess
+                   else cell(task, variant, args.items, url, args.data, where, args.reference, args.threads))
             results.append(got)
             print(json.dumps({k: v for k, v in got.items()}, default=str), flush=True)
             if args.json:

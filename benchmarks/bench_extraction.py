@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from collections import Counter
 
 from causalgraph import compile_graph, load_pubmedcausal
@@ -32,14 +31,7 @@ from causalgraph.extraction.tuples import ExtractedPair
 from causalgraph.extraction.predictions import PredictionSet, RowPrediction
 from causalgraph.extraction.spans import span_tokens
 
-
-def best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+from _common import best
 
 
 def bare_pair_f1(pred: PredictionSet, gold: PredictionSet) -> float:

@@ -22,9 +22,9 @@ and the statement's real C(s) and token count.  Every statement gets a fresh ran
 * **Coverage** of the 95 % bootstrap intervals of arm A's accuracy and F1 (the target: the ratio of
   expected counts over the statement population, computed exactly below).
 
-Usage: ``python benchmarks/bench_stats_level.py [N_DIFFICULTY] [N_PAIRED] [seed]``
-(defaults 2000 and 2000; bootstrap 499 resamples); ``… N 0 SEED mixed`` runs the mixed model's terms
-(N datasets per design). Needs ``CAUSALGRAPH_DATA``.
+Usage: ``python benchmarks/bench_stats_level.py [N_DIFFICULTY] [N_PAIRED] [seed] [difficulty|paired|mixed|all]
+[G,G…]`` (defaults 2000 and 2000, all, G = 8,15,30,63; bootstrap 499 resamples); ``… N 0 SEED mixed`` runs the
+mixed model's terms (N datasets per design, G = 15,30,63 unless given). Needs ``CAUSALGRAPH_DATA``.
 """
 
 from __future__ import annotations
@@ -62,30 +62,46 @@ def corpus_design():
             for s in sids]
 
 
+def null_frame(stmts, G, sigma, rng):
+    """One dataset under no feature effect: G statements drawn with replacement, each item right with
+    probability ``expit(logit 0.7 + sigma u_s)``; one row per item (statement_id, c_norm, n_tokens, correct)."""
+    pick = rng.integers(0, len(stmts), G)
+    u = rng.normal(size=G)
+    rows = []
+    for k, i in enumerate(pick):
+        st = stmts[i]
+        p = expit(logit(0.7) + sigma * u[k])
+        for _ in range(len(st["gold"])):
+            rows.append((f"{st['sid']}#{k}", st["c_norm"], st["n_tokens"], rng.random() < p))
+    return pd.DataFrame(rows, columns=["statement_id", "c_norm", "n_tokens", "correct"])
+
+
 def difficulty_level(stmts, G, n, sigma, rng):
-    """Rejection counts per term (before, after), fits, refusals."""
+    """Rejection counts per term (before, after), fits, refusals, and fits whose test is marked not estimable
+    (fewer than MIN_STATEMENTS_TEST statements: ``after`` is then the CR2 test's own rate, which ships as
+    not estimable)."""
     rej = {m: {"c_norm": 0, "n_tokens": 0} for m in ("cr1", "cr2")}
-    fitted = refused = 0
+    fitted = refused = untested = 0
     for _ in range(n):
-        pick = rng.integers(0, len(stmts), G)
-        u = rng.normal(size=G)
-        rows = []
-        for k, i in enumerate(pick):
-            st = stmts[i]
-            p = expit(logit(0.7) + sigma * u[k])
-            for _ in range(len(st["gold"])):
-                rows.append((f"{st['sid']}#{k}", st["c_norm"], st["n_tokens"], rng.random() < p))
-        frame = pd.DataFrame(rows, columns=["statement_id", "c_norm", "n_tokens", "correct"])
+        frame = null_frame(stmts, G, sigma, rng)
         try:
             fit = fit_difficulty(frame, ["c_norm", "n_tokens"])
         except ConfigError:
             refused += 1
             continue
         fitted += 1
-        for row, p1 in zip(fit.rows, cr1_pvalues(fit)):
-            rej["cr2"][row["feature"]] += row["p"] < ALPHA and row["note"] is None
+        untested += any(row["p"] != row["p"] for row in fit.rows)
+        for row, p1, p2 in zip(fit.rows, cr1_pvalues(fit), cr2_pvalues(fit)):
+            rej["cr2"][row["feature"]] += p2 < ALPHA and "carried by" not in (row["note"] or "")
             rej["cr1"][row["feature"]] += p1 < ALPHA
-    return rej, fitted, refused
+    return rej, fitted, refused, untested
+
+
+def cr2_pvalues(fit):
+    """The CR2 t test of each term, p = 2 P(t_df > |b / se|): the shipped ``p`` where the design supports a test,
+    and what it would be where the fit marks the test not estimable (too few statements)."""
+    se = np.sqrt(np.diag(fit.cov))[1:]
+    return [float(2 * student.sf(abs(b) / s, row["df"])) for b, s, row in zip(fit.params[1:], se, fit.rows)]
 
 
 def mixed_level(stmts, G, n, sigma, rng):
@@ -93,15 +109,7 @@ def mixed_level(stmts, G, n, sigma, rng):
     rej = {m: {"c_norm": 0, "n_tokens": 0} for m in ("before", "after")}
     fitted = refused = 0
     for _ in range(n):
-        pick = rng.integers(0, len(stmts), G)
-        u = rng.normal(size=G)
-        rows = []
-        for k, i in enumerate(pick):
-            st = stmts[i]
-            p = expit(logit(0.7) + sigma * u[k])
-            for _ in range(len(st["gold"])):
-                rows.append((f"{st['sid']}#{k}", st["c_norm"], st["n_tokens"], rng.random() < p))
-        frame = pd.DataFrame(rows, columns=["statement_id", "c_norm", "n_tokens", "correct"])
+        frame = null_frame(stmts, G, sigma, rng)
         try:
             fit = fit_difficulty(frame, ["c_norm", "n_tokens"], model="mixed")
             old = fit_difficulty(frame, ["c_norm", "n_tokens"], model="mixed", se="cr1")
@@ -109,9 +117,9 @@ def mixed_level(stmts, G, n, sigma, rng):
             refused += 1
             continue
         fitted += 1
-        for row, before in zip(fit.rows, old.rows):
+        for row, before, p2 in zip(fit.rows, old.rows, cr2_pvalues(fit)):
             rej["before"][row["feature"]] += before["p"] < ALPHA
-            rej["after"][row["feature"]] += row["p"] < ALPHA and row["note"] is None
+            rej["after"][row["feature"]] += p2 < ALPHA and "carried by" not in (row["note"] or "")
     return rej, fitted, refused
 
 
@@ -215,25 +223,27 @@ def main() -> None:
     n_pair = int(sys.argv[2]) if len(sys.argv) > 2 else 2000
     seed = int(sys.argv[3]) if len(sys.argv) > 3 else 0
     only = sys.argv[4] if len(sys.argv) > 4 else "all"  # difficulty | paired | mixed | all
+    designs = tuple(int(g) for g in sys.argv[5].split(",")) if len(sys.argv) > 5 else DESIGNS
     stmts = corpus_design()
     print(f"# {len(stmts)} statements, {sum(len(s['gold']) for s in stmts)} items; seed {seed}")
     if n_diff and only in ("all", "difficulty"):
         print("\n## difficulty terms under no effect (sigma = SD of statement ease), rejection at alpha 0.05")
-        print("G  sigma  datasets  fitted  refused  term  before(CR1,t G-1)  after(CR2,BM)")
+        print("G  sigma  datasets  fitted  refused  test_not_estimable  term  before(CR1,t G-1)  after(CR2,BM)")
         for sigma in (1.0, 0.0):
-            for G in DESIGNS:
+            for G in designs:
                 t0 = time.time()
-                rej, fitted, refused = difficulty_level(stmts, G, n_diff, sigma, np.random.default_rng(seed + G))
+                rej, fitted, refused, untested = difficulty_level(stmts, G, n_diff, sigma,
+                                                                  np.random.default_rng(seed + G))
                 for term in ("c_norm", "n_tokens"):
                     b = rej["cr1"][term] / fitted if fitted else math.nan
                     a = rej["cr2"][term] / fitted if fitted else math.nan
-                    print(f"{G:2d}  {sigma:.0f}  {n_diff}  {fitted}  {refused}  {term}  {b:.4f}  {a:.4f}"
+                    print(f"{G:2d}  {sigma:.0f}  {n_diff}  {fitted}  {refused}  {untested}  {term}  {b:.4f}  {a:.4f}"
                           f"   ({time.time() - t0:.0f} s)", flush=True)
     if only == "mixed":
         print("\n## mixed model terms under no effect (sigma 1), rejection at alpha 0.05 (before: posterior SD, "
               "normal; after: what ships)")
         print("G  datasets  fitted  refused  term  before(normal)  after(BM t)")
-        for G in (15, 30, 63):
+        for G in (designs if len(sys.argv) > 5 else (15, 30, 63)):
             t0 = time.time()
             rej, fitted, refused = mixed_level(stmts, G, n_diff, 1.0, np.random.default_rng(seed + 7 * G))
             for term in ("c_norm", "n_tokens"):
@@ -244,7 +254,7 @@ def main() -> None:
         print("G  tau  datasets  mcnemar_exact  mcnemar_midp  acc_diff_cr2  boot_diff_pct  boot_diff_smallG  cr2_t_diff  "
               "cov_acc_pct  cov_acc_smallG  cov_acc_cr2  cov_f1_pct  cov_f1_smallG  cov_f1_cr2  f1_undefined")
         for tau in (0.0, 1.0):
-            for G in DESIGNS:
+            for G in designs:
                 t0 = time.time()
                 o = paired_level(stmts, G, n_pair, tau, np.random.default_rng(seed + 100 + G))
                 f = {k: v / n_pair for k, v in o.items()}

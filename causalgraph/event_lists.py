@@ -32,7 +32,7 @@ from typing import Any, Iterable, Mapping, Optional, Sequence
 
 import numpy as np
 
-from .scores import prf_counts
+from .scores import prf_counts, small_sample_factor
 
 __all__ = ["parse_event_list", "normalize_event", "match_events", "EventMatch", "SetOutcome", "set_outcome",
            "record_outcome", "set_scores", "format_event_list", "unreadable_event", "NONE_WORDS"]
@@ -258,6 +258,10 @@ def _groups(records: Sequence[Mapping[str, Any]]) -> list[list[int]]:
 def set_scores(records: Sequence[Mapping[str, Any]], *, n_boot: int = 1000, seed: int = 0) -> dict[str, Any]:
     """Micro and macro P/R/F1, exact-set accuracy and a 95 % bootstrap interval of micro F1 (statements resampled).
 
+    The interval is the binary tasks' (bench.scoring): resamples where micro F1 is undefined left out,
+    widened for few statements by :func:`causalgraph.scores.small_sample_factor`; ``None`` with fewer
+    than 2 statements (a run's report further withholds it below 30 statements, as for every F1).
+
     Examples
     --------
     >>> recs = [{"gold": ["a"], "label": ["a"], "meta": {"events": ["a", "b"], "statement_id": "s1"}},
@@ -282,22 +286,31 @@ def set_scores(records: Sequence[Mapping[str, Any]], *, n_boot: int = 1000, seed
         "unknown_answers": sum(len(o.unknown) for o in outs),
         "empty_gold": sum(1 for rec in records if not rec.get("gold")),
     }
-    out["f1_ci95"] = _micro_f1_interval(records, outs, n_boot=n_boot, seed=seed)
+    out["f1_ci95"] = _micro_f1_interval(records, outs, n_boot=n_boot, seed=seed,
+                                        point=f if tp + fp + fn > 0 else None)
     return out
 
 
-def _micro_f1_interval(records, outs, *, n_boot: int, seed: int) -> Optional[list[float]]:
-    if not outs:
-        return None
+def _micro_f1_interval(records, outs, *, n_boot: int, seed: int, point: Optional[float]) -> Optional[list[float]]:
+    # The statement bootstrap of the binary tasks' F1 (bench.scoring): a resample whose micro F1 is undefined
+    # (no tp, fp or fn in it) is left out rather than scored 0, and the percentile interval is widened around
+    # the point by scores.small_sample_factor (clipped to [0, 1]): the plain percentile interval undercovers
+    # with few statements (docs/statistics.md). Fewer than 2 statements, or an undefined point: no interval.
     groups = _groups(records)
+    if not outs or len(groups) < 2 or point is None or not math.isfinite(point) or n_boot <= 0:
+        return None
     per = np.array([[sum(outs[i].tp for i in g), sum(outs[i].fp for i in g), sum(outs[i].fn for i in g)]
                     for g in groups], dtype=np.int64)
     rng = np.random.default_rng(seed)
     w = rng.multinomial(len(groups), np.full(len(groups), 1.0 / len(groups)), size=n_boot)
-    sums = w @ per
-    f1 = np.array([prf_counts(*row)[2] for row in sums])
+    tp, fp, fn = (w @ per).T.astype(float)
+    den = 2 * tp + fp + fn
+    f1 = 2 * tp[den > 0] / den[den > 0]
+    if f1.size == 0:
+        return None
     lo, hi = np.quantile(f1, [0.025, 0.975])
-    return None if math.isnan(lo) else [float(lo), float(hi)]
+    c = small_sample_factor(len(groups), 0.95)
+    return [float(max(0.0, point - c * (point - lo))), float(min(1.0, point + c * (hi - point)))]
 
 
 _LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # what str.splitlines breaks at

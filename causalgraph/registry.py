@@ -37,10 +37,10 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Any, Callable, Generic, Iterator, Optional, Sequence, TypeVar
 
-from .errors import ConfigError
+from .errors import CausalGraphError, ConfigError
 
 __all__ = ["Registry", "PluginRow", "plugin_rows", "did_you_mean", "load_target", "is_target", "record_name",
-           "ENTRY_POINT_GROUPS"]
+           "short_repr", "ENTRY_POINT_GROUPS"]
 
 T = TypeVar("T")
 
@@ -67,6 +67,20 @@ def _note(message: str) -> None:
 
 # module.path:attr.path, as entry points write their targets.
 _TARGET = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
+
+
+def short_repr(value: Any, limit: int = 80) -> str:
+    """``repr(value)`` cut to ``limit`` characters: how a message quotes a plugin's wrong value.
+
+    A long list would make a one-line message a page.
+
+    Examples
+    --------
+    >>> short_repr("seven"), len(short_repr(list(range(100))))
+    ("'seven'", 80)
+    """
+    shown = repr(value)
+    return shown if len(shown) <= limit else shown[:limit - 3] + "..."
 
 
 def did_you_mean(name: Any, known: Sequence[str]) -> str:
@@ -158,6 +172,17 @@ def _dist_name_version(ep: Any) -> tuple[str, str]:
 def _distribution(ep: Any) -> str:
     name, version = _dist_name_version(ep)
     return f"{name} {version}" if version else name
+
+
+# Control characters (an escape sequence in an entry point's target) shown as their \x codes:
+# the messages naming a plugin go to a terminal.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def _origin(ep: Any, group: Optional[str]) -> str:
+    """How every message names an entry point: its name, target, distribution and group, one printable line."""
+    target = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(ep.value))
+    return f"entry point {ep.name!r} ({target}) of distribution {_distribution(ep)!r} in group {group!r}"
 
 
 @dataclass(frozen=True)
@@ -279,8 +304,7 @@ class Registry(Generic[T]):
         # Sorted, so that the order (and which of two plugins claiming one name wins) never
         # depends on the order of sys.path or of the environment's metadata.
         for ep in sorted(eps, key=lambda e: (e.name, _distribution(e), e.value)):
-            origin = f"entry point {ep.name!r} ({ep.value}) of distribution {_distribution(ep)!r} in group " \
-                     f"{self.group!r}"
+            origin = _origin(ep, self.group)
             held = self._entries.get(ep.name)
             if held is not None:
                 # A built-in (or code's) name stays what it is: the plugin is ignored, and said so once.
@@ -464,6 +488,56 @@ class Registry(Generic[T]):
                 self._values.pop(name, None)
         return ConfigError(msg)
 
+    def refuse(self, name: str, what: str, value: Any, expected: str, *, given: str = "") -> ConfigError:
+        """:meth:`fail` for a value of the wrong type: ``<kind 'name' (its plugin)>: its <what> returned …``.
+
+        The one message of every kind (a task's ``build_items``, a provider's factory, an encoder, a
+        metric, a reducer's estimator): the value (its repr cut at 80 characters) and its type,
+        ``given`` (what it was called with, ``" for n=3"``), then what was ``expected``.
+
+        Examples
+        --------
+        >>> things = Registry("thing")
+        >>> str(things.refuse("x", "function", "seven", "a number", given=" for n=3"))
+        "thing 'x': its function returned 'seven' (str) for n=3; expected a number"
+        """
+        return self.fail(name, f"{self.describe(name)}: its {what} returned {short_repr(value)} "
+                               f"({type(value).__name__}){given}; expected {expected}")
+
+    def call(self, name: str, what: str, function: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        """``function(*args, **kwargs)``, a function of ``name``'s value; a plugin's that raises or exits is failed.
+
+        The one guard of every kind around a plugin's code run at use time (a task's ``build_items``,
+        a provider's factory, an encoder, a reducer's estimator): an exception, or ``sys.exit()``,
+        becomes :meth:`broke`'s one line naming the plugin, never a traceback or the end of the
+        command.  causalgraph's own errors pass as they are (already one line: a variant a task
+        lacks …), and so does anything a built-in or code's value raises.
+
+        Examples
+        --------
+        >>> Registry("thing").call("x", "function", divmod, 7, 2)
+        (3, 1)
+        """
+        try:
+            return function(*args, **kwargs)
+        except CausalGraphError:
+            raise
+        except (Exception, SystemExit) as exc:
+            if self.origin(name) is None:
+                raise
+            raise self.broke(name, what, exc) from exc
+
+    def broke(self, name: str, what: str, exc: BaseException) -> ConfigError:
+        """:meth:`fail` for a plugin's function that raised: ``<kind 'name' (its plugin)>: its <what> raised …``.
+
+        Examples
+        --------
+        >>> str(Registry("thing").broke("x", "function", ValueError("no")))
+        "thing 'x': its function raised ValueError: no"
+        """
+        # sys.exit(3) is SystemExit: 3; an exception its name and message.
+        return self.fail(name, f"{self.describe(name)}: its {what} raised {type(exc).__name__}: {exc}")
+
     def names(self, *, plugins: bool = True) -> tuple[str, ...]:
         """Every registered name, in registration order (built-ins, then code, then plugins sorted).
 
@@ -524,8 +598,7 @@ class Registry(Generic[T]):
     def _short(self, ep: Any, detail: str) -> str:
         # The row names the plugin already: its detail keeps only why ("ModuleNotFoundError: …").
         for where in (f"{self.kind} {ep.name!r} (", ""):
-            origin = f"{where}entry point {ep.name!r} ({ep.value}) of distribution {_distribution(ep)!r} in group " \
-                     f"{self.group!r}{')' if where else ''}"
+            origin = f"{where}{_origin(ep, self.group)}{')' if where else ''}"
             if detail.startswith(origin):
                 detail = detail[len(origin):].lstrip(":").strip()
                 return detail[len("failed to load:"):].strip() if detail.startswith("failed to load:") else detail

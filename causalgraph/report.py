@@ -373,6 +373,13 @@ def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule:
                     + [(f'<span class="text">{_e(rec["statement"])}</span>', None)])
     add(_table(["statement", *(_metric_labels(ctab)[c] for c in metric_cols), "sum", "C(s)", "tokens", "density",
                 "text"], crow, cls="sortable", raw_cells=True, table_id="complexity-table"))
+    # Under the table it describes, in its words: what "sum" and C(s) add up, and which columns
+    # (a plugin's metric) are shown beside them without being a term.
+    composite = ctab.attrs["composite"]
+    apart = [_metric_labels(ctab)[c] for c in metric_cols if c[len("c_"):] not in composite["metrics"]]
+    add(f'<p class="muted" id="composite">The sum column is c_raw; {_e(composite_note(composite))}'
+        + (f'; {_e(", ".join(apart))} {"is a column" if len(apart) == 1 else "are columns"} of '
+           f'{"its" if len(apart) == 1 else "their"} own, in neither' if apart else "") + ".</p>")
 
     add('<h2 id="distributions">Distributions</h2>')
     add(_histograms(ctab))
@@ -431,8 +438,6 @@ def write_report(corpus: Corpus, out_dir: str | os.PathLike = "report", *, rule:
         if scored:
             add(_reliability_section(scored))
 
-    add(f'<footer class="muted" id="composite">{_e(composite_note(ctab.attrs["composite"]))}.</footer>')
-
     page = (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
         # The sorter is allowed by its hash, like every script of ours: no 'unsafe-inline' for scripts.
@@ -474,22 +479,27 @@ def _run_pages(runs, corpus: Corpus, out: Path, difficulty_feature: Optional[str
                      "parse_failures": view.totals["parse_failures"],
                      "f1": sum(f1s) / len(f1s) if f1s else None,
                      # variants scored by log-likelihood, with their calibration
+                     # (a choice-logprobs variant none of whose items was read keeps its row: undefined figures)
                      "loglik": [v for v in view.summary
-                                if v.get("method") in ("loglik", "choice-logprobs") and v.get("reliability")]})
+                                if (v.get("method") == "loglik" and v.get("reliability"))
+                                or v.get("method") == "choice-logprobs"]})
     return pages, rows
 
 
 def _reliability_section(scored: list[tuple[dict, dict]]) -> str:
     """The calibration table and a reliability diagram (base64 PNG) per run variant scored by log-likelihood."""
+    def shown(x):  # a figure with no value (acc_norm of choice-logprobs, nothing read or answered) is undefined
+        return (_num(x) if x is not None else "undefined", x)
+
     rows, images = [], []
     for n, (run, v) in enumerate(scored):
-        rows.append([run["name"], v["variant"], (v["calibrated"], v["calibrated"]),
-                     (_num(v["acc"]), v["acc"]),
-                     # choice-logprobs reads first tokens only: acc_norm has no value there (not 0)
-                     (_num(v["acc_norm"]) if v["acc_norm"] is not None else "undefined", v["acc_norm"]),
-                     (_num(v["ece"]), v["ece"]), (_num(v["ece_adaptive"]), v["ece_adaptive"]),
-                     (_num(v["brier"]), v["brier"]),
-                     v.get("method", "loglik"), (_num(v.get("reached")), v.get("reached"))])
+        scored_n = v.get("calibrated") or 0  # (None when every request failed: none scored)
+        rows.append([run["name"], v["variant"], (scored_n, scored_n),
+                     shown(v["acc"]), shown(v["acc_norm"]), shown(v["ece"]), shown(v["ece_adaptive"]),
+                     shown(v["brier"]), v.get("method", "loglik"),
+                     shown(v["reached"]) if v.get("method") == "choice-logprobs" else ("", None)])
+        if not v.get("reliability"):
+            continue  # nothing read: no diagram
         cal = {"reliability": v["reliability"], "ece": v["ece"], "ece_adaptive": v["ece_adaptive"],
                "brier": v["brier"], "n": v["calibrated"]}
         fig = reliability_figure(cal, title=f"{run['name']} · {run['task']} {v['variant']} · {run['model']}")
@@ -507,5 +517,6 @@ def _reliability_section(scored: list[tuple[dict, dict]]) -> str:
               'choices. Each diagram: accuracy against confidence in 15 equal-width bins, the items per bin '
               'below; the diagonal is perfect calibration. choice-logprobs: read from a chat model\'s '
               'generated-token log-probabilities at the answer position; reached is the share of items read '
-              'there (calibration is over those), acc counts every item (the others parsed).</p>'
+              'there (calibration is over those: undefined when none was), acc counts every item (the others '
+              'parsed).</p>'
             + '<div id="reliability-diagrams">' + "".join(images) + "</div>")

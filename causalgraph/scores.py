@@ -1,14 +1,16 @@
 """Precision, recall and F1: the one implementation every scorer uses (benchmark labels, extracted spans,
-annotations).
+annotations); and the small-sample factor every statement-bootstrap interval is widened by (benchmark
+scores, paired comparisons, pooled graph scores).
 
 Divisions by zero give 0, as scikit-learn's ``zero_division=0``.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any, Sequence
 
-__all__ = ["prf", "prf_counts", "binary_scores"]
+__all__ = ["prf", "prf_counts", "binary_scores", "small_sample_factor"]
 
 
 def prf(p_sum: float, n_pred: int, r_sum: float, n_gold: int) -> dict[str, float]:
@@ -65,3 +67,24 @@ def binary_scores(gold: Sequence[Any], pred: Sequence[Any], positive: Any) -> di
     correct = sum(1 for g, p in zip(gold, pred) if p is not None and g == p)
     return {"precision": precision, "recall": recall, "f1": f1, "accuracy": correct / len(gold) if gold else 0.0,
             "tp": tp, "fp": fp, "fn": fn, "tn": tn}
+
+
+def small_sample_factor(n_groups: int, level: float = 0.95) -> float:
+    """``√(G/(G−1)) · t_{G−1} / z`` at ``level``: how much a percentile interval over ``G`` statements is widened.
+
+    A percentile interval of a statement (cluster) bootstrap is too narrow with few statements (its
+    spread has the plug-in factor (G − 1)/G, its shape ignores that the spread is estimated from G
+    clusters); the factor of a cluster-robust t interval corrects both. benchmarks/bench_stats_level.py
+    measures the coverage (docs/statistics.md): 86 % → 93 % for accuracy over 8 statements.
+
+    Examples
+    --------
+    >>> round(small_sample_factor(8), 3), round(small_sample_factor(63), 3)
+    (1.29, 1.028)
+    """
+    from scipy.stats import norm, t as student
+
+    if n_groups < 2:
+        return math.inf
+    q = 1 - (1 - level) / 2
+    return math.sqrt(n_groups / (n_groups - 1)) * float(student.ppf(q, n_groups - 1)) / float(norm.ppf(q))

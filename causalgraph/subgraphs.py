@@ -39,7 +39,7 @@ from .merged import MergedGraph, concat_ranges
 from .outputs import output_file
 
 __all__ = ["Subgraph", "check_sampling", "sample_subgraphs", "subgraph_rows", "write_relations", "check_relations_path", "RELATION_COLUMNS",
-           "MAX_SUBGRAPH_NODES"]
+           "MAX_SUBGRAPH_NODES", "STRATA", "subgraph_strata", "stratify_subgraphs", "context_sources"]
 
 #: Columns written by :func:`write_relations` (the relations format of docs/data.md).
 RELATION_COLUMNS = ("text", "cause", "effect", "statement_id", "context")
@@ -105,6 +105,13 @@ def _check_int(name: str, value, low: int, high: Optional[int] = None) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
         rng = f">= {low}" if high is None else f"from {low} to {high:,}"
         raise ConfigError(f"{name} must be an integer {rng}, got {value!r}")
+
+
+def _check_centres(n: int, candidates: int) -> None:
+    """Refuse ``n`` random centres among fewer ``candidates`` (concepts with an edge to another)."""
+    if n > candidates:
+        raise ConfigError(f"asked for {n:,} random centres, but only {candidates:,} concepts of the graph have an "
+                          "edge to another concept")
 
 
 def _first_seen(values: np.ndarray) -> np.ndarray:
@@ -187,9 +194,7 @@ def sample_subgraphs(graph: MergedGraph, *, around: Sequence[int] = (), n_random
     centres = [int(c) for c in around]
     if n_random:
         candidates = np.flatnonzero(adj.degree() > 0)
-        if n_random > candidates.size:
-            raise ConfigError(f"asked for {n_random:,} random centres, but only {candidates.size:,} concepts "
-                              "of the graph have an edge to another concept")
+        _check_centres(n_random, candidates.size)
         centres += np.sort(rng.choice(candidates, size=n_random, replace=False)).tolist()
     seen: set = set()
     out: list[Subgraph] = []
@@ -236,11 +241,13 @@ def _relation_text(cause: str, effect: str) -> str:
     return f"{cause} causes {effect}."
 
 
-def subgraph_rows(graph: MergedGraph, subgraphs: Sequence[Subgraph]) -> list[dict]:
+def subgraph_rows(graph: MergedGraph, subgraphs: Sequence[Subgraph],
+                  strata: Optional[Sequence[dict]] = None) -> list[dict]:
     """The subgraphs as rows of the relations format, one per edge of the induced subgraph.
 
     Self-loops are edges of the big graph among the chosen concepts, so they are rows too (and
-    entries of ``context``), as docs/data.md says; the tasks and chains ignore them.
+    entries of ``context``), as docs/data.md says; the tasks and chains ignore them.  ``strata``
+    (one dict per subgraph, :func:`stratify_subgraphs`) goes into each context as ``strata``.
 
     Examples
     --------
@@ -251,7 +258,9 @@ def subgraph_rows(graph: MergedGraph, subgraphs: Sequence[Subgraph]) -> list[dic
     [('a', 'b', 'a causes b. b causes c.'), ('b', 'c', 'a causes b. b causes c.')]
     """
     rows: list[dict] = []
-    for sg in subgraphs:
+    if strata is not None and len(strata) != len(subgraphs):
+        raise ConfigError(f"{len(strata)} strata for {len(subgraphs)} subgraphs")
+    for k, sg in enumerate(subgraphs):
         edges = [int(e) for e in sg.edges]
         if not edges:
             continue  # a centre without any edge (possible only when named)
@@ -265,8 +274,11 @@ def subgraph_rows(graph: MergedGraph, subgraphs: Sequence[Subgraph]) -> list[dic
             if text not in texts:
                 texts.append(text)
             prov.append({"cause": c, "effect": f, **graph.edge_provenance(e)})
-        context = json.dumps({"source": graph.source or graph.name, "centre": names[sg.centre], "hops": sg.hops,
-                              "truncated": sg.truncated, "edges": prov}, ensure_ascii=False, separators=(",", ":"))
+        ctx = {"source": graph.source or graph.name, "centre": names[sg.centre], "hops": sg.hops,
+               "truncated": sg.truncated, "edges": prov}
+        if strata is not None:
+            ctx["strata"] = dict(strata[k])
+        context = json.dumps(ctx, ensure_ascii=False, separators=(",", ":"))
         text = " ".join(texts)
         for e, p in zip(edges, prov):
             rows.append({"text": text, "cause": p["cause"], "effect": p["effect"], "statement_id": sg.statement_id,
@@ -313,3 +325,215 @@ def write_relations(rows: Sequence[dict], path) -> Path:
             for r in rows:
                 w.writerow([r[c] for c in RELATION_COLUMNS])
     return p
+
+
+# -- stratified sampling ----------------------------------------------------------------------------
+
+#: What ``stratify_subgraphs`` can stratify by (``sample-subgraphs --stratify``).
+STRATA = ("support", "source-type", "size", "depth")
+
+
+def _depth(graph: MergedGraph, sg: Subgraph) -> int:
+    """Longest path, in edges, of the subgraph's condensation (its cycles contracted; self-loops ignored)."""
+    nodes = [int(i) for i in sg.nodes]
+    pos = {v: k for k, v in enumerate(nodes)}
+    succ: list[list[int]] = [[] for _ in nodes]
+    for e in sg.edges.tolist():
+        a, b = pos[int(graph.src[e])], pos[int(graph.dst[e])]
+        if a != b:
+            succ[a].append(b)
+    n = len(nodes)
+    # strongly connected components, Kosaraju (iterative): first pass orders by finish time
+    order: list[int] = []
+    seen = [False] * n
+    for s in range(n):
+        if seen[s]:
+            continue
+        seen[s] = True
+        stack = [(s, 0)]
+        while stack:
+            v, i = stack.pop()
+            if i < len(succ[v]):
+                stack.append((v, i + 1))
+                w = succ[v][i]
+                if not seen[w]:
+                    seen[w] = True
+                    stack.append((w, 0))
+            else:
+                order.append(v)
+    pred: list[list[int]] = [[] for _ in nodes]
+    for v in range(n):
+        for w in succ[v]:
+            pred[w].append(v)
+    comp = [-1] * n
+    k = 0
+    for s in reversed(order):
+        if comp[s] >= 0:
+            continue
+        comp[s] = k
+        stack2 = [s]
+        while stack2:
+            v = stack2.pop()
+            for w in pred[v]:
+                if comp[w] < 0:
+                    comp[w] = k
+                    stack2.append(w)
+        k += 1
+    # components come out in topological order of the condensation (sources first): one DP pass
+    csucc: list[set] = [set() for _ in range(k)]
+    for v in range(n):
+        for w in succ[v]:
+            if comp[v] != comp[w]:
+                csucc[comp[v]].add(comp[w])
+    longest = [0] * k
+    for c in reversed(range(k)):
+        longest[c] = max((1 + longest[d] for d in csucc[c]), default=0)
+    return max(longest, default=0)
+
+
+def _bucket(value: int, edges: Sequence[int]) -> str:
+    """``value``'s bucket among the lower bounds ``edges`` (``"1"``, ``"2-4"``, ``"5+"`` …)."""
+    for k, lo in enumerate(edges):
+        hi = edges[k + 1] - 1 if k + 1 < len(edges) else None
+        if hi is None:
+            return f"{lo}+"
+        if value <= hi:
+            return str(lo) if lo == hi else f"{lo}-{hi}"
+    return str(value)
+
+
+def subgraph_strata(graph: MergedGraph, sg: Subgraph) -> dict:
+    """The stratum of a subgraph on each of :data:`STRATA`.
+
+    ``support``: the fewest sources of any of its edges (a statement is as well
+    attested as its weakest relation), bucketed ``1``, ``2-4``, ``5+`` (``0``
+    for edges without sources); ``source-type``: the type with the most
+    sources over its edges (ties: the graph's first type), ``none`` without
+    types; ``size``: its concepts, bucketed ``2-4``, ``5-8``, ``9+``;
+    ``depth``: the longest path of its condensation in edges, ``0``, ``1``,
+    ``2``, ``3+``.
+
+    Examples
+    --------
+    >>> from causalgraph.merged import merge_pairs
+    >>> g = merge_pairs([("a", "b"), ("b", "c"), ("c", "b")])
+    >>> subs, _ = sample_subgraphs(g, around=[0], hops=2, max_nodes=5)
+    >>> subgraph_strata(g, subs[0])
+    {'support': '0', 'source-type': 'none', 'size': '2-4', 'depth': '1'}
+    """
+    edges = sg.edges
+    if edges.size:
+        low = int(graph.sources[edges].min())
+    else:
+        low = 0
+    support = "0" if low == 0 else _bucket(low, (1, 2, 5))
+    if graph.type_counts is not None and graph.source_types and edges.size:
+        per = graph.type_counts[edges].sum(axis=0)
+        stype = graph.source_types[int(np.argmax(per))] if per.max() > 0 else "none"
+    else:
+        stype = "none"
+    return {"support": support, "source-type": stype, "size": _bucket(int(sg.nodes.size), (2, 5, 9)),
+            "depth": _bucket(_depth(graph, sg), (0, 1, 2, 3))}
+
+
+def stratify_subgraphs(graph: MergedGraph, n: int, by: Sequence[str], *, hops: int = 2, max_nodes: int = 12,
+                       seed: int = 0, pool: Optional[int] = None,
+                       id_prefix: str = "subgraph") -> tuple[list[Subgraph], list[dict], dict]:
+    """``n`` random subgraphs spread evenly over the strata ``by`` (:data:`STRATA`).
+
+    A pool of random centres (``pool``, default ``4 × n``, at most every
+    concept with an edge; ``n`` above that number is refused, as
+    :func:`sample_subgraphs` refuses it) is sampled as :func:`sample_subgraphs` does; each
+    subgraph gets its strata (:func:`subgraph_strata`); then the subgraphs are
+    taken one stratum at a time in turn (strata in sorted order, each in
+    the pool's seeded order) until ``n`` are taken or the pool is used up —
+    so every stratum the pool holds is represented and none holds more than
+    one more subgraph than another unless it ran out. The same graph, options
+    and seed give the same subgraphs whatever ``PYTHONHASHSEED``.
+
+    Returns
+    -------
+    (subgraphs, strata, counts)
+        The subgraphs (ids renumbered in the order taken), each one's strata,
+        and counts: ``pool``, ``written``, ``duplicates`` and ``per_stratum``
+        (``"support=1|size=2-4"`` → subgraphs taken).
+
+    Examples
+    --------
+    >>> from causalgraph.merged import merge_pairs
+    >>> g = merge_pairs([("a", "b"), ("b", "c"), ("c", "d"), ("x", "y")])
+    >>> subs, strata, counts = stratify_subgraphs(g, 2, ["depth"], hops=1, max_nodes=4, seed=0)
+    >>> sorted(s["depth"] for s in strata)
+    ['1', '2']
+    """
+    bad = [b for b in by if b not in STRATA]
+    if bad or not by:
+        raise ConfigError(f"stratify by one or more of {', '.join(STRATA)}; got {', '.join(map(repr, bad or by))}")
+    _check_int("n", n, 1)
+    by = list(dict.fromkeys(by))
+    adj_deg = _Adjacency(graph).degree()
+    candidates = int(np.count_nonzero(adj_deg > 0))
+    if candidates < 1:
+        raise ConfigError("no concept of the graph has an edge to another concept: nothing to sample")
+    _check_centres(n, candidates)  # as sample_subgraphs: n subgraphs need n centres, not fewer written silently
+    size = min(candidates, pool if pool is not None else 4 * n)
+    subs, counts = sample_subgraphs(graph, n_random=size, hops=hops, max_nodes=max_nodes, seed=seed,
+                                    id_prefix=id_prefix)
+    # the pool in a seeded random order (sample_subgraphs returns its centres sorted)
+    rng = np.random.Generator(np.random.PCG64([seed, 1]))
+    subs = [subs[i] for i in rng.permutation(len(subs))]
+    strata = [subgraph_strata(graph, s) for s in subs]
+    groups: dict[str, list[int]] = {}
+    for i, st in enumerate(strata):
+        groups.setdefault("|".join(f"{b}={st[b]}" for b in by), []).append(i)
+    keys = sorted(groups)
+    taken: list[int] = []
+    per = {k: 0 for k in keys}
+    depth = 0
+    while len(taken) < n:
+        progressed = False
+        for k in keys:
+            if depth < len(groups[k]) and len(taken) < n:
+                taken.append(groups[k][depth])
+                per[k] += 1
+                progressed = True
+        if not progressed:
+            break
+        depth += 1
+    width = max(4, len(str(len(taken))))
+    out = [Subgraph(f"{id_prefix}-{j:0{width}d}", subs[i].centre, subs[i].nodes, subs[i].edges, subs[i].hops,
+                    subs[i].truncated) for j, i in enumerate(taken, start=1)]
+    return out, [strata[i] for i in taken], {"pool": size, "written": len(out), "duplicates": counts["duplicates"],
+                                             "per_stratum": per}
+
+
+def context_sources(meta: Mapping) -> Optional[list[dict]]:
+    """The sources an item carries in ``meta["context"]`` (``sample-subgraphs --sources``), edge by edge.
+
+    Each entry is ``{"cause", "effect", "sources_total", "sources_shown"}``, the edge's
+    ``sources_shown`` as written (type, sentence, reference, page id, timestamp, line); ``None`` when
+    the item has no context, its context is not a JSON object, or no edge of it carries sources
+    (statements sampled without ``--sources``, or from another corpus).
+
+    Examples
+    --------
+    >>> ctx = {"edges": [{"cause": "rain", "effect": "flood", "sources_total": 1,
+    ...                   "sources_shown": [{"type": "wikipedia_sentence", "sentence": "Rain floods."}]},
+    ...                  {"cause": "flood", "effect": "damage"}]}
+    >>> context_sources({"context": json.dumps(ctx)})
+    [{'cause': 'rain', 'effect': 'flood', 'sources_total': 1, 'sources_shown': [{'type': 'wikipedia_sentence', 'sentence': 'Rain floods.'}]}]
+    >>> context_sources({"context": "plain text"}) is None, context_sources({}) is None
+    (True, True)
+    """
+    ctx = meta.get("context") if isinstance(meta, Mapping) else None
+    if isinstance(ctx, str):
+        try:
+            ctx = json.loads(ctx)
+        except ValueError:
+            return None  # a context written by hand as text: it holds no sources
+    if not isinstance(ctx, dict) or not isinstance(ctx.get("edges"), list):
+        return None
+    out = [{"cause": e.get("cause"), "effect": e.get("effect"), "sources_total": e.get("sources_total"),
+            "sources_shown": e["sources_shown"]}
+           for e in ctx["edges"] if isinstance(e, dict) and isinstance(e.get("sources_shown"), list)]
+    return out or None

@@ -6,11 +6,15 @@ A chat endpoint returns no log-probability of given text, but it returns
 port, asks five ccr-member A_5 items through the ``openai/`` backend with
 ``--method choice-logprobs``, prints each item's choice probabilities and how
 it was scored, and stops the server.  The same flag reaches OpenAI itself
-(``--model openai/gpt-4.1-mini``, no ``--base-url``) or ``vllm serve``.  The
-command line is
+(``--model openai/gpt-4.1-mini``, no ``--base-url``) or ``vllm serve``.  Then
+it asks the same items of the same GGUF in process, without a server
+(``llamacpp/smollm2``; ``vllm/`` works alike), and prints the largest
+difference between the two runs' probabilities.  The command lines are
 
     causalgraph bench run --task ccr-member --variant A_5 --model openai/smollm2 \\
         --base-url http://127.0.0.1:PORT/v1 --method choice-logprobs --limit 5
+    causalgraph bench run --task ccr-member --variant A_5 --model llamacpp/smollm2 \\
+        --method choice-logprobs --limit 5
 
     python examples/choice_logprobs.py [OUT_DIR]
 """
@@ -48,8 +52,21 @@ try:
               f"({probs or r.get('choice_read', {}).get('note')}); answer {r['response']!r}")
     m = res.metrics["variants"]["A_5"]
     ch, cal = m["choice_logprobs"], m["calibration"]
-    print(f"acc {ch['acc']:.3f}; read at the answer position {ch['read']} of {m['items']}; "
-          f"ECE {cal['ece']}, Brier {cal['brier']} over the items read; run directory {res.path}")
+    # With no item read, ECE and Brier are undefined (None, with a note), not 0.
+    figures = (f"ECE {cal['ece']:.4f}, Brier {cal['brier']:.4f} over the items read" if cal and cal["n"]
+               else f"ECE and Brier {(cal or {}).get('note') or 'undefined: no item was answered'}")
+    print(f"acc {ch['acc']:.3f}; read at the answer position {ch['read']} of {m['items']}; {figures}; "
+          f"run directory {res.path}")
 finally:
     server.terminate()
     server.wait(timeout=15)
+
+# In process: create_chat_completion returns the same logprobs/top_logprobs, read by the same reader.
+local = cg.run_benchmark("ccr-member", ["A_5"], "llamacpp/smollm2", method="choice-logprobs", limit=5,
+                         model_options={"n_ctx": 2048}, out=f"{out}/ccr-member-inprocess")
+served = {r["item_id"]: r for r in cg.load_run(res.path).responses}
+both = [(r, served[r["item_id"]]) for r in cg.load_run(local.path).responses
+        if r.get("probs") and (served.get(r["item_id"]) or {}).get("probs")]
+gap = max((abs(a["probs"][k] - b["probs"][k]) for a, b in both for k in a["probs"]), default=None)
+print(f"in process (llamacpp/smollm2): {len(both)} items read both ways; largest |probability difference| "
+      f"from the server: {'undefined (none read both ways)' if gap is None else f'{gap:.2e}'}")

@@ -22,6 +22,7 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
+from typing import NoReturn
 
 import causalgraph as cg
 from causalgraph.errors import CausalGraphError
@@ -36,7 +37,7 @@ def server_stderr(log: Path, lines: int = 15) -> str:
     return "\n".join(text.splitlines()[-lines:]) or "(nothing)"
 
 
-def fail(message: str, log: Path) -> None:
+def fail(message: str, log: Path) -> NoReturn:
     print(f"the llama.cpp server's stderr:\n{server_stderr(log)}", file=sys.stderr)
     print(f"openai_compatible_server: {message} (the server needs pip install 'causalgraph[llamacpp]')",
           file=sys.stderr)
@@ -66,7 +67,6 @@ def start_server(model: Path, port: int, log: Path) -> subprocess.Popen:
     server.terminate()
     server.wait(timeout=15)
     fail(f"the server did not answer on 127.0.0.1:{port} within {STARTUP_S} s", log)
-    raise AssertionError("unreachable")
 
 
 def main() -> None:

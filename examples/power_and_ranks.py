@@ -5,7 +5,9 @@
 2. Three mock runs of the same 60 ``ccr-member`` items (the oracle, ``mock/noisy`` wrong with
    probability 0.3, and a constant "No"): the same figures from a pilot pair, then ``stats compare
    --rank``: each arm's F1 with its interval, tie groups after Holm, and rank intervals over
-   statements.
+   statements; the same table on the ``bench view`` comparison page (and ``bench report --rank model``).
+
+3. ``bench plan --power``: the same figures for a planned run's own items and statements.
 
 Run: ``python examples/power_and_ranks.py`` (needs the ClimateCause corpus: CAUSALGRAPH_DATA).
 """
@@ -16,7 +18,8 @@ import tempfile
 from pathlib import Path
 
 from causalgraph.bench.runner import run_benchmark
-from causalgraph.stats.power import Design, pilot_pair, power_table
+from causalgraph.bench.plan import plan_run
+from causalgraph.stats.power import Design, pilot_pair, plan_power, power_table
 from causalgraph.stats.ranking import rank_runs
 
 # 1. Before any run: 874 items over 63 statements, the arms disagree on 20 % of items, B better by 5 points.
@@ -42,3 +45,22 @@ with tempfile.TemporaryDirectory() as tmp:
     table = rank_runs(runs, by="model", n_boot=500)
     print()
     print(table[["arm", "score", "ci_low", "ci_high", "group", "rank", "rank_low", "rank_high"]].to_string(index=False))
+    # 2c. The same table, from the same function, on the comparison page of `bench view RUN RUN RUN` (and after
+    #     the scores of `bench report RUN RUN RUN --rank model`), with stats compare --rank's 1,000 resamples.
+    from causalgraph.viewer import load_views, write_run_page
+
+    views, comparison = load_views(runs)
+    page = write_run_page(runs, Path(tmp) / "compare.html", views=(views, comparison))
+    print(f"\n{page.name}: ranking by {comparison['ranking']['by']}")
+    for r in comparison["ranking"]["rows"]:
+        print(f"  {r['arm']:14s} F1 {r['score']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]  group {r['group']:3s} "
+              f"rank {r['rank']:g} [{r['rank_low']:g}, {r['rank_high']:g}]" if r["score"] is not None else
+              f"  {r['arm']:14s} —  ({r['note']})")
+
+# 3. The planned run's own statements (ccr-member A_5: 512 items in 63 statements of 2 to 43 items), with the
+# pilot's discordance and correlation: what `causalgraph bench plan --power --pilot A,B` prints.
+plan = plan_run(["ccr-member"], "openai/gpt-5.1-2025-11-13", variants=["A_5"], statement_sizes=True)
+print()
+for row in plan_power(plan, pilot):
+    print(f"{row['task']} {row['variant']} {row['test']:9s} items {row['items']}, statements {row['statements']}: "
+          f"power {row['power']:.3f}, MDE {row['mde']:.3f}")

@@ -3,7 +3,8 @@
 #
 #   scripts/align_before_after.sh BASE OUT
 #
-# BASE: a checkout of causalgraph before alignment (e.g. `git archive f71bf4e | tar -x -C BASE`); OUT: a folder
+# BASE: a checkout of causalgraph just before alignment (`git archive ef831b4^1 | tar -x -C BASE`; an older base
+# such as f71bf4e differs in 9 of 13 by the graph scores' own changes of 549a54e); OUT: a folder
 # for the inputs (scripts/align_before_after_inputs.py writes them) and the outputs. Reads the corpora through
 # CAUSALGRAPH_DATA; PYTHON (default python) must have causalgraph's dependencies.
 set -u

@@ -18,24 +18,16 @@ from pathlib import Path
 
 from causalgraph.datasets import load_corpus
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from _common import rewrite_event  # noqa: E402  (benchmarks/_common.py, shared with bench_alignment.py)
+
 out = Path(sys.argv[1])
 out.mkdir(parents=True, exist_ok=True)
 rng = random.Random(40)
 
 
 def perturb(name):
-    r = rng.random()
-    w = name.split()
-    if r < 0.4:
-        return name
-    if r < 0.6:
-        return "The " + name[:1].upper() + name[1:] + "."
-    if r < 0.8 and len(w) > 1:
-        del w[rng.randrange(len(w))]
-        return " ".join(w)
-    if r < 0.9 and len(w) > 2:
-        return " ".join(w[1:] + w[:1])
-    return name + " changes"
+    return rewrite_event(name, rng, added="changes")
 
 
 cc = load_corpus("climatecause")

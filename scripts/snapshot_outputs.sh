@@ -11,6 +11,11 @@
 # as $OUT), timestamps, durations and latencies in run manifests and records, and lock files. Mock models only: no network, no model files.
 #
 # CAUSALGRAPH (default: causalgraph on PATH) and CAUSALGRAPH_DATA (default ../shared/data) are read.
+# CAUSALGRAPH is one program (no arguments). To snapshot another checkout, point it at a wrapper such as
+#   #!/bin/sh
+#   PYTHONSAFEPATH=1 PYTHONPATH=/path/to/checkout exec python -m causalgraph "$@"
+# PYTHONSAFEPATH=1 matters: `python -m` puts the current folder first on sys.path, so that without it a
+# wrapper run from inside another checkout imports that checkout's causalgraph instead.
 set -u
 OUT=${1:?usage: snapshot_outputs.sh OUT_DIR}
 mkdir -p "$OUT"
@@ -18,6 +23,10 @@ OUT=$(cd "$OUT" && pwd)
 CG=${CAUSALGRAPH:-causalgraph}
 export CAUSALGRAPH_DATA=${CAUSALGRAPH_DATA:-$(cd "$(dirname "$0")/../../shared/data" 2>/dev/null && pwd)}
 export CAUSALGRAPH_OFFLINE=1 PYTHONHASHSEED=0
+# Progress lines on stderr (bench run, export-dataset: one every CAUSALGRAPH_PROGRESS_INTERVAL seconds when
+# stderr is a file) say how many seconds have passed and where the clock found the job: no two snapshots
+# agree on them. No job here runs this long, so none prints any.
+export CAUSALGRAPH_PROGRESS_INTERVAL=1000000000
 # The response cache lives in the snapshot, so that mock runs are asked afresh each time.
 export CAUSALGRAPH_CACHE="$OUT/.cache"
 

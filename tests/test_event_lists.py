@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -137,3 +138,50 @@ def test_unreadable_event_names_why(name, why, parser_splits):
     # and the parser indeed misreads it: listed alone, it is not read back as the event
     frags, _ = parse_event_list(f"<Answer>{name}</Answer>")
     assert (match_events(frags, [name]).events != (name,)) is parser_splits
+
+
+def test_the_set_f1_interval_leaves_out_resamples_where_micro_f1_is_undefined_instead_of_scoring_them_0():
+    # Statement s0 holds every gold event and the answers name them exactly; s1-s3 have empty gold sets answered
+    # "none". Micro F1 is 1; a resample without s0 has no tp, fp or fn, so its F1 is undefined, not 0. Scored 0
+    # (before), the interval was [0, 1] ((3/4)^4 = 32 % of the resamples miss s0); left out, it is [1, 1].
+    ev = {"events": ["a", "b"]}
+    recs = [{"gold": ["a", "b"], "label": ["a", "b"], "meta": {**ev, "statement_id": "s0"}}]
+    recs += [{"gold": [], "label": [], "meta": {**ev, "statement_id": f"s{k}"}} for k in (1, 2, 3)]
+    s = set_scores(recs, n_boot=400)
+    assert s["f1"] == 1.0 and s["f1_ci95"] == [1.0, 1.0]
+
+
+def test_the_set_f1_interval_is_the_percentile_interval_widened_for_few_statements():
+    # Recomputed here from the resample weights (the same multinomial draws): the plain 2.5/97.5 percentiles of
+    # micro F1, widened around the point by sqrt(G/(G-1)) t_{G-1} / z as the binary tasks' interval is.
+    from scipy.stats import norm, t
+
+    ev = {"events": ["a", "b", "c"]}
+    answers = [(["a"], ["a"]), (["a", "b"], ["a"]), (["c"], ["c", "b"]), (["b"], []), (["a", "c"], ["a", "c"]),
+               (["b"], ["b"])]
+    recs = [{"gold": g, "label": p, "meta": {**ev, "statement_id": f"s{k}"}} for k, (g, p) in enumerate(answers)]
+    s = set_scores(recs, n_boot=500, seed=3)
+    counts = np.array([[len(set(g) & set(p)), len(set(p) - set(g)), len(set(g) - set(p))] for g, p in answers])
+    w = np.random.default_rng(3).multinomial(6, np.full(6, 1 / 6), size=500)
+    tp, fp, fn = (w @ counts).T
+    f1 = 2 * tp / (2 * tp + fp + fn)
+    lo, hi = np.quantile(f1, [0.025, 0.975])
+    c = np.sqrt(6 / 5) * t.ppf(0.975, 5) / norm.ppf(0.975)
+    point = 2 * 6 / (2 * 6 + 1 + 2)
+    assert s["f1"] == pytest.approx(point)
+    assert s["f1_ci95"] == pytest.approx([max(0, point - c * (point - lo)), min(1, point + c * (hi - point))])
+
+
+def test_a_run_report_withholds_the_set_f1_interval_below_30_statements_with_a_note():
+    from causalgraph.bench.scoring import MIN_STATEMENTS_INTERVAL, score_records
+    from causalgraph.tasks import get_task
+
+    spec = get_task("sinks")
+    def recs(n):
+        return [{"item_id": f"i{k}", "gold": ["a"], "label": ["a"] if k % 3 else ["b"], "rule": "r",
+                 "meta": {"events": ["a", "b"], "statement_id": f"s{k}"}} for k in range(n)]
+    few = score_records(recs(MIN_STATEMENTS_INTERVAL - 1), spec, n_boot=200)
+    assert few["f1_ci95"] is None
+    assert f"{MIN_STATEMENTS_INTERVAL - 1} statements, at least {MIN_STATEMENTS_INTERVAL} needed" in " ".join(few["notes"])
+    enough = score_records(recs(MIN_STATEMENTS_INTERVAL), spec, n_boot=200)
+    assert enough["f1_ci95"] is not None and "notes" not in enough

@@ -439,3 +439,15 @@ def test_nodes_without_a_label_are_named_by_their_ids_with_a_note(tmp_path, caps
         else:
             assert corpus.report["notes"] == [f"{tmp_path / name}: {note}"] or note in corpus.report["notes"][0]
             assert err.startswith("causalgraph: note: ") and note in err and len(err.splitlines()) == 1
+
+
+def test_a_damaged_graph_file_cannot_write_control_characters_to_the_terminal(tmp_path, capsys):
+    from causalgraph.cli import main
+
+    # networkx quotes the bytes it cannot tokenize: an escape sequence (here "clear screen") and a NUL
+    (tmp_path / "esc.gml").write_bytes(b"\x1b[2J\x00")
+    assert main(["info", "--data", str(tmp_path / "esc.gml")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "\x1b" not in err and "\x00" not in err
+    assert err.startswith(f"causalgraph info: error: {tmp_path / 'esc.gml'}: cannot read as GML ")
+    assert "\\x1b[2J\\x00" in err

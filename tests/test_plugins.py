@@ -18,6 +18,7 @@ import re
 import shutil
 import subprocess
 import sys
+import textwrap
 import tomllib
 from pathlib import Path
 
@@ -160,7 +161,12 @@ def test_the_metric_is_a_column_of_complexity_the_report_and_the_annotation_eval
     page = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
     assert "<th>C^events</th>" in page and "Histograms of C^com, C^ex, C^nest, C^corr, C^pol, C^events" in page
     # The report says what its C(s) is made of: the paper's five, the plugin's metric an extra column only.
-    assert 'id="composite">c_raw and C(s) (c_norm) over com, ex, nest, corr, pol with weights 1, 1, 1, 1, 1' in page
+    # Right under the table it describes, in the table's words ("sum"), naming the column that is no term.
+    after = page[page.index('id="complexity-table"'):]
+    after = after[after.index("</table>") + len("</table>"):].lstrip()
+    assert after.startswith('<p class="muted" id="composite">The sum column is c_raw; c_raw and C(s) (c_norm) over '
+                            "com, ex, nest, corr, pol with weights 1, 1, 1, 1, 1 (the paper&#x27;s five); C^events is "
+                            "a column of its own, in neither.</p>"), after[:300]
     assert {(r["c_metrics"], r["c_weights"]) for r in report.values()} == {("com,ex,nest,corr,pol", "1,1,1,1,1")}
 
     rc, out, err = cg("annotate", "--data", "climatecause", "--limit", "7", "--model", "mock/oracle",
@@ -271,3 +277,78 @@ def test_the_reducer_scores_repeated_samples_and_plugins_lists_all_five(cg, tmp_
                            ("causalgraph.reducers", "half~k")}
     assert {(r["distribution"], r["version"], r["status"]) for r in listed.values()} == \
         {("causalgraph-plugin-demo", "0.1", "ok")}
+
+
+def test_plugins_lists_hostile_entry_point_names_without_sending_them_to_the_terminal(cg, tmp_path):
+    """Names with control characters, markup or nothing at all: listed and failed, one row each, escaped in the table."""
+    hostile = {"<script>alert(1)</script>": "cg_no_such:X", "": "cg_no_such:Y", "bell\x07\x1b[31mred": "cg_no_such:Z",
+               "plain": "cg_no\x1b[2Jsuch:W"}
+    info = tmp_path / "hostile-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: hostile\nVersion: 1.0\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text("[causalgraph.metrics]\n" + "".join(f"{k} = {v}\n" for k, v in hostile.items())
+                                           + "[causalgraph.weird]\n\x1b[2Jclear = a:b\n", encoding="utf-8")
+    rc, out, err = cg("plugins", "--format", "json", extra_path=tmp_path)
+    assert rc == 0 and "Traceback" not in err, err
+    mine = {r["name"]: r for r in json.loads(out) if r["distribution"] == "hostile"}
+    assert set(mine) == {*hostile, "\x1b[2Jclear"}
+    assert all(mine[n]["status"] == "failed" for n in hostile) and mine["\x1b[2Jclear"]["status"] == "unknown group"
+    rc, out, err = cg("plugins", extra_path=tmp_path)
+    assert rc == 0 and "Traceback" not in err, err
+    # The table is for a terminal: no escape sequence or bell reaches it, each shown as its \\x code.
+    assert not any(c in out for c in "\x07\x1b"), out
+    assert "bell\\x07\\x1b[31mred" in out and "\\x1b[2Jclear" in out and "<script>alert(1)</script>" in out
+    assert sum("hostile" in line for line in out.splitlines()) == 5
+    rc, out, err = cg("plugins", "--format", "csv", extra_path=tmp_path)
+    assert rc == 0 and sum(r["distribution"] == "hostile" for r in rows(out)) == 5
+    # The notes other commands give name the entry points as Python literals: escaped there too.
+    rc, out, err = cg("complexity", "--format", "csv", extra_path=tmp_path)
+    assert rc == 0 and not any(c in err for c in "\x07\x1b") and err.count("'hostile 1.0'") == 4, err
+    assert "(cg_no\\x1b[2Jsuch:W)" in err, err
+
+
+def test_a_plugins_code_that_raises_or_exits_when_used_breaks_only_itself(cg, tmp_path):
+    """Registry.call guards a plugin's code at use time: an encoder that raises on a larger graph than the
+    load-time probe's, a metric that calls sys.exit(); one line naming the plugin, never a traceback or the
+    end of the command."""
+    (tmp_path / "cg_use_time.py").write_text(textwrap.dedent('''
+        import sys
+        from causalgraph.encodings import Encoding
+
+        def _picky(nodes, edges, signs):
+            if len(nodes) > 2:
+                raise ValueError("too many nodes")
+            return "ok"
+
+        PICKY = Encoding("picky", _picky, prefix="PK")
+
+        def exits(graph, options):
+            """Ends the process when scored."""
+            sys.exit(3)
+    '''), encoding="utf-8")
+    write_dist(tmp_path, "use-time", "0.4", {"causalgraph.encodings": {"picky": "cg_use_time:PICKY"},
+                                             "causalgraph.metrics": {"exits": "cg_use_time:exits"}})
+    for argv in (["encode", "--statement", "cc-007", "--encoding", "picky"],
+                 ["items", "--task", "ccr-member", "--variant", "PK_5", "--limit", "1"]):
+        rc, out, err = cg(*argv, extra_path=tmp_path)
+        assert rc == 2 and out == "" and err.count("\n") == 1, (argv, rc, err)
+        assert "'use-time 0.4'" in err and "its encoder raised ValueError: too many nodes" in err, err
+    rc, bare, _ = cg("complexity", "--format", "csv")
+    rc, out, err = cg("complexity", "--format", "csv", extra_path=tmp_path)
+    assert rc == 0 and "Traceback" not in err, (rc, err)
+    assert out == bare and "c_exits" not in out.splitlines()[0]  # bare: the same plugins but this one
+    assert "'use-time 0.4'" in err and "its function raised SystemExit: 3" in err and "left out" in err, err
+    rc, out, err = cg("complexity", "--metrics", "com,exits", extra_path=tmp_path)
+    assert rc == 2 and out == "" and err.count("\n") == 1 and "SystemExit: 3" in err, (rc, err)
+
+
+def test_an_encoder_giving_a_long_non_text_at_load_is_one_short_line(cg, tmp_path):
+    """The load-time probe quotes the value as every refusal does: cut to 80 characters (registry.short_repr)."""
+    (tmp_path / "cg_long_list.py").write_text(
+        "from causalgraph.encodings import Encoding\n"
+        "LONG = Encoding('long-list', lambda nodes, edges, signs: list(range(5000)), prefix='LL')\n", encoding="utf-8")
+    write_dist(tmp_path, "long-list", "0.1", {"causalgraph.encodings": {"long-list": "cg_long_list:LONG"}})
+    rc, out, err = cg("encode", "--statement", "cc-007", "--encoding", "long-list", extra_path=tmp_path)
+    assert rc == 2 and out == "" and err.count("\n") == 1, (rc, err[:300])
+    assert ("its encoder returned " + repr(list(range(5000)))[:77] + "... (list) for the graph a -> b; expected the "
+            "graph as text (str)") in err and len(err) < 400, err[:300]

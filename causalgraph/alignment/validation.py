@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import Any, Optional, Sequence, Union
 
 from ..errors import SchemaError
-from ..scores import prf
 from .events import ALIGN_RULES, EMBEDDING_THRESHOLD, TOKEN_THRESHOLD, align_events
 
 __all__ = ["LabelledStatement", "load_labelled", "alignment_scores"]
@@ -111,7 +110,7 @@ def alignment_scores(labelled: Sequence[LabelledStatement], rule: str, *,
     dict
         ``{"rule", "statements", "true_pairs", "aligned", "correct", "precision", "recall", "f1",
         "steps": {step: {"aligned", "correct", "precision", "recall"}}}``; a precision with
-        nothing aligned is ``None``.
+        nothing aligned, a recall with no true pair and an F1 with neither are ``None``.
 
     Examples
     --------
@@ -138,10 +137,10 @@ def alignment_scores(labelled: Sequence[LabelledStatement], rule: str, *,
             correct += hit
             steps[m.rule]["aligned"] += 1
             steps[m.rule]["correct"] += hit
+    # a ratio over nothing (no aligned pair, no true pair) is undefined, not 0 (scores.prf gives 0)
     out = {"rule": rule, "statements": len(todo), "true_pairs": true_n, "aligned": aligned, "correct": correct,
-           **prf(correct, aligned, correct, true_n)}
-    if not aligned:
-        out["precision"] = None
+           "precision": correct / aligned if aligned else None, "recall": correct / true_n if true_n else None,
+           "f1": 2 * correct / (aligned + true_n) if aligned + true_n else None}
     out["steps"] = {k: {**v, "precision": v["correct"] / v["aligned"] if v["aligned"] else None,
                         "recall": v["correct"] / true_n if true_n else None} for k, v in steps.items()}
     return out

@@ -177,7 +177,7 @@ def evaluate_statements(predicted: Sequence[Optional[Statement]], gold: Sequence
                         reference: Union[None, str, ReferenceRanges] = None, threshold: float = MATCH_THRESHOLD,
                         rules: Optional[Sequence[Optional[str]]] = None, graphs: bool = False, align: str = "exact",
                         token_threshold: float = TOKEN_THRESHOLD, embedding_threshold: float = EMBEDDING_THRESHOLD,
-                        embedder: Any = None, edge_scores: bool = False) -> AnnotationReport:
+                        embedder: Any = None, edge_scores: bool = False, alignment: bool = False) -> AnnotationReport:
     """Compare predicted annotations with gold ones, statement by statement.
 
     Parameters
@@ -207,6 +207,9 @@ def evaluate_statements(predicted: Sequence[Optional[Statement]], gold: Sequence
         With ``graphs``: also edge precision, recall and F1 without and with correlation signs
         per statement (``graph_edge_f1`` …) and pooled over statements with bootstrap intervals
         (``graph["pooled"]``, :func:`causalgraph.alignment.scores.pooled_scores`).
+    alignment
+        With ``graphs``: fill :attr:`AnnotationReport.alignment` under ``exact`` too (``--alignment
+        FILE``); an exact alignment renames nothing, so no score changes.
 
     Examples
     --------
@@ -284,7 +287,7 @@ def evaluate_statements(predicted: Sequence[Optional[Statement]], gold: Sequence
             row.update({"gold_c_s": mg["c_s"], "pred_c_s": mp["c_s"]})
         if graphs:
             al = None
-            if align != "exact" or edge_scores:
+            if align != "exact" or edge_scores or alignment:
                 p, al = align_statement(g, p, rule=align, token_threshold=token_threshold,
                                         embedding_threshold=embedding_threshold, embedder=embedder)
                 alignment_rows.extend(al.rows(g.id))
@@ -346,7 +349,8 @@ def evaluate_records(records: Iterable[dict], *, reference: Union[None, str, Ref
     """Evaluate the response records of an ``annotate`` run (each carries its gold annotation).
 
     Records without gold are refused: a run on free text has nothing to compare with.
-    ``graph_options`` (``align``, thresholds, ``embedder``, ``edge_scores``) go to :func:`evaluate_statements`.
+    ``graph_options`` (``align``, thresholds, ``embedder``, ``edge_scores``, ``alignment``) go to
+    :func:`evaluate_statements`.
     """
     preds, golds, rules = [], [], []
     for n, r in enumerate(records, start=1):
@@ -383,7 +387,7 @@ def evaluate_annotation(run: Union[str, os.PathLike, Any], *, variant: Optional[
         Only this variant (default: the run's only variant; required when it has several).
     reference, threshold, graphs, graph_options
         See :func:`evaluate_statements` (``graph_options``: ``align``, ``token_threshold``,
-        ``embedding_threshold``, ``embedder``, ``edge_scores``).
+        ``embedding_threshold``, ``embedder``, ``edge_scores``, ``alignment``).
 
     Examples
     --------

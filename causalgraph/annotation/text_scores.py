@@ -49,8 +49,11 @@ class TextScore:
         """One row per figure: the five metrics, C(s), the relation count and the readability scores."""
         ref = self.complexity["reference"]["ranges"]
         # The metrics the score holds, in their order (the paper's five unless more are registered).
+        # A metric the reference has no range for (a plugin's, against the paper's ranges) has no
+        # normalised value (NaN) and no range (None), never a crash.
         rows = [{"metric": f"C^{m}", "value": float(self.complexity[m]), "normalised": n,
-                 "reference_min": ref[m][0], "reference_max": ref[m][1]} for m, n in self.complexity["norm"].items()]
+                 "reference_min": ref[m][0] if m in ref else None, "reference_max": ref[m][1] if m in ref else None}
+                for m, n in self.complexity["norm"].items()]
         rows.append({"metric": "C(s)", "value": self.c_s, "normalised": None, "reference_min": None,
                      "reference_max": None})
         rows.append({"metric": "relations", "value": len(self.statement.relations), "normalised": None,

@@ -39,7 +39,8 @@ _METHOD_NEEDS = {
     "choice-logprobs": ("choice_logprobs", "returns no log-probabilities of generated tokens; --method choice-logprobs "
                                            "needs a chat backend that does (openai/ against OpenAI or any "
                                            "OpenAI-compatible server through --base-url: vllm serve, the llama.cpp "
-                                           "server); use --method generate or loglik"),
+                                           "server; llamacpp/ and vllm/ in process); use --method generate or "
+                                           "loglik"),
 }
 
 
@@ -214,6 +215,12 @@ class RunConfig:
                 raise ConfigError(f"--temperature {'default' if self.temperature is None else self.temperature} "
                                   "cannot be honoured under --method choice-logprobs, which reads the choices' "
                                   "log-probabilities on the greedy path; leave it out or use 0")
+            opt = (self.model_options or {}).get("temperature")
+            if opt is not None and (isinstance(opt, bool) or not isinstance(opt, (int, float)) or float(opt) != 0.0):
+                # A backend's own option is sent after the request's temperature 0 and would override it.
+                raise ConfigError(f"--model-option temperature={opt!r:.40} cannot be honoured under --method "
+                                  "choice-logprobs, which reads the choices' log-probabilities on the greedy path; "
+                                  "leave it out or use 0")
             if self.epochs != 1:
                 raise ConfigError(f"--epochs {self.epochs} would read every item {self.epochs} times identically "
                                   "under --method choice-logprobs; leave it out")
@@ -245,6 +252,9 @@ class RunResult:
     asked: int = 0
     #: Lines of samples that waited on another sample's identical request, which failed (single flight).
     shared_failures: int = 0
+    #: Requests sent before the first item to check the backend (``--method choice-logprobs``: one), counted in
+    #: ``requests_sent``.
+    probes: int = 0
 
     def load(self) -> Run:
         return load_run(self.path)

@@ -274,12 +274,11 @@ def pass_scores(samples: Sequence[Mapping[str, Any]], reducer: Reducer, is_corre
     values = []
     for g in groups:
         c = sum(1 for r in g if not r.get("error") and is_correct(r))
-        v = fn(len(g), c, k)
+        v = REDUCERS.call(reducer.name, "estimator", fn, len(g), c, k)
         if not _chance(v):
             # A reducer's (a plugin's) estimator gives a chance; anything else is refused, naming it.
-            raise REDUCERS.fail(reducer.name, f"{REDUCERS.describe(reducer.name)}: its estimator returned {v!r} "
-                                              f"({type(v).__name__}) for n={len(g)}, c={c}, k={k}; expected a "
-                                              "number in [0, 1]")
+            raise REDUCERS.refuse(reducer.name, "estimator", v, "a number in [0, 1]",
+                                  given=f" for n={len(g)}, c={c}, k={k}")
         values.append(float(v))
     arr = np.array(values, dtype=float)
     # A variant with no items has no value (None), and strategy means leave it out.

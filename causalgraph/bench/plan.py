@@ -13,7 +13,7 @@ from typing import Callable, Optional, Sequence
 
 from ..tasks import get_task
 from ..datasets import load_corpus
-from ..llm.choice_logprobs import answer_max_tokens
+from ..llm.choice_logprobs import choice_max_tokens
 from ..llm.pricing import DEFAULT_PRICES, cost_usd
 from ..errors import ConfigError
 from ..graph_edits import check_edit
@@ -31,7 +31,8 @@ def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[st
              output_tokens: float = PAPER_OUTPUT_TOKENS_PER_REQUEST, batch: bool = False,
              prices: Optional[dict] = None, count_tokens: Optional[Callable[[str], int]] = None,
              epochs: int = 1, prompts: Optional[str] = None, method: str = "generate",
-             graph_edit: Optional[str] = None, named: bool = True) -> list[dict]:
+             graph_edit: Optional[str] = None, named: bool = True, statement_sizes: bool = False,
+             max_tokens: Optional[int] = None) -> list[dict]:
     """One row per task and variant: requests (items × ``epochs``), prompt characters, estimated tokens and cost.
 
     ``epochs`` is ``bench run --epochs``: every item asked that many times
@@ -50,12 +51,23 @@ def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[st
     bytes in tokens (its ``max_tokens``); the run's probe request (one token, a
     one-line prompt) is not counted.
 
+    ``max_tokens`` is ``bench run --max-tokens``: under ``choice-logprobs`` each
+    request's ``max_tokens`` is then that, as the run sends it
+    (:func:`~causalgraph.llm.choice_logprobs.choice_max_tokens`); under
+    ``generate`` no request writes more, so ``output_tokens`` is capped at it;
+    ``loglik`` refuses it, as the run does.
+
     ``graph_edit`` is ``bench run --graph-edit``: the variants are planned under
     that edit (``A_5`` → ``A_5.reverse``), their prompts showing the edited
     graphs; a task or variant that cannot take it is refused in the line
     ``bench run`` would print.  With ``named=False`` (the tasks were not
     named, ``--task all``) a task whose prompts hold no graph is left out
     instead, as ``export-dataset`` leaves it out.
+
+    ``statement_sizes=True`` adds ``statement_sizes`` to each row: the planned
+    items per statement (an item without a ``statement_id`` is its own
+    statement), statements sorted by id; ``bench plan --power``
+    sizes a paired comparison with them (``stats.power.plan_power``).
 
     Examples
     --------
@@ -67,6 +79,11 @@ def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[st
         raise ConfigError(f"--epochs {epochs!r}: expected an integer >= 1")
     if method not in ("generate", "loglik", "choice-logprobs"):
         raise ConfigError(f"--method {method!r}: expected generate, loglik or choice-logprobs")
+    if max_tokens is not None and (isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1):
+        raise ConfigError(f"--max-tokens {max_tokens!r}: expected an integer >= 1")
+    if max_tokens is not None and method == "loglik":
+        raise ConfigError(f"--max-tokens {max_tokens} has no meaning under --method loglik, which generates nothing; "
+                          "leave it out")
     edit = graph_edit if graph_edit is not None else "real"
     check_edit(edit)
     if method != "generate":
@@ -107,16 +124,32 @@ def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[st
                 [c for c in choices.get(v, {}).values() for _ in items if method == "loglik"]
             chars = epochs * sum(len(t) for t in texts)
             tok_in = epochs * sum(count_tokens(t) for t in texts) if count_tokens else chars / CHARS_PER_TOKEN
-            if method == "choice-logprobs":  # at most max_tokens per item (the longest choice's bytes)
-                tok_out = answer_max_tokens(list(choices[v].values())) * len(items)
+            if method == "choice-logprobs":  # at most the max_tokens each request carries, by the run's own rule
+                tok_out = choice_max_tokens(list(choices[v].values()), max_tokens) * len(items)
+            elif method == "loglik":
+                tok_out = 0
             else:
-                tok_out = 0 if method == "loglik" else output_tokens * len(items) * epochs
-            task_rows.append({"task": task, "variant": spec.variant_id(v), "requests": len(items) * epochs,
-                              "prompt_chars": chars,
-                              "input_tokens_est": round(tok_in), "output_tokens_est": round(tok_out),
-                              "cost_usd_est": cost_usd(model_name, round(tok_in), round(tok_out), prices,
-                                                       batch=batch)})
+                per = output_tokens if max_tokens is None else min(output_tokens, max_tokens)
+                tok_out = per * len(items) * epochs
+            row = {"task": task, "variant": spec.variant_id(v), "requests": len(items) * epochs,
+                   "prompt_chars": chars,
+                   "input_tokens_est": round(tok_in), "output_tokens_est": round(tok_out),
+                   "cost_usd_est": cost_usd(model_name, round(tok_in), round(tok_out), prices, batch=batch)}
+            if statement_sizes:
+                row["statement_sizes"] = _statement_sizes(items)
+            task_rows.append(row)
         rows += task_rows
     if not rows and edit != "real":
         raise ConfigError(f"no task asked can show graph edit {edit!r} (their prompts hold no graph); nothing to plan")
     return rows
+
+
+def _statement_sizes(items) -> list[int]:
+    """Items per statement, statements sorted by id as ``stats power``'s pilots order them (the order in which
+    ``statements_needed`` cycles the sizes); an item without a ``statement_id`` is its own statement."""
+    counts: dict = {}
+    for it in items:
+        sid = (getattr(it, "meta", None) or {}).get("statement_id")
+        key = str(sid) if sid is not None else str(it.id)
+        counts[key] = counts.get(key, 0) + 1
+    return [counts[k] for k in sorted(counts)]

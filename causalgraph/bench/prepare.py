@@ -20,7 +20,7 @@ from typing import Any, Optional, Sequence
 from .._version import __version__
 from ..errors import CausalGraphError, ConfigError
 from ..llm.base import Backend, is_secret_option, redact_options
-from ..llm.choice_logprobs import answer_max_tokens
+from ..llm.choice_logprobs import choice_max_tokens
 from ..tasks import Task, get_task
 from .clock import utc_now
 from .config import DEFAULT_MAX_FAILED_ITEMS, RunConfig, default_run_dir
@@ -106,10 +106,9 @@ def _fingerprint(manifest: dict[str, Any], spec: Task) -> dict[str, Any]:
 
 def _choice_parameters(config: RunConfig, backend: Backend, choices: dict[str, dict[str, str]]) -> dict[str, Any]:
     """What a choice-logprobs request carries besides the run's parameters: ``top_logprobs`` and each
-    variant's ``max_tokens`` (``--max-tokens``, else the longest choice's UTF-8 bytes)."""
+    variant's ``max_tokens`` (:func:`~causalgraph.llm.choice_logprobs.choice_max_tokens`, as the requests)."""
     return {"top_logprobs": backend.top_logprobs(),
-            "max_tokens": {v: config.max_tokens if config.max_tokens is not None else answer_max_tokens(list(ch.values()))
-                           for v, ch in choices.items()}}
+            "max_tokens": {v: choice_max_tokens(list(ch.values()), config.max_tokens) for v, ch in choices.items()}}
 
 
 def _load_items(spec: Task, config: RunConfig, variants: list[str], prompts: Optional[str] = None):
@@ -347,6 +346,9 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: l
         manifest["epochs"] = epochs
         # Lines carry `epoch`: the lowest schema that reads them (older runs keep version 1).
         manifest["record_schema"] = max(2, manifest["record_schema"])
+    if spec.parse_graph is not None and any(spec.parse_graph("", v) is not None for v in manifest["variants"]):
+        # Lines of a graph-first variant carry `graph` (version 5); other runs keep the version they had.
+        manifest["record_schema"] = max(5, manifest["record_schema"])
     # Every line checked before anything is asked or written: a broken folder stays as it is.
     lines = store.checked_lines(manifest, epochs, quiet=True)
     answered = {sample_key(r) for r in lines if not r.get("error")}

@@ -93,6 +93,10 @@ def _reparse_locked(store, spec, dry_run: bool) -> list[dict[str, Any]]:
         if label != before or rule != rec.get("rule"):
             row["changed"] += label != before
             rec["label"], rec["rule"] = label, rule
+        if spec.parse_graph is not None:
+            graph = spec.parse_graph(rec.get("response") or "", v)
+            if graph is not None:  # a graph-first answer's graph is read again with its answer
+                rec["graph"] = graph
     if not dry_run:
         text = "".join(json.dumps(rec, ensure_ascii=False, allow_nan=False) + "\n" for rec in lines)
         write_atomic(store.responses_path, text.encode("utf-8"))

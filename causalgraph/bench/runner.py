@@ -44,7 +44,7 @@ from ..llm import pricing
 from ..llm.base import (Backend, Completion, Request, canonical_json, is_secret_option, key_of_parts, option_secrets,
                         redact, request_key)
 from ..llm.cache import ResponseCache
-from ..llm.choice_logprobs import CHOICE_METHOD, answer_max_tokens, missing_logprobs
+from ..llm.choice_logprobs import CHOICE_METHOD, choice_max_tokens, generated_tokens, missing_logprobs
 from ..llm.loglik import LoglikRequest
 from ..llm.registry import backend_class, get_backend
 from ..tasks import Task, get_task
@@ -192,6 +192,9 @@ class _ParseOnce:
     def __init__(self, spec: Task):
         self._spec = spec
         self._seen: dict[tuple[str, str], tuple[Any, Any]] = {}
+        # the graph a graph-first answer writes is parsed by the task itself (each record once); a task-like
+        # object without the hook has no graph-first variant (the writer reads it the same way)
+        self.parse_graph = getattr(spec, "parse_graph", None)
 
     def parse_answer(self, text: str, variant: str):
         key = (text, variant)
@@ -247,10 +250,10 @@ def plan_requests(samples: Sequence[tuple[Item, int]], spec: Task, config: RunCo
 def choice_request(request: Request, choices: dict[str, str], backend: Backend, config: RunConfig) -> Request:
     """The request of ``--method choice-logprobs``: the item's chat request, greedy, with ``logprobs``, the
     backend's largest ``top_logprobs`` and ``max_tokens`` just enough to write the longest choice
-    (:func:`~causalgraph.llm.choice_logprobs.answer_max_tokens`) unless ``--max-tokens`` says otherwise."""
+    unless ``--max-tokens`` says otherwise (:func:`~causalgraph.llm.choice_logprobs.choice_max_tokens`)."""
     if not backend.choice_logprobs:
         backend.top_logprobs()  # raises the one-line refusal
-    max_tokens = config.max_tokens if config.max_tokens is not None else answer_max_tokens(list(choices.values()))
+    max_tokens = choice_max_tokens(list(choices.values()), config.max_tokens)
     return replace(request, temperature=0.0, max_tokens=max_tokens,
                    params={**request.params, "logprobs": True, "top_logprobs": backend.top_logprobs()})
 
@@ -337,6 +340,13 @@ async def ask_backend(misses: Sequence[Planned], spec: Task, config: RunConfig, 
                     # Mid-run: this item's error (never cached, never a silent fall-back to parsing).
                     raise BackendError(f"{config.model}: the reply holds no {what} (asked with logprobs=true); "
                                        "the server stopped returning log-probabilities")
+                if ch is not None:
+                    # A malformed reply (a NaN or +inf log-probability, a token that is no text) is refused here
+                    # too, so that it is counted as a failed request and never cached.
+                    try:
+                        generated_tokens(got.raw or {})
+                    except BackendError as exc:
+                        raise BackendError(f"{config.model}: {exc}") from None
                 return got
             scores = await backend.score(LoglikRequest(req, tuple(ch), tuple(ch.values())))
         except SystemExit as exc:
@@ -438,6 +448,9 @@ async def answer_samples(config: RunConfig, spec: Task, backend: Backend, sample
     planned = plan_requests(samples, spec, config, backend, choices_of)
     misses = write_cache_hits(planned, cache, spec, sink, choices_of=choices_of, epochs=epochs, method=config.method)
     if misses and config.method == CHOICE_METHOD:
+        # The probe reaches the server like any item (tokens, a billed request): it is a request sent.
+        sink.counters["requests_sent"] += 1
+        sink.counters["probes"] = sink.counters.get("probes", 0) + 1
         await probe_logprobs(backend, misses[0][2], config.model)
     breaker = CircuitBreaker(limit=config.max_connection_failures, item_limit=config.max_failed_items)
     await ask_backend(misses, spec, config, backend, cache, sink, breaker, choices_of=choices_of, epochs=epochs,
@@ -633,6 +646,7 @@ async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] =
                          cache_hits=done["cache_hits"], skipped=prep.skipped, written=done["written"],
                          errors=done["errors"], waiting_in_batch=prep.waiting_in_batch,
                          asked=done.get("asked", 0), shared_failures=done.get("shared_failures", 0),
+                         probes=done.get("probes", 0),
                          item_ids={v: [it.id for it in its] for v, its in prep.by_variant.items()},
                          epochs=prep.epochs)
     finally:

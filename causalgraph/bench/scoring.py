@@ -28,7 +28,9 @@ variant with no positive in gold *and* none among the answers has precision, rec
 positive class undefined (0/0 throughout) — they are ``None`` with a ``note``, never a confident 0;
 its accuracy stands.  Bootstrap resamples in which a score is undefined are left out of its
 interval, whose share of such resamples is written beside it (``f1_ci95_undefined``); when more
-than half are undefined, the interval is not estimable (``None``, with the reason in ``note``).
+than half are undefined, the interval is not estimable (``None``, with the reason in ``note``), and so
+are the precision, recall and F1 intervals of a variant whose items come from fewer than
+:data:`MIN_STATEMENTS_INTERVAL` statements (they undercover there: docs/statistics.md).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from typing import Any, Mapping, Optional, Sequence
 import numpy as np
 
 from ..errors import ConfigError, SchemaError
-from ..scores import binary_scores, prf_counts
+from ..scores import binary_scores, prf_counts, small_sample_factor
 from ..llm.loglik import choose
 from ..runlog.files import Metrics
 from ..wording import plural
@@ -54,6 +56,7 @@ __all__ = [
     "binary_scores",
     "multiclass_scores",
     "bootstrap_interval",
+    "MIN_STATEMENTS_INTERVAL",
     "aggregate_strategies",
     "score_records",
     "compute_metrics",
@@ -61,6 +64,8 @@ __all__ = [
     "task_columns",
     "column_name",
     "agreement_columns",
+    "answer_graph_columns",
+    "ANSWER_GRAPH_COLUMNS",
     "pending_samples",
     "usage_totals",
     "pending_column",
@@ -244,6 +249,11 @@ def _resampled_confusions(records: Sequence[Mapping[str, Any]], labels: Sequence
     return (mats, per.sum(axis=0)) if with_full else mats
 
 
+#: Fewest statements for the run scores' statement-bootstrap intervals of precision, recall and F1: with
+#: fewer, the widened percentile interval of F1 covers 84-91 % at 8-15 statements against the 93 % asked
+#: (benchmarks/bench_stats_level.py, docs/statistics.md), so it is not estimable there (``None``, a note).
+MIN_STATEMENTS_INTERVAL = 30
+
 #: Largest share of bootstrap resamples with an undefined score for which an interval is still given
 #: (conditional on the defined resamples); above it the interval is not estimable.
 MAX_UNDEFINED_SHARE = 0.5
@@ -283,27 +293,6 @@ def _resample_values(mats: np.ndarray, metric: str, *, kind: str, labels: Sequen
     return values
 
 
-def small_sample_factor(n_groups: int, level: float = 0.95) -> float:
-    """``√(G/(G−1)) · t_{G−1} / z``: how much a percentile interval over ``G`` statements is widened.
-
-    A percentile interval of a statement bootstrap is too narrow with few statements (its spread
-    has the plug-in factor (G − 1)/G, its shape ignores that the spread is estimated from G
-    clusters); the factor of a cluster-robust t interval corrects both. benchmarks/bench_stats_level.py
-    measures the coverage (docs/statistics.md): 86 % → 93 % for accuracy over 8 statements.
-
-    Examples
-    --------
-    >>> round(small_sample_factor(8), 3), round(small_sample_factor(63), 3)
-    (1.29, 1.028)
-    """
-    from scipy.stats import norm, t as student
-
-    if n_groups < 2:
-        return math.inf
-    q = 1 - (1 - level) / 2
-    return math.sqrt(n_groups / (n_groups - 1)) * float(student.ppf(q, n_groups - 1)) / float(norm.ppf(q))
-
-
 def _interval_and_share(mats: np.ndarray, metric: str, *, kind: str, labels: Sequence[str],
                         positive: Optional[str], level: float, point: Optional[float] = None,
                         n_groups: Optional[int] = None) -> tuple[tuple[float, float], float]:
@@ -329,12 +318,6 @@ def _interval_and_share(mats: np.ndarray, metric: str, *, kind: str, labels: Seq
     return (float(lo), float(hi)), share
 
 
-def _interval(mats: np.ndarray, metric: str, *, kind: str, labels: Sequence[str], positive: Optional[str],
-              level: float) -> tuple[float, float]:
-    """The percentile interval of ``metric`` over the resamples' confusion matrices (see :func:`_interval_and_share`)."""
-    return _interval_and_share(mats, metric, kind=kind, labels=labels, positive=positive, level=level)[0]
-
-
 def _ci_list(ci: tuple[float, float]) -> Optional[list[float]]:
     return None if any(math.isnan(x) for x in ci) else [ci[0], ci[1]]
 
@@ -356,6 +339,13 @@ def score_records(records: Sequence[Mapping[str, Any]], spec, *, n_boot: int = 1
         return _unscored(out, records, spec)
     if not spec.by_labels:
         out.update(spec.score(list(records)))
+        n_groups = len(_groups(records))
+        if out.get("f1_ci95") is not None and n_groups < MIN_STATEMENTS_INTERVAL:
+            # The same minimum as the binary tasks' F1 interval (a micro F1 is the same ratio of summed counts).
+            out["f1_ci95"] = None
+            out.setdefault("notes", []).append(
+                f"f1_ci95 not estimable: {n_groups} statements, at least {MIN_STATEMENTS_INTERVAL} needed for the "
+                f"statement bootstrap to cover (docs/statistics.md)")
         return out
     _check_labels(records, spec)
     gold = [r.get("gold") for r in records]
@@ -372,7 +362,16 @@ def score_records(records: Sequence[Mapping[str, Any]], spec, *, n_boot: int = 1
             out[f"{m}_ci95"] = _ci_list(ci)
             if mats is not None and out[m] is not None:
                 out[f"{m}_ci95_undefined"] = share
-        if mats is not None and out["f1"] is not None and out["f1_ci95"] is None:
+        if mats is not None and 2 <= n_groups < MIN_STATEMENTS_INTERVAL:
+            # Computed (the undefined shares stay), not given: on so few statements the interval undercovers.
+            given = [m for m in ("precision", "recall", "f1") if out[f"{m}_ci95"] is not None]
+            for m in given:
+                out[f"{m}_ci95"] = None
+            if given:
+                out.setdefault("notes", []).append(
+                    f"{', '.join(m + '_ci95' for m in given)} not estimable: {n_groups} statements, at least "
+                    f"{MIN_STATEMENTS_INTERVAL} needed for the statement bootstrap to cover (docs/statistics.md)")
+        elif mats is not None and out["f1"] is not None and out["f1_ci95"] is None:
             out.setdefault("notes", []).append(
                 "f1_ci95 not estimable: all items come from one statement" if n_groups < 2 else
                 f"f1_ci95 not estimable: F1 is undefined in {out['f1_ci95_undefined']:.0%} of the bootstrap "
@@ -386,7 +385,10 @@ def score_records(records: Sequence[Mapping[str, Any]], spec, *, n_boot: int = 1
     if any(r.get("method") == "loglik" for r in records):
         out.update(_loglik_scores(records, spec, gold))
     elif any(r.get("method") == "choice-logprobs" for r in records):
-        out.update(_choice_scores(records, gold))
+        ch = _choice_scores(records, gold)
+        if not ch["calibration"]["n"]:  # blank in the tables: say why (bench report prints the notes)
+            out.setdefault("notes", []).append(f"ECE, adaptive ECE and Brier {ch['calibration']['note']}")
+        out.update(ch)
     return out
 
 
@@ -413,6 +415,13 @@ def _unscored(out: dict[str, Any], records: Sequence[Mapping[str, Any]], spec) -
     if any(r.get("method") == "loglik" for r in records):
         out.update({"method": "loglik",
                     "loglik": {"scores_rule": "acc", "rules": dict(LOGLIK_RULES), "acc": None, "acc_norm": None},
+                    "calibration": None})
+    elif any(r.get("method") == "choice-logprobs" for r in records):
+        out.update({"method": "choice-logprobs",
+                    "choice_logprobs": {"scores_rule": "acc", "rules": dict(CHOICE_RULES), "acc": None,
+                                        "acc_norm": None, "acc_norm_note": CHOICE_ACC_NORM_NOTE, "read": 0,
+                                        "parsed": 0, "parsed_reasons": {}, "reached": None, "acc_read": None,
+                                        "bounded_items": 0},
                     "calibration": None})
     return out
 
@@ -468,6 +477,9 @@ def _loglik_scores(records: Sequence[Mapping[str, Any]], spec, gold: list) -> di
             "calibration": calibration(records)}
 
 
+#: What the choice rule of choice-logprobs scoring picks (written into metrics.json beside the figure).
+CHOICE_RULES = {"acc": "read items: the choice whose first distinguishing token is likeliest at the answer position; "
+                       "the others: the parsed answer"}
 #: Why ``acc_norm`` has no value for choice-logprobs runs (written beside it in metrics.json).
 CHOICE_ACC_NORM_NOTE = ("undefined: only each choice's first distinguishing token is read, not the whole "
                         "continuation's log-probability that acc_norm divides by its bytes")
@@ -497,8 +509,7 @@ def _choice_scores(records: Sequence[Mapping[str, Any]], gold: list) -> dict[str
     return {"method": "choice-logprobs",
             "choice_logprobs": {
                 "scores_rule": "acc",
-                "rules": {"acc": "read items: the choice whose first distinguishing token is likeliest at the answer "
-                                 "position; the others: the parsed answer"},
+                "rules": dict(CHOICE_RULES),
                 "acc": acc, "acc_norm": None, "acc_norm_note": CHOICE_ACC_NORM_NOTE,
                 "read": len(read), "parsed": len(parsed), "parsed_reasons": dict(sorted(reasons.items())),
                 "reached": len(read) / len(answered) if answered else None,
@@ -873,6 +884,12 @@ def report_rows(metrics: Metrics | Mapping[str, Any], *, run_name: str = "", spe
             cal = s.get("calibration") or {}
             row.update({"method": "choice-logprobs", "acc": ch["acc"], "acc_norm": None, "reached": ch["reached"],
                         "ece": cal.get("ece"), "ece_adaptive": cal.get("ece_adaptive"), "brier": cal.get("brier")})
+        ag = s.get("answer_graph")
+        if ag:  # a graph-first variant: its accuracy beside the edge F1 of the same items (stats.answer_graph)
+            row.update({"graph_items": ag.get("scored"), "answer_accuracy": ag.get("accuracy"),
+                        "edge_f1": ag.get("edge_f1"), "gap": ag.get("gap"), "gap_ci95": _ci(ag.get("gap_ci95")),
+                        "right_answer_wrong_graph": ag.get("right_answer_wrong_graph"),
+                        "wrong_answer_right_graph": ag.get("wrong_answer_right_graph")})
         if "agreement" in s:
             row["identical"] = s["agreement"]["identical"]
             row["fleiss_kappa"] = s["agreement"]["fleiss_kappa"]
@@ -915,6 +932,22 @@ def report_rows(metrics: Metrics | Mapping[str, Any], *, run_name: str = "", spe
                 row[column_name(path)] = format_mean_std(agg[path])
         rows.append(row)
     return rows
+
+
+#: The columns of a graph-first variant's row (accuracy beside the edge F1 of the same items).
+ANSWER_GRAPH_COLUMNS = ["graph_items", "answer_accuracy", "edge_f1", "gap", "gap_ci95", "right_answer_wrong_graph",
+                        "wrong_answer_right_graph"]
+
+
+def answer_graph_columns(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """:data:`ANSWER_GRAPH_COLUMNS` when a row is a graph-first variant's, else none (other tables keep their columns).
+
+    Examples
+    --------
+    >>> answer_graph_columns([{"f1": 1.0}]), answer_graph_columns([{"edge_f1": 0.5}])[:3]
+    ([], ['graph_items', 'answer_accuracy', 'edge_f1'])
+    """
+    return list(ANSWER_GRAPH_COLUMNS) if any("edge_f1" in r for r in rows) else []
 
 
 def agreement_columns(rows: Sequence[Mapping[str, Any]]) -> list[str]:

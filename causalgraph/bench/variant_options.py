@@ -42,7 +42,8 @@ def with_item_options(spec: Task, variants: Sequence[str], *, encoding: Optional
     Raises
     ------
     ConfigError
-        For a task whose items take no such option (its prompts hold no graph), an id without a graph,
+        For a task whose items take no such option (its prompts hold no graph), a graph-first id
+        (``GF_A_4``: the model writes the graph itself), an id without a graph,
         an unknown encoding or name scheme, or an id that already names other event names.
 
     Examples
@@ -68,6 +69,8 @@ def with_item_options(spec: Task, variants: Sequence[str], *, encoding: Optional
     for v in given:
         rest, edit = split_edit(v)
         base, scheme = split_variant(rest)
+        if spec.check_item_options is not None:  # the variant's own refusal (a graph-first one), before
+            spec.check_item_options(v, encoding=encoding, event_names=event_names)  # a rewrite finds no graph
         if encoding is not None:
             base = encoding_variant_id(base, encoding, stored=stored)
         if event_names is not None:

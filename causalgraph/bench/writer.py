@@ -82,10 +82,14 @@ def make_record(item: Item, spec: Task, *, completion: Optional[Completion], key
         usage = {"prompt_tokens": completion.prompt_tokens, "completion_tokens": completion.completion_tokens}
     else:
         label, rule, usage = None, None, {"prompt_tokens": None, "completion_tokens": None}
+    # A graph-first variant's answer writes a graph before it answers: the record keeps both.
+    parse_graph = getattr(spec, "parse_graph", None)
+    graph = parse_graph(completion.text, item.variant) if parse_graph is not None and completion is not None else None
     return RunRecord(
         task=item.task, variant=item.variant, item_id=item.id, epoch=epoch, gold=item.gold, meta=item.meta,
         prompt_sha256=prompt_sha256 if prompt_sha256 is not None else _prompt_sha(item), request_key=key,
-        response=completion.text if completion is not None else None, label=label, rule=rule, usage=usage,
+        response=completion.text if completion is not None else None, label=label, rule=rule, graph=graph,
+        usage=usage,
         cost_usd=cost, latency_s=None if completion is None else round(completion.latency_s, 6),
         finish_reason=None if completion is None else completion.finish_reason, source=source,
         attempts=attempts, error=error, time=_now(),

@@ -28,6 +28,7 @@ COMMAND_MODULES = [
     "stats",
     "chains",
     "sample_subgraphs",
+    "causenet",
     "encode",
     "items",
     "export_dataset",
@@ -115,12 +116,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _one_line(text: str) -> str:
+    r"""``text`` as one line a terminal shows as written: whitespace runs made one space, and any other
+    character that does not print (an escape sequence from a damaged file, a NUL) spelled as its escape.
+
+    Examples
+    --------
+    >>> _one_line("x.gml: cannot tokenize \x1b[2J\nat (1, 1)")
+    'x.gml: cannot tokenize \\x1b[2J at (1, 1)'
+    """
+    flat = " ".join(text.split())
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in flat)
+
+
 def _os_error(exc: OSError) -> str:
     """``<file>: <reason>`` of an OSError on one line (``str(exc)`` reads ``[Errno 28] …``)."""
     reason = exc.strerror or type(exc).__name__
     names = [str(f) for f in (exc.filename, exc.filename2) if f is not None]
     msg = f"{' -> '.join(names)}: {reason}" if names else " ".join(str(exc).split()) or reason
-    return " ".join(msg.split())
+    return _one_line(msg)
 
 
 class StderrHandler(logging.Handler):
@@ -172,7 +186,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser = build_parser()
         args = parser.parse_args(argv)
     except CausalGraphError as exc:
-        print(f"causalgraph: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        print(f"causalgraph: error: {_one_line(str(exc))}", file=sys.stderr)
         return 2
     with library_notes_on_stderr():
         return _run(args)
@@ -183,8 +197,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         rc = args.func(args)
     except CausalGraphError as exc:
-        msg = " ".join(str(exc).split())
-        print(f"causalgraph {args.command}: error: {msg}", file=sys.stderr)
+        print(f"causalgraph {args.command}: error: {_one_line(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"causalgraph {args.command}: interrupted", file=sys.stderr)

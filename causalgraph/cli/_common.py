@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import math
+import re
 import sys
 from typing import Any, Iterable, Optional, Sequence
 from ..prompts import CATALOGS
@@ -17,7 +18,8 @@ from ..llm.registry import parse_model_options
 
 __all__ = ["add_data_option", "add_prompts_option", "add_graph_edit_option", "add_split_option", "add_rule_option",
            "add_format_option", "find_statement", "emit_table", "emit_rows", "emit_json", "to_jsonable", "format_float",
-           "TABLE_FLOATS", "MultiValue", "add_list_option", "positive_int"]
+           "TABLE_FLOATS", "MultiValue", "add_list_option", "positive_int",
+           "nonnegative_int", "path_arg"]
 
 FORMATS = ("table", "csv", "json")
 
@@ -216,7 +218,13 @@ def _fmt_cell(v: Any, floatfmt: str) -> str:
     if isinstance(v, float):
         return format_float(v, floatfmt)
     # A table row is one line: a newline inside a cell (a multi-line prompt) is shown, not printed.
-    return str(v).replace("\r\n", "\n").replace("\r", "\n").replace("\n", " ↵ ").replace("\t", " ")
+    text = str(v).replace("\r\n", "\n").replace("\r", "\n").replace("\n", " ↵ ").replace("\t", " ")
+    # The table goes to a terminal: any other control character (a bell, an escape sequence in a
+    # plugin's entry-point name) is shown as its \x code, never sent to it.
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 def _int_like_columns(frame) -> list[str]:
@@ -346,6 +354,40 @@ def positive_int(value: str) -> int:
     if n < 1:
         raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value!r}")
     return n
+
+
+def nonnegative_int(value: str) -> int:
+    """An argparse type: an integer >= 0 (a seed, a count of resamples that may be none).
+
+    numpy refuses a negative seed with a ValueError that reached the user as a traceback.
+
+    Examples
+    --------
+    >>> nonnegative_int("0")
+    0
+    """
+    try:
+        n = int(value)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {value!r}")
+    return n
+
+
+def path_arg(value: str) -> str:
+    """An argparse type: a file or folder name that is not empty.
+
+    ``Path("")`` is the current folder: ``export-graphs ''`` wrote every graph there.
+
+    Examples
+    --------
+    >>> path_arg("out")
+    'out'
+    """
+    if not value.strip():
+        raise argparse.ArgumentTypeError(f"{value!r}: an empty path; expected a file or folder name")
+    return value
 
 
 def temperature_arg(value: str):

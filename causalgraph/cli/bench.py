@@ -13,26 +13,35 @@ from ..errors import ConfigError
 from ..llm.registry import model_forms
 from ..wording import plural
 from ._common import (add_data_option, add_format_option, add_graph_edit_option, add_list_option, add_model_args,
-                      add_prompts_option, emit_json, emit_table, model_options)
+                      add_prompts_option, emit_json, emit_table, model_options, nonnegative_int, path_arg)
 from ..llm.pricing import load_prices
 from ..bench.scoring import (
-    report_rows, accuracy_column, agreement_columns, loglik_columns, pending_column, compute_metrics, task_columns,
-    score_notes, format_mean_std as _pm
+    ANSWER_GRAPH_COLUMNS, report_rows, accuracy_column, agreement_columns, answer_graph_columns, loglik_columns,
+    pending_column, compute_metrics, task_columns, score_notes, format_mean_std as _pm
 )
 from ..bench.reparse import reparse_run
 from ..runlog.files import Metrics
 from ..runlog.store import load_run
 from ..bench.epochs import REDUCERS, parse_reducer, reducer_kind
-from ..tasks import TASKS, get_task, list_tasks, usable_tasks
+from ..tasks import TASKS, find_task, get_task, list_tasks, usable_tasks
+from ..alignment.events import ALIGN_RULES, DEFAULT_RULE
+from ..stats.answer_graph import answer_graph_scores
 from ..bench.calibration import plot_reliability
 from ..outputs import safe_name, output_dir
 from ..bench.batch import submit_batch, collect_batch, batch_status
 from ..bench.plan import PAPER_OUTPUT_TOKENS_PER_REQUEST, plan_run
+from ..stats.power import PLAN_POWER_COLUMNS, Design, pilot_pair, pilot_run, plan_power
 from ..bench.prepare import loglik_variants
 from ..bench.variant_options import with_item_options
 from ..naming import NAME_SCHEMES
 from ..tasks.climatecause import PAPER_TASKS
 from . import bench_view
+from ._rank import emit_ranking
+from ..stats.compare import AXES as RANK_AXES
+from ..stats.ranking import rank_runs
+
+#: Family-wise level of ``bench report --rank`` (that of ``stats compare --rank`` by default).
+RANK_ALPHA = 0.05
 from .bench_import import register as register_import
 
 __all__ = ["register"]
@@ -47,7 +56,7 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
                    max_tokens_help="limit on generated tokens (default: the provider's)")
     add_data_option(p)
     add_prompts_option(p, help_extra="; a run directory resumes with the catalog it started with")
-    p.add_argument("--out", metavar="DIR", help="run directory (default runs/<task>__<model>__<variants>); "
+    p.add_argument("--out", metavar="DIR", type=path_arg, help="run directory (default runs/<task>__<model>__<variants>); "
                                                 "the same directory resumes the run")
     p.add_argument("--concurrency", type=int, metavar="N", help="requests in flight at most (default: the backend's)")
     p.add_argument("--limit", type=int, metavar="N", help="only the first N items of each variant")
@@ -113,13 +122,22 @@ def _summary_rows(metrics, path):
 
 def _dash_unscored(rows, fmt: str):
     """Rows for a table with the empty scores of a variant nothing was answered for shown as "—"
-    (JSON keeps ``null`` and ``n_scored`` 0; CSV an empty cell)."""
+    (JSON keeps ``null`` and ``n_scored`` 0; CSV an empty cell); likewise a graph-first variant's
+    answer-graph figures that are undefined (no graph read, one statement: noted on stderr)."""
     if fmt != "table":
         return rows
     keep = {"run", "task", "model", "variant", "strategy", "items", "errors", "pending", "samples_pending", "method",
             "n_scored"}
-    return [{**r, **{k: "—" for k, v in r.items() if v is None and k not in keep}} if r.get("n_scored") == 0 else r
-            for r in rows]
+    out = []
+    for r in rows:
+        if r.get("n_scored") == 0:
+            r = {**r, **{k: "—" for k, v in r.items() if v is None and k not in keep}}
+        elif "graph_items" in r and r.get("gap") is None:
+            # a graph-first row with no item scored: its figures are undefined, not blank; an interval alone
+            # left out (one statement: noted; --bootstrap 0: not asked) stays blank as f1_ci95 does
+            r = {**r, **{k: "—" for k in ANSWER_GRAPH_COLUMNS if r.get(k) is None}}
+        out.append(r)
+    return out
 
 
 _RUN_COLUMNS = ["variant", "items", "errors", "parse_fail_rate", "precision", "recall", "f1", "f1_ci95"]
@@ -137,10 +155,11 @@ def _cmd_run(args) -> int:
     # written = asked + cache hits + shared failures; requests sent counts every attempt of the asked ones, so
     # the items asked are named apart when some were retried.
     shared = f", {result.shared_failures} sharing a failed request" if result.shared_failures else ""
-    asked = (f"; {plural(result.asked, 'item')} asked, retries included" if result.requests_sent != result.asked
-             else "")
+    asked = (f"; {plural(result.asked, 'item')} asked, retries included"
+             if result.requests_sent != result.asked + result.probes else "")
+    probes = f" ({plural(result.probes, 'probe')})" if result.probes else ""
     print(f"run {result.path}: {result.written} written, {result.skipped} already answered; "
-          f"{plural(result.requests_sent, 'request')} sent, {plural(result.cache_hits, 'cache hit')}{shared}"
+          f"{plural(result.requests_sent, 'request')} sent{probes}, {plural(result.cache_hits, 'cache hit')}{shared}"
           f"{asked}; {plural(result.errors, 'error')}; "
           f"tokens in {m['tokens_in']:,} out {m['tokens_out']:,}, cost ${m['cost_usd']:.4f}", file=sys.stderr)
     if result.waiting_in_batch:
@@ -179,9 +198,17 @@ def _cmd_parse(args) -> int:
 
 def _cmd_report(args) -> int:
     reducer = parse_reducer(args.reducer) if args.reducer else None
+    if args.rank and args.reducer:
+        raise ConfigError("--rank pairs each item's one answer, as stats compare --rank does; runs with epochs are "
+                          "reduced by Run.responses (the majority answer): drop --reducer")
     plot_dir = None
     if args.plot:
         plot_dir = output_dir(args.plot, "plot folder")  # checked before any run is scored
+    ranking = None
+    if args.rank:
+        # before anything is printed (the runs' score notes included): a ranking the runs cannot support is one
+        # error line, not half a report
+        ranking = rank_runs(args.runs, by=args.rank, n_boot=args.bootstrap, seed=args.seed)
     allm = []
     rows = []
     for path in args.runs:
@@ -190,6 +217,7 @@ def _cmd_report(args) -> int:
             print(f"causalgraph bench: note: --reducer mean: {path} has one answer per item (no --epochs); "
                   f"its plain scores are shown", file=sys.stderr)
         m = compute_metrics(run, n_boot=args.bootstrap, seed=args.seed, reducer=reducer)
+        _add_answer_graph(m, run, args)
         if (args.per_class or args.confusion) and m["variants"] and not any(
                 "per_class" in s or "confusion" in s for s in m["variants"].values()):
             spec = get_task(m["task"]) if m["task"] in list_tasks() else None
@@ -219,7 +247,13 @@ def _cmd_report(args) -> int:
                                  "strategy": strat, **{met: _pm(agg[f"per_class.{lab}.{met}"])
                                                        for met in ("precision", "recall", "f1")}})
     if args.format == "json":
-        emit_json(allm)
+        if ranking is None:
+            emit_json(allm)
+        else:
+            rows_r = emit_ranking("bench", ranking, "json", alpha=RANK_ALPHA, n_boot=args.bootstrap, test="mcnemar",
+                                  json_out=False)
+            emit_json({"runs": allm, "ranking": {"by": args.rank, "alpha": RANK_ALPHA, "n_boot": args.bootstrap,
+                                                 "seed": args.seed, "test": "mcnemar", "rows": rows_r}})
         return 0
     # The column of any per-item reducer (pass@3, pass^2, a plugin's half~3), not only the built-in names.
     pass_cols = sorted({k for r in rows for k in r if _is_pass_column(k)})
@@ -230,7 +264,7 @@ def _cmd_report(args) -> int:
     else:
         cols = [*counts, "precision", "recall", "f1",
                 "f1_ci95"] + (["f1_sd"] if any("f1_sd" in r for r in rows) else []) + accuracy_column(rows)
-    cols += task_columns(rows)
+    cols += task_columns(rows) + answer_graph_columns(rows)
     cols += agreement_columns(rows) + loglik_columns(rows)
     if len(args.runs) == 1:
         cols = cols[1:]
@@ -249,7 +283,27 @@ def _cmd_report(args) -> int:
                 emit_table([{"gold": lab, **dict(zip(conf["columns"], row))}
                             for lab, row in zip(conf["labels"], conf["matrix"])],
                            "table", columns=["gold"] + conf["columns"])
+    if ranking is not None:
+        # a second table: after a blank line (and, as a table, a heading), as stats compare --rank prints it
+        print()
+        if args.format == "table":
+            print(f"ranking by {args.rank} (stats compare --by {args.rank} --rank)")
+        emit_ranking("bench", ranking, args.format, alpha=RANK_ALPHA, n_boot=args.bootstrap, test="mcnemar")
     return 0
+
+
+def _add_answer_graph(metrics, run, args) -> None:
+    """A graph-first variant's accuracy beside the edge F1 of its graphs (``answer_graph``; stats.answer_graph)."""
+    spec = find_task(run.task)
+    if spec is None or spec.parse_graph is None:
+        return
+    for v, s in metrics["variants"].items():
+        ag = answer_graph_scores(run.records(v), spec, rule=args.align, n_boot=args.bootstrap, seed=args.seed)
+        if ag is not None:
+            s["answer_graph"] = ag
+            s.setdefault("notes", []).extend(ag.get("notes", ()))
+            if ag["scored"] and ag["statements"] < 2 and args.bootstrap:
+                s["notes"].append("answer-graph intervals not estimable: the graphs come from one statement")
 
 
 def _plot_run(folder, path, metrics) -> None:
@@ -296,7 +350,75 @@ def _cmd_batch_status(args) -> int:
     return 0
 
 
+def _plan_design(args) -> "Design | None":
+    """The discordance, Δ and ρ ``bench plan --power`` sizes the planned items for, by ``stats power``'s rules:
+    a pilot pair measures p_b, p_c and ρ (``--delta`` replaces its Δ); one pilot run and ``--delta`` (its ρ,
+    ``--discordance`` or the independent-arms bound); no pilot: ``--discordance`` and ``--delta``, ``--icc``
+    (default 0). The planned variant's statement sizes then replace the pilot's."""
+    given = [f for f, v in (("--delta", args.delta), ("--discordance", args.discordance), ("--icc", args.icc),
+                            ("--pilot", args.pilot), ("--alpha", args.alpha)) if v is not None]
+    if args.power is None:
+        if given:
+            raise ConfigError(f"{', '.join(given)}: only with --power (the power of a paired comparison of the "
+                              f"planned items)")
+        return None
+    if not 0 < args.power < 1:
+        raise ConfigError(f"--power {args.power:g}: expected a number between 0 and 1")
+    pilots = list(args.pilot or [])
+    if len(pilots) > 2:
+        raise ConfigError(f"--pilot: got {len(pilots)} runs; give a pilot pair (two runs) or one run with --delta")
+    if len(pilots) == 2:
+        if args.discordance is not None:
+            raise ConfigError("--discordance: a pilot pair measures it; leave it out")
+        design = pilot_pair(pilots[0], pilots[1])
+        if args.delta is not None:
+            design = design.with_delta(args.delta)
+    elif len(pilots) == 1:
+        if args.delta is None:
+            raise ConfigError("--pilot RUN: give the difference to detect with --delta (or a second pilot run)")
+        design = pilot_run(pilots[0], delta=args.delta, discordance=args.discordance)
+    else:
+        missing = [f for f, v in (("--discordance", args.discordance), ("--delta", args.delta)) if v is None]
+        if missing:
+            raise ConfigError(f"--power without --pilot needs {' and '.join(missing)} (and optionally --icc)")
+        if not 0 <= args.discordance <= 1:
+            raise ConfigError(f"--discordance {args.discordance:g}: expected a share in [0, 1]")
+        design = Design([1], 0.0, args.discordance, 0.0).with_delta(args.delta)
+    if args.icc is not None:
+        if not 0 <= args.icc < 1:
+            raise ConfigError(f"--icc {args.icc:g}: expected a correlation in [0, 1)")
+        design.icc = args.icc
+    return design
+
+
+def _emit_plan_power(rows: list, design: "Design", args) -> int:
+    alpha = 0.05 if args.alpha is None else args.alpha
+    if not 0 < alpha < 1:
+        raise ConfigError(f"--alpha {alpha:g}: expected a number between 0 and 1")
+    out = plan_power(rows, design, alpha=alpha, target=args.power)
+    for note in design.notes:
+        print(f"causalgraph bench: note: {note}", file=sys.stderr)
+    for row in out:
+        if row["note"]:
+            print(f"causalgraph bench: note: {row['task']} {row['variant']} {row['test']}: {row['note']}",
+                  file=sys.stderr)
+    columns = ["task", "variant", "requests", "cost_usd_est", *PLAN_POWER_COLUMNS]
+    if args.format == "table":  # an undefined value shows as such, never as an empty cell or 0
+        out = [{**r, **{k: "—" for k in ("power", "mde", "statements_needed", "items_needed")
+                        if r[k] is None or r[k] != r[k]}} for r in out]
+    emit_table(out, args.format, columns=columns if args.format != "json" else columns + ["alpha", "target_power",
+                                                                                         "note"], floatfmt=".4g")
+    if args.format == "table":
+        print(f"\n{design.source}; as stats power (analytic) on each planned variant's items and statements: power "
+              f"at alpha {alpha:g} (two-sided) to detect delta = accuracy B - A; mde: smallest |delta| detected with "
+              f"power {args.power:g} at this discordance; statements_needed (items): for power {args.power:g} at "
+              f"this delta, statement sizes as planned; deff = 1 + (sum n_s^2/n - 1) icc. mcnemar: exact test, items "
+              f"as independent; clustered: accuracy difference with a CR2 SE over statements")
+    return 0
+
+
 def _cmd_plan(args) -> int:
+    design = _plan_design(args)  # its options checked before the corpus is read
     every_task = args.task in (None, ["all"])
     tasks = list(PAPER_TASKS) if every_task else list(args.task)
     variants = None if args.variant in (None, ["all"]) else list(args.variant)
@@ -305,11 +427,13 @@ def _cmd_plan(args) -> int:
                     else PAPER_OUTPUT_TOKENS_PER_REQUEST,
                     prices=load_prices(args.prices) if args.prices else None, epochs=args.epochs,
                     prompts=args.prompts, method=args.method, graph_edit=args.graph_edit,
-                    named=not every_task)
+                    named=not every_task, statement_sizes=design is not None, max_tokens=args.max_tokens)
     left = [t for t in tasks if t not in {r["task"] for r in rows}]
     if left:
         print(f"causalgraph bench: note: --graph-edit {args.graph_edit}: {', '.join(left)} left out (their prompts "
               "hold no graph)", file=sys.stderr)
+    if args.power is not None:
+        return _emit_plan_power(rows, design, args)
     if len(rows) > 1:
         rows.append({"task": "total", "variant": "", **{k: sum(r[k] for r in rows) for k in
                      ("requests", "prompt_chars", "input_tokens_est", "output_tokens_est", "cost_usd_est")}})
@@ -376,8 +500,9 @@ def register(subparsers) -> None:
                                    "bootstrap interval over statements, and per prompting strategy the mean ± std "
                                    "over its variants; runs with epochs are reduced by --reducer. Nothing is asked.")
     p.add_argument("runs", nargs="+", metavar="RUN", help="run directories")
-    p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples of statements (default 1000)")
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    p.add_argument("--bootstrap", type=nonnegative_int, default=1000,
+                   help="bootstrap resamples of statements (default 1000)")
+    p.add_argument("--seed", type=nonnegative_int, default=0, help="bootstrap seed (default 0)")
     p.add_argument("--per-class", action="store_true", help="add per-class rows (position tasks)")
     p.add_argument("--confusion", action="store_true", help="print confusion matrices (position tasks)")
     # The reducers of causalgraph (and code): the parser reads no plugin; a plugin's reducer is taken too.
@@ -388,6 +513,15 @@ def register(subparsers) -> None:
                                                      "plugin's (`causalgraph plugins`)")
     p.add_argument("--plot", metavar="DIR", help="write a reliability diagram (PNG) of every variant scored by "
                                                  "log-likelihood into DIR")
+    p.add_argument("--rank", metavar="AXIS", choices=list(RANK_AXES),
+                   help="runs sharing items: also rank their arms along AXIS (" + ", ".join(RANK_AXES) + "), as "
+                        "`stats compare --by AXIS --rank` does: each arm's score with its interval, tie groups after "
+                        "Holm (compact letter display) and a bootstrap interval of its rank (--bootstrap resamples "
+                        "of statements, --seed); docs/statistics.md#tie-groups-and-rank-intervals")
+    p.add_argument("--align", choices=list(ALIGN_RULES), default=DEFAULT_RULE,
+                   help="graph-first variants (GF_…): how the events of the graph an answer wrote are matched to the "
+                        f"gold events before its edge F1 is computed (default: {DEFAULT_RULE}; "
+                        "docs/graphs.md#event-alignment)")
     add_format_option(p)
     p.set_defaults(func=_cmd_report)
 
@@ -434,9 +568,26 @@ def register(subparsers) -> None:
     p.add_argument("--epochs", type=int, default=1, metavar="N", help="every item asked N times (bench run --epochs)")
     p.add_argument("--output-tokens", type=float, help="output tokens assumed per request "
                                                          "(default 288, the paper's average)")
+    p.add_argument("--max-tokens", type=int, default=None, metavar="N",
+                   help="bench run --max-tokens: each request's limit on output tokens (choice-logprobs: what each "
+                        "request carries; generate: caps --output-tokens)")
     p.add_argument("--prices", metavar="FILE", help="JSON price table overriding the built-in one")
     _add_method_option(p)
     add_graph_edit_option(p)
+    g = p.add_argument_group("power (stats power's figures for the planned items, analytic; docs/statistics.md)")
+    g.add_argument("--power", type=float, nargs="?", const=0.8, default=None, metavar="P",
+                   help="also size a paired comparison of two arms on each planned variant's items: power at "
+                        "--delta, the smallest detectable difference at power P and the statements needed "
+                        "(McNemar exact, clustered); P defaults to 0.8")
+    add_list_option(g, "--pilot", metavar="RUN[,RUN]", help="a pilot pair (p_b, p_c and icc measured), or one "
+                                                            "pilot run with --delta")
+    g.add_argument("--delta", type=float, default=None, help="accuracy difference B - A to detect (default with a "
+                                                            "pilot pair: the pilot's)")
+    g.add_argument("--discordance", type=float, default=None,
+                   help="share of items the arms answer differently (no pilot: required)")
+    g.add_argument("--icc", type=float, default=None, help="intra-statement correlation of the paired difference "
+                                                          "(default: the pilot's, else 0)")
+    g.add_argument("--alpha", type=float, default=None, help="level of the tests (default 0.05)")
     add_format_option(p)
     p.set_defaults(func=_cmd_plan)
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 from ..outputs import NO_BROWSER, open_page
 from ..stats.difficulty import STATEMENT_FEATURES
 from ..viewer import write_run_page
+from ..alignment.events import ALIGN_RULES, DEFAULT_RULE
+from ..stats.compare import AXES
+from ..viewer.ranking import RANK_AXIS
 
 __all__ = ["register", "run"]
 
@@ -28,6 +31,14 @@ def register(sub) -> None:
                    help="feature of each variant's difficulty plot: accuracy by decile of F with the fitted "
                         "logistic curve and its band (default c_norm, C(s); a numeric statement feature of "
                         f"`stats difficulty`: {', '.join(STATEMENT_FEATURES)})")
+    p.add_argument("--align", choices=list(ALIGN_RULES), default=DEFAULT_RULE,
+                   help="extraction and annotation runs: how each item's overlay graph aligns predicted events to "
+                        "gold ones before drawing them (the rules of compare-graphs --align; default "
+                        f"{DEFAULT_RULE}; docs/viewer.md#overlay)")
+    p.add_argument("--rank", metavar="AXIS", choices=[*AXES, "none"], default=RANK_AXIS,
+                   help="several runs: rank their arms along AXIS as `stats compare --by AXIS --rank` does (score "
+                        "with its interval, tie groups after Holm as a compact letter display, rank interval); "
+                        f"{', '.join(AXES)} or none (default {RANK_AXIS})")
     p.set_defaults(func=run)
 
 
@@ -35,7 +46,8 @@ def run(args) -> int:
     import sys
 
     path = write_run_page(args.runs, args.output, title=args.title, data=args.data,
-                          difficulty_feature=args.difficulty_feature)
+                          difficulty_feature=args.difficulty_feature, align=args.align,
+                          rank=None if args.rank == "none" else args.rank)
     print(path)
     if args.open and not open_page(path):
         print(f"causalgraph bench: note: --open: {NO_BROWSER.format(path=path.resolve())}", file=sys.stderr)

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import sys
-
-from ._align import (POOLED_COLUMNS, add_align_options, align_settings, alignment_note, undefined_notes,
-                     write_alignment)
-from ._common import add_format_option, emit_table
-from ..alignment.scores import EDGE_COLUMNS, compare_aligned
+from ._align import add_align_options, align_settings, emit_aligned
+from ._common import add_format_option
+from ..alignment.scores import compare_aligned
 from ..datasets import load_corpus
-from ..metrics.graph_scores import SCORE_COLUMNS
 
 __all__ = ["register", "run"]
 
@@ -32,19 +28,4 @@ def register(sub) -> None:
 def run(args) -> int:
     settings = align_settings(args)
     gold, pred = load_corpus(args.gold), load_corpus(args.pred)
-    cmp = compare_aligned(gold, pred, **settings)
-    for note in cmp.notes:
-        print(f"causalgraph compare-graphs: note: {note}", file=sys.stderr)
-    if cmp.rule != "exact":
-        print(f"causalgraph compare-graphs: note: {alignment_note(cmp)}", file=sys.stderr)
-    if args.alignment:
-        write_alignment(cmp.alignment_rows(), args.alignment)
-    if args.pooled:
-        pooled = cmp.pooled()
-        for note in undefined_notes(pooled):
-            print(f"causalgraph compare-graphs: note: {note}", file=sys.stderr)
-        emit_table(pooled, args.format, columns=POOLED_COLUMNS)
-        return 0
-    cols = ["statement_id", "pred_id", *SCORE_COLUMNS, *(EDGE_COLUMNS if args.edge_scores else ())]
-    emit_table(cmp.rows, args.format, columns=cols)
-    return 0
+    return emit_aligned("compare-graphs", compare_aligned(gold, pred, **settings), args)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..annotation.evaluate import MATCH_THRESHOLD, evaluate_annotation
-from ._align import add_align_options, align_settings, write_alignment
+from ._align import add_align_options, align_settings, emit_alignment_notes
 from ._common import add_format_option, emit_json, emit_table
 from ..errors import ConfigError
 
@@ -42,19 +42,13 @@ def run(args) -> int:
     rep = evaluate_annotation(args.run, variant=args.variant, reference=args.reference, threshold=args.threshold,
                               graphs=args.graphs, align=settings.get("rule", "exact"),
                               token_threshold=args.token_threshold, embedding_threshold=args.embedding_threshold,
-                              embedder=settings.get("embedder"), edge_scores=args.edge_scores)
+                              embedder=settings.get("embedder"), edge_scores=args.edge_scores,
+                              alignment=bool(args.alignment))
     for note in rep.graph.get("notes", ()):
         print(f"causalgraph evaluate-annotation: note: {note}", file=sys.stderr)
-    if "align" in rep.graph:
-        counts = {}
-        for r in rep.alignment:
-            k = r["rule"].split(":")[0]
-            counts[k] = counts.get(k, 0) + 1
-        print(f"causalgraph evaluate-annotation: note: events aligned by --align {rep.graph['align']} before the graph "
-              "scores: " + ", ".join(f"{k} {v}" for k, v in counts.items()) + " (--align exact scores exact names)",
-              file=sys.stderr)
-    if args.alignment:
-        write_alignment(rep.alignment, args.alignment)
+    if args.graphs:
+        emit_alignment_notes("evaluate-annotation", rep.graph.get("align", "exact"), rep.alignment,
+                             rep.graph.get("pooled", ()), path=args.alignment)
     if args.per_statement:
         emit_table(rep.per_statement, args.format)
     elif args.format == "json":

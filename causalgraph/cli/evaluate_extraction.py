@@ -6,10 +6,8 @@ from ..extraction.evaluate import COSINE_THRESHOLD, evaluate_extraction
 from ._common import emit_json, emit_table
 from ..errors import ConfigError
 from ..extraction.producer import corpus_from_extraction
-from ..metrics.graph_scores import SCORE_COLUMNS
-from ..alignment.scores import EDGE_COLUMNS, compare_aligned
-from ._align import (POOLED_COLUMNS, add_align_options, align_settings, alignment_note, undefined_notes,
-                     write_alignment)
+from ..alignment.scores import compare_aligned
+from ._align import add_align_options, align_settings, emit_aligned
 from ..model import Corpus
 
 __all__ = ["register"]
@@ -96,27 +94,12 @@ def run(args) -> int:
 
 def _graphs(args) -> int:
     """``--graphs``: both sides compiled into graphs (normalised spans as events), scored row by row."""
-    import sys
-
+    settings = align_settings(args)   # the options refused before anything is read
     gold = corpus_from_extraction(args.gold or f"pubmedcausal:{args.split or 'test'}", merge="normalized")
     pred = corpus_from_extraction(args.pred, merge="normalized")
     if args.only_predicted:
         have = {s.id for s in pred}
         gold = Corpus(gold.name, [s for s in gold if s.id in have], source=gold.source)
     # one row per gold row with pairs, as docs/graphs.md says of evaluate-extraction --graphs
-    cmp = compare_aligned(gold, pred, edgeless=False, **align_settings(args))
-    for note in cmp.notes:
-        print(f"causalgraph evaluate-extraction: note: {note}", file=sys.stderr)
-    if cmp.rule != "exact":
-        print(f"causalgraph evaluate-extraction: note: {alignment_note(cmp)}", file=sys.stderr)
-    if args.alignment:
-        write_alignment(cmp.alignment_rows(), args.alignment)
-    if args.pooled:
-        pooled = cmp.pooled()
-        for note in undefined_notes(pooled):
-            print(f"causalgraph evaluate-extraction: note: {note}", file=sys.stderr)
-        emit_table(pooled, args.format, columns=POOLED_COLUMNS)
-        return 0
-    emit_table(cmp.rows, args.format,
-               columns=["statement_id", "pred_id", *SCORE_COLUMNS, *(EDGE_COLUMNS if args.edge_scores else ())])
-    return 0
+    return emit_aligned("evaluate-extraction", compare_aligned(gold, pred, edgeless=False, **settings),
+                        args)

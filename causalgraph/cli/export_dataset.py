@@ -6,7 +6,7 @@ import sys
 
 from ..wording import plural
 from ._common import (add_data_option, add_format_option, add_graph_edit_option, add_list_option, add_prompts_option,
-                      emit_table)
+                      emit_table, path_arg)
 from ..interop.export import export_dataset
 
 __all__ = ["register", "run"]
@@ -18,7 +18,7 @@ def register(sub) -> None:
         description="Write the items of every task (or of --task T …), every prompt variant, as Parquet files and a "
                     "README.md dataset card with one configuration per task and the corpora's licences, so that "
                     "datasets.load_dataset(DIR, name=TASK) loads them without causalgraph.")
-    p.add_argument("dir", metavar="DIR", help="folder to write (new or empty, or pass --overwrite)")
+    p.add_argument("dir", metavar="DIR", type=path_arg, help="folder to write (new or empty, or pass --overwrite)")
     add_list_option(p, "--task", metavar="TASK", help="tasks to export (default: every task of `causalgraph bench "
                                                      "tasks`)")
     add_data_option(p, help_extra="; used for every exported task (default: each task's own corpus)")

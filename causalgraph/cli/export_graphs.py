@@ -6,7 +6,7 @@ import sys
 
 from ..graph_formats import GRAPH_FORMATS
 
-from ._common import add_data_option, add_list_option, add_split_option
+from ._common import add_data_option, add_list_option, add_split_option, path_arg
 from ..datasets import load_corpus
 from ..graph_export import export_graphs
 
@@ -21,7 +21,7 @@ def register(sub) -> None:
                     "Graphviz, dagitty, pgmpy or DoWhy reads. Edge labels (correlation, polarity) are kept as "
                     "attributes where the format has them; dagitty refuses a graph with a cycle, naming it "
                     "(docs/graphs.md).")
-    p.add_argument("dir", metavar="DIR", help="folder to write into (created when missing)")
+    p.add_argument("dir", metavar="DIR", type=path_arg, help="folder to write into (created when missing)")
     p.add_argument("--format", choices=list(GRAPH_FORMATS), default="graphml",
                    help="graph file format (default: graphml)")
     add_list_option(p, "--statement", nargs="+", metavar="ID", help="only these statements")

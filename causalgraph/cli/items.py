@@ -15,7 +15,7 @@ from ..errors import ConfigError
 from ..metrics.chains import RULES
 from ..naming import NAME_SCHEMES
 from ..tasks import get_task
-from ._common import add_data_option, add_graph_edit_option, add_prompts_option, emit_table
+from ._common import add_data_option, add_graph_edit_option, add_prompts_option, emit_table, path_arg
 from ..llm.openai_batch import request_line
 from ..outputs import output_file
 from ..interop.export import write_items_parquet
@@ -49,7 +49,7 @@ def register(sub) -> None:
     add_graph_edit_option(p)
     p.add_argument("--format", choices=["jsonl", "json", "table", "csv", "parquet"], default="jsonl",
                    help="output format (default: jsonl); parquet (binary) needs -o FILE or a redirected stdout")
-    p.add_argument("-o", "--output", metavar="FILE", default=None, help="write to FILE instead of stdout")
+    p.add_argument("-o", "--output", metavar="FILE", type=path_arg, default=None, help="write to FILE instead of stdout")
     p.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N items")
     p.add_argument("--openai-batch", metavar="FILE", default=None,
                    help="write an OpenAI Batch API input file (JSONL) instead of printing items")

@@ -17,16 +17,19 @@ import argparse
 import sys
 
 from ..errors import ConfigError
-from ._common import add_data_option, add_format_option, add_list_option, emit_json, emit_table
+from ._common import add_data_option, add_format_option, add_list_option, emit_json, emit_table, nonnegative_int
 from ..stats import mcnemar_runs, kruskal_runs, consistency, sign_consistency
 from ..datasets import load_corpus
 from ..metrics.complexity import complexity_table
-from ..stats.compare import COLUMNS as COMPARE_COLUMNS, compare_runs
-from ..stats.difficulty import COLUMNS as DIFFICULTY_COLUMNS, difficulty_runs, plot_difficulty, table_rows
+from ..stats.compare import COLUMNS as COMPARE_COLUMNS, compare_runs, graph_columns as compare_graph_columns
+from ..alignment.events import ALIGN_RULES, DEFAULT_RULE
+from ..stats.difficulty import (COLUMNS as DIFFICULTY_COLUMNS, MIN_STATEMENTS_TEST, difficulty_runs, plot_difficulty,
+                                 table_rows)
 from ..stats.epochs import AGREEMENT_COLUMNS, agreement_runs
 from ..stats.irt import irt_runs
 from ..stats.power import Design, pilot_pair, pilot_run, power_table
-from ..stats.ranking import RANK_COLUMNS, rank_runs
+from ..stats.ranking import rank_runs
+from ._rank import emit_ranking
 from ..outputs import output_file
 
 __all__ = ["register"]
@@ -115,20 +118,21 @@ def _register_analyses(ssub) -> None:
     add_format_option(c)
     c.set_defaults(func=run_consistency)
 
-    cmp_ = ssub.add_parser("compare", help="arms of a study compared per task: F1 difference, bootstrap interval, "
+    cmp_ = ssub.add_parser("compare", help="arms of a study compared per task: F1 difference with its interval, "
                                            "McNemar with Holm",
                            description="Pair the items of runs across arms (encodings, event names, graph edits, "
                                        "variants, models or prompt catalogs) and report per task the difference in F1 "
-                                       "with a 95% bootstrap interval over statements and McNemar's test with Holm's "
-                                       "correction.")
+                                       "with an interval over statements (CR2 t, or --interval bootstrap) and "
+                                       "McNemar's test with Holm's correction; --rank ranks the arms instead.")
     cmp_.add_argument("runs", nargs="+", metavar="RUN", help="run directories (tasks, models and variants may mix)")
     cmp_.add_argument("--by", choices=["encoding", "event-names", "graph-edit", "variant", "model", "prompts"],
                       required=True,
                       help="the axis arms differ along (graph-edit: each edited item against its real version; "
                            "prompts: the runs' prompt catalogs, authors or tables)")
-    cmp_.add_argument("--alpha", type=float, default=0.05, help="family-wise level of Holm's correction per task")
+    cmp_.add_argument("--alpha", type=float, default=0.05, help="family-wise level of Holm's correction per task; "
+                      "the intervals are at 1 - alpha (default 0.05: 95%%)")
     cmp_.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples of statements (default 1000)")
-    cmp_.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    cmp_.add_argument("--seed", type=nonnegative_int, default=0, help="bootstrap seed (default 0)")
     cmp_.add_argument("--chi2", action="store_true", help="McNemar's chi-squared (continuity-corrected) instead "
                                                           "of the exact binomial test")
     cmp_.add_argument("--rank", action="store_true",
@@ -136,7 +140,7 @@ def _register_analyses(ssub) -> None:
                            "all pairs (compact letter display: arms sharing a letter are not separable) and a "
                            "bootstrap interval of its rank, resampling statements")
     cmp_.add_argument("--midp", action="store_true", help="McNemar's mid-p binomial test instead of the exact one")
-    cmp_.add_argument("--interval", choices=["cr2", "bootstrap"], default="cr2",
+    cmp_.add_argument("--interval", choices=["cr2", "bootstrap"], default=None,
                       help="interval of the F1 difference: cr2 (default; linearised F1, CR2 standard error over "
                            "statements, Bell-McCaffrey t) or bootstrap (percentile over statement resamples, "
                            "widened for few statements)")
@@ -144,6 +148,9 @@ def _register_analyses(ssub) -> None:
                       help="the p-values Holm corrects: mcnemar (default; do the arms answer these items alike) "
                            "or clustered (accuracy difference over statements, CR2 t: holds when the arms' "
                            "difference varies by statement)")
+    cmp_.add_argument("--align", choices=list(ALIGN_RULES), default=DEFAULT_RULE,
+                      help="graph-first arms (GF_… variants): how the events of the graph an answer wrote are matched "
+                           f"to the gold events before its edge F1 is computed (default: {DEFAULT_RULE})")
     add_format_option(cmp_)
     cmp_.set_defaults(func=run_compare)
 
@@ -207,7 +214,7 @@ def _register_analyses(ssub) -> None:
     pw.add_argument("--mode", choices=["analytic", "simulation"], default="analytic",
                     help="analytic formulas (default) or Monte-Carlo simulation of the tests")
     pw.add_argument("--n-sim", type=int, default=2000, help="simulated datasets (default 2000)")
-    pw.add_argument("--seed", type=int, default=0, help="simulation seed (default 0)")
+    pw.add_argument("--seed", type=nonnegative_int, default=0, help="simulation seed (default 0)")
     add_format_option(pw)
     pw.set_defaults(func=run_power)
 
@@ -319,7 +326,8 @@ def run_compare(args) -> int:
     if args.rank:
         return _compare_rank(args)
     table = compare_runs(args.runs, by=args.by, alpha=args.alpha, n_boot=args.n_boot, seed=args.seed,
-                         exact=not args.chi2, midp=args.midp, interval=args.interval, test=args.test)
+                         exact=not args.chi2, midp=args.midp, interval=args.interval or "cr2", test=args.test,
+                         align=args.align)
     if args.format == "json":
         emit_json(table.to_dict(orient="records"))
         return 0
@@ -331,12 +339,26 @@ def run_compare(args) -> int:
             if args.format == "table":  # no score is shown as such, never as an empty cell or 0
                 row.update({k: "—" for k in ("f1_a", "f1_b", "diff", "ci_low", "ci_high", "p", "p_holm",
                                              "significant") if row.get(k) is None or row.get(k) != row.get(k)})
-    emit_table(rows, args.format, columns=COMPARE_COLUMNS)
+        if isinstance(row.get("graph_note"), str):
+            print(f"causalgraph stats: note: {row['task']} {row['arm_a']} vs {row['arm_b']}: {row['graph_note']}",
+                  file=sys.stderr)
+        if args.format == "table":
+            for x in "ab":  # a graph-first arm (its counts are always there) with no item scored: shown as "—"
+                if _defined(row.get(f"right_answer_wrong_graph_{x}")) and not _defined(row.get(f"gap_{x}")):
+                    row.update({f"{c}_{x}": "—" for c in ("accuracy", "edge_f1", "gap", "gap_ci_low", "gap_ci_high")
+                                if not _defined(row.get(f"{c}_{x}"))})
+    graph_cols = [c for c in compare_graph_columns(rows) if c != "graph_note"]
+    emit_table(rows, args.format, columns=COMPARE_COLUMNS + graph_cols)
     if args.format == "table" and len(table):
         level = f"{100 * (1 - args.alpha):g}%"
-        how = ("CR2 t over statements (linearised F1, Bell-McCaffrey df)" if args.interval == "cr2"
+        how = ("CR2 t over statements (linearised F1, Bell-McCaffrey df)" if args.interval in (None, "cr2")
                else f"bootstrap over statements ({args.n_boot} resamples, percentile widened for few statements)")
         mc = "chi-squared" if args.chi2 else ("mid-p" if args.midp else "exact")
+        if graph_cols:
+            print(f"\ngraph-first arms: accuracy and edge F1 (events aligned by --align {args.align}) of the same "
+                  f"paired items, gap = accuracy - edge F1 with a {level} bootstrap interval over statements; a right "
+                  f"graph is one with edge F1 = 1 on the aligned graph; items whose graph could not be read are left "
+                  f"out of all three (noted)")
         print(f"\ndiff = f1_b - f1_a with a {level} interval: {how}; p: McNemar {mc} on correct answers "
               f"(b: a right, b wrong); p_clustered: accuracy difference over statements (CR2 t, df); Holm over "
               f"each task's {'McNemar' if args.test == 'mcnemar' else 'clustered'} p-values, significant = "
@@ -344,20 +366,19 @@ def run_compare(args) -> int:
     return 0
 
 
+def _defined(value) -> bool:
+    """Not ``None`` and not NaN (a DataFrame fills the columns an arm lacks with NaN)."""
+    return value is not None and value == value
+
+
 def _compare_rank(args) -> int:
     if args.chi2 or args.midp:
         raise ConfigError("--rank tests the pairs with McNemar's exact test (or --test clustered); drop --chi2/--midp")
+    if args.interval is not None:
+        raise ConfigError("--interval is the pairwise F1 difference's; --rank gives each arm's score a CR2 t interval: "
+                          "drop --interval")
     table = rank_runs(args.runs, by=args.by, alpha=args.alpha, n_boot=args.n_boot, seed=args.seed, test=args.test)
-    if args.format == "json":
-        emit_json(table.to_dict(orient="records"))
-        return 0
-    emit_table(table, args.format, columns=RANK_COLUMNS)
-    if args.format == "table" and len(table):
-        level = f"{100 * (1 - args.alpha):g}%"
-        print(f"\nscore with a {level} CR2 t interval over statements; group: arms sharing a letter are not "
-              f"separated by {'McNemar exact' if args.test == 'mcnemar' else 'the clustered accuracy test'} after "
-              f"Holm over all pairs (alpha {args.alpha:g}); rank 1 = best, rank_low..rank_high: {level} interval of "
-              f"the rank over {args.n_boot} statement resamples")
+    emit_ranking("stats", table, args.format, alpha=args.alpha, n_boot=args.n_boot, test=args.test)
     return 0
 
 
@@ -389,6 +410,12 @@ def run_difficulty(args) -> int:
             print(f"causalgraph stats: note: {fit.label.get('run')} {fit.label.get('variant')}: {note}",
                   file=sys.stderr)
     rows = table_rows(fits)
+    for fit in fits:  # the test left undefined on too few statements: said once per model, in one line
+        if fit.rows and fit.rows[0]["significant"] is None and "test not estimable" in (fit.rows[0]["note"] or ""):
+            print(f"causalgraph stats: note: {fit.label.get('run')} {fit.label.get('variant')}: p, p_holm and "
+                  f"significant not estimable: {fit.n_statements} statements, at least {MIN_STATEMENTS_TEST} needed "
+                  f"for a term's test to hold its level (docs/statistics.md); odds ratios and intervals kept",
+                  file=sys.stderr)
     # The table first: a plot that cannot be drawn must not lose the fitted numbers.
     status = _difficulty_table(args, rows)
     if args.plot:
@@ -408,6 +435,9 @@ def _difficulty_table(args, rows) -> int:
         emit_json(rows)
         return 0
     cols = DIFFICULTY_COLUMNS if args.format == "csv" or len(args.runs) > 1 else DIFFICULTY_COLUMNS[1:]
+    if args.format == "table":  # an undefined test shows as such, never as an empty cell
+        rows = [{**r, **{k: "—" for k in ("p", "p_holm", "significant")
+                         if r.get(k) is None or r[k] != r[k]}} for r in rows]
     emit_table(rows, args.format, columns=cols, floatfmt=".4g")
     if args.format == "table" and rows:
         kind = ("logistic regression; CR2 standard errors clustered by statement with Bell-McCaffrey degrees of "
@@ -441,13 +471,13 @@ def run_power(args) -> int:
             raise ConfigError(f"stats power without a pilot needs {', '.join(missing)} (and --statements, --icc)")
         if args.items < 1:
             raise ConfigError(f"--items {args.items}: expected an integer >= 1")
-        G = args.statements or args.items
+        G = args.items if args.statements is None else args.statements
         if not 1 <= G <= args.items:
             raise ConfigError(f"--statements {G}: expected 1 to --items ({args.items})")
         sizes = [args.items // G + (1 if i < args.items % G else 0) for i in range(G)]
-        design = Design(sizes, 0.0, args.discordance, 0.0).with_delta(args.delta) if args.discordance <= 1 else None
-        if design is None:
+        if not 0 <= args.discordance <= 1:
             raise ConfigError(f"--discordance {args.discordance:g}: expected a share in [0, 1]")
+        design = Design(sizes, 0.0, args.discordance, 0.0).with_delta(args.delta)
     if args.icc is not None:
         design.icc = args.icc
     if args.runs and args.statements is not None:
@@ -458,16 +488,24 @@ def run_power(args) -> int:
                        seed=args.seed)
     for note in design.notes:
         print(f"causalgraph stats: note: {note}", file=sys.stderr)
+    for row in rows:
+        if row["note"]:
+            print(f"causalgraph stats: note: {row['test']}: {row['note']}", file=sys.stderr)
     if args.format == "json":
         emit_json({"source": design.source, "rows": rows})
         return 0
+    if args.format == "table":  # an undefined value is shown as such, never as an empty cell or 0
+        rows = [{**r, **{k: "—" for k in ("power", "mde", "statements_needed", "items_needed")
+                         if r[k] is None or r[k] != r[k]}} for r in rows]
     emit_table(rows, args.format, columns=["test", "mode", "items", "statements", "discordance", "delta", "icc",
                                            "deff", "power", "mde", "statements_needed", "items_needed"],
                floatfmt=".4g")
     if args.format == "table":
         print(f"\n{design.source}; power at alpha {args.alpha:g} (two-sided) to detect delta = accuracy B - A; "
               f"mde: smallest |delta| detected with power {args.target:g} at this discordance; statements_needed "
-              f"(items): for power {args.target:g} at this delta, statement sizes as in the design; deff = 1 + "
+              f"(items): for power {args.target:g} at this delta, statement sizes as in the design"
+              f"{' (mde and statements_needed analytic: only power is simulated)' if args.mode == 'simulation' else ''}"
+              f"; deff = 1 + "
               f"(sum n_s^2/n - 1) icc. mcnemar: exact test, items as independent; clustered: accuracy difference "
               f"with a CR2 SE over statements (what stats compare --test clustered runs)")
     return 0

@@ -16,7 +16,9 @@ neither).  A sentence payload may be the release's object (its ``surface``
 is read) or a plain string.
 
 The file may be plain, gzip or bz2 (told by its first bytes, not its
-name).  It is read one line at a time: memory per line is constant, and the
+name; a bz2 file's bytes after its last stream that start ``BZh`` but form
+no stream are refused, naming the byte offset, as the seek index of
+:mod:`causalgraph.datasets.causenet_sources` refuses them).  It is read one line at a time: memory per line is constant, and the
 graph is kept as interned ids and arrays (:class:`~causalgraph.merged.MergedGraph`):
 repeated relations merge into one edge with counts (relations, sources,
 sources per type, summed support) and, with ``keep_sentences``, the
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import io
 import json
 from pathlib import Path
 from typing import Iterator, Optional
@@ -42,7 +45,7 @@ from ..errors import ConfigError, DataNotFound, SchemaError
 from ..merged import MergedGraph, merge_ids
 from ..model import Problem
 
-__all__ = ["CAUSENET_PREFIX", "causenet_path", "is_causenet", "load_causenet", "find_concept",
+__all__ = ["CAUSENET_PREFIX", "causenet_file", "causenet_path", "is_causenet", "load_causenet", "find_concept",
            "concept_name", "ENGINES"]
 
 CAUSENET_PREFIX = "causenet:"
@@ -66,14 +69,82 @@ def concept_name(concept: str) -> str:
     return concept.replace("_", " ")
 
 
+_BZ2_CHUNK = 1 << 20
+
+
+class _Bz2Streams(io.RawIOBase):
+    """The decompressed bytes of every bz2 stream of a file, in order, as ``bz2.open`` reads them but for
+    one case: bytes after a stream that start ``BZh`` and form no stream are a :class:`SchemaError` naming
+    the file and their byte offset, where ``bz2.open`` drops them silently (and with them whatever a
+    damaged stream held).  The seek index (``causenet_sources``) refuses them alike, so the loader and
+    the index read the same relations or fail alike.  Other bytes after the last stream (padding) are
+    ignored by both, as by ``bz2.open``."""
+
+    def __init__(self, path: Path):
+        self._path = path
+        self._f = open(path, "rb")
+        self._d = bz2.BZ2Decompressor()
+        self._k = 0        # the stream being read
+        self._start = 0    # its compressed byte offset
+        self._read = 0     # compressed bytes read from the file so far
+        self._out = memoryview(b"")
+        self._done = False
+
+    def readable(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        if not self.closed:
+            self._f.close()
+        super().close()
+
+    def readinto(self, b) -> int:
+        while not self._out and not self._done:
+            self._out = memoryview(self._more())
+        n = min(len(b), len(self._out))
+        b[:n] = self._out[:n]
+        self._out = self._out[n:]
+        return n
+
+    def _chunk(self) -> bytes:
+        data = self._f.read(_BZ2_CHUNK)
+        self._read += len(data)
+        return data
+
+    def _more(self) -> bytes:
+        """The next decompressed piece (``b""`` with ``_done`` set at the end of the last stream)."""
+        if self._d.eof:
+            data = self._d.unused_data
+            start = self._read - len(data)
+            while len(data) < 3:
+                more = self._chunk()
+                if not more:
+                    break
+                data += more
+            if not data.startswith(b"BZh"):
+                self._done = True  # end of file, or padding after the last stream
+                return b""
+            self._d, self._k, self._start = bz2.BZ2Decompressor(), self._k + 1, start
+        else:
+            data = self._chunk()
+            if not data:
+                raise SchemaError(f"{self._path}: stream {self._k} at byte {self._start:,} ends before its end "
+                                  f"marker (file of {self._read:,} bytes); the file is truncated or damaged")
+        try:
+            return self._d.decompress(data)
+        except (OSError, EOFError, ValueError) as exc:
+            raise SchemaError(f"{self._path}: stream {self._k} at byte {self._start:,} cannot be decompressed "
+                              f"({exc}); the file is damaged") from None
+
+
 def _open_binary(p: Path):
-    """The file's bytes, decompressed when its first bytes say gzip or bz2."""
+    """The file's bytes, decompressed when its first bytes say gzip or bz2 (bz2: :class:`_Bz2Streams`)."""
     with open(p, "rb") as f:
         magic = f.read(3)
     if magic[:2] == b"\x1f\x8b":
         return gzip.open(p, "rb"), "gzip"
     if magic == b"BZh":
-        return bz2.open(p, "rb"), "bz2"
+        return io.BufferedReader(_Bz2Streams(p), buffer_size=_BZ2_CHUNK), "bz2"
     return open(p, "rb"), None
 
 
@@ -114,6 +185,25 @@ def is_causenet(path) -> bool:
     return False
 
 
+def causenet_file(path) -> Path:
+    """The file ``path`` names (``causenet:PATH`` or a plain path), which must exist: the loader's and the seek index's.
+
+    Examples
+    --------
+    >>> causenet_file("causenet:/no/such.jsonl")
+    Traceback (most recent call last):
+    ...
+    causalgraph.errors.DataNotFound: /no/such.jsonl: no such CauseNet file
+    """
+    s = str(path)
+    if s.startswith(CAUSENET_PREFIX):
+        s = s[len(CAUSENET_PREFIX):]
+    p = Path(s).expanduser()
+    if not p.is_file():
+        raise DataNotFound(f"{s}: no such CauseNet file")
+    return p
+
+
 def causenet_path(data) -> Optional[Path]:
     """The CauseNet file ``--data`` names, or ``None`` when it names something else.
 
@@ -146,8 +236,9 @@ def causenet_path(data) -> Optional[Path]:
 class _Reader:
     """Line-by-line parse with exact problem reports; interning in first-appearance order."""
 
-    def __init__(self, path: Path, keep_sentences: bool, strict: bool):
+    def __init__(self, path: Path, keep_sentences: bool, strict: bool, capture: Optional[dict] = None):
         self.path, self.keep, self.strict = path, keep_sentences, strict
+        self.capture = capture
         self.file = str(path)
         self.problems: list[Problem] = []
         self.index: dict[str, int] = {}
@@ -245,7 +336,10 @@ class _Reader:
         return None
 
     def run(self) -> None:
-        stream, _ = _open_binary(self.path)
+        if self.capture is not None:
+            stream = _recording(self.path, self.capture)
+        else:
+            stream, _ = _open_binary(self.path)
         with stream:
             for line, raw in enumerate(_lines(stream, self.file), start=1):
                 self.lines = line
@@ -271,9 +365,20 @@ def _lines(stream, file: str) -> Iterator[bytes]:
         raise SchemaError(f"{file}: cannot be read to the end ({exc})") from None
 
 
-def _load_python(p: Path, keep_sentences: bool, strict: bool, min_sources: int) -> MergedGraph:
-    r = _Reader(p, keep_sentences, strict)
+def _recording(p: Path, capture: dict):
+    """The file's decompressed bytes read through the seek index's recorder (made by ``capture["recorder_for"]``,
+    given by :func:`~causalgraph.datasets.causenet_sources.load_causenet_indexed`: the index module builds on
+    this one, which does not import it)."""
+    rec = capture["recorder"] = capture["recorder_for"](p)
+    return io.BufferedReader(rec, buffer_size=_BZ2_CHUNK)
+
+
+def _load_python(p: Path, keep_sentences: bool, strict: bool, min_sources: int,
+                 capture: Optional[dict] = None) -> MergedGraph:
+    r = _Reader(p, keep_sentences, strict, capture)
     r.run()
+    if capture is not None:
+        capture["relations"] = (r.src, r.dst, list(r.index))
     g = merge_ids(np.array(r.src, dtype=np.int64), np.array(r.dst, dtype=np.int64), list(r.index),
                   n_sources=np.array(r.n_sources, dtype=np.int64), source_types=list(r.types),
                   type_line=r.type_line, type_code=r.type_code,
@@ -303,27 +408,33 @@ def _arrow_schema(pa, keep_sentences: bool):
     ])
 
 
-def _load_arrow(p: Path, keep_sentences: bool, min_sources: int) -> MergedGraph:
+def _load_arrow(p: Path, keep_sentences: bool, min_sources: int, capture: Optional[dict] = None) -> MergedGraph:
     """Read with pyarrow; a line longer than a block is read again with blocks as large as ``_MAX_BLOCK``."""
     block = _BLOCK
     while True:
         try:
-            return _load_arrow_blocks(p, keep_sentences, min_sources, block)
+            return _load_arrow_blocks(p, keep_sentences, min_sources, block, capture)
         except _ArrowUnfit as exc:
             if "straddl" not in str(exc) or block >= _MAX_BLOCK:
                 raise
             block *= 4
 
 
-def _load_arrow_blocks(p: Path, keep_sentences: bool, min_sources: int, block: int) -> MergedGraph:
+def _load_arrow_blocks(p: Path, keep_sentences: bool, min_sources: int, block: int,
+                       capture: Optional[dict] = None) -> MergedGraph:
     import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.json as pj
 
-    stream, codec = _open_binary(p)
-    stream.close()
-    raw = pa.OSFile(str(p), "rb")
-    source = pa.CompressedInputStream(raw, codec) if codec else raw
+    if capture is not None:
+        # the index's recorder decompresses (stream by stream, noting where lines start) and Arrow parses
+        raw = pa.PythonFile(_recording(p, capture), mode="r")
+        source = raw
+    else:
+        stream, codec = _open_binary(p)
+        stream.close()
+        raw = pa.OSFile(str(p), "rb")
+        source = pa.CompressedInputStream(raw, codec) if codec else raw
     opts = pj.ParseOptions(explicit_schema=_arrow_schema(pa, keep_sentences), unexpected_field_behavior="ignore")
     # Any Arrow error (invalid JSON, an unsupported or mistyped field, …) means the block parser cannot
     # read this file; the Python reader then reads it or names the line that is wrong.
@@ -411,6 +522,8 @@ def _load_arrow_blocks(p: Path, keep_sentences: bool, min_sources: int, block: i
                   support=np.concatenate(supports) if has_support else None,
                   sentence_line=sl, sentences=sentences, min_sources=min_sources, name="causenet", source=str(p))
     g.report = {"relations": int(offset), "skipped": 0, "engine": "arrow", **g.report}
+    if capture is not None:
+        capture["relations"] = (codes[0::2], codes[1::2], names.to_pylist())
     return g
 
 
@@ -440,7 +553,7 @@ def _arrow_available() -> bool:
 
 
 def load_causenet(path, *, keep_sentences: bool = False, min_sources: int = 0, strict: bool = True,
-                  engine: str = "auto") -> MergedGraph:
+                  engine: str = "auto", _capture: Optional[dict] = None) -> MergedGraph:
     """Read a CauseNet JSON Lines file (plain, gzip or bz2) into one merged graph.
 
     Parameters
@@ -460,6 +573,10 @@ def load_causenet(path, *, keep_sentences: bool = False, min_sources: int = 0, s
     engine
         ``"auto"`` (pyarrow's block reader where it is installed and the file
         parses cleanly, else the Python reader), ``"arrow"`` or ``"python"``.
+    _capture
+        Internal: :func:`~causalgraph.datasets.causenet_sources.load_causenet_indexed`
+        reads the file through its recorder and gets each relation's
+        concepts back here, to write the seek index from the same pass.
 
     Returns
     -------
@@ -480,26 +597,22 @@ def load_causenet(path, *, keep_sentences: bool = False, min_sources: int = 0, s
     """
     if engine not in ENGINES:
         raise ConfigError(f"unknown CauseNet engine {engine!r}; expected one of {', '.join(ENGINES)}")
-    s = str(path)
-    if s.startswith(CAUSENET_PREFIX):
-        s = s[len(CAUSENET_PREFIX):]
-    p = Path(s).expanduser()
-    if not p.is_file():
-        raise DataNotFound(f"{s}: no such CauseNet file")
+    p = causenet_file(path)
     if isinstance(min_sources, bool) or not isinstance(min_sources, int) or min_sources < 0:
         raise ConfigError(f"min_sources must be a non-negative integer, got {min_sources!r}")
     use_arrow = strict and engine != "python" and _arrow_available()
     if engine == "arrow" and not _arrow_available():
         raise ConfigError("engine 'arrow' needs pyarrow >= 14 with pyarrow.json.open_json "
                           "(pip install 'causalgraph[causenet]')")
+    capture = _capture
     g = None
     if use_arrow:
         try:
-            g = _load_arrow(p, keep_sentences, min_sources)
+            g = _load_arrow(p, keep_sentences, min_sources, capture)
         except _ArrowUnfit:
             pass  # the Python reader finds the line and says what is wrong with it
     if g is None:
-        g = _load_python(p, keep_sentences, strict, min_sources)
+        g = _load_python(p, keep_sentences, strict, min_sources, capture)
     if g.report.get("relations", 0) == 0:
         bad = f"; {len(g.problems)} malformed line(s), the first: {g.problems[0].message}" if g.problems else ""
         raise SchemaError(f"{p}: no CauseNet relation in the file{bad}")

@@ -129,11 +129,10 @@ def encode(graph, encoding: str = "adjacency", *, signs: bool = False, order: st
     enc = get_encoding(encoding)
     edges = graph_edges(graph)
     nodes = graph_nodes(graph, edges)
-    text = enc.encoder(nodes, in_order(edges, nodes, order), signs)
+    text = ENCODINGS_REGISTRY.call(enc.name, "encoder", enc.encoder, nodes, in_order(edges, nodes, order), signs)
     if not isinstance(text, str):
         # A prompt is text: anything else (a plugin's list, None) is refused, naming the encoding.
-        raise ENCODINGS_REGISTRY.fail(encoding, f"{ENCODINGS_REGISTRY.describe(encoding)}: its encoder returned "
-                                                f"{text!r} ({type(text).__name__}); expected the graph as text (str)")
+        raise ENCODINGS_REGISTRY.refuse(enc.name, "encoder", text, "the graph as text (str)")
     return text
 
 

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any, Iterator, Optional
 
 from ..errors import ConfigError
-from ..registry import ENTRY_POINT_GROUPS, Registry, did_you_mean, record_name
+from ..registry import ENTRY_POINT_GROUPS, Registry, did_you_mean, record_name, short_repr
 from .base import Encoding
 
 __all__ = ["register_encoding", "unregister_encoding", "get_encoding", "encoding_names", "decodable_names",
@@ -62,8 +62,8 @@ def _check(name: str, encoding: Any) -> Encoding:
             raise ConfigError(f"encoding {name!r}: its encoder raised {type(exc).__name__}: {exc} on the graph "
                               "a -> b") from exc
         if not isinstance(probe, str):
-            raise ConfigError(f"encoding {name!r}: its encoder returned {probe!r} ({type(probe).__name__}) for the "
-                              "graph a -> b; expected the graph as text (str)")
+            raise ConfigError(f"encoding {name!r}: its encoder returned {short_repr(probe)} ({type(probe).__name__}) "
+                              "for the graph a -> b; expected the graph as text (str)")
     # Against the encodings resolved so far: resolving every encoding in turn (as listing does)
     # compares each pair once, and never re-enters the one being resolved.
     for other in _REGISTRY.loaded().values():

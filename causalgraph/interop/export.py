@@ -34,6 +34,7 @@ from typing import Any, BinaryIO, Iterable, Optional, Sequence
 from ..bench.progress import Progress
 from ..errors import ConfigError
 from ..outputs import named_os_error, write_atomic, output_dir
+from ..subgraphs import context_sources
 from .._version import __version__
 from ..datasets import load_corpus
 from ..datasets.cards import BENCHMARK_CORPORA, CORPUS_LICENSES
@@ -44,7 +45,8 @@ __all__ = ["ITEM_COLUMNS", "gold_kind", "items_table", "write_items_parquet", "e
            "dataset_card", "ExportResult", "ExportProgress", "CORPUS_LICENSES", "SPLIT"]
 
 #: The columns of an items table, in order.
-ITEM_COLUMNS = ("id", "task", "variant", "strategy", "statement_id", "system", "prompt", "gold", "meta")
+ITEM_COLUMNS = ("id", "task", "variant", "strategy", "statement_id", "system", "prompt", "gold", "meta",
+                "sources")
 
 #: The split every configuration has: the benchmark's items are test items.
 SPLIT = "test"
@@ -84,12 +86,14 @@ def _schema(gold: str):
 def _row(item, strategy: str, gold: str) -> dict[str, Any]:
     meta = item.meta or {}
     sid = meta.get("statement_id")
+    srcs = context_sources(meta)  # the CauseNet sources of the relations it asks about, when sampled with them
     g = item.gold
     if g is not None:
         g = list(g) if gold == "list" else json.dumps(g, ensure_ascii=False) if gold == "json" else g
     return {"id": item.id, "task": item.task, "variant": item.variant, "strategy": strategy,
             "statement_id": None if sid is None else str(sid), "system": item.system, "prompt": item.prompt,
-            "gold": g, "meta": json.dumps(meta, ensure_ascii=False, separators=(",", ":"))}
+            "gold": g, "meta": json.dumps(meta, ensure_ascii=False, separators=(",", ":")),
+            "sources": None if srcs is None else json.dumps(srcs, ensure_ascii=False, separators=(",", ":"))}
 
 
 def items_table(items: Iterable[Any], strategy_of=None):
@@ -250,6 +254,9 @@ def dataset_card(configs: dict[str, dict[str, Any]]) -> str:
               "| `gold` | the gold label, or the list of gold answers (node sets); null for tasks scored otherwise "
               "(their gold is in `meta`); JSON text where the configuration table says `json` |",
               "| `meta` | the item's provenance as JSON text (events, relation row, gold pairs ...) |",
+              "| `sources` | the source sentences of the relations the item asks about, as JSON text (per edge: "
+              "`cause`, `effect`, `sources_total`, `sources_shown` — type, sentence, reference, page id, timestamp, "
+              "line), or null when the item carries none (`sample-subgraphs --sources`) |",
               "", "## Sources and licences", ""]
     for name in corpora:
         info = CORPUS_LICENSES.get(name)

@@ -544,7 +544,8 @@ class Backend(abc.ABC):
         """``top_logprobs`` a choice-logprobs request asks for: the provider's largest (only when
         :attr:`choice_logprobs`)."""
         raise ConfigError(f"{self.name} returns no log-probabilities of generated tokens; --method choice-logprobs "
-                          "needs a chat backend that does (openai/, any OpenAI-compatible server through --base-url)")
+                          "needs a chat backend that does (openai/, any OpenAI-compatible server through --base-url, "
+                          "llamacpp/ and vllm/ in process)")
 
     async def aclose(self) -> None:
         """Release clients, models and threads (idempotent)."""

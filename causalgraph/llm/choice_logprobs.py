@@ -57,10 +57,11 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Optional, Sequence
 
 from ..errors import BackendError, ConfigError
-from .loglik import normalized_probs
+from .loglik import choose, normalized_probs
 
 __all__ = ["CHOICE_METHOD", "DEFAULT_TOP_LOGPROBS", "GeneratedToken", "ChoiceReading", "generated_tokens",
-           "missing_logprobs", "read_choices", "answer_max_tokens", "common_prefix", "SCORING_MODES"]
+           "missing_logprobs", "read_choices", "answer_max_tokens", "choice_max_tokens", "common_prefix",
+           "SCORING_MODES"]
 
 #: The ``--method`` name, the ``method`` of its records and of its manifests.
 CHOICE_METHOD = "choice-logprobs"
@@ -205,8 +206,12 @@ def generated_tokens(raw: Mapping[str, Any]) -> list[GeneratedToken]:
     out = []
     for n, entry in enumerate(raw["choices"][0]["logprobs"]["content"]):
         where = f"choices[0].logprobs.content[{n}]"
+        for t in entry["top_logprobs"]:
+            # Not skipped: with none left, every choice would get the generated token's value as its bound.
+            if not isinstance(t, Mapping):
+                raise BackendError(f"{where}.top_logprobs: {t!r:.40}, expected an object with token and logprob")
         top = tuple((_token_bytes(t, f"{where}.top_logprobs"), _float(t.get("logprob"), f"{where}.top_logprobs"))
-                    for t in entry["top_logprobs"] if isinstance(t, Mapping))
+                    for t in entry["top_logprobs"])
         out.append(GeneratedToken(_token_bytes(entry, where), _float(entry.get("logprob"), where), top))
     return out
 
@@ -244,6 +249,18 @@ def answer_max_tokens(continuations: Sequence[str]) -> int:
     if not continuations:
         raise ConfigError("choice-logprobs: no continuations")
     return max(len(c.encode("utf-8")) for c in continuations)
+
+
+def choice_max_tokens(continuations: Sequence[str], max_tokens: Optional[int] = None) -> int:
+    """``max_tokens`` a choice-logprobs request carries: the run's ``--max-tokens`` when it sets one, else
+    :func:`answer_max_tokens` of the choices.  The one rule the requests and the manifest both follow.
+
+    Examples
+    --------
+    >>> choice_max_tokens(["Yes", "No"]), choice_max_tokens(["Yes", "No"], 16)
+    (3, 16)
+    """
+    return max_tokens if max_tokens is not None else answer_max_tokens(continuations)
 
 
 def _preview(b: bytes) -> str:
@@ -362,7 +379,7 @@ def read_choices(tokens: Sequence[GeneratedToken], labels: Sequence[str],
                              top_k=top_k, note=f"none of the choices is among the {top_k} alternatives returned at "
                                               "the answer position")
     lps = [values[i] for i in range(len(conts))]
-    best_i = max(range(len(lps)), key=lambda i: (lps[i], -i))
-    return ChoiceReading("logprobs", None, label=labels[best_i], logprobs=lps, probs=normalized_probs(lps),
-                         position=first, seen=len(conts) - len(bounded), bounded=[labels[i] for i in bounded],
+    # The acc rule of log-likelihood scoring (the highest value; ties to the first in the task's order).
+    return ChoiceReading("logprobs", None, label=choose(labels, lps, continuations, "acc"), logprobs=lps,
+                         probs=normalized_probs(lps), position=first, seen=len(conts) - len(bounded), bounded=[labels[i] for i in bounded],
                          top_k=top_k)

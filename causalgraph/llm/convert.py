@@ -35,9 +35,10 @@ def models_dir() -> Path:
 
     Examples
     --------
-    >>> import os; os.environ["CAUSALGRAPH_MODELS"] = "/tmp/m"; str(models_dir())
+    >>> import os; from unittest import mock
+    >>> with mock.patch.dict(os.environ, CAUSALGRAPH_MODELS="/tmp/m"):
+    ...     str(models_dir())
     '/tmp/m'
-    >>> del os.environ["CAUSALGRAPH_MODELS"]
     """
     env = os.environ.get("CAUSALGRAPH_MODELS")
     return Path(env).expanduser() if env else Path.home() / ".cache" / "causalgraph" / "models"

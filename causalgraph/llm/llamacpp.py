@@ -36,6 +36,21 @@ longest token prefix a context shares with the tokens evaluated for the
 previous item (the graph part of items built from one statement) is taken
 from the cache rather than evaluated again, as ``create_chat_completion``
 does for generation.
+
+Choice probabilities (``--method choice-logprobs``): a request with
+``logprobs: true`` and ``top_logprobs: k`` goes to ``create_chat_completion``
+unchanged, which returns each generated token's log-probability and its
+``k`` likeliest alternatives in OpenAI's chat format; the runner reads the
+choices from them with :mod:`causalgraph.llm.choice_logprobs`, as for a chat
+server.  llama-cpp-python computes them only for a model loaded with
+``logits_all`` (every prompt token's logits are kept: ``n_ctx`` × vocabulary
+floats, 0.8 GB for SmolLM2 at the default ``n_ctx``), so the model is loaded
+that way for the first such request (and without it again for a request
+that does not ask for them).  The ``top_logprobs`` option sets ``k``
+(default 20, as for ``openai/``, so a run here and one against a chat server
+read the same alternatives).  Its alternatives are keyed by their text, so
+tokens that decode to the same text (only partial UTF-8 characters and
+special tokens, never a choice's ASCII token) are merged into one.
 """
 
 from __future__ import annotations
@@ -47,18 +62,21 @@ from typing import Any, Optional
 
 from ..errors import BackendError, ConfigError
 from .base import Backend, Completion, Request
+from .choice_logprobs import DEFAULT_TOP_LOGPROBS
 from .local import resolve_model_file
 from .loglik import ChoiceScores, LoglikRequest
 
 __all__ = ["LlamaCppBackend", "LOAD_OPTIONS", "GENERATION_PARAMS", "llama_response_format"]
 
 #: Options that configure the loaded model (or the backend itself).
-LOAD_OPTIONS = ("n_ctx", "n_threads", "seed", "n_gpu_layers", "chat_format", "default_max_tokens")
+LOAD_OPTIONS = ("n_ctx", "n_threads", "seed", "n_gpu_layers", "chat_format", "default_max_tokens", "top_logprobs")
 #: Parameters of ``Llama.create_chat_completion`` the backend passes through, with their types.
 GENERATION_PARAMS: dict[str, type] = {
     "top_p": float, "top_k": int, "min_p": float, "typical_p": float, "repeat_penalty": float,
     "presence_penalty": float, "frequency_penalty": float, "tfs_z": float, "mirostat_mode": int,
     "mirostat_tau": float, "mirostat_eta": float, "logit_bias": dict, "response_format": dict,
+    # --method choice-logprobs (request parameters; the top_logprobs option sets how many).
+    "logprobs": bool, "top_logprobs": int,
 }
 
 
@@ -114,6 +132,37 @@ def llama_response_format(value: Any) -> dict[str, Any]:
     return out
 
 
+def _plain_logprobs(out: dict[str, Any]) -> dict[str, Any]:
+    """``out`` with the log-probabilities of ``choices[*].logprobs.content`` as Python floats.
+
+    llama-cpp-python hands them over as NumPy ``float32`` scalars, which neither JSON (the cache, the
+    records) nor the reader of :mod:`~causalgraph.llm.choice_logprobs` takes; each converts exactly.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> out = {"choices": [{"logprobs": {"content": [{"token": "No", "logprob": np.float32(-0.5),
+    ...                                               "top_logprobs": [{"token": "No", "logprob": np.float32(-0.5)}]}]}}]}
+    >>> type(_plain_logprobs(out)["choices"][0]["logprobs"]["content"][0]["top_logprobs"][0]["logprob"])
+    <class 'float'>
+    """
+    def plain(entry: dict[str, Any]) -> dict[str, Any]:
+        e = dict(entry)
+        if e.get("logprob") is not None:
+            e["logprob"] = float(e["logprob"])
+        if isinstance(e.get("top_logprobs"), list):
+            e["top_logprobs"] = [plain(t) for t in e["top_logprobs"]]
+        return e
+
+    choices = []
+    for c in out.get("choices") or []:
+        lp = c.get("logprobs")
+        if isinstance(lp, dict) and isinstance(lp.get("content"), list):
+            c = {**c, "logprobs": {**lp, "content": [plain(e) for e in lp["content"]]}}
+        choices.append(c)
+    return {**out, "choices": choices}
+
+
 def _generation_params(source: str, params: dict[str, Any]) -> dict[str, Any]:
     """Checked, typed generation parameters (``source`` names where they came from, for the error)."""
     unknown = sorted(k for k in params if k not in GENERATION_PARAMS)
@@ -126,6 +175,10 @@ def _generation_params(source: str, params: dict[str, Any]) -> dict[str, Any]:
         v, want = params[k], GENERATION_PARAMS[k]
         if k == "response_format":
             out[k] = llama_response_format(v)
+        elif want is bool:
+            if not isinstance(v, bool):
+                raise ConfigError(f"llamacpp {source} {k}={v!r}: expected true or false")
+            out[k] = v
         elif want is dict:
             if not isinstance(v, dict):
                 raise ConfigError(f"llamacpp {source} {k}={v!r}: expected an object")
@@ -154,6 +207,8 @@ class LlamaCppBackend(Backend):
     structured_output = True
     identity_options = ("chat_format", "n_ctx")
     loglik = True
+    # create_chat_completion returns logprobs/top_logprobs of generated tokens in OpenAI's format.
+    choice_logprobs = True
 
     def __init__(self, model: str, **options: Any):
         import llama_cpp  # noqa: F401  (fail early, with the install hint, when missing)
@@ -165,7 +220,9 @@ class LlamaCppBackend(Backend):
         # Generation options are checked now, so a typo fails before the model loads.
         self.generation_options = _generation_params(
             "option", {k: v for k, v in options.items() if k not in LOAD_OPTIONS})
+        self.top_logprobs()  # a bad top_logprobs option fails now, not at the first item
         self._llm = None
+        self._logits_all = False
         # Held by the worker thread while it uses the model: a request the runner gave up on
         # (timeout) leaves its thread running, and the next one must wait for it, not join it.
         self._thread_lock = threading.Lock()
@@ -182,6 +239,19 @@ class LlamaCppBackend(Backend):
         if self.generation_options:  # they change the answers, so they belong in the cache key
             ident["params"] = self.generation_options
         return ident
+
+    def top_logprobs(self) -> int:
+        """``top_logprobs`` of a choice-logprobs request: the ``top_logprobs`` option, else 20 (as ``openai/``).
+
+        Examples
+        --------
+        >>> LlamaCppBackend("smollm2", top_logprobs=5).top_logprobs()   # doctest: +SKIP
+        5
+        """
+        k = self.options.get("top_logprobs", DEFAULT_TOP_LOGPROBS)
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ConfigError(f"llamacpp option top_logprobs={k!r}: expected an integer >= 1")
+        return k
 
     def call_params(self, request: Request) -> dict[str, Any]:
         """Keyword arguments of ``create_chat_completion`` for ``request`` (raises ConfigError on any it cannot honour).
@@ -209,13 +279,21 @@ class LlamaCppBackend(Backend):
     def default_concurrency(self) -> int:
         return 1
 
-    def _load(self):
+    def _load(self, logits_all: bool = False):
+        if self._llm is not None and self._logits_all != logits_all:
+            # Generated-token log-probabilities need every position's logits kept; log-likelihood scoring
+            # reads the context's last logits row, which only a model loaded without logits_all holds there.
+            llm, self._llm = self._llm, None
+            close = getattr(llm, "close", None)
+            if close is not None:
+                close()
         if self._llm is None:
             from llama_cpp import Llama
 
             kw: dict[str, Any] = {"model_path": str(self.path), "n_ctx": int(self.options.get("n_ctx", 4096)),
                                   "seed": int(self.options.get("seed", 0)), "verbose": False,
-                                  "n_gpu_layers": int(self.options.get("n_gpu_layers", 0))}
+                                  "n_gpu_layers": int(self.options.get("n_gpu_layers", 0)),
+                                  "logits_all": logits_all}
             if self.options.get("n_threads"):
                 kw["n_threads"] = int(self.options["n_threads"])
             if self.options.get("chat_format"):
@@ -224,17 +302,19 @@ class LlamaCppBackend(Backend):
                 self._llm = Llama(**kw)
             except (ValueError, RuntimeError) as exc:
                 raise BackendError(f"llama.cpp could not load {self.path}: {exc}") from None
+            self._logits_all = logits_all
         return self._llm
 
     def _generate(self, request: Request) -> Completion:
         kw = self.call_params(request)
         with self._thread_lock:
-            llm = self._load()
+            llm = self._load(logits_all=bool(kw.get("logprobs")))
             t0 = time.perf_counter()
             try:
                 out = llm.create_chat_completion(**kw)
             except ValueError as exc:  # e.g. the prompt does not fit the context
                 raise BackendError(f"llama.cpp: {exc}") from None
+        out = _plain_logprobs(out)
         choice = out["choices"][0]
         usage = out.get("usage") or {}
         return Completion(text=choice["message"].get("content") or "", prompt_tokens=usage.get("prompt_tokens"),

@@ -22,6 +22,10 @@ runner, cache and parser.
   At temperature 0 it errs on the same items every time (a greedy model
   that is wrong on some items is still wrong on them); above 0 every
   temperature, seed and epoch draws anew.
+* Graph-first items (a task with ``graph_answers``, :mod:`causalgraph.tasks.graph_first`): the
+  oracle writes the gold graph before its answer; ``mock/noisy`` writes the perturbed graph
+  (the gold graph less its first edge, reversed when it has one) with probability ``graph_flip``
+  (option, default ``flip``), drawn apart from the answer's error.
 * ``mock/constant`` answers ``text`` (option, default ``""``) to everything.
 * ``mock/flaky`` fails by a per-item ``pattern`` (option, default ``"x."``):
   the n-th attempt at an item follows the n-th character — ``x`` HTTP 429
@@ -151,10 +155,18 @@ class OracleBackend(MockBackend):
         self._texts: dict[str, str] = {}
         #: Item id → the task's wrong answer to such an item (``Task.wrong_answer``), for ``mock/noisy``.
         self._wrong_texts: dict[str, str] = {}
+        #: Item id → (gold graph text, perturbed graph text) of a graph-first item (``Task.graph_answers``).
+        self._graphs: dict[str, tuple[str, str]] = {}
 
     def prepare(self, items: Sequence[Any], task: Any) -> None:
         words_of: dict[str, dict] = {}
+        graph_of = getattr(task, "graph_answers", None)
         for it in items:
+            if graph_of is not None:
+                # A variant that asks for the graph before the answer: the gold graph, and a perturbed one.
+                graphs = graph_of(it)
+                if graphs is not None:
+                    self._graphs[it.id] = graphs
             word = None
             if isinstance(it.gold, (list, tuple)):
                 # A set-valued gold (structure tasks): answered as a list, one event a line.
@@ -197,9 +209,19 @@ class OracleBackend(MockBackend):
         # items with the same prompt and different gold must not share a cache entry.
         gold, word = self._lookup(request)
         text = self._texts.get(str(request.meta.get("item_id")))
-        return {"answer_word": word, "gold": gold, **({"answer": text} if text is not None else {})}
+        graph = self._graph_text(request, False)
+        return {"answer_word": word, "gold": gold, **({"answer": text} if text is not None else {}),
+                **({"graph": graph} if graph else {})}
 
     def answer(self, request: Request) -> str:
+        return self._graph_text(request, False) + self._answer(request)
+
+    def _graph_text(self, request: Request, wrong: bool) -> str:
+        """The graph a graph-first item's answer starts with: the gold one, or the perturbed one when ``wrong``."""
+        graphs = self._graphs.get(str(request.meta.get("item_id")))
+        return "" if graphs is None else graphs[1 if wrong else 0]
+
+    def _answer(self, request: Request) -> str:
         text = self._texts.get(str(request.meta.get("item_id")))
         if text is not None:
             return text  # the task's reference answer, written as the prompt asks (no tag around it)
@@ -225,19 +247,28 @@ class OracleBackend(MockBackend):
 class NoisyBackend(OracleBackend):
     """The oracle, wrong with probability ``flip`` per sample (deterministic; see the module docstring)."""
 
-    accepted_options = ("latency", "style", "flip", "salt")
-    identity_options = ("style", "flip", "salt")
+    accepted_options = ("latency", "style", "flip", "salt", "graph_flip")
+    identity_options = ("style", "flip", "salt", "graph_flip")
 
-    def __init__(self, model: str = "noisy", *, flip: Any = 0.3, salt: Any = "0", **options: Any):
+    def __init__(self, model: str = "noisy", *, flip: Any = 0.3, salt: Any = "0", graph_flip: Any = None,
+                 **options: Any):
+        p = self._probability("flip", flip)
+        g = p if graph_flip is None else self._probability("graph_flip", graph_flip)
+        super().__init__(model, **options)
+        self.options.update({"flip": p, "salt": str(salt)})  # the cache identity (identity_options)
+        if graph_flip is not None:  # (written only when given, so other runs keep their cache keys)
+            self.options["graph_flip"] = g
+        self.flip, self.salt, self.graph_flip = p, str(salt), g
+
+    @staticmethod
+    def _probability(name: str, value: Any) -> float:
         try:
-            p = float(flip)
+            p = float(value)
         except (TypeError, ValueError):
             p = float("nan")
         if not 0.0 <= p <= 1.0:
-            raise ConfigError(f"mock/noisy option flip={flip!r}: expected a probability in [0, 1]")
-        super().__init__(model, **options)
-        self.options.update({"flip": p, "salt": str(salt)})  # the cache identity (identity_options)
-        self.flip, self.salt = p, str(salt)
+            raise ConfigError(f"mock/noisy option {name}={value!r}: expected a probability in [0, 1]")
+        return p
 
     def _draw(self, request: Request, what: str) -> float:
         """A number in [0, 1) fixed by the item, the epoch, seed, temperature and salt."""
@@ -257,11 +288,20 @@ class NoisyBackend(OracleBackend):
         # Whether (and how) the item is answered wrong decides the answer: two items with the same prompt
         # and gold share a cache entry only when both are right, or wrong alike (the same wrong answer, which
         # under --method loglik is the same wrong label: one draw picks both).
-        return {**super().request_identity(request),
-                "wrong": None if self._wrong(request) is None else self.answer(request)}
+        out = {**super().request_identity(request),
+               "wrong": None if self._wrong(request) is None else self.answer(request)}
+        if "graph" in out:  # a graph-first item: which graph it writes decides the answer too
+            out["graph"] = self._graph_text(request, self._draw(request, "graph") < self.graph_flip)
+        return out
 
     def answer(self, request: Request) -> str:
-        right = super().answer(request)
+        # The graph is drawn apart from the answer (option graph_flip), so both "right answer, wrong graph"
+        # and "wrong answer, right graph" occur.
+        graph = self._graph_text(request, self._draw(request, "graph") < self.graph_flip)
+        return graph + self._noisy_answer(request)
+
+    def _noisy_answer(self, request: Request) -> str:
+        right = self._answer(request)
         which = self._wrong(request)
         if which is None:
             return right

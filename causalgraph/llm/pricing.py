@@ -48,8 +48,8 @@ def load_prices(path: Optional[str | os.PathLike] = None, *, base: Optional[Mapp
     try:
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh)
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ConfigError(f"price table {path}: cannot read it ({exc})") from None
+    except (OSError, ValueError) as exc:  # ValueError: invalid JSON, or bytes that are not UTF-8
+        raise ConfigError(f"price table {path}: cannot read it ({' '.join(str(exc).split())})") from None
     if not isinstance(data, dict):
         raise ConfigError(f"price table {path}: expected a JSON object of model prefix -> {{input, output}}")
     for model, entry in data.items():

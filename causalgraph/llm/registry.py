@@ -171,7 +171,7 @@ def get_backend(spec: str, **options: Any) -> Backend:
     if isinstance(factory, type) and issubclass(factory, Backend):
         factory = factory.create
     try:
-        backend = factory(model, **options)
+        backend = PROVIDERS.call(provider, "factory", factory, model, **options)
     except ImportError as exc:  # the SDK is missing: say which extra installs it
         raise BackendError(  # each built-in provider has an extra of its own name
             f"provider {provider!r} needs a package that is not installed ({exc.name or exc}); "
@@ -179,10 +179,7 @@ def get_backend(spec: str, **options: Any) -> Backend:
     if not isinstance(backend, Backend):
         # A factory (a plugin's, usually) that builds something else is refused here, naming it, not
         # deep in the runner when the first item is asked.
-        shown = repr(backend)
-        raise PROVIDERS.fail(provider, f"{PROVIDERS.describe(provider)}: its factory returned "
-                                       f"{shown if len(shown) <= 80 else shown[:77] + '...'} "
-                                       f"({type(backend).__name__}); expected a Backend")
+        raise PROVIDERS.refuse(provider, "factory", backend, "a Backend")
     return backend
 
 

@@ -52,6 +52,19 @@ On a CPU, vLLM reads ``VLLM_CPU_KVCACHE_SPACE`` (GiB of KV cache),
 ``VLLM_CPU_OMP_THREADS_BIND`` and ``VLLM_CPU_NUM_OF_RESERVED_CPU``; a script
 that starts the engine must keep its top level under
 ``if __name__ == "__main__":`` (vLLM starts its engine in a new process).
+
+Choice probabilities (``--method choice-logprobs``): a request with
+``logprobs: true`` and ``top_logprobs: k`` generates with
+``SamplingParams(logprobs=k)``, and the reply's ``raw`` gets a
+``choices[0].logprobs.content`` in OpenAI's chat format built from vLLM's
+``Logprob`` objects as ``vllm serve`` builds it (:func:`chat_logprobs`: the
+token's decoded text and its UTF-8 bytes, the log-probability floored at
+-9999, the first ``k`` entries of each position's dictionary: the generated
+token, then the likeliest others), so the runner reads it with
+:mod:`causalgraph.llm.choice_logprobs` as a served model's reply.  vLLM takes
+them from the raw logits (``logprobs_mode="raw_logprobs"``, its default).
+The ``top_logprobs`` option sets ``k`` (default 20, vLLM's default
+``max_logprobs``; raise that engine option to ask for more).
 """
 
 from __future__ import annotations
@@ -65,11 +78,12 @@ from typing import Any, Optional
 from ..errors import BackendError, ConfigError
 from .base import Backend, Completion, Request, canonical_json
 from .batching import MicroBatcher
+from .choice_logprobs import DEFAULT_TOP_LOGPROBS
 from .convert import smollm2_safetensors
 from .loglik import ChoiceScores
 
 __all__ = ["VLLMBackend", "ENGINE_OPTIONS", "BACKEND_OPTIONS", "GENERATION_PARAMS", "engine_kwargs",
-           "sampling_kwargs", "structured_outputs_of", "resolve_model_folder", "cpu_env"]
+           "sampling_kwargs", "structured_outputs_of", "resolve_model_folder", "cpu_env", "chat_logprobs"]
 
 #: Options passed to ``vllm.LLM`` (engine arguments), with their types.
 ENGINE_OPTIONS: dict[str, type] = {
@@ -77,15 +91,19 @@ ENGINE_OPTIONS: dict[str, type] = {
     "distributed_executor_backend": str, "dtype": str, "quantization": str, "kv_cache_dtype": str,
     "max_model_len": int, "gpu_memory_utilization": float, "enforce_eager": bool,
     "enable_prefix_caching": bool, "max_num_seqs": int, "max_num_batched_tokens": int, "seed": int,
-    "structured_outputs_config": dict,
+    "structured_outputs_config": dict, "max_logprobs": int,
 }
 #: Options of the backend itself.
-BACKEND_OPTIONS: dict[str, type] = {"batch_size": int, "batch_wait": float, "default_max_tokens": int}
+BACKEND_OPTIONS: dict[str, type] = {"batch_size": int, "batch_wait": float, "default_max_tokens": int,
+                                    "top_logprobs": int}
 #: Fields of ``vllm.SamplingParams`` passed through (as options or request parameters), with their types.
 GENERATION_PARAMS: dict[str, type] = {
     "top_p": float, "top_k": int, "min_p": float, "presence_penalty": float, "frequency_penalty": float,
     "repetition_penalty": float, "min_tokens": int, "logit_bias": dict, "structured_outputs": dict,
     "response_format": dict,
+    # --method choice-logprobs, as OpenAI's chat API names them: logprobs=true with top_logprobs=k is vLLM's
+    # SamplingParams(logprobs=k).
+    "logprobs": bool, "top_logprobs": int,
 }
 # The engine options that change answers (the others change speed or memory only).
 _IDENTITY_ENGINE = ("dtype", "quantization", "kv_cache_dtype", "seed", "structured_outputs_config")
@@ -199,7 +217,13 @@ def sampling_kwargs(request: Request, generation_options: Optional[dict[str, Any
     out: dict[str, Any] = {}
     for k in sorted(params):
         v = params[k]
-        if k in ("structured_outputs", "response_format"):
+        if k in ("logprobs", "top_logprobs"):
+            _typed("parameter", k, v, GENERATION_PARAMS[k])
+            if k == "top_logprobs" and v < 0:
+                raise ConfigError(f"vllm parameter top_logprobs={v!r}: expected an integer >= 0")
+            if k == "logprobs" and v:
+                out["logprobs"] = int(params.get("top_logprobs", 0))
+        elif k in ("structured_outputs", "response_format"):
             so = structured_outputs_of(v, source=k)
             if so is not None:
                 out["structured_outputs"] = so
@@ -301,6 +325,43 @@ def cpu_env(kv_cache_gib: float = 1.0) -> dict[str, str]:
             "VLLM_CPU_NUM_OF_RESERVED_CPU": "0"}
 
 
+def chat_logprobs(token_ids: Any, logprobs: Any, top_logprobs: int, decode: Any = None) -> dict[str, Any]:
+    """``choices[0].logprobs`` in OpenAI's chat format from a vLLM ``CompletionOutput``'s tokens and logprobs.
+
+    As ``vllm serve`` writes it: each generated token's ``decoded_token`` and its UTF-8 bytes, its
+    log-probability floored at -9999, and as ``top_logprobs`` the first ``top_logprobs`` entries of the
+    position's dictionary (vLLM puts the generated token first, then the likeliest tokens by rank).
+    ``decode(token_id)`` gives the text of an entry vLLM did not decode.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as L
+    >>> lp = chat_logprobs([7], [{7: L(logprob=-0.25, decoded_token="No"), 3: L(logprob=-1.5, decoded_token="Yes")}], 2)
+    >>> lp["content"][0]["token"], [(t["token"], t["logprob"]) for t in lp["content"][0]["top_logprobs"]]
+    ('No', [('No', -0.25), ('Yes', -1.5)])
+    """
+    def entry(tid: int, lp: Any) -> dict[str, Any]:
+        text = lp.decoded_token
+        if text is None:
+            if decode is None:
+                raise BackendError(f"vLLM returned no text for token {tid} and no tokenizer decodes it")
+            text = decode(tid)
+        return {"token": text, "logprob": max(float(lp.logprob), -9999.0),
+                "bytes": list(text.encode("utf-8", errors="replace"))}
+
+    if logprobs is None:
+        return {"content": None}
+    content = []
+    for n, tid in enumerate(token_ids):
+        step = logprobs[n] if n < len(logprobs) else None
+        if not step or tid not in step:  # no log-probability for it: the reader names what is missing
+            content.append({"token": decode(tid) if decode else str(tid), "bytes": None})
+            continue
+        top = [entry(t, lp) for i, (t, lp) in enumerate(step.items()) if i < top_logprobs]
+        content.append({**entry(tid, step[tid]), "top_logprobs": top})
+    return {"content": content}
+
+
 class _Engine:
     """One loaded ``vllm.LLM`` and the number of backends using it."""
 
@@ -331,6 +392,8 @@ class VLLMBackend(Backend):
     greedy_only = False
     # Decode-step log-probabilities of given tokens (SamplingParams.logprob_token_ids) score continuations.
     loglik = True
+    # SamplingParams(logprobs=k) returns the generated tokens' log-probabilities and the k likeliest others.
+    choice_logprobs = True
     accepted_options = tuple(sorted({**ENGINE_OPTIONS, **BACKEND_OPTIONS, **GENERATION_PARAMS}))
 
     def __init__(self, model: str, **options: Any):
@@ -347,6 +410,7 @@ class VLLMBackend(Backend):
         if self.batch_size < 1 or self.default_max_tokens < 1:
             raise ConfigError(f"vllm options batch_size={self.batch_size}, default_max_tokens="
                               f"{self.default_max_tokens}: expected integers >= 1")
+        self.top_logprobs()  # a bad top_logprobs option fails now
         # Checked now, so that a typo fails before the engine loads.
         self.generation_options = {k: v for k, v in options.items() if k in GENERATION_PARAMS}
         sampling_kwargs(Request(messages=()), self.generation_options)
@@ -356,6 +420,14 @@ class VLLMBackend(Backend):
                                      wait=float(backend.get("batch_wait", 0.05)))
         self._scorer = MicroBatcher(self._score_batch, max_size=self.batch_size,
                                     wait=float(backend.get("batch_wait", 0.05)))
+
+    def top_logprobs(self) -> int:
+        """``top_logprobs`` of a choice-logprobs request: the ``top_logprobs`` option, else 20 (vLLM's default
+        ``max_logprobs``)."""
+        k = self.options.get("top_logprobs", DEFAULT_TOP_LOGPROBS)
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ConfigError(f"vllm option top_logprobs={k!r}: expected an integer >= 1")
+        return k
 
     def identity(self) -> dict[str, Any]:
         ident: dict[str, Any] = {"provider": self.provider, "model": {"folder": str(self.folder)}, "base_url": None,
@@ -456,12 +528,19 @@ class VLLMBackend(Backend):
         latency = time.perf_counter() - t0
         for i, res in zip(where, results):
             out = res.outputs[0]
+            raw = {"batch_size": len(prompts), "generated_token_ids": list(out.token_ids),
+                   "stop_reason": out.stop_reason, "cached_prompt_tokens": getattr(res, "num_cached_tokens", None)}
+            r = requests[i]
+            if r.params.get("logprobs"):
+                # The reply as `vllm serve` would write it, for the reader of choice_logprobs.
+                raw["choices"] = [{"index": 0, "message": {"role": "assistant", "content": out.text},
+                                   "finish_reason": out.finish_reason,
+                                   "logprobs": chat_logprobs(out.token_ids, out.logprobs,
+                                                             int(r.params.get("top_logprobs", 0)),
+                                                             lambda t: engine.tokenizer.decode([t]))}]
             outcomes[i] = Completion(
                 text=out.text, prompt_tokens=len(res.prompt_token_ids), completion_tokens=len(out.token_ids),
-                latency_s=latency, finish_reason=out.finish_reason, model=self.folder.name,
-                raw={"batch_size": len(prompts), "generated_token_ids": list(out.token_ids),
-                     "stop_reason": out.stop_reason,
-                     "cached_prompt_tokens": getattr(res, "num_cached_tokens", None)})
+                latency_s=latency, finish_reason=out.finish_reason, model=self.folder.name, raw=raw)
         return outcomes
 
     def _generate_batch(self, requests: list[Request]) -> list[Any]:

@@ -651,16 +651,15 @@ def _score(metric: ComplexityMetric, graph: CausalGraph, options: MetricOptions,
     try:
         value = metric.function(graph, options)
     except (ConfigError, CycleLimitExceeded, SchemaError) as exc:
-        why, cause = f"{_REGISTRY.describe(metric.name)}: {exc}", exc
-    except Exception as exc:  # a plugin's bug breaks only the plugin
-        why, cause = f"{_REGISTRY.describe(metric.name)} raised {type(exc).__name__}: {exc}", exc
+        error, cause = _REGISTRY.fail(metric.name, f"{_REGISTRY.describe(metric.name)}: {exc}"), exc
+    except (Exception, SystemExit) as exc:  # a plugin's bug (or its sys.exit()) breaks only the plugin
+        if _REGISTRY.origin(metric.name) is None and isinstance(exc, SystemExit):
+            raise
+        error, cause = _REGISTRY.broke(metric.name, "function", exc), exc
     else:
         if _number(value):
             return value
-        shown = repr(value)
-        why, cause = (f"{_REGISTRY.describe(metric.name)} returned {shown if len(shown) <= 80 else shown[:77] + '...'} "
-                      f"({type(value).__name__}); expected a number"), None
-    error = _REGISTRY.fail(metric.name, why)
+        error, cause = _REGISTRY.refuse(metric.name, "function", value, "a number"), None
     if required or _REGISTRY.origin(metric.name) is None:
         raise error from cause
     _REGISTRY.usable()  # says it once: the plugin is now failed, and left out with a note

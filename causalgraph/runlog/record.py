@@ -22,10 +22,11 @@ __all__ = ["RunRecord", "RECORD_FIELDS", "OPTIONAL_FIELDS", "RECORD_SCHEMA", "re
 #: Newest version of the record schema this causalgraph writes and reads (``manifest["record_schema"]``).
 #: Version 2 added ``epoch`` (repeated sampling, ``bench run --epochs``); version 3 ``method``,
 #: ``continuations``, ``logprobs`` and ``probs`` (``bench run --method loglik``); version 4 the method
-#: ``choice-logprobs`` with ``scoring`` and ``choice_read`` (``bench run --method choice-logprobs``).  A run's manifest names the
+#: ``choice-logprobs`` with ``scoring`` and ``choice_read`` (``bench run --method choice-logprobs``); version 5
+#: ``graph`` (the graph-first variants, which write a graph before they answer).  A run's manifest names the
 #: lowest version that reads all of its lines: 2 for a run with epochs, 1 otherwise, so that a run
 #: which never used a newer field stays readable by the causalgraph that could read it before.
-RECORD_SCHEMA = 4
+RECORD_SCHEMA = 5
 
 
 @dataclass
@@ -54,6 +55,10 @@ class RunRecord:
         The parsed answer and the parse rule that produced it (``None`` when
         unparsed or failed).  Under log-likelihood scoring, the label with the
         highest summed log-probability and the rule ``loglik-acc``.
+    graph
+        Graph-first variants only (:mod:`causalgraph.tasks.graph_first`): the
+        graph the answer wrote before it answered, ``{"rule": …,
+        "annotation": parsed annotation or None}``; absent otherwise.
     method
         ``loglik`` for an item scored by log-likelihood (``bench run --method
         loglik``), ``choice-logprobs`` for one read from a chat model's
@@ -109,6 +114,7 @@ class RunRecord:
     response: Optional[str] = None
     label: Any = None
     rule: Optional[str] = None
+    graph: Optional[dict[str, Any]] = None
     method: Optional[str] = None
     continuations: Optional[dict[str, str]] = None
     logprobs: Optional[dict[str, float]] = None
@@ -161,9 +167,19 @@ class RunRecord:
         scoring = data.get("scoring")
         if scoring is not None and scoring not in ("logprobs", "parsed"):
             raise SchemaError(f"{where}: scoring {scoring!r}, expected 'logprobs' or 'parsed' (or null)")
-        for name in ("meta", "usage", "continuations", "logprobs", "probs", "choice_read"):
+        for name in ("meta", "usage", "continuations", "logprobs", "probs", "choice_read", "graph"):
             if data.get(name) is not None and not isinstance(data[name], Mapping):
                 raise SchemaError(f"{where}: {name} {data[name]!r:.80}, expected a JSON object (or null)")
+        graph = data.get("graph")
+        if graph is not None:
+            # A hand-damaged graph would otherwise be read as a graph without edges and scored F1 0.
+            annotation = graph.get("annotation")
+            if annotation is not None and not isinstance(annotation, Mapping):
+                raise SchemaError(f"{where}: graph annotation {annotation!r:.80}, expected a JSON object (or null: "
+                                  "no graph could be read)")
+            if annotation is not None and not isinstance(annotation.get("relations"), list):
+                raise SchemaError(f"{where}: graph annotation relations {annotation.get('relations')!r:.80}, "
+                                  "expected a list of relations")
         for name in ("task", "variant", "item_id"):
             if not isinstance(data[name], str):
                 raise SchemaError(f"{where}: {name} {data[name]!r:.80}, expected a string")
@@ -178,7 +194,8 @@ class RunRecord:
 #: The keys of the lines of ``responses.jsonl``, in the order they are written.
 RECORD_FIELDS = tuple(f.name for f in fields(RunRecord))
 #: Fields written only when they hold a value (so runs that never use them keep their bytes).
-OPTIONAL_FIELDS = ("epoch", "batch_id", "method", "continuations", "logprobs", "probs", "scoring", "choice_read")
+OPTIONAL_FIELDS = ("epoch", "batch_id", "graph", "method", "continuations", "logprobs", "probs", "scoring",
+                   "choice_read")
 
 
 def record_schema_of(manifest: Mapping[str, Any], where: str = "manifest") -> int:

@@ -100,6 +100,10 @@ def _read_json(path: Path) -> Any:
             return json.load(fh)
     except json.JSONDecodeError as exc:
         raise SchemaError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except UnicodeDecodeError as exc:
+        # Not a JSONDecodeError (a ValueError of its own): without this it reached the user as a traceback.
+        raise SchemaError(f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
+                          "expected the JSON file a run writes") from None
 
 
 def record_key(rec: dict[str, Any]) -> tuple[str, str, str]:
@@ -531,6 +535,10 @@ class RunStore:
                 rec = json.loads(raw)
             except json.JSONDecodeError as exc:
                 raise SchemaError(f"{p}, line {n}: not a JSON object ({exc.msg} at column {exc.colno})") from None
+            except UnicodeDecodeError:
+                # json.loads of bytes guesses UTF-8/16/32 (its reason may name UTF-16) and fails outside
+                # JSONDecodeError; a run writes UTF-8.
+                raise SchemaError(f"{p}, line {n}: not UTF-8 text; expected a JSON object (a run record)") from None
             if not isinstance(rec, dict):
                 raise SchemaError(f"{p}, line {n}: expected a JSON object (a run record), found "
                                   f"{type(rec).__name__}")

@@ -8,8 +8,8 @@ pair of arms:
 * the F1 of each arm on the paired items — binary tasks the positive class, multiclass tasks macro
   F1, set-valued tasks micro F1, by the task's kind and hooks
   (:meth:`causalgraph.tasks.Task.paired_score`) — and their difference
-  (second arm minus first) with a 95 % percentile bootstrap interval that resamples *statements*
-  (every paired item of a drawn statement comes along, in both arms at once);
+  (second arm minus first) with a ``1 − alpha`` interval over *statements* (every paired item of a
+  statement counts in both arms at once; ``interval`` below);
 * McNemar's test on correctness (the label equals the gold label; for sets, the exact set), exact
   binomial by default (``midp`` for the mid-p variant), with Holm's correction over the comparisons
   of the task;
@@ -65,15 +65,22 @@ from .corrections import holm
 from .mcnemar import mcnemar
 from .pairing import as_run, pair_key, run_name
 from .resampling import cluster_interval, cluster_t_interval, ratio_influence, statement_weights
+from .answer_graph import answer_graph_scores
+from ..alignment.events import DEFAULT_RULE
 from ..tasks import get_task
 
-__all__ = ["AXES", "COLUMNS", "INTERVALS", "TESTS", "compare_runs", "arm_of", "arm_cells", "f1_influence"]
+__all__ = ["AXES", "COLUMNS", "GRAPH_COLUMNS", "graph_columns", "INTERVALS", "TESTS", "compare_runs", "arm_of", "arm_cells", "f1_influence"]
 
 #: The axes arms can differ along.
 AXES = ("encoding", "event-names", "graph-edit", "variant", "model", "prompts")
 #: Columns of the table :func:`compare_runs` returns.
 COLUMNS = ["task", "metric", "arm_a", "arm_b", "n", "statements", "f1_a", "f1_b", "diff", "ci_low", "ci_high",
            "b", "c", "p", "p_holm", "significant", "p_clustered", "df"]
+#: Columns added per arm (suffix ``_a``/``_b``) when an arm's variant writes a graph before it answers:
+#: its accuracy beside the edge F1 of the same paired items, their gap with its interval over statements,
+#: and the counts of right answers with wrong graphs and the reverse (:mod:`causalgraph.stats.answer_graph`).
+GRAPH_COLUMNS = ["accuracy", "edge_f1", "gap", "gap_ci_low", "gap_ci_high", "right_answer_wrong_graph",
+                 "wrong_answer_right_graph"]
 #: Intervals of the F1 difference and tests Holm may correct.
 INTERVALS = ("cr2", "bootstrap")
 TESTS = ("mcnemar", "clustered")
@@ -217,7 +224,7 @@ def _unscored_arms(row: dict[str, Any], arms: Sequence[str]) -> None:
 
 def compare_runs(runs: Sequence[Any], by: str = "encoding", *, alpha: float = 0.05, n_boot: int = 1000,
                  seed: int = 0, exact: bool = True, midp: bool = False, interval: str = "cr2",
-                 test: str = "mcnemar"):
+                 test: str = "mcnemar", align: str = DEFAULT_RULE):
     """Per task, every pair of arms compared on their paired items (see the module docstring).
 
     Parameters
@@ -239,6 +246,10 @@ def compare_runs(runs: Sequence[Any], by: str = "encoding", *, alpha: float = 0.
     test
         ``mcnemar`` (default) or ``clustered``: the p-values Holm corrects into ``p_holm`` and
         ``significant``.
+    align
+        For arms whose variant writes a graph before it answers (graph-first): the event alignment
+        (default ``token``) under which each item's graph gets its edge F1; such arms add the
+        :data:`GRAPH_COLUMNS` (``accuracy_a``, ``edge_f1_a``, ``gap_a`` …) on the paired items.
 
     Returns
     -------
@@ -308,7 +319,27 @@ def compare_runs(runs: Sequence[Any], by: str = "encoding", *, alpha: float = 0.
                    "statements": len(stmts), "f1_a": f1_a, "f1_b": f1_b, "diff": f1_b - f1_a,
                    "ci_low": float(lo), "ci_high": float(hi), "b": test_.b, "c": test_.c, "p": test_.p,
                    "p_clustered": clustered["p"], "df": clustered["df"]}
+            for arm, x in ((a, "a"), (b, "b")):
+                ag = answer_graph_scores([arms[arm][k] for k in keys], task, rule=align, n_boot=n_boot, seed=seed,
+                                         level=1 - alpha)
+                if ag is not None:
+                    ci = ag.get("gap_ci95") or (None, None)
+                    row.update({f"accuracy_{x}": ag["accuracy"], f"edge_f1_{x}": ag["edge_f1"], f"gap_{x}": ag["gap"],
+                                f"gap_ci_low_{x}": ci[0], f"gap_ci_high_{x}": ci[1],
+                                f"right_answer_wrong_graph_{x}": ag["right_answer_wrong_graph"],
+                                f"wrong_answer_right_graph_{x}": ag["wrong_answer_right_graph"]})
+                    notes = list(ag.get("notes", ()))
+                    if ag["scored"] and ag["statements"] < 2 and n_boot:
+                        notes.append("gap interval not estimable: the graphs come from one statement")
+                    if notes:  # each arm's notes (both arms may be graph-first)
+                        row["graph_note"] = "; ".join([*filter(None, [row.get("graph_note")]),
+                                                       *(f"arm {arm}: {n}" for n in notes)])
             _unscored_arms(row, [arm for arm in (a, b) if all(arms[arm][k].get("error") for k in keys)])
+            undefined = [arm for arm, f in ((a, f1_a), (b, f1_b)) if f != f]
+            if "note" not in row and undefined:
+                # F1 with no positive in gold or answers is undefined, not 0; McNemar on correctness still holds.
+                row["note"] = (f"f1 undefined in arm {', '.join(undefined)} (no positive in gold or answers): no "
+                               f"F1 difference or interval")
             task_rows.append(row)
         if not task_rows:
             raise ConfigError(f"task {task_name!r}: no two arms by {by} share an item (arms: {', '.join(arms)}); "
@@ -325,5 +356,21 @@ def compare_runs(runs: Sequence[Any], by: str = "encoding", *, alpha: float = 0.
             if row["p"] is None:
                 row["p_holm"] = row["significant"] = None
         rows += task_rows
-    # ``note`` only where an arm had nothing answered (a comparison of scored arms keeps its columns).
-    return pd.DataFrame(rows, columns=COLUMNS + (["note"] if any("note" in r for r in rows) else []))
+    # ``note`` only where an arm had nothing answered or an undefined F1 (otherwise the columns are kept);
+    # the answer-against-graph columns only where an arm wrote graphs.
+    return pd.DataFrame(rows, columns=COLUMNS + graph_columns(rows) + (["note"] if any("note" in r for r in rows)
+                                                                       else []))
+
+
+def graph_columns(rows) -> list[str]:
+    """The :data:`GRAPH_COLUMNS` of both arms, when a row holds one (a graph-first arm), else none.
+
+    Examples
+    --------
+    >>> graph_columns([{"f1_a": 0.5}]), graph_columns([{"edge_f1_b": 0.5}])[:2]
+    ([], ['accuracy_a', 'edge_f1_a'])
+    """
+    if not any(f"edge_f1_{x}" in r for r in rows for x in "ab"):
+        return []
+    out = [f"{c}_{x}" for x in "ab" for c in GRAPH_COLUMNS]
+    return out + (["graph_note"] if any("graph_note" in r for r in rows) else [])

@@ -55,7 +55,7 @@ from .pairing import as_run, run_name
 from ..datasets import load_corpus
 from ..outputs import output_file
 
-__all__ = ["MODELS", "DEFAULT_FEATURES", "STATEMENT_FEATURES", "ITEM_FACTORS", "ITEM_FEATURES", "MIN_ITEMS", "MIN_SUPPORT", "COLUMNS",
+__all__ = ["MODELS", "DEFAULT_FEATURES", "STATEMENT_FEATURES", "ITEM_FACTORS", "ITEM_FEATURES", "MIN_ITEMS", "MIN_SUPPORT", "MIN_STATEMENTS_TEST", "COLUMNS",
            "DifficultyFit", "Design", "design_matrix", "fit_difficulty", "difficulty_frame", "difficulty_runs", "table_rows",
            "supported_features",
            "difficulty_curve", "plot_difficulty"]
@@ -81,6 +81,11 @@ MIN_ITEMS = 30
 #: common value, a factor level present): clustered standard errors of an effect that rests on a
 #: handful of statements are far too small (MacKinnon and Webb 2017), so such a term is refused.
 MIN_SUPPORT = 5
+#: Fewest statements for a term's test (``p``, ``p_holm``, ``significant``): with fewer, CR2 with
+#: Bell–McCaffrey df rejects a null term less often than the [0.03, 0.07] band at α = 0.05 asks
+#: (benchmarks/bench_stats_level.py, docs/statistics.md: 1.5–2.6 % at 8–15 statements), so the test is
+#: marked not estimable there; the odds ratio and its interval (coverage ≥ 0.975) are kept.
+MIN_STATEMENTS_TEST = 30
 #: Columns of the table :func:`difficulty_runs` returns.
 COLUMNS = ["run", "task", "variant", "model", "feature", "odds_ratio", "ci_low", "ci_high", "p", "p_holm",
            "significant", "n_items", "n_statements", "auc", "df", "note"]
@@ -334,8 +339,11 @@ def fit_difficulty(frame, features: Sequence[str] = DEFAULT_FEATURES, *, model: 
         ``cr2`` (default): CR2 standard errors with Bell–McCaffrey degrees of freedom per term
         (:mod:`causalgraph.stats.cr2`; ``mixed``: the larger of the posterior SD and the logit fit's CR2
         SE scaled by √(1 + 0.346 σ²) to the conditional scale, with those degrees of freedom), and
-        a term one statement carries marked not estimable; ``cr1``: the method before issue 37
-        (statsmodels' clustered SEs with t on G − 1 df; ``mixed``: normal), kept to measure against.
+        a term one statement carries marked not estimable, and on fewer than
+        :data:`MIN_STATEMENTS_TEST` statements every term's test (``p``, ``p_holm`` NaN,
+        ``significant`` None, with a note naming the statements found and the minimum);
+        ``cr1``: the method before issue 37 (statsmodels' clustered SEs with t on G − 1 df;
+        ``mixed``: normal), kept to measure against.
 
     Returns
     -------
@@ -360,6 +368,8 @@ def fit_difficulty(frame, features: Sequence[str] = DEFAULT_FEATURES, *, model: 
     """
     if model not in MODELS:
         raise ConfigError(f"unknown difficulty model {model!r}; expected one of {', '.join(MODELS)}")
+    if se not in ("cr2", "cr1"):  # a misspelt method would otherwise give CR2 without saying so
+        raise ConfigError(f"unknown standard errors {se!r}; expected cr2 or cr1")
     if not 0 < alpha < 1:
         raise ConfigError(f"--alpha {alpha}: expected a number between 0 and 1")
     label = dict(label or {})
@@ -414,7 +424,7 @@ def fit_difficulty(frame, features: Sequence[str] = DEFAULT_FEATURES, *, model: 
             df = np.full(len(params), np.inf)  # the normal approximation of the posterior, as before issue 37
         else:
             # Mean-field variational Bayes ignores the posterior correlation of a statement-level feature with
-            # the statement intercepts, and its SDs are far too small (simulated: 40-53 % of null terms
+            # the statement intercepts, and its SDs are far too small (simulated: 37-47 % of null terms
             # "significant"). The floor: the CR2 SE of the population-averaged logit fit, scaled to the
             # conditional scale by sqrt(1 + 0.346 σ²) (Zeger, Liang and Albert 1988), with its Bell–McCaffrey
             # degrees of freedom.
@@ -442,9 +452,21 @@ def fit_difficulty(frame, features: Sequence[str] = DEFAULT_FEATURES, *, model: 
             row["note"] = (f"not estimable: carried by statement {sid} (odds ratio {math.exp(without):.3g} "
                            f"without it)")
         rows.append(row)
+    if se != "cr1" and len(codes) < MIN_STATEMENTS_TEST:
+        _mark_test_not_estimable(rows, len(codes))
     return DifficultyFit(label=label, model=model, rows=rows, n_items=len(y), n_statements=len(codes),
                          auc=_auc(X @ params, y), params=params, cov=cov, design=design, statement_sd=statement_sd,
                          se=se)
+
+
+def _mark_test_not_estimable(rows: list[dict[str, Any]], statements: int) -> None:
+    """Leave ``p``, ``p_holm`` and ``significant`` undefined (NaN, NaN, None) with a note naming the statements
+    found and the minimum: the test does not hold its level on so few statements (:data:`MIN_STATEMENTS_TEST`)."""
+    why = (f"test not estimable: {plural(statements, 'statement')}, at least {MIN_STATEMENTS_TEST} needed for a "
+           f"term's test to hold its level (odds ratio and interval kept)")
+    for row in rows:
+        row.update(p=math.nan, p_holm=math.nan, significant=None,
+                   note=why if row["note"] is None else f"{row['note']}; {why}")
 
 
 def _t_inference(params: np.ndarray, se: np.ndarray, df: np.ndarray, alpha: float):
@@ -599,6 +621,11 @@ def difficulty_runs(runs: Sequence[Any], features: Optional[Sequence[str]] = Non
         if default:
             numeric, notes = supported_features(frame, [t for t in terms if t in STATEMENT_FEATURES])
             terms = numeric + [t for t in terms if t not in STATEMENT_FEATURES]
+            # fit_difficulty would only say "no feature"; the reasons are these notes (too few items is the
+            # more basic refusal, and fit_difficulty gives it)
+            if not terms and len(frame) >= MIN_ITEMS:
+                where = f"run {label['run']} task {label['task']} variant {label['variant']}"
+                raise ConfigError(f"no default feature can be fitted ({where}): {'; '.join(notes)}; pass --features")
         result = fit_difficulty(frame, terms, model=model, alpha=alpha, label=label)
         result.notes = notes
         return result
@@ -719,7 +746,7 @@ def difficulty_curve(fit: DifficultyFit, feature: Optional[str] = None, *, alpha
              for g, e, s in zip(grid, eta, se)]
     row = next(r for r in fit.rows if r["feature"] == feature)
     return {"feature": feature, "model": fit.model, "n_items": fit.n_items, "n_statements": fit.n_statements,
-            **{k: row[k] for k in ("odds_ratio", "ci_low", "ci_high", "p", "p_holm")},
+            **{k: row[k] for k in ("odds_ratio", "ci_low", "ci_high", "p", "p_holm")}, "term_note": row["note"],
             "bins": out_bins, "curve": curve}
 
 

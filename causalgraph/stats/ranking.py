@@ -5,7 +5,9 @@ For three or more arms (models, encodings, prompt variants, graph edits) answeri
 over statements, its **group letters** — two arms that share a letter were not told apart by the
 pairwise tests after Holm's correction over all pairs (Piepho's 2004 insert-and-absorb algorithm) —
 and a **rank interval**: the 2.5 and 97.5 percentiles of the arm's rank (1 = best, ties averaged)
-over bootstrap resamples of statements. Holm controls the family-wise rate of splitting any two equal
+over bootstrap resamples of statements (an arm whose score is undefined — F1 with no positive in gold or
+answers — gets no rank, and a note; a resample in which a ranked arm's F1 is undefined is dropped, and the
+note counts the dropped resamples). Holm controls the family-wise rate of splitting any two equal
 arms at ``alpha`` whenever the pairwise tests hold their level (measured in tests/stats/test_ranking.py).
 
 :func:`rank_runs` applies it to runs (``causalgraph stats compare RUN… --by AXIS --rank``), on the
@@ -31,7 +33,7 @@ __all__ = ["RANK_COLUMNS", "letters", "rank_arms", "rank_runs"]
 
 #: Columns of the table :func:`rank_runs` returns.
 RANK_COLUMNS = ["task", "metric", "arm", "score", "ci_low", "ci_high", "group", "rank", "rank_low", "rank_high",
-                "n", "statements"]
+                "n", "statements", "note"]
 
 
 def letters(arms: Sequence[str], separated: Sequence[tuple[str, str]], order: Sequence[str]) -> dict[str, str]:
@@ -104,7 +106,8 @@ def rank_arms(counts: Mapping[str, np.ndarray], correct: Mapping[str, np.ndarray
     -------
     list of dict
         One per arm, best score first: ``arm``, ``score``, ``ci_low``, ``ci_high``, ``group``, ``rank``,
-        ``rank_low``, ``rank_high``, ``n``, ``statements``.
+        ``rank_low``, ``rank_high``, ``n``, ``statements``, ``note`` (why the score or rank is undefined;
+        ``None`` when both are given).
 
     Examples
     --------
@@ -151,19 +154,40 @@ def rank_arms(counts: Mapping[str, np.ndarray], correct: Mapping[str, np.ndarray
     separated = [pair for pair, rej in zip(pairs, corr.reject) if rej]
     order = sorted(arms, key=lambda a: (-(scores[a] if scores[a] == scores[a] else -math.inf), arms.index(a)))
     groups_of = letters(arms, separated, order)
-    # Ranks over statement resamples: 1 = best; an undefined score ranks last.
+    # Ranks over statement resamples: 1 = best, among the arms whose score is defined on the data (an arm
+    # whose score is undefined gets no rank at all, NaN with a note, never "last"). A resample in which one of
+    # those arms' F1 is undefined (its positives all left out) is dropped rather than ranking that arm last
+    # there: ranking it last widened a perfect arm's interval beyond a worse arm's. The rank intervals are
+    # then over the remaining resamples, and the note says how many were dropped.
     w = statement_weights(len(stmts), n_boot, seed)
-    boot = np.column_stack([_f1_batch(np.tensordot(w, per[a], axes=1)) for a in arms])
-    boot = np.where(np.isnan(boot), -np.inf, boot)
-    ranks = rankdata(-boot, axis=1) if n_boot else np.empty((0, len(arms)))
-    point = rankdata([-(scores[a] if scores[a] == scores[a] else -math.inf) for a in arms])
+    defined = [a for a in arms if scores[a] == scores[a]]
+    cols = [arms.index(a) for a in defined]
+    boot = np.column_stack([_f1_batch(np.tensordot(w, per[a], axes=1)) for a in arms]) if n_boot else \
+        np.empty((0, len(arms)))
+    kept = boot[:, cols][~np.isnan(boot[:, cols]).any(axis=1)] if cols else np.empty((0, 0))
+    ranks = rankdata(-kept, axis=1) if len(kept) else np.empty((0, len(cols)))
+    point = rankdata([-scores[a] for a in defined]) if defined else np.empty(0)
+    dropped = n_boot - len(kept)
     rows = []
     for a in order:
-        j = arms.index(a)
-        lo, hi = (np.quantile(ranks[:, j], [alpha / 2, 1 - alpha / 2]) if n_boot else (math.nan, math.nan))
+        if a not in defined:
+            rank = lo = hi = math.nan
+            note = "score undefined (no positive in gold or answers): no rank"
+        else:
+            j = defined.index(a)
+            rank, note = float(point[j]), None
+            if len(kept):
+                lo, hi = np.quantile(ranks[:, j], [alpha / 2, 1 - alpha / 2])
+            else:
+                lo = hi = math.nan
+                note = (f"rank interval undefined: an arm's F1 was undefined in all {n_boot} resamples" if n_boot
+                        else "rank interval undefined: no statement resample asked (0 resamples)")
+            if dropped and len(kept):
+                note = (f"rank interval over {len(kept)} of {n_boot} resamples (in {dropped} an arm's F1 "
+                        f"was undefined: its positives were all left out)")
         rows.append({"arm": a, "score": scores[a], "ci_low": intervals[a]["low"], "ci_high": intervals[a]["high"],
-                     "group": groups_of[a], "rank": float(point[j]), "rank_low": float(lo), "rank_high": float(hi),
-                     "n": len(labels), "statements": len(stmts)})
+                     "group": groups_of[a], "rank": rank, "rank_low": float(lo), "rank_high": float(hi),
+                     "n": len(labels), "statements": len(stmts), "note": note})
     return rows
 
 
@@ -193,6 +217,13 @@ def rank_runs(runs: Sequence[Any], by: str, *, alpha: float = 0.05, n_boot: int 
         if len(names) < 2 or not keys:
             raise ConfigError(f"task {task_name!r}: ranking needs two or more arms by {by} sharing items "
                               f"(arms: {', '.join(names)})")
+        # An arm with no answered item among the shared ones was never asked: failed requests alone would
+        # score it 0 and rank it last (compare_runs blanks such a comparison; issue 35, item 5).
+        unanswered = [a for a in names if all(arms[a][k].get("error") for k in keys)]
+        names = [a for a in names if a not in unanswered]
+        if len(names) < 2:
+            raise ConfigError(f"task {task_name!r}: ranking needs two or more arms by {by} with answered items "
+                              f"(no answered item in {', '.join(unanswered)})")
         counts, right = {}, {}
         for a in names:
             scored = [task.paired_score(arms[a][k]) for k in keys]
@@ -201,4 +232,7 @@ def rank_runs(runs: Sequence[Any], by: str, *, alpha: float = 0.05, n_boot: int 
         groups = [(arms[names[0]][k].get("meta") or {}).get("statement_id", k) for k in keys]
         for r in rank_arms(counts, right, groups, alpha=alpha, n_boot=n_boot, seed=seed, test=test):
             rows.append({"task": task_name, "metric": task.paired_metric_name(), **r})
+        for a in unanswered:
+            rows.append({"task": task_name, "metric": task.paired_metric_name(), "arm": a, "n": len(keys),
+                         "statements": len(set(groups)), "note": "no answered item: no score, no rank"})
     return pd.DataFrame(rows, columns=RANK_COLUMNS)

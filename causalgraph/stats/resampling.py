@@ -22,24 +22,11 @@ from typing import Optional
 
 import numpy as np
 
+# One definition of the widening factor, shared with the run scores and the alignment's intervals.
+from ..scores import small_sample_factor
+
 __all__ = ["cluster_interval", "small_sample_factor", "statement_weights", "ratio_influence", "cluster_t_interval",
-           "intercept_cr2"]
-
-
-def small_sample_factor(n_clusters: int, level: float = 0.95) -> float:
-    """``√(G/(G−1)) · t_{G−1} / z`` at ``level``: how much :func:`cluster_interval` widens a percentile interval.
-
-    Examples
-    --------
-    >>> round(small_sample_factor(8), 3), round(small_sample_factor(63), 3)
-    (1.29, 1.028)
-    """
-    from scipy.stats import norm, t as student
-
-    if n_clusters < 2:
-        return math.inf
-    q = 1 - (1 - level) / 2
-    return math.sqrt(n_clusters / (n_clusters - 1)) * float(student.ppf(q, n_clusters - 1)) / float(norm.ppf(q))
+           "intercept_cr2", "bell_mccaffrey_traces"]
 
 
 def cluster_interval(values: np.ndarray, point: float, n_clusters: int, *, level: float = 0.95,
@@ -199,10 +186,41 @@ def intercept_cr2(u: np.ndarray, groups) -> tuple[float, float]:
     e = u - u.mean()
     S = np.bincount(codes, weights=e, minlength=len(sizes))
     f = sizes / n
-    with np.errstate(divide="ignore", invalid="ignore"):
-        keep = f < 1
-        var = float((S[keep] ** 2 / (1 - f[keep])).sum()) / (n * n)
-        a = np.where(keep, 1 / (n * np.sqrt(np.where(keep, 1 - f, 1))), 0.0)
-    K = a[:, None] * (np.diag(sizes) - n * np.outer(f, f)) * a[None, :]
-    tr, tr2 = float(np.trace(K)), float(np.sum(K * K))
+    keep = f < 1
+    var = float((S[keep] ** 2 / (1 - f[keep])).sum()) / (n * n)
+    tr, tr2 = bell_mccaffrey_traces(sizes)
     return math.sqrt(var), (tr * tr / tr2 if tr2 > 0 else math.nan)
+
+
+def bell_mccaffrey_traces(sizes, icc: float = 0.0) -> tuple[float, float]:
+    """``(tr K, tr K²)`` of the Bell–McCaffrey matrix of a mean over statements of these sizes, in O(G).
+
+    ``K = D_a [(1 − ρ)(diag(n_g) − n f f') + ρ M'M] D_a`` with ``f = n_g/n``, ``a_g = 1/(n √(1 − f_g))``
+    and ``M_st = n_s (δ_st − f_t)`` when items correlate ``ρ = icc`` within a statement (``ρ = 0``: the
+    df of :func:`intercept_cr2`). ``K`` is a diagonal plus a rank-2 matrix,
+    ``diag(a² ((1 − ρ) n_g + ρ n_g²)) + α x x' − ρ (y x' + x y')`` with ``x = a f``, ``y = a n_g²`` and
+    ``α = ρ Σ n_g² − (1 − ρ) n``, so the traces need no ``G × G`` matrix (a run whose items name no
+    statement has as many statements as items). Satterthwaite's df is ``tr² / tr(K²)``.
+
+    Examples
+    --------
+    >>> tr, tr2 = bell_mccaffrey_traces([4, 4, 4, 4])
+    >>> round(tr * tr / tr2, 6)
+    3.0
+    """
+    s = np.asarray(sizes, dtype=float)
+    n = s.sum()
+    f = s / n
+    keep = f < 1  # one statement holding every item: its residual total is 0, it contributes nothing
+    a = np.zeros_like(s)
+    a[keep] = 1 / (n * np.sqrt(1 - f[keep]))
+    q = s * s
+    d = a * a * ((1 - icc) * s + icc * q)
+    x, y = a * f, a * q
+    alpha = float(icc * q.sum() - (1 - icc) * n)
+    xx, xy, yy = float(x @ x), float(x @ y), float(y @ y)
+    tr = float(d.sum() + alpha * xx - 2 * icc * xy)
+    # tr K² = Σ d² + 2 Σ d_g L_gg + tr L², L = U C U' with U = [x, y], C = [[α, −ρ], [−ρ, 0]]
+    CU = np.array([[alpha, -icc], [-icc, 0.0]]) @ np.array([[xx, xy], [xy, yy]])
+    tr2 = float((d * d).sum() + 2 * (d * (alpha * x * x - 2 * icc * x * y)).sum() + np.trace(CU @ CU))
+    return tr, tr2

@@ -92,18 +92,9 @@ class _Checked:
         self.name, self.function, self.what, self.ok = name, function, what, ok
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        try:
-            value = self.function(*args, **kwargs)
-        except ConfigError:
-            raise
-        except Exception as exc:  # a plugin's bug stays the plugin's: one line naming it
-            raise TASKS.fail(self.name, f"{TASKS.describe(self.name)}: its {self.what} raised "
-                                        f"{type(exc).__name__}: {exc}") from exc
+        value = TASKS.call(self.name, self.what, self.function, *args, **kwargs)
         if not self.ok(value):
-            shown = repr(value)
-            shown = shown if len(shown) <= 80 else shown[:77] + "..."
-            raise TASKS.fail(self.name, f"{TASKS.describe(self.name)}: its {self.what} returned {shown} "
-                                        f"({type(value).__name__}); expected {_EXPECTED[self.what]}")
+            raise TASKS.refuse(self.name, self.what, value, _EXPECTED[self.what])
         return value
 
 

@@ -189,6 +189,29 @@ class Task:
         for a variant whose prompt asks for reasoning before the answer
         (:func:`causalgraph.tasks.continuations.answer_continuations`).  A
         task without it is answered by generation only.
+    parse_graph
+        Optional ``parse_graph(text, variant) -> dict | None``: the graph a
+        variant's answer writes before it answers (the graph-first variants,
+        :mod:`causalgraph.tasks.graph_first`), kept as the record's
+        ``graph``; ``None`` for a variant that writes no graph.
+    graph_scores
+        With :attr:`parse_graph`: ``graph_scores(record, rule=..., embedder=None) -> dict``,
+        the record's graph scored against the item's gold graph after event
+        alignment (``edge_precision``, ``edge_recall``, ``edge_f1``, ``note``;
+        ``None`` where undefined), what ``bench report`` and ``stats compare``
+        put beside the answer's accuracy.
+    graph_answers
+        With :attr:`parse_graph`: ``graph_answers(item) -> (right, wrong) | None``,
+        the graph text a perfect model writes before its answer and a
+        perturbed one (``mock/oracle`` and ``mock/noisy``); ``None`` for an
+        item that asks for no graph.
+    check_item_options
+        Optional ``check_item_options(variant, **options)``: raises
+        :class:`~causalgraph.errors.ConfigError` for item options (``encoding``,
+        ``event_names``) a variant cannot take, before a command rewrites its id
+        for them (``bench run --encoding``), so the refusal says why (a
+        graph-first variant writes its own graph) rather than what the rewrite
+        found.
     """
 
     name: str
@@ -223,6 +246,10 @@ class Task:
     item_view: Optional[ItemView] = None
     signed_path: Optional[Callable[[Mapping[str, Any]], Optional[tuple]]] = None
     label_signs: Mapping[str, int] = dataclasses.field(default_factory=dict)
+    parse_graph: Optional[Callable[[str, str], Optional[dict]]] = None
+    graph_scores: Optional[Callable[..., dict]] = None
+    graph_answers: Optional[Callable[[Any], Optional[tuple[str, str]]]] = None
+    check_item_options: Optional[Callable[..., None]] = None
 
     def __post_init__(self):
         if self.kind not in KINDS:

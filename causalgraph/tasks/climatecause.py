@@ -46,6 +46,7 @@ from ..prompts import PromptVariant, catalog_variants, encoding_variant_id, get_
 from ..scores import binary_scores
 from .base import Task
 from .continuations import answer_continuations
+from .graph_first import GRAPH_FIRST_TASKS, own_graph, with_graph_first
 from .. import prompts
 
 __all__ = ["TASK_NAMES", "PAPER_TASKS", "items", "multihop_chains", "MultihopChain", "DEFAULT_MAX_CHAINS", "tasks",
@@ -559,6 +560,24 @@ def _task(name: str) -> Task:
                 label_signs={"positive": 1, "negative": -1} if name.startswith("corri") else {})
 
 
+def _ccr_question(item: Item, base: str) -> tuple[str, None]:
+    """The question of a CCR item in a graph-first prompt (:mod:`causalgraph.tasks.graph_first`).
+
+    A variant asked from the statement text (ECI) is sent as it is; one that shows the gold graph
+    shows the model's own in its place (the rest of its text unchanged).
+    """
+    meta = item.meta or {}
+    v = prompts.get_variant(item.task, base, meta.get("prompts") or "tables")
+    if "graph" not in v.placeholders:
+        return item.prompt, None
+    values = {"graph": own_graph(v.template), "e_i": meta.get("event")}
+    return v.render(**{k: values[k] for k in v.placeholders}), None
+
+
 def tasks() -> list[Task]:
-    """One :class:`~causalgraph.tasks.Task` per ClimateCause task of the prompt catalog."""
-    return [_task(name) for name in prompts.list_tasks()]
+    """One :class:`~causalgraph.tasks.Task` per ClimateCause task of the prompt catalog.
+
+    The CCR tasks also take the graph-first variants ``GF_<variant>`` (:mod:`causalgraph.tasks.graph_first`).
+    """
+    return [with_graph_first(t, _ccr_question) if t.name in GRAPH_FIRST_TASKS else t
+            for t in (_task(name) for name in prompts.list_tasks())]

@@ -49,6 +49,7 @@ from ..naming import event_names as _event_names, join_variant, rename_graph, sp
 from .continuations import answer_continuations
 from ..prompts import ENCODING_PREFIXES, PromptVariant, catalog_variants, encoding_variant_id, with_encoding
 from .base import Task
+from .graph_first import own_graph, with_graph_first
 
 __all__ = ["STRUCTURE_TASKS", "SET_TASKS", "items", "tasks", "list_structure_variants", "get_structure_variant",
            "descendants", "ancestors", "parents", "children", "sources", "sinks", "mediators", "common_causes",
@@ -369,4 +370,16 @@ def tasks() -> list[Task]:
     >>> [t.name for t in tasks()][:3], tasks()[-1].kind
     (['parents', 'children', 'sources'], 'binary')
     """
-    return [_task(name) for name in STRUCTURE_TASKS]
+    return [with_graph_first(_task(name), _structure_question) for name in STRUCTURE_TASKS]
+
+
+def _structure_question(item: Item, base: str) -> tuple[str, list[str]]:
+    """A structure item's question in a graph-first prompt: the template with the model's own graph."""
+    stored = [v.id for v in catalog_variants(_CATALOG, item.task)]
+    if base not in stored:
+        raise ConfigError(f"task {item.task} variant {base}: a graph-first variant asks a stored question "
+                          f"({', '.join('GF_' + v for v in stored)}); the encoding of the graph is the model's own")
+    v = get_structure_variant(item.task, base)
+    meta = item.meta
+    values = {"graph": own_graph(v.template), "e_i": meta.get("event"), "e_j": meta.get("event_j")}
+    return v.render(**{k: values[k] for k in v.placeholders}), list(meta["events"])

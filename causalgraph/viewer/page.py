@@ -20,9 +20,12 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from ..errors import ConfigError
+from ..alignment.events import ALIGN_RULES, DEFAULT_RULE
 from ..outputs import NO_BROWSER, open_page, output_file
 from ..runlog.store import load_run
 from .compare import compare_runs
+from .ranking import RANK_AXIS, ranking_section
+from ..stats.compare import AXES
 from .runs import DIFFICULTY_FEATURE, build_run_view, check_difficulty_feature, unique_names
 from ..htmlkit import content_security_policy, script_json, vis_tags
 from .payload import build_payload
@@ -39,11 +42,16 @@ def _assets() -> tuple[str, str]:
 
 
 def load_views(runs: Sequence[Any], *, data: Any = None, names: Optional[Sequence[str]] = None,
-               difficulty_feature: Optional[str] = None):
+               difficulty_feature: Optional[str] = None, align: Optional[str] = None, rank: Optional[str] = RANK_AXIS):
     """Load runs (folders or :class:`~causalgraph.runlog.store.Run`) and build their views and comparison.
 
     ``difficulty_feature`` is the feature of each variant's difficulty plot
-    (:func:`causalgraph.viewer.runs.run_difficulty`; default C(s), ``c_norm``).
+    (:func:`causalgraph.viewer.runs.run_difficulty`; default C(s), ``c_norm``); ``align`` the
+    event alignment rule of the overlay graphs of pair runs
+    (:func:`causalgraph.viewer.overlay.aligned_overlay`; default
+    :data:`causalgraph.alignment.events.DEFAULT_RULE`).  With several runs, ``rank`` is the axis
+    their arms are ranked along (:func:`causalgraph.viewer.ranking.ranking_section`, added to the
+    comparison as ``ranking``; ``None``: no ranking).
 
     Returns
     -------
@@ -52,13 +60,21 @@ def load_views(runs: Sequence[Any], *, data: Any = None, names: Optional[Sequenc
         :func:`~causalgraph.viewer.compare.compare_runs` (``None`` for one run).
     """
     feature = check_difficulty_feature(difficulty_feature or DIFFICULTY_FEATURE)  # before any run is read
+    if align is not None and align not in ALIGN_RULES:
+        raise ConfigError(f"--align {align!r}: expected one of {', '.join(ALIGN_RULES)}")
+    if rank is not None and rank not in AXES:
+        raise ConfigError(f"--rank {rank!r}: expected one of {', '.join(AXES)} or none")
     if not runs:
         raise ConfigError("no run given; expected one or more run directories")
     loaded = [r if hasattr(r, "responses") and hasattr(r, "manifest") else load_run(r) for r in runs]
     names = list(names) if names is not None else unique_names([getattr(r, "path", None) for r in loaded])
     cache: dict = {}
-    views = [build_run_view(r, n, data=data, cache=cache, difficulty_feature=feature) for r, n in zip(loaded, names)]
-    return views, compare_runs(views, loaded)
+    views = [build_run_view(r, n, data=data, cache=cache, difficulty_feature=feature, align=align or DEFAULT_RULE)
+             for r, n in zip(loaded, names)]
+    comparison = compare_runs(views, loaded)
+    if comparison is not None:
+        comparison["ranking"] = ranking_section(loaded, rank)
+    return views, comparison
 
 
 _BODY = """<header><h1 id="title">{title}</h1><p class="muted" id="subtitle"></p>
@@ -86,7 +102,8 @@ _BODY = """<header><h1 id="title">{title}</h1><p class="muted" id="subtitle"></p
 
 
 def run_page_html(runs: Sequence[Any], *, title: Optional[str] = None, data: Any = None,
-                  assets: Optional[str] = None, views=None, difficulty_feature: Optional[str] = None) -> str:
+                  assets: Optional[str] = None, views=None, difficulty_feature: Optional[str] = None,
+                  align: Optional[str] = None, rank: Optional[str] = RANK_AXIS) -> str:
     """The run page for one or more runs, as a string.
 
     Parameters
@@ -107,6 +124,10 @@ def run_page_html(runs: Sequence[Any], *, title: Optional[str] = None, data: Any
         ``(views, comparison)`` from :func:`load_views`, when already built.
     difficulty_feature
         The feature of the difficulty plots (default C(s), ``c_norm``; see :func:`load_views`).
+    align
+        The event alignment rule of the overlay graphs of pair runs (see :func:`load_views`).
+    rank
+        With several runs, the axis their arms are ranked along (see :func:`load_views`; ``None``: none).
 
     Examples
     --------
@@ -115,7 +136,8 @@ def run_page_html(runs: Sequence[Any], *, title: Optional[str] = None, data: Any
     True
     """
     views, comparison = views if views is not None else load_views(runs, data=data,
-                                                                   difficulty_feature=difficulty_feature)
+                                                                   difficulty_feature=difficulty_feature,
+                                                                   align=align, rank=rank)
     heading = title if title is not None else "Runs: " + ", ".join(v.name for v in views)
     payload = build_payload(views, comparison, title=heading)
     js, css = _assets()

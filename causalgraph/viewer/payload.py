@@ -23,6 +23,7 @@ from ..errors import CausalGraphError
 from .runs import CS_BUCKETS, STATES, asked_events, cs_bucket, dataset_of, display_value
 from ..viz import NETWORK_OPTIONS, viewer_data
 from ..stats import pair_key
+from ..subgraphs import context_sources
 from ..extraction.evaluate import EXACT_RULES, SOFT_RULES
 from ..metrics.complexity import complexity_table
 from .consistency import sign_chains
@@ -98,7 +99,10 @@ def _complexity(corpus, cache: dict) -> dict[str, float]:
     if key not in cache:
         try:
             table = complexity_table(corpus)
-            cache[key] = {str(s): float(c) for s, c in zip(table["statement_id"], table["c_norm"])}
+            # C(s) is undefined (NaN) where min–max normalising has no range (one statement, or all alike):
+            # left out, so the page shows none rather than writing NaN, which is no JSON
+            cache[key] = {str(s): float(c) for s, c in zip(table["statement_id"], table["c_norm"])
+                          if math.isfinite(float(c))}
         except CausalGraphError:
             cache[key] = {}
     return cache[key]
@@ -169,14 +173,18 @@ def build_payload(views: Sequence[Any], comparison: Optional[dict] = None, *, ti
                 "attempts": rec.get("attempts"), "match": m,
                 # The sha256 only where the prompt could not be rebuilt (its check is in the prompt chunk).
                 "prompt_sha256": rec.get("prompt_sha256") if view.prompts[n] is None else None,
+                # The CauseNet sources of the relations asked about (sample-subgraphs --sources), per edge.
+                **({"edge_sources": srcs} if (srcs := context_sources(meta)) else {}),
                 **({"epochs": view.epochs[n], "epoch": rec.get("epoch")} if view.epochs else {}),
                 # Scored by log-likelihood: [label, continuation, summed log-probability, probability] per choice.
                 **({"choices": [[lab, text, (rec.get("logprobs") or {}).get(lab), (rec.get("probs") or {}).get(lab)]
                                 for lab, text in rec["continuations"].items()]}
                    if rec.get("method") in ("loglik", "choice-logprobs") and rec.get("continuations") else {}),
-                # Read from generated-token log-probabilities: how (logprobs or parsed) and why.
+                # Read from generated-token log-probabilities: how (logprobs or parsed) and why, and the choices
+                # outside the returned alternatives (their value is a bound, the k-th returned value).
                 **({"scoring": rec.get("scoring"), "reason": (rec.get("choice_read") or {}).get("reason"),
-                    "note": (rec.get("choice_read") or {}).get("note")}
+                    "note": (rec.get("choice_read") or {}).get("note"),
+                    "bounded": list((rec.get("choice_read") or {}).get("bounded") or [])}
                    if rec.get("method") == "choice-logprobs" else {}),
             }))
         for c in range(0, len(details), CHUNK):

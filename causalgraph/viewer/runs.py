@@ -35,6 +35,9 @@ from ..stats.difficulty import (
 )
 from ..tasks import get_task
 from .pairs import match_pairs, pair_view_of, record_pairs
+from .overlay import aligned_overlay
+from ..alignment.events import ALIGN_RULES, DEFAULT_RULE
+from ..extraction.embed import load_embedder
 from ..runlog.samples import group_samples
 
 __all__ = ["STATES", "RunView", "build_run_view", "item_state", "find_corpus", "asked_events", "display_value",
@@ -380,6 +383,8 @@ def _summary(run, task, records: Sequence[dict], notes: list[str]) -> tuple[list
                        reached=m["choice_logprobs"].get("reached"), ece=cal.get("ece"),
                        ece_adaptive=cal.get("ece_adaptive"), brier=cal.get("brier"), calibrated=cal.get("n"),
                        reliability=cal.get("reliability"))
+            if cal.get("n") == 0 and cal.get("note"):  # answered, none read: the figures are undefined, say why
+                notes.append(f"variant {v}: ECE, adaptive ECE and Brier {cal['note']}")
         rows.append(row)
     totals = {k: sum(r[k] for r in rows) for k in ("items", "answered", "errors", "parse_failures", "tokens_in",
                                                    "tokens_out")}
@@ -468,7 +473,7 @@ def run_difficulty(run, task, corpus, *, feature: str = DIFFICULTY_FEATURE, cach
 
 
 def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: Optional[dict] = None,
-                   difficulty_feature: str = DIFFICULTY_FEATURE) -> RunView:
+                   difficulty_feature: str = DIFFICULTY_FEATURE, align: str = DEFAULT_RULE) -> RunView:
     """Everything the page shows about one loaded run.
 
     Parameters
@@ -483,6 +488,9 @@ def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: 
         Corpora already loaded (shared between the runs of one page).
     difficulty_feature
         The feature of the difficulty plot (:func:`run_difficulty`; default C(s)).
+    align
+        For pair runs: the event alignment rule of each item's overlay graph
+        (:func:`causalgraph.viewer.overlay.aligned_overlay`; default the one ``compare-graphs`` uses).
 
     Examples
     --------
@@ -514,12 +522,22 @@ def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: 
     notes += [f"no graphs, C(s) or prompts: {n}" for n in cnotes] if corpus is None else []
     statements = {s.id: s for s in corpus.statements} if corpus is not None else {}
     matches: list[Optional[dict]] = [None] * len(records)
+    if align not in ALIGN_RULES:
+        raise ConfigError(f"--align {align!r}: expected one of {', '.join(ALIGN_RULES)}")
+    embedder = None
+    if pairs is not None and align == "embedding":
+        # loaded once per page: every item of every pair run aligns with the same encoder
+        cache = {} if cache is None else cache
+        if ("embedder",) not in cache:
+            cache[("embedder",)] = load_embedder()
+        embedder = cache[("embedder",)]
     if pairs is not None:
         states = []
         for n, rec in enumerate(records):
             item = record_pairs(rec, item_view)
             m = match_pairs(item, str(rec.get("item_id")))
             m["pairs"] = {"gold": [list(p) for p in item.gold], "predicted": [list(p) for p in item.predicted]}
+            m["overlay"] = aligned_overlay(item.gold, item.predicted, rule=align, embedder=embedder)
             matches[n] = m
             if rec.get("error"):
                 states.append("error")

@@ -71,3 +71,19 @@ def test_a_bad_labelled_file_is_refused_naming_file_line_and_field(tmp_path, lin
     with pytest.raises(SchemaError) as exc:
         load_labelled(p)
     assert str(p) in str(exc.value) and message in str(exc.value)
+
+
+def test_a_set_without_true_pairs_or_aligned_pairs_leaves_those_scores_undefined_not_zero():
+    from causalgraph.alignment.validation import LabelledStatement
+
+    # nothing pairs: no true pair (recall undefined) and nothing aligned (precision undefined)
+    none = LabelledStatement("x", "s1", ("drought",), ("rain",), ())
+    r = alignment_scores([none], "token")
+    assert (r["precision"], r["recall"], r["f1"]) == (None, None, None)
+    assert r["steps"]["token"] == {"aligned": 0, "correct": 0, "precision": None, "recall": None}
+    # one aligned pair the person did not pair: precision 0, recall undefined, F1 2·0/(1 + 0) = 0
+    wrong = LabelledStatement("x", "s2", ("rain",), ("rain",), ())
+    r = alignment_scores([wrong], "exact")
+    assert (r["precision"], r["recall"], r["f1"]) == (0.0, None, 0.0)
+    # an unknown source selects no statement: every ratio undefined
+    assert alignment_scores([wrong], "exact", source="other")["recall"] is None

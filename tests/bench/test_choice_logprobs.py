@@ -140,6 +140,15 @@ def test_the_reply_format_is_read_and_what_is_missing_is_named():
                                                                   "top_logprobs": [{"token": "a", "logprob": 0.5}]}]}}]})
 
 
+def test_alternatives_that_are_not_objects_are_refused_not_skipped():
+    # Skipped, they would leave no alternative at the answer position: every choice but the generated one
+    # bounded by the generated token's own value, a tie read as a probability.
+    for top in ([1, 2], ["Yes", "No"], [None]):
+        with pytest.raises(BackendError, match="top_logprobs"):
+            generated_tokens({"choices": [{"logprobs": {"content": [{"token": "Yes", "logprob": -0.1,
+                                                                      "top_logprobs": top}]}}]})
+
+
 def test_max_tokens_is_the_longest_choice_in_bytes():
     assert answer_max_tokens(["Yes", "No"]) == 3
     assert answer_max_tokens(POSITION_TEXT) == len("<Answer>middle</Answer>") == 23
@@ -317,7 +326,12 @@ def test_a_backend_without_generated_logprobs_and_sampling_are_refused_in_one_li
                                                                                    tmp_path):
     for extra, words in ((["--model", "mock/oracle"], "returns no log-probabilities of generated tokens"),
                          (["--model", "openai/x", "--base-url", "http://127.0.0.1:9/v1", "--temperature", "0.7"],
-                          "greedy path")):
+                          "greedy path"),
+                         # the backend's own option would override the request's temperature 0: refused alike
+                         (["--model", "openai/x", "--base-url", "http://127.0.0.1:9/v1", "--model-option",
+                           "temperature=0.7"], "greedy path"),
+                         (["--model", "openai/x", "--base-url", "http://127.0.0.1:9/v1", "--model-option",
+                           "temperature=abc"], "greedy path")):
         rc = main(["bench", "run", "--task", "ccr-member", "--variant", "A_5", "--method", "choice-logprobs",
                    "--limit", "2", "--data", str(climatecause_path), "--out", str(tmp_path / "r"), *extra])
         err = capsys.readouterr().err.strip().splitlines()
@@ -335,3 +349,274 @@ def test_bench_plan_counts_max_tokens_per_item_for_choice_logprobs(climatecause_
     assert ch["output_tokens_est"] == 3 * ch["requests"]
     with pytest.raises(ConfigError, match="no log-probabilities of generated tokens"):
         plan_run(["ccr-member"], "mock/oracle", variants=["A_5"], method="choice-logprobs")
+
+
+@pytest.mark.parametrize("max_tokens", [None, 1, 16])
+def test_bench_plan_counts_the_max_tokens_the_runner_sends(climatecause_path, capsys, max_tokens):
+    from causalgraph.bench.config import RunConfig
+    from causalgraph.bench.plan import plan_run
+    from causalgraph.bench.prepare import loglik_choices
+    from causalgraph.bench.runner import choice_request
+    from causalgraph.llm import get_backend
+    from causalgraph.llm.base import Request
+    from causalgraph.tasks import get_task
+
+    config = RunConfig(task="ccr-member", variants=["A_5"], model="openai/x", max_tokens=max_tokens,
+                       method="choice-logprobs")
+    backend = get_backend("openai/x", base_url="http://127.0.0.1:9/v1")
+    sent = choice_request(Request(messages=({"role": "user", "content": "q"},)),
+                          loglik_choices(get_task("ccr-member"), ["A_5"])["A_5"], backend, config).max_tokens
+    assert sent == (3 if max_tokens is None else max_tokens)  # len("Yes") bytes, else --max-tokens
+    row = plan_run(["ccr-member"], "openai/gpt-5.1-2025-11-13", variants=["A_5"], method="choice-logprobs",
+                   data=str(climatecause_path), max_tokens=max_tokens)[0]
+    assert row["output_tokens_est"] == sent * row["requests"]
+    argv = ["bench", "plan", "--task", "ccr-member", "--variant", "A_5", "--method", "choice-logprobs",
+            "--data", str(climatecause_path), "--format", "json"]
+    assert main(argv + ([] if max_tokens is None else ["--max-tokens", str(max_tokens)])) == 0
+    assert json.loads(capsys.readouterr().out)[0]["output_tokens_est"] == sent * row["requests"]
+
+
+def test_bench_plan_caps_generated_output_at_max_tokens_and_refuses_it_under_loglik(climatecause_path, capsys):
+    from causalgraph.bench.plan import plan_run
+
+    kw = dict(variants=["A_5"], data=str(climatecause_path))
+    gen = plan_run(["ccr-member"], "openai/gpt-5.1-2025-11-13", output_tokens=288, max_tokens=100, **kw)[0]
+    assert gen["output_tokens_est"] == 100 * gen["requests"]  # no request writes more than 100
+    gen = plan_run(["ccr-member"], "openai/gpt-5.1-2025-11-13", output_tokens=50, max_tokens=100, **kw)[0]
+    assert gen["output_tokens_est"] == 50 * gen["requests"]
+    for bad, words in ((0, "expected an integer >= 1"), (True, "expected an integer >= 1")):
+        with pytest.raises(ConfigError, match=words):
+            plan_run(["ccr-member"], "openai/gpt-5.1-2025-11-13", max_tokens=bad, **kw)
+    rc = main(["bench", "plan", "--task", "ccr-member", "--variant", "A_5", "--method", "loglik", "--model",
+               "hf/smollm2", "--max-tokens", "5", "--data", str(climatecause_path)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 2 and len(err) == 1 and "has no meaning under --method loglik" in err[0], err
+
+
+def test_a_reply_with_nan_or_infinite_logprobs_is_a_counted_failed_request(standin, isolated_cache, climatecause_path,
+                                                                          tmp_path):
+    # A malformed reply is refused where the reply arrives, like one without logprobs: the item's error is
+    # counted in the run's errors (the summary line and the exit status read them) and nothing is cached.
+    from causalgraph.bench.runner import run_benchmark
+    from causalgraph.runlog.store import load_run
+
+    items, prompts = _eci_items(climatecause_path, 3)
+    bad = {prompts[0]: [("<Answer>", -0.01, [("<Answer>", -0.01)]),
+                        ("none", float("nan"), [("none", float("nan")), ("end", -1.0)])],
+           prompts[1]: [("<Answer>", -0.01, [("<Answer>", -0.01)]),
+                        ("none", -0.2, [("none", -0.2), ("start", float("inf"))])],
+           prompts[2]: [("<Answer>", -0.01, [("<Answer>", -0.01)]),
+                        ("none", -0.2, [("none", -0.2), ("end", -1.0)])]}
+
+    def logprobs(body):
+        user = body["messages"][-1]["content"]
+        return [("Yes", -0.1, [("Yes", -0.1)])] if user.startswith("Answer with one word") else bad[user]
+
+    standin.logprobs = logprobs
+    opts = dict(limit=3, data=str(climatecause_path), concurrency=1, model_options={"base_url": standin.url})
+    res = run_benchmark("ccr-eci-position", ["0_4"], "openai/standin", method="choice-logprobs", out=tmp_path / "a",
+                        **opts)
+    recs = {r["item_id"]: r for r in load_run(res.path).responses}
+    assert res.errors == 2
+    assert "nan" in recs[items[0].id]["error"] and "inf" in recs[items[1].id]["error"]
+    assert recs[items[2].id]["scoring"] == "logprobs" and not recs[items[2].id]["error"]
+    standin.chat_bodies.clear()
+    again = run_benchmark("ccr-eci-position", ["0_4"], "openai/standin", method="choice-logprobs", out=tmp_path / "b",
+                          **opts)
+    assert again.cache_hits == 1 and again.errors == 2
+
+
+def test_a_variant_whose_every_request_failed_keeps_its_choice_logprobs_columns_undefined(
+        standin, isolated_cache, climatecause_path, tmp_path, capsys):
+    # As a loglik variant does: the method and its figures are there, every one None (shown "—"), not left
+    # out (the run page's calibration table and bench report's columns would drop the run without a word).
+    from causalgraph.bench.runner import run_benchmark
+
+    def logprobs(body):
+        if body["messages"][-1]["content"].startswith("Answer with one word"):
+            return [("Yes", -0.1, [("Yes", -0.1)])]
+        return [("<Answer>", -0.01, [("<Answer>", -0.01)]), ("none", float("nan"), [("none", float("nan"))])]
+
+    standin.logprobs = logprobs
+    res = run_benchmark("ccr-eci-position", ["0_4"], "openai/standin", method="choice-logprobs", limit=2,
+                        data=str(climatecause_path), concurrency=1, model_options={"base_url": standin.url},
+                        out=tmp_path / "r")
+    v = res.metrics["variants"]["0_4"]
+    assert (v["n_scored"], v["method"], v["calibration"]) == (0, "choice-logprobs", None)
+    ch = v["choice_logprobs"]
+    assert (ch["acc"], ch["acc_norm"], ch["reached"], ch["read"], ch["parsed"]) == (None, None, None, 0, 0)
+    assert main(["bench", "report", str(res.path), "--format", "csv"]) == 0
+    row = next(r for r in csv.DictReader(io.StringIO(capsys.readouterr().out)) if r["variant"] == "0_4")
+    assert (row["acc"], row["acc_norm"], row["reached"], row["ece"], row["brier"]) == ("", "", "", "", "")
+
+
+def _departing_run(standin, climatecause_path, tmp_path, name="dep"):
+    """A choice-logprobs run of 3 items, every answer departed from '<Answer>' (parsed): none read."""
+    from causalgraph.bench.runner import run_benchmark
+
+    def logprobs(body):
+        if body["messages"][-1]["content"].startswith("Answer with one word"):
+            return [("Yes", -0.1, [("Yes", -0.1)])]
+        return [("The", -0.2, [("The", -0.2), ("<Answer>", -1.9)]),
+                (" answer is <Answer>none</Answer>", -0.1, [(" answer is <Answer>none</Answer>", -0.1)])]
+
+    standin.logprobs = logprobs
+    return run_benchmark("ccr-eci-position", ["0_4"], "openai/standin", method="choice-logprobs", limit=3,
+                         data=str(climatecause_path), concurrency=1, model_options={"base_url": standin.url},
+                         out=tmp_path / name)
+
+
+def test_no_item_read_shows_calibration_undefined_with_its_note(standin, isolated_cache, climatecause_path,
+                                                                 climatecause, tmp_path, capsys):
+    from causalgraph.report import write_report
+    from causalgraph.runlog.store import load_run
+    from causalgraph.viewer import build_run_view
+
+    res = _departing_run(standin, climatecause_path, tmp_path)
+    v = res.metrics["variants"]["0_4"]
+    assert (v["choice_logprobs"]["read"], v["choice_logprobs"]["reached"], v["calibration"]["n"]) == (0, 0.0, 0)
+    assert v["calibration"]["ece"] is None and v["calibration"]["brier"] is None
+    # bench report: the blank ECE and Brier cells are said why, on stderr.
+    capsys.readouterr()
+    assert main(["bench", "report", str(res.path)]) == 0
+    err = capsys.readouterr().err
+    assert "0_4: ECE, adaptive ECE and Brier undefined: no item reached the answer position" in err, err
+    # The run page: the note among the page's notes.
+    view = build_run_view(load_run(res.path), data=str(climatecause_path))
+    assert any("no item reached the answer position" in n for n in view.notes), view.notes
+    # The corpus report: the run has its row, with the figures undefined (not left out, not 0) and no diagram.
+    rep = write_report(climatecause, tmp_path / "rep", max_graphs=0, runs=[res.path])
+    page = rep.index.read_text(encoding="utf-8")
+    table = re.search(r'<table class="" id="run-calibration">(.*?)</table>', page)
+    assert table is not None
+    row = re.findall(r"<td[^>]*>(.*?)</td>", table.group(1))
+    assert row == ["dep", "0_4", "0", "1", "undefined", "undefined", "undefined", "undefined", "choice-logprobs",
+                   "0"], row
+    assert 'id="reliability-0"' not in page
+
+
+@pytest.mark.browser
+def test_the_run_page_shows_undefined_calibration_when_no_item_was_read(standin, isolated_cache, climatecause_path,
+                                                                        tmp_path, chromium):
+    from causalgraph.viewer import write_run_page
+
+    res = _departing_run(standin, climatecause_path, tmp_path)
+    page = write_run_page([res.path], tmp_path / "dep.html", data=str(climatecause_path))
+    load = chromium.open(page, ready="data-ready")
+    assert load.errors == []
+    cells = chromium.js("return Array.prototype.map.call(document.querySelectorAll('#calibration-0 tbody td'),"
+                        " function (td) { return td.textContent; })")
+    # variant, acc (all three parsed 'none', gold 'none'), acc_norm, reached, ECE, adaptive ECE, Brier, items scored
+    assert cells == ["0_4", "1", "undefined", "0", "undefined", "undefined", "undefined", "0"], cells
+    text = chromium.js("return document.body.textContent")
+    assert "ECE, adaptive ECE and Brier undefined: no item reached the answer position" in text
+
+
+@pytest.mark.browser
+def test_an_items_choices_say_which_value_is_a_bound_and_how_the_item_was_scored(standin, isolated_cache,
+                                                                                climatecause_path, tmp_path,
+                                                                                chromium):
+    import time
+
+    from causalgraph.bench.runner import run_benchmark
+    from causalgraph.runlog.store import load_run
+    from causalgraph.viewer import write_run_page
+
+    items, prompts = _eci_items(climatecause_path, 5)
+    scripted = _scripted(prompts)
+    hostile = [("<script>window.pwned=1</script>", -0.1, [("<script>window.pwned=1</script>", -0.1)])]
+    standin.logprobs = lambda body: hostile if body["messages"][-1]["content"] == prompts[4] else scripted(body)
+    res = run_benchmark("ccr-eci-position", ["0_4"], "openai/standin", method="choice-logprobs", limit=5,
+                        data=str(climatecause_path), concurrency=1, out=tmp_path / "r",
+                        model_options={"base_url": standin.url, "top_logprobs": 3})
+    order = [r["item_id"] for r in load_run(res.path).responses]
+    page = write_run_page([res.path], tmp_path / "r.html", data=str(climatecause_path))
+    load = chromium.open(page, ready="data-ready")
+    assert load.errors == []
+
+    def detail(item):
+        chromium.js("document.body.removeAttribute('data-detail'); window.cgRunView.show(arguments[0])",
+                    order.index(item.id))
+        deadline = time.monotonic() + 20
+        while not chromium.js("return document.body.getAttribute('data-detail')"):
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        heads = chromium.js("return Array.prototype.map.call(document.querySelectorAll('h3'),"
+                            " function (h) { return h.textContent; })")
+        rows = chromium.js("return Array.prototype.map.call(document.querySelectorAll('#d-choices tbody tr'),"
+                           " function (tr) { return Array.prototype.map.call(tr.cells, function (c) {"
+                           " return c.textContent; }); })")
+        return [h for h in heads if h.startswith("Choices")], {r[0]: r for r in rows}
+
+    # Item 0: middle is outside the 3 returned alternatives; its -2 is the 3rd value, a bound, and says so.
+    heads, rows = detail(items[0])
+    assert heads == ["Choices (read from top_logprobs: logprobs; gold: none)"]
+    assert rows["middle"][2] == "-2" and "bound" in rows["middle"][4]
+    assert rows["start"][2] == "-2" and "bound" not in rows["start"][4]
+    # Item 3: the request failed; it was not scored by log-likelihood.
+    heads, rows = detail(items[3])
+    assert heads == ["Choices (read from top_logprobs: not read, the request failed; gold: none)"], heads
+    # Item 4: a reply that is markup is shown as text, never run.
+    heads, rows = detail(items[4])
+    assert chromium.js("return window.pwned === undefined")
+    assert "<script>window.pwned=1</script>" in chromium.js(
+        "return document.querySelector('pre.response').textContent")
+
+
+def test_the_probe_is_counted_among_the_requests_sent_and_named_in_the_summary(standin, isolated_cache,
+                                                                                climatecause_path, tmp_path, capsys):
+    standin.logprobs = lambda body: [("No", -0.3, [("No", -0.3), ("Yes", -1.4)])]
+    out = tmp_path / "run"
+    rc = main(["bench", "run", "--task", "ccr-member", "--variant", "A_5", "--model", "openai/standin",
+               "--base-url", standin.url, "--method", "choice-logprobs", "--limit", "3", "--concurrency", "1",
+               "--data", str(climatecause_path), "--out", str(out)])
+    err = capsys.readouterr().err
+    assert rc == 0, err
+    # Everything that reached the server is a request sent: the probe and one per item.
+    sent = len(standin.chat_bodies)
+    assert sent == 4 and standin.chat_bodies[0]["max_tokens"] == 1
+    assert f"{sent} requests sent (1 probe), 0 cache hits; 0 errors" in err, err
+    assert json.loads((out / "manifest.json").read_text())["invocations"][-1]["requests_sent"] == sent
+    # A second run into a new folder reads every item from the cache and sends nothing, the probe included.
+    standin.chat_bodies.clear()
+    rc = main(["bench", "run", "--task", "ccr-member", "--variant", "A_5", "--model", "openai/standin",
+               "--base-url", standin.url, "--method", "choice-logprobs", "--limit", "3",
+               "--data", str(climatecause_path), "--out", str(tmp_path / "again")])
+    err = capsys.readouterr().err
+    assert rc == 0 and not standin.chat_bodies and "0 requests sent, 3 cache hits" in err, err
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(min_size=1, max_size=12), min_size=2, max_size=5, unique=True),
+       st.one_of(st.none(), st.integers(1, 4096)))
+def test_max_tokens_of_the_requests_and_of_the_manifest_come_from_one_rule(texts, max_tokens):
+    from causalgraph.bench.config import RunConfig
+    from causalgraph.bench.prepare import _choice_parameters
+    from causalgraph.bench.runner import choice_request
+    from causalgraph.llm import get_backend
+    from causalgraph.llm.base import Request
+    from causalgraph.llm.choice_logprobs import choice_max_tokens
+
+    choices = {f"l{n}": t for n, t in enumerate(texts)}
+    # Computed here: --max-tokens when set, else the UTF-8 bytes of the longest continuation.
+    want = max_tokens if max_tokens is not None else max(len(t.encode("utf-8")) for t in texts)
+    assert choice_max_tokens(texts, max_tokens) == want
+    config = RunConfig(task="ccr-member", variants=["A_5"], model="openai/x", max_tokens=max_tokens,
+                       method="choice-logprobs")
+    backend = get_backend("openai/x", base_url="http://127.0.0.1:9/v1")
+    req = choice_request(Request(messages=({"role": "user", "content": "q"},)), choices, backend, config)
+    recorded = _choice_parameters(config, backend, {"V": choices})
+    assert req.max_tokens == recorded["max_tokens"]["V"] == want
+
+
+def test_the_refusal_of_a_backend_without_generated_logprobs_names_every_backend_that_has_them(capsys):
+    # llamacpp/ and vllm/ read choice log-probabilities in process (both set Backend.choice_logprobs); the
+    # refusal listed only openai/ and servers, sending a user away from the local backends that work.
+    from causalgraph.llm import get_backend
+
+    assert main(["bench", "run", "--task", "ccr-member", "--variant", "A_5", "--method", "choice-logprobs",
+                 "--model", "mock/oracle", "--data", "sample", "--limit", "1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "llamacpp/" in err[0] and "vllm/" in err[0], err
+    with pytest.raises(ConfigError, match=r"llamacpp/ and vllm/ in process"):
+        get_backend("mock/oracle").top_logprobs()

@@ -35,9 +35,20 @@ def test_three_tasks_are_read_from_a_real_chat_endpoint_and_agree_with_true_logl
                        model_options={"base_url": server}, **opts)
     ll = run_benchmark(task, [variant], "openai-compatible/smollm2", method="loglik", out=tmp_path / "ll",
                        model_options={"base_url": server, "tokenizer": "smollm2"}, **opts)
+    # The same model in process, no server (llamacpp/, create_chat_completion with logprobs), same n_ctx.
+    ip = run_benchmark(task, [variant], "llamacpp/smollm2", method="choice-logprobs", out=tmp_path / "ip",
+                       model_options={"n_ctx": 2048, "n_threads": 2}, **opts)
     chr_ = {r["item_id"]: r for r in load_run(ch.path).responses}
     llr = {r["item_id"]: r for r in load_run(ll.path).responses}
-    assert set(chr_) == set(llr) and len(chr_) == 4
+    ipr = {r["item_id"]: r for r in load_run(ip.path).responses}
+    assert set(chr_) == set(llr) == set(ipr) and len(chr_) == 4
+    for i, r in ipr.items():
+        # Read the same way as the server's reply: same scoring, label and (same llama.cpp build) probabilities.
+        assert not r["error"] and (r["scoring"], r["label"]) == (chr_[i]["scoring"], chr_[i]["label"]), (r, chr_[i])
+        assert r["choice_read"].get("reason") == chr_[i]["choice_read"].get("reason")
+        if r["scoring"] == "logprobs":
+            for lab, p in r["probs"].items():
+                assert p == pytest.approx(chr_[i]["probs"][lab], abs=1e-6)
     for i, r in chr_.items():
         assert r["method"] == "choice-logprobs" and not r["error"], r
         assert r["scoring"] in ("logprobs", "parsed") and r["usage"]["completion_tokens"] >= 1

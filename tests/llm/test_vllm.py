@@ -438,3 +438,31 @@ def test_a_vllm_run_killed_mid_batch_resumes_without_asking_an_answered_item_aga
     assert metrics["requests_sent"] + metrics["cache_hits"] == 60 - killed_at
     modes = [inv.get("finished") is not None for inv in run.manifest["invocations"]]
     assert modes == [False, True]
+
+
+@pytest.mark.model
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_vllm_choice_logprobs_read_in_process_equal_its_true_loglik_for_one_token_choices(vllm_driver,
+                                                                                          climatecause_path,
+                                                                                          tmp_path):
+    # Yes / No are one SmolLM2 token each with an empty common prefix: the answer position is the first
+    # generated token, whose top_logprobs (SamplingParams(logprobs=20)) hold what the loglik scorer reads with
+    # logprob_token_ids from the same raw logits.
+    opts = dict(data=str(climatecause_path), limit=8, cache=False)
+    ch = vllm_driver.ask(op="run", kwargs={"task": "ccr-member", "variants": ["A_5"], "model": "vllm/smollm2",
+                                           "out": str(tmp_path / "ch"), "method": "choice-logprobs", **opts})
+    ll = vllm_driver.ask(op="run", kwargs={"task": "ccr-member", "variants": ["A_5"], "model": "vllm/smollm2",
+                                           "out": str(tmp_path / "ll"), "method": "loglik", **opts})
+    assert ch["errors"] == ll["errors"] == 0 and ch["written"] == 8
+    chr_ = {r["item_id"]: r for r in load_run(ch["path"]).responses}
+    llr = {r["item_id"]: r for r in load_run(ll["path"]).responses}
+    assert set(chr_) == set(llr) and len(chr_) == 8
+    for i, r in chr_.items():
+        assert r["method"] == "choice-logprobs" and r["scoring"] == "logprobs", r
+        assert r["choice_read"] == {"position": 0, "choices_seen": 2, "bounded": [], "top_k": 20}
+        assert 1 <= r["usage"]["completion_tokens"] <= 3
+        assert r["label"] == llr[i]["label"]
+        for lab in ("yes", "no"):
+            assert r["logprobs"][lab] == pytest.approx(llr[i]["logprobs"][lab], abs=1e-4), (r, llr[i])
+            assert r["probs"][lab] == pytest.approx(llr[i]["probs"][lab], abs=1e-4)

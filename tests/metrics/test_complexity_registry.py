@@ -199,3 +199,24 @@ def test_corpus_c_s_equals_the_reference_c_s_against_the_corpus_own_ranges(stmts
         # Eq. 7 by hand from the table's own metric columns: sum of min-max terms, 0 for an empty range.
         by_hand = sum(0.0 if max(v) == min(v) else (v[i] - min(v)) / (max(v) - min(v)) for v in cols.values())
         assert got == table.c_norm[i] and got == pytest.approx(by_hand, abs=1e-12) and math.isfinite(got)
+
+
+def test_a_registered_metric_without_a_reference_range_is_a_score_row_with_no_range():
+    """``causalgraph score --reference paper`` with a metric installed: the paper's ranges have none for it."""
+    from causalgraph.annotation.text_scores import score_statement
+
+    st_ = _corpus()[1]   # a negative chain: C^corr and C^pol above 0
+    register_metric("events", lambda graph, options: len(graph.nodes), "number of distinct events")
+    try:
+        rows = {r["metric"]: r for r in score_statement(st_, reference="paper").rows()}
+    finally:
+        unregister_metric("events")
+    assert rows["C^events"]["value"] == _distinct_events(st_) == 3
+    assert math.isnan(rows["C^events"]["normalised"])
+    assert rows["C^events"]["reference_min"] is None and rows["C^events"]["reference_max"] is None
+    # The paper's five keep the published ranges (§5.2.1), and C(s) sums their terms alone.
+    published = {"com": 12.0, "ex": 16.0, "nest": 20.93, "corr": 70.0, "pol": 40.0}
+    for m, hi in published.items():
+        assert (rows[f"C^{m}"]["reference_min"], rows[f"C^{m}"]["reference_max"]) == (0.0, hi)
+    assert rows["C^corr"]["value"] > 0 and rows["C(s)"]["value"] > 0
+    assert rows["C(s)"]["value"] == pytest.approx(sum(rows[f"C^{m}"]["value"] / hi for m, hi in published.items()))

@@ -153,3 +153,19 @@ def test_graph_edits_pair_each_item_with_its_real_version(tmp_path):
                                     sum(b and not a for a, b in zip(right_real, right_rev)))
     assert arm_of("graph-edit", "m", "A_5.letters.shuffle") == ("shuffle", ("m", "A_5.letters"))
     assert arm_of("event-names", "m", "A_5.letters.shuffle") == ("letters", ("m", "A_5.shuffle"))
+
+
+def test_an_undefined_f1_is_noted_and_shown_as_undefined(tmp_path, capsys):
+    # Only items whose gold is "no": the oracle answers "no" everywhere, so its F1(yes) has no positive
+    # in gold or answers — undefined, not 0 — while McNemar on correctness still compares the arms.
+    its = [it for it in get_task("reachability").items(TOY, "A_1") if it.gold == "no"]
+    a = run_benchmark("reachability", ["A_1"], "mock/oracle", items=its, out=str(tmp_path / "o")).path
+    b = run_benchmark("reachability", ["A_1"], "mock/constant", items=its, out=str(tmp_path / "y"),
+                      model_options={"text": "Yes"}).path
+    row = compare_runs([a, b], by="model").iloc[0]
+    assert row["f1_a"] != row["f1_a"] and row["f1_b"] == 0.0 and row["b"] == len(its)
+    assert "f1 undefined in arm mock/oracle" in row["note"]
+    assert main(["stats", "compare", str(a), str(b), "--by", "model"]) == 0
+    cap = capsys.readouterr()
+    line = next(x for x in cap.out.splitlines() if x.startswith("reachability"))
+    assert line.split()[6] == "—" and "nan" not in line and "f1 undefined" in cap.err

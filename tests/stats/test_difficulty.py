@@ -321,3 +321,22 @@ def test_difficulty_curve_of_a_feature_with_few_values_has_a_bin_per_value():
     assert [b["correct"] for b in curve["bins"]] == [int(f.correct[f.k == v].sum()) for v in range(4)]
     with pytest.raises(ConfigError, match="--plot-feature 'c_norm'"):
         difficulty_curve(fit_difficulty(f, ["k"]), "c_norm")
+
+
+def test_when_no_default_feature_can_be_fitted_the_error_says_why(tmp_path, capsys, climatecause_path):
+    # The first 40 ccr-member A_5 items come from 8 statements where c_ex, c_nest and c_pol are 0 throughout
+    # and c_com, c_corr vary in fewer than MIN_SUPPORT (5) statements: every default feature is left out. The
+    # one-line error names each one and why (it said only "no feature to fit; pass --features").
+    from causalgraph.bench.runner import run_benchmark
+    from causalgraph.tasks import get_task
+    from causalgraph.datasets import load_corpus
+
+    its = get_task("ccr-member").items(load_corpus(climatecause_path), "A_5")[:40]
+    out = tmp_path / "run"
+    run_benchmark("ccr-member", ["A_5"], "mock/noisy", items=its, out=str(out), temperature=1.0,
+                  cache_path=str(tmp_path / "cache.sqlite"))
+    assert main(["stats", "difficulty", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no default feature can be fitted" in err[0]
+    for name in ("c_com", "c_ex", "c_nest", "c_corr", "c_pol"):
+        assert f"{name} left out" in err[0]

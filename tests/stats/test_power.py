@@ -59,6 +59,19 @@ def test_clustered_analytic_power_within_2_points_of_simulation_without_correlat
     assert abs(power(d, "clustered") - sim) <= 0.02 + 2 * se
 
 
+@pytest.mark.parametrize("n, disc, icc", [(500, 0.4, 0.25), (500, 0.4, 0.5), (500, 0.1, 0.25), (2000, 0.4, 0.5)])
+def test_clustered_analytic_power_with_correlation_uses_the_tests_own_df(n, disc, icc):
+    # The test compares |t| with the quantile of its working-model df (rho 0); the analytic power did with the
+    # df under the true rho (smaller for unequal statements), 4.6 and 4.2 points low at 500 / 0.4 (before).
+    from causalgraph.stats.power import _bm_df, _cr2_moments
+
+    d = Design(_sizes(n), disc * 3 / 8, disc * 5 / 8, icc)
+    assert _cr2_moments(d.sizes, icc)[0] < _bm_df(d.sizes)
+    sim = power(d, "clustered", mode="simulation", n_sim=3000, seed=n)
+    se = math.sqrt(max(sim * (1 - sim), 0.01) / 3000)
+    assert abs(power(d, "clustered") - sim) <= 0.02 + 2 * se
+
+
 def test_simulated_level_is_alpha_under_no_difference():
     d = Design(_sizes(500), 0.1, 0.1, 0.3)
     assert power(d, "clustered", mode="simulation", n_sim=4000, seed=3) == pytest.approx(0.05, abs=0.015)
@@ -107,3 +120,151 @@ def test_cli_power_from_a_pilot_pair(tmp_path, capsys, climatecause_path):
     # The oracle is always right: every discordant item is "only B right"; delta = discordance = 1 - acc(A).
     assert row["delta"] == pytest.approx(row["discordance"]) and row["items"] == 120
     assert "pilot" in out["source"]
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--items", "500", "--statements", "0", "--discordance", "0.2", "--delta", "0.05"], "--statements 0"),
+    (["--items", "500", "--statements", "50", "--discordance", "-0.2", "--delta", "0"], "--discordance -0.2"),
+    (["--items", "500", "--statements", "50", "--discordance", "0.2", "--delta", "nan"], "--delta nan"),
+])
+def test_cli_power_refuses_impossible_designs_in_one_line(argv, says, capsys):
+    assert main(["stats", "power", *argv]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and says in err[0], err
+
+
+def test_power_is_undefined_without_discordance_not_zero():
+    # The arms never disagree: no test has anything to reject with, power is not a number.
+    d = Design([5] * 20, 0.0, 0.0)
+    assert math.isnan(power(d, "mcnemar")) and math.isnan(power(d, "clustered"))
+    assert math.isnan(power(d, "clustered", mode="simulation", n_sim=10))
+
+
+def test_cli_power_shows_undefined_cells_as_undefined_with_a_note(capsys):
+    assert main(["stats", "power", "--items", "500", "--statements", "50", "--discordance", "0", "--delta", "0"]) == 0
+    cap = capsys.readouterr()
+    rows = [line.split() for line in cap.out.splitlines() if line.startswith(("mcnemar", "clustered"))]
+    assert rows and all(r[8] == "—" and r[9] == "—" and r[10] == "—" for r in rows), cap.out
+    assert "no discordant item" in cap.err
+    # Delta 0: the power is the level, and no number of statements reaches 0.8 — said.
+    assert main(["stats", "power", "--items", "500", "--statements", "50", "--discordance", "0.2", "--delta", "0",
+                 "--format", "json"]) == 0
+    cap = capsys.readouterr()
+    assert all(r["statements_needed"] is None and "delta 0" in r["note"] for r in json.loads(cap.out)["rows"])
+    # An MDE out of reach (two items): said, not left blank.
+    assert main(["stats", "power", "--items", "2", "--statements", "1", "--discordance", "0.5", "--delta", "0.5",
+                 "--format", "json"]) == 0
+    cap = capsys.readouterr()
+    out = json.loads(cap.out)
+    assert out["rows"][0]["mde"] is None and "not reached" in out["rows"][0]["note"]
+    # One statement: the clustered test has no power at all, so no MDE either (it was given as the discordance).
+    assert out["rows"][1]["power"] is None and out["rows"][1]["mde"] is None
+    assert "one statement" in out["rows"][1]["note"]
+    assert "not reached" in cap.err
+
+
+def test_one_pilot_run_at_an_accuracy_of_one_and_its_refusals(tmp_path, capsys, climatecause_path):
+    # The oracle is always right: two independent arms disagree exactly |delta| of the time, which the
+    # floating-point sum put a last bit below |delta| ("cannot exceed the discordance 0.1").
+    from causalgraph.bench.runner import run_benchmark
+
+    a = run_benchmark("ccr-member", ["A_5"], "mock/oracle", out=str(tmp_path / "a"), limit=40,
+                      cache_path=str(tmp_path / "c.sqlite")).path
+    assert main(["stats", "power", str(a), "--delta", "-0.1", "--format", "json"]) == 0
+    row = json.loads(capsys.readouterr().out)["rows"][0]
+    assert row["discordance"] == pytest.approx(0.1) and row["delta"] == pytest.approx(-0.1)
+    for bad in ("-0.3", "1.5"):
+        assert main(["stats", "power", str(a), "--delta", "-0.1", "--discordance", bad]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and f"--discordance {bad}: expected a share in [0, 1]" in err[0], err
+
+
+def test_mcnemar_power_of_a_hundred_million_items_reads_only_the_binomials_support(capsys):
+    # Exact power sums over the discordant counts that have mass, not over all n + 1 of them (a gigabyte here).
+    assert power(Design([10 ** 8], 0.1, 0.1 + 1e-4), "mcnemar") == pytest.approx(
+        ss.norm.sf(1.959964 - 1e-4 * 1e4 / math.sqrt(0.2)) + ss.norm.cdf(-1.959964 - 1e-4 * 1e4 / math.sqrt(0.2)),
+        abs=2e-3)
+
+
+# bench plan --power: stats power's figures for the planned items (the same functions, the plan's statement sizes).
+
+def _json(capsys, argv):
+    assert main(argv) == 0, capsys.readouterr().err
+    return json.loads(capsys.readouterr().out)
+
+
+def test_bench_plan_power_equals_stats_power_on_the_same_pilot_pair(tmp_path, capsys):
+    from causalgraph.bench.runner import run_benchmark
+
+    a = run_benchmark("ccr-member", ["A_5"], "mock/noisy", out=str(tmp_path / "a"), temperature=1.0, data="sample",
+                      cache_path=str(tmp_path / "c.sqlite")).path
+    b = run_benchmark("ccr-member", ["A_5"], "mock/oracle", out=str(tmp_path / "b"), data="sample",
+                      cache_path=str(tmp_path / "c.sqlite")).path
+    for extra in ([], ["--delta", "0.05", "--icc", "0.3"]):
+        ref = {r["test"]: r for r in _json(capsys, ["stats", "power", str(a), str(b), "--power", "0.7", *extra,
+                                                    "--format", "json"])["rows"]}
+        plan = _json(capsys, ["bench", "plan", "--data", "sample", "--task", "ccr-member", "--variant", "A_5",
+                              "--power", "0.7", "--pilot", f"{a},{b}", *extra, "--format", "json"])
+        assert [r["test"] for r in plan] == ["mcnemar", "clustered"]
+        for row in plan:
+            want = ref[row["test"]]
+            assert row["requests"] == want["items"] == 11
+            for k in ("items", "statements", "discordance", "delta", "icc", "deff", "power", "mde",
+                      "statements_needed", "items_needed", "note"):
+                assert row[k] == want[k], (row["test"], k, row[k], want[k])
+    # One pilot run and an assumed delta: the same rule as stats power RUN --delta.
+    ref = _json(capsys, ["stats", "power", str(a), "--delta", "0.1", "--format", "json"])["rows"]
+    plan = _json(capsys, ["bench", "plan", "--data", "sample", "--task", "ccr-member", "--variant", "A_5",
+                          "--power", "--pilot", str(a), "--delta", "0.1", "--format", "json"])
+    assert [{k: r[k] for k in ("test", "discordance", "delta", "icc", "power", "mde", "statements_needed")}
+            for r in plan] == [{k: r[k] for k in ("test", "discordance", "delta", "icc", "power", "mde",
+                                                  "statements_needed")} for r in ref]
+
+
+def test_bench_plan_power_from_assumed_shares_by_hand_and_as_stats_power(capsys, climatecause_path):
+    from causalgraph.datasets import load_corpus
+    from causalgraph.tasks import get_task
+
+    # Sample corpus: 11 ccr-member A_5 items. McNemar's exact power by enumerating every (b, c) table with
+    # scipy's own exact test, the discordant cells Multinomial(11; p_b 0.1, p_c 0.2).
+    row, _ = _json(capsys, ["bench", "plan", "--data", "sample", "--task", "ccr-member", "--variant", "A_5",
+                            "--power", "--discordance", "0.3", "--delta", "0.1", "--format", "json"])
+    n, by_hand = 11, 0.0
+    for b in range(n + 1):
+        for c in range(n + 1 - b):
+            if b + c and ss.binomtest(c, b + c, 0.5).pvalue <= 0.05:
+                by_hand += math.factorial(n) / (math.factorial(b) * math.factorial(c) * math.factorial(n - b - c)) \
+                    * 0.1 ** b * 0.2 ** c * 0.7 ** (n - b - c)
+    assert row["test"] == "mcnemar" and row["items"] == 11 and row["power"] == pytest.approx(by_hand, abs=1e-12)
+    assert row["target_power"] == 0.8 and row["mde"] is None and "mde not reached" in row["note"]
+    # The real corpus: ccr-member A_5 is 512 items in 63 statements of ClimateCause's sizes, so the design
+    # effect is 1 + (sum n_s^2 / n - 1) icc by hand; McNemar ignores the sizes at icc 0, so its power and MDE
+    # are stats power's for --items 512 on any statements.
+    sizes = sorted(SIZES63)
+    rows = _json(capsys, ["bench", "plan", "--data", str(climatecause_path), "--task", "ccr-member", "--variant",
+                          "A_5", "--power", "--discordance", "0.2", "--delta", "0.06", "--icc", "0.25",
+                          "--format", "json"])
+    assert {r["test"]: (r["items"], r["statements"]) for r in rows} == {"mcnemar": (512, 63), "clustered": (512, 63)}
+    assert rows[0]["deff"] == pytest.approx(1 + (sum(s * s for s in sizes) / 512 - 1) * 0.25, abs=1e-12)
+    planned = get_task("ccr-member").items(load_corpus(str(climatecause_path)), "A_5")
+    assert rows[1]["statements"] == len({it.meta["statement_id"] for it in planned})
+    rows0 = _json(capsys, ["bench", "plan", "--data", str(climatecause_path), "--task", "ccr-member", "--variant",
+                           "A_5", "--power", "--discordance", "0.2", "--delta", "0.06", "--format", "json"])
+    ref = _json(capsys, ["stats", "power", "--items", "512", "--statements", "63", "--discordance", "0.2",
+                         "--delta", "0.06", "--format", "json"])["rows"][0]
+    assert (rows0[0]["power"], rows0[0]["mde"]) == (ref["power"], ref["mde"])
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--delta", "0.1"], "--delta: only with --power"),
+    (["--power", "--delta", "0.1"], "--power without --pilot needs --discordance"),
+    (["--power", "1.5", "--discordance", "0.2", "--delta", "0.1"], "--power 1.5: expected a number between 0 and 1"),
+    (["--power", "--discordance", "0.2", "--delta", "0.5"], "cannot exceed the discordance"),
+    (["--power", "--discordance", "0.2", "--delta", "nan"], "--delta nan: expected a finite accuracy difference"),
+    (["--power", "--discordance", "0.2", "--delta", "0.1", "--icc", "1"], "--icc 1: expected a correlation"),
+    (["--power", "--discordance", "0.2", "--delta", "0.1", "--alpha", "0"], "--alpha 0: expected"),
+])
+def test_bench_plan_power_refuses_bad_inputs_in_one_line(argv, says, capsys):
+    assert main(["bench", "plan", "--data", "sample", "--task", "ccr-member", "--variant", "A_5", *argv]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and says in err[0], err

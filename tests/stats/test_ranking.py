@@ -96,3 +96,94 @@ def test_cli_rank(tmp_path, capsys, isolated_cache):
     rows = json.loads(capsys.readouterr().out)
     assert [r["arm"] for r in rows][0] == "mock/oracle" and rows[0]["score"] == 1.0
     assert {"group", "rank_low", "rank_high"} <= set(rows[0])
+
+
+def test_an_arm_with_undefined_f1_gets_no_rank():
+    # Arm "none" answers "no" on items whose gold is all "no": no positive anywhere, F1 undefined; it is
+    # neither last nor first, its rank is not a number and a note says why.
+    g = np.repeat(np.arange(10), 4)
+    zero = np.zeros((40, 3), dtype=int)
+    right = {"a": np.ones(40, bool), "b": np.arange(40) % 2 == 0, "none": np.ones(40, bool)}
+    counts = {"a": np.column_stack([np.ones(40), zero[:, :2]]).astype(int),
+              "b": np.column_stack([right["b"], zero[:, 0], ~right["b"]]).astype(int), "none": zero}
+    rows = {r["arm"]: r for r in rank_arms(counts, right, g, n_boot=50)}
+    assert np.isnan(rows["none"]["score"]) and np.isnan(rows["none"]["rank"])
+    assert np.isnan(rows["none"]["rank_low"]) and np.isnan(rows["none"]["rank_high"])
+    assert "undefined" in rows["none"]["note"]
+    assert (rows["a"]["rank"], rows["b"]["rank"]) == (1.0, 2.0) and rows["a"]["note"] is None
+
+
+def test_cli_rank_an_arm_never_answered_has_no_score_and_one_run_is_refused(tmp_path, capsys, isolated_cache):
+    from causalgraph.bench.runner import run_benchmark
+    from causalgraph.model import Relation, Statement
+    from causalgraph.tasks import get_task
+
+    toy = [Statement(f"s{i}", "t", True, (Relation("a", "b"), Relation("b", "c"))) for i in range(6)]
+    runs = []
+    for name, model, opts in (("o", "mock/oracle", {}), ("n", "mock/noisy", {"flip": 0.3}),
+                              ("f", "mock/constant", {"text": "Yes"})):
+        its = get_task("reachability").items(toy, "A_1")
+        runs.append(str(run_benchmark("reachability", ["A_1"], model, items=its, out=str(tmp_path / name),
+                                      model_options=opts, temperature=1.0).path))
+    # Every request of the third run failed: it was never answered.
+    for path in (tmp_path / "f").glob("*.jsonl"):
+        lines = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+        path.write_text("".join(json.dumps({**r, "label": None, "response": None, "error": "killed"}) + "\n" for r in lines))
+    assert main(["stats", "compare", *runs, "--by", "model", "--rank", "--format", "json", "--n-boot", "50"]) == 0
+    cap = capsys.readouterr()
+    rows = {r["arm"]: r for r in json.loads(cap.out)}
+    never = rows["mock/constant"]
+    assert never["score"] is None and never["rank"] is None and never["group"] is None
+    assert "no answered item" in never["note"] and "no answered item" in cap.err
+    assert rows["mock/oracle"]["rank"] == 1.0 and rows["mock/noisy"]["rank"] == 2.0
+    # One run, one arm: refused in one line.
+    assert main(["stats", "compare", runs[0], "--by", "model", "--rank"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "two or more arms" in err[0]
+
+
+def test_cli_rank_refuses_an_interval_it_would_not_use(capsys):
+    # --interval chooses the pairwise F1-difference interval; --rank would ignore it without a word.
+    assert main(["stats", "compare", "runs/a", "runs/b", "--by", "model", "--rank", "--interval", "bootstrap"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "drop --interval" in err[0]
+
+
+def test_a_perfect_arm_whose_positives_a_resample_leaves_out_is_not_ranked_last_there():
+    # Gold positives only in statement 0 (3 items); statements 1-3 all negative. The oracle is perfect: its
+    # F1 is 1 where statement 0 is drawn and undefined (no tp, fp or fn) where it is not. The noisy arm finds
+    # 1 of the 3 positives and answers "yes" on one negative item of each other statement, so its F1 is
+    # defined (and below 1) in every resample. Ranking the oracle last where its F1 was undefined gave it the
+    # interval [1, 2], wider than the noisy arm's [2, 2]; dropping those resamples gives [1, 1] and [2, 2], with
+    # a note counting the dropped resamples: those with no draw of statement 0, (3/4)^4 of them on average.
+    from causalgraph.stats.resampling import statement_weights
+
+    g = np.repeat(np.arange(4), 4)
+    gold = np.zeros(16, bool)
+    gold[:3] = True
+    oracle = gold.copy()
+    noisy = np.zeros(16, bool)
+    noisy[[0, 4, 8, 12]] = True
+    def counts(pred):
+        return np.column_stack([pred & gold, pred & ~gold, ~pred & gold]).astype(int)
+    rows = {r["arm"]: r for r in rank_arms({"oracle": counts(oracle), "noisy": counts(noisy)},
+                                           {"oracle": oracle == gold, "noisy": noisy == gold}, g, n_boot=400)}
+    assert (rows["oracle"]["rank_low"], rows["oracle"]["rank_high"]) == (1.0, 1.0)
+    assert (rows["noisy"]["rank_low"], rows["noisy"]["rank_high"]) == (2.0, 2.0)
+    dropped = int((statement_weights(4, 400, 0)[:, 0] == 0).sum())
+    assert 0.2 < dropped / 400 < 0.45  # (3/4)^4 = 0.316
+    for arm in ("oracle", "noisy"):
+        assert f"over {400 - dropped} of 400 resamples (in {dropped} " in rows[arm]["note"]
+
+
+def test_no_resamples_leaves_the_rank_interval_undefined_with_a_note():
+    # --bootstrap 0 / --n-boot 0: no statement resample, so no rank interval; each ranked arm's interval is
+    # undefined and a note says why (it was NaN, shown as "—", with no note at all).
+    g = np.repeat(np.arange(10), 4)
+    right = {"a": np.ones(40, bool), "b": np.arange(40) % 2 == 0}
+    counts = {a: np.column_stack([r, np.zeros(40, int), ~r]).astype(int) for a, r in right.items()}
+    rows = {r["arm"]: r for r in rank_arms(counts, right, g, n_boot=0)}
+    for arm, rank in (("a", 1.0), ("b", 2.0)):
+        assert rows[arm]["rank"] == rank
+        assert np.isnan(rows[arm]["rank_low"]) and np.isnan(rows[arm]["rank_high"])
+        assert "no statement resample" in rows[arm]["note"]

@@ -241,3 +241,65 @@ def test_an_item_of_a_run_with_epochs_lists_every_epoch_answer(chromium, tmp_pat
     assert "epoch 2" in chromium.js("return document.querySelector('#detail').textContent")
     _shot(chromium, "epochs.png", 2000)
     assert chromium.collect(load.url).errors == []
+
+
+def test_overlay_draws_predicted_events_on_their_aligned_gold_events(chromium, tmp_path):
+    from test_overlay import EDGES, GOLD, NODES, PRED, ROWS, SCRIPT, _extraction_run
+
+    page = write_run_page([_extraction_run(tmp_path / "ext", GOLD, PRED)], tmp_path / "overlay.html")
+    load = chromium.open(page, ready="data-ready")
+    chromium.js("window.cgRunView.show(0)")
+    _wait(chromium, "data-detail")
+    _wait(chromium, "data-graph")
+    nodes = chromium.js("return window.cgRunView.overlay.nodes.map(function (n) { return [n.id, n.kind, n.label, n.title]; })")
+    assert [(n[0], n[1]) for n in nodes] == [(w[0], w[3]) for w in NODES]
+    # The predicted event is drawn on its gold event, with the rule and score on the label and on hover.
+    assert nodes[1][2] == "sea ice loss\n\u2248 loss of sea ice\n(token, score 0.857)"
+    assert nodes[1][3] == "gold: sea ice loss\npredicted: loss of sea ice\naligned by token, score 0.857"
+    assert nodes[0][2] == "warming\n\u2248 The warming.\n(normalized, score 1)"
+    assert nodes[5][3].startswith("predicted: ice\nunaligned; merge (merge:token, score 0.500): close to gold sea ice loss")
+    assert nodes[6][2] == SCRIPT and nodes[3][3].endswith("missed: no predicted event aligned to it")
+    edges = chromium.js("return window.cgRunView.overlay.edges.map(function (e) { return [e.from, e.to, e.kind]; })")
+    assert [tuple(e) for e in edges] == EDGES
+    cells = chromium.js("return Array.prototype.map.call(document.querySelectorAll('#d-alignment tbody tr'),"
+                        " function (tr) { return Array.prototype.map.call(tr.cells, function (c) { return c.textContent; }); })")
+    assert cells == [[p or "\u2014", g or "\u2014", r, "\u2014" if s is None else ("1" if s == 1 else f"{s:.4f}")]
+                     for p, g, r, s in ROWS]
+    assert chromium.js("return document.getElementById('d-align-counts').textContent").startswith(
+        "events aligned by token: exact 0, normalized 1, token 2 \u00b7 1 merge(s), 1 split(s), 2 unaligned predicted, "
+        "2 missed gold")
+    # The event named <script> is text: nothing ran, no element was made from it.
+    assert chromium.js("return typeof window.__pwned") == "undefined"
+    assert chromium.js("return document.querySelectorAll('#detail script, #detail img').length") == 0
+    _shot(chromium, "overlay.png", 2600)
+    after = chromium.collect(load.url)
+    assert load.errors + after.errors == []
+    assert load.requests + after.requests == [page.resolve().as_uri()]
+
+
+def test_comparison_of_three_models_shows_their_tie_groups_and_rank_intervals(chromium, tmp_path, capsys):
+    import json
+
+    from causalgraph.cli import main
+    from causalgraph.cli._common import format_float
+    from test_ranking_view import ALL_RIGHT, ALL_WRONG, HALF
+
+    runs = [str(write_toy_run(tmp_path / m, o, model=f"hand/{m}"))
+            for m, o in (("right", ALL_RIGHT), ("half", HALF), ("wrong", ALL_WRONG))]
+    capsys.readouterr()
+    assert main(["stats", "compare", *runs, "--by", "model", "--rank", "--format", "json"]) == 0
+    ref = json.loads(capsys.readouterr().out)
+    page = write_run_page(runs, tmp_path / "rank.html")
+    load = chromium.open(page, ready="data-ready")
+    cells = chromium.js("return Array.prototype.map.call(document.querySelectorAll('#ranking-table tbody tr'),"
+                        " function (tr) { return Array.prototype.map.call(tr.cells, function (c) { return c.textContent; }); })")
+
+    def shown(v):
+        return "\u2014" if v is None else format_float(v)
+
+    assert cells == [[r["task"], r["metric"], r["arm"], *(shown(r[k]) for k in ("score", "ci_low", "ci_high")), r["group"],
+                      *(shown(r[k]) for k in ("rank", "rank_low", "rank_high")), str(r["n"]), str(r["statements"])]
+                     for r in ref]
+    assert [c[6] for c in cells] == ["a", "ab", "b"]
+    _shot(chromium, "ranking.png", 1600)
+    assert load.errors == [] and load.external == []

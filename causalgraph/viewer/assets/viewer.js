@@ -152,10 +152,12 @@
           "continuation has the highest summed log-probability (the figures above), acc_norm the highest per byte; " +
           "ECE over 15 equal-width bins and over 15 equal-size bins (adaptive), Brier score summed over the labels."}));
         box.appendChild(table(["variant", "acc", "acc_norm", "reached", "ECE", "adaptive ECE", "Brier", "items scored"],
-          ll.map(function (s) { return [s.variant, sc(s, s.acc),
-                                        s.acc_norm === null && s.n_scored !== 0 ? "undefined" : sc(s, s.acc_norm),
-                                        s.reached === undefined ? "" : sc(s, s.reached), sc(s, s.ece),
-                                        sc(s, s.ece_adaptive), sc(s, s.brier), s.calibrated]; }),
+          // A figure with no value beside answered items (acc_norm of choice-logprobs; ECE and Brier when no
+          // item was read at the answer position) is "undefined", never a blank or a 0 (the notes say why).
+          ll.map(function (s) {
+            function und(x) { return x === null && s.n_scored !== 0 ? "undefined" : sc(s, x); }
+            return [s.variant, sc(s, s.acc), und(s.acc_norm), s.reached === undefined ? "" : sc(s, s.reached),
+                    und(s.ece), und(s.ece_adaptive), und(s.brier), s.calibrated]; }),
           {id: "calibration-" + k}));
         var diagrams = el("div", {cls: "cols"});
         ll.forEach(function (s) { if (s.reliability) { diagrams.appendChild(reliability(s)); } });
@@ -218,11 +220,17 @@
       "causalgraph stats difficulty."}));
     if (fitted.length) {
       box.appendChild(table(["variant", "odds ratio per SD", "95% CI", "p", "items", "statements"],
-        fitted.map(function (d) { return [d.variant, d.odds_ratio, ci([d.ci_low, d.ci_high]), d.p, d.n_items, d.n_statements]; }),
+        fitted.map(function (d) { return [d.variant, d.odds_ratio, ci([d.ci_low, d.ci_high]), fmt(d.p) || "—", d.n_items, d.n_statements]; }),
         {id: "difficulty-" + k}));
       var plots = el("div", {cls: "cols"});
       fitted.forEach(function (d) { plots.appendChild(difficultyPlot(d)); });
       box.appendChild(plots);
+      var untested = fitted.filter(function (d) { return d.term_note; });
+      if (untested.length) {  // a p left undefined (too few statements): said, not left blank
+        box.appendChild(el("ul", {cls: "notes difficulty-notes"}, untested.map(function (d) {
+          return el("li", {text: d.variant + ": " + d.term_note});
+        })));
+      }
     }
     if (missing.length) {
       box.appendChild(el("ul", {cls: "notes difficulty-notes"}, missing.map(function (d) {
@@ -265,7 +273,7 @@
       g.appendChild(t);
     });
     return el("div", null, [el("p", {cls: "muted", text: d.variant + " · OR " + fmt(d.odds_ratio, 3) + " per SD · p " +
-      fmt(d.p, 3) + " · " + plural(d.n_items, "item")}), g]);
+      (fmt(d.p, 3) || "—") + " · " + plural(d.n_items, "item")}), g]);
   }
 
   // -- filters ------------------------------------------------------------------------------------
@@ -528,34 +536,62 @@
       window.cgRunView.graph = {nodes: nodes, edges: g.edges, network: network};
     });
   }
-  var PAIR_COLORS = {matched: "#1a9850", predicted: "#d95f02", gold: "#8c8c8c"};
-  function overlay(d, box) {
-    var m = d.match, ids = {}, nodes = [], edges = [];
-    function node(key, surface) {
-      var k = key.join ? key.join("") : key;
-      if (!(k in ids)) { ids[k] = nodes.length; nodes.push({id: nodes.length, label: surface, title: surface, shape: "dot", size: 12, color: "#6baed6"}); }
-      return ids[k];
+  var PAIR_COLORS = {matched: "#1a9850", predicted: "#d95f02", gold: "#8c8c8c", merge: "#7570b3", split: "#7570b3"};
+  // Node kinds of the aligned overlay (viewer/overlay.py): fill, border, border dashes.
+  var NODE_STYLE = {aligned: ["#a6d96a", "#1a9850", false], missing: ["#ffffff", "#8c8c8c", [4, 4]],
+                    split: ["#ffffff", "#7570b3", [4, 4]], unaligned: ["#fdae61", "#d95f02", false],
+                    merge: ["#fdae61", "#7570b3", [2, 3]]};
+  function scoreText(x) { return x === null || x === undefined ? "" : ", score " + fmt(x, 3); }
+  function nodeTitle(n) {
+    if (n.kind === "aligned") {
+      return "gold: " + n.gold + "\npredicted: " + n.predicted + "\naligned by " + n.rule + scoreText(n.score);
     }
-    var goldPairs = pairsOf(d, "gold"), predPairs = pairsOf(d, "predicted"), seen = {};
-    goldPairs.forEach(function (p, j) {
-      var a = node(m.keys.gold[j][0], p[0]), b = node(m.keys.gold[j][1], p[1]), k = a + ">" + b;
-      if (seen[k]) { return; }
-      seen[k] = true;
-      var kind = m.exact.gold[j] ? "matched" : "gold";
-      edges.push({from: a, to: b, arrows: "to", kind: kind, color: {color: PAIR_COLORS[kind], inherit: false},
-                  width: 3, dashes: kind === "gold" ? [4, 4] : false, title: (kind === "matched" ? "matched: " : "only gold: ") + p[0] + " → " + p[1]});
+    if (n.kind === "missing") { return "gold: " + n.gold + "\nmissed: no predicted event aligned to it"; }
+    if (n.kind === "split") {
+      return "gold: " + n.gold + "\nmissed; split (" + n.rule + scoreText(n.score) + "): close to predicted " + n.predicted +
+             ", which is aligned to another gold event";
+    }
+    if (n.kind === "merge") {
+      return "predicted: " + n.predicted + "\nunaligned; merge (" + n.rule + scoreText(n.score) + "): close to gold " + n.gold +
+             ", which another predicted event holds";
+    }
+    return "predicted: " + n.predicted + "\nunaligned: no gold event near it";
+  }
+  function overlay(d, box) {
+    var o = d.match.overlay, nodes, edges;
+    nodes = o.nodes.map(function (n) {
+      var st = NODE_STYLE[n.kind], label = n.event;
+      if (n.kind === "aligned" && n.predicted !== n.gold) { label = n.gold + "\n\u2248 " + n.predicted; }
+      if (n.kind === "aligned" && n.rule !== "exact") { label += "\n(" + n.rule + scoreText(n.score) + ")"; }
+      return {id: n.id, label: label, title: nodeTitle(n), kind: n.kind, event: n.event, side: n.side, shape: "box",
+              color: {background: st[0], border: st[1], highlight: {background: st[0], border: "#111111"}},
+              shapeProperties: {borderDashes: st[2]}, borderWidth: 2, font: {face: "sans-serif"}};
     });
-    predPairs.forEach(function (p, i) {
-      if (m.exact.predicted[i]) { return; }
-      var a = node(m.keys.predicted[i][0], p[0]), b = node(m.keys.predicted[i][1], p[1]), k = a + ">" + b + "p";
-      if (seen[k]) { return; }
-      seen[k] = true;
-      edges.push({from: a, to: b, arrows: "to", kind: "predicted", color: {color: PAIR_COLORS.predicted, inherit: false},
-                  width: 3, dashes: [10, 5], title: "only predicted: " + p[0] + " → " + p[1]});
+    edges = o.edges.map(function (e) {
+      var link = e.kind === "merge" || e.kind === "split";
+      var what = {matched: "matched: ", gold: "only gold: ", predicted: "only predicted: ",
+                  merge: "merge: ", split: "split: "}[e.kind];
+      return {from: e.from, to: e.to, arrows: link ? "" : "to", kind: e.kind, cause: e.cause, effect: e.effect,
+              color: {color: PAIR_COLORS[e.kind], inherit: false}, width: link ? 1 : 3,
+              dashes: e.kind === "gold" ? [4, 4] : e.kind === "predicted" ? [10, 5] : link ? [2, 3] : false,
+              title: what + e.cause + (link ? " \u2248 " : " \u2192 ") + e.effect};
     });
     if (overlayNet) { overlayNet.destroy(); }
     overlayNet = drawGraph(box, nodes, edges, function () { document.body.setAttribute("data-graph", "1"); });
-    window.cgRunView.overlay = {nodes: nodes, edges: edges, network: overlayNet};
+    window.cgRunView.overlay = {nodes: nodes, edges: edges, network: overlayNet, alignment: o.alignment, rule: o.rule};
+  }
+  function alignmentTable(o) {
+    var c = o.counts, parts = Object.keys(c).filter(function (k) { return ["merges", "splits", "unaligned", "missing"].indexOf(k) < 0; })
+      .map(function (k) { return k + " " + c[k]; });
+    var box = el("div");
+    box.appendChild(el("p", {cls: "muted", id: "d-align-counts", text: "events aligned by " + o.rule + ": " + parts.join(", ") +
+      " \u00b7 " + c.merges + " merge(s), " + c.splits + " split(s), " + c.unaligned + " unaligned predicted, " +
+      c.missing + " missed gold (the rules of compare-graphs --align; merges and splits rename nothing)"}));
+    box.appendChild(table(["predicted event", "gold event", "rule", "score"], o.alignment.map(function (r) {
+      return [r.predicted === null ? "\u2014" : r.predicted, r.gold === null ? "\u2014" : r.gold, r.rule,
+              r.score === null ? "\u2014" : fmt(r.score, 4)];
+    }), {id: "d-alignment"}));
+    return box;
   }
   function pairsOf(d, side) { return d.match && d.match.pairs ? d.match.pairs[side] : []; }
   function pairSection(d, run) {
@@ -597,16 +633,27 @@
     box.appendChild(tables);
     if (m.missed) { box.appendChild(el("p", {cls: "muted", text: m.missed + " gold pair(s) missed (no prediction for this row)."})); }
     draw();
-    box.appendChild(el("h3", {text: "Overlay: gold against predicted relations"}));
+    box.appendChild(el("h3", {text: "Overlay: predicted events drawn on the gold events they align to"}));
     var legend = el("p", {cls: "legend"});
-    [["matched", "matched (same normalised pair)", "solid"], ["predicted", "only predicted", "dashed"], ["gold", "only gold", "dotted"]].forEach(function (x) {
+    [["matched", "matched edge", "solid"], ["predicted", "only predicted", "dashed"], ["gold", "only gold", "dotted"],
+     ["merge", "merge / split link", "dotted"]].forEach(function (x) {
       var sw = el("span", {cls: "ln"});
       sw.style.borderTopStyle = x[2];
       sw.style.borderColor = PAIR_COLORS[x[0]];
       legend.appendChild(sw);
       legend.appendChild(document.createTextNode(x[1]));
     });
+    [["aligned", "gold event with its aligned predicted event"], ["missing", "missed gold event"], ["split", "split gold event"],
+     ["unaligned", "unaligned predicted event"], ["merge", "merged predicted event"]].forEach(function (x) {
+      var sw = el("span", {cls: "nd"}), st = NODE_STYLE[x[0]];
+      sw.style.background = st[0];
+      sw.style.borderColor = st[1];
+      sw.style.borderStyle = st[2] ? "dashed" : "solid";
+      legend.appendChild(sw);
+      legend.appendChild(document.createTextNode(x[1]));
+    });
     box.appendChild(legend);
+    if (m.overlay) { box.appendChild(alignmentTable(m.overlay)); }
     var g = el("div", {cls: "graph", id: "d-overlay"});
     box.appendChild(g);
     setTimeout(function () { overlay(d, g); }, 0);
@@ -631,11 +678,17 @@
     box.appendChild(pre);
     if (d.choices && d.choices.length) {
       // Scored by log-likelihood: every label's continuation, its log-probability and its share of the mass.
-      box.appendChild(el("h3", {text: (d.scoring ? "Choices (read from top_logprobs: " + d.scoring +
+      // (choice-logprobs: d.scoring is null for a failed request, which was read by no rule)
+      var read = d.scoring !== undefined;
+      box.appendChild(el("h3", {text: (read ? "Choices (read from top_logprobs: " +
+        (d.scoring === null ? "not read, the request failed" : d.scoring) +
         (d.reason ? ", " + d.reason : "") + "; gold: " : "Choices (scored by log-likelihood; gold: ") + d.gold + ")"}));
       if (d.note) { box.appendChild(el("p", {cls: "muted", text: d.note})); }
+      var bounded = d.bounded || [];
       box.appendChild(table(["label", "continuation", "log-probability", "probability", ""], d.choices.map(function (x) {
-        var marks = [x[0] === d.gold ? "gold" : "", x[0] === d.label ? "chosen" : ""].filter(Boolean).join(", ");
+        var marks = [x[0] === d.gold ? "gold" : "", x[0] === d.label ? "chosen" : "",
+                     bounded.indexOf(x[0]) >= 0 ? "bound: outside top_logprobs (the smallest value returned)" : ""]
+          .filter(Boolean).join(", ");
         return [x[0], x[1], x[2], x[3], marks];
       }), {id: compact ? "" : "d-choices"}));
     }
@@ -684,6 +737,7 @@
         detail.appendChild(highlighted(text, asked));
       }
       if (asked.length) { detail.appendChild(el("p", {cls: "muted", text: "asked about: " + asked.join("; ")})); }
+      if (d.edge_sources) { detail.appendChild(sourcesBlock(d.edge_sources)); }
       if (d.match) {
         detail.appendChild(pairSection(d, run));
       } else if (D.statements.graph[sid]) {
@@ -711,6 +765,29 @@
     });
   }
 
+  // -- ranking: tie groups and rank intervals of the runs' arms (stats compare --rank) ------------------------
+  function rankingBlock(rk) {
+    var box = el("div", {id: "ranking"});
+    box.appendChild(el("h3", {text: "Ranking by " + rk.by + ": tie groups and rank intervals (stats compare --by " + rk.by + " --rank)"}));
+    if (rk.error) { box.appendChild(el("p", {cls: "warn", id: "ranking-error", text: rk.error})); return box; }
+    // Undefined values are shown as "—" with the reason below the table, never as an empty cell or 0.
+    function num(x) { return x === null || x === undefined ? "\u2014" : x.toFixed(4); }
+    box.appendChild(table(["task", "metric", "arm", "score", "ci_low", "ci_high", "group", "rank", "rank_low", "rank_high", "n", "statements"],
+      rk.rows.map(function (r) {
+        return [r.task, r.metric, r.arm, num(r.score), num(r.ci_low), num(r.ci_high),
+                r.group === null || r.group === undefined || r.group === "" ? "\u2014" : r.group,
+                num(r.rank), num(r.rank_low), num(r.rank_high), r.n, r.statements];
+      }), {id: "ranking-table"}));
+    rk.rows.forEach(function (r) {
+      if (r.note) { box.appendChild(el("p", {cls: "warn ranking-note", text: r.task + " " + r.arm + ": " + r.note})); }
+    });
+    var level = String(Math.round(1000 * (1 - rk.alpha)) / 10) + "%";
+    box.appendChild(el("p", {cls: "muted", text: "score with a " + level + " CR2 t interval over statements; group: arms sharing a letter are not " +
+      "separated by McNemar exact after Holm over all pairs (alpha " + rk.alpha + "); rank 1 = best, rank_low..rank_high: " + level +
+      " interval of the rank over " + rk.n_boot + " statement resamples (causalgraph.stats.ranking.rank_runs)."}));
+    return box;
+  }
+
   // -- comparison ------------------------------------------------------------------------------------------
   (function compare() {
     var box = document.getElementById("compare");
@@ -718,6 +795,7 @@
     var cmp = D.compare, names = cmp.runs;
     box.appendChild(el("h2", {text: "Comparison (baseline: " + names[0] + ")"}));
     cmp.notes.forEach(function (n) { box.appendChild(el("p", {cls: "warn", text: n})); });
+    if (cmp.ranking) { box.appendChild(rankingBlock(cmp.ranking)); }
     cmp.pairs.forEach(function (p) {
       var other = names[p.run];
       box.appendChild(el("h3", {text: names[0] + " against " + other + ": McNemar on correctness, per variant"}));
@@ -773,6 +851,26 @@
       signText(c.endpoint), verdict(c)];
   }
   var CHAIN_HEADERS = ["statement", "chain", "edge answers", "composed", "endpoint answer", "verdict"];
+  // The CauseNet sources of the relations an item asks about (sample-subgraphs --sources), edge by edge;
+  // every value goes in as text (el's text / text nodes), never as markup.
+  function sourcesBlock(edges) {
+    var box = el("div", {id: "d-sources"}, [el("h3", {text: "Sources"})]);
+    edges.forEach(function (e) {
+      var shown = (e.sources_shown || []).length, total = e.sources_total;
+      box.appendChild(el("p", {cls: "source-edge", text: String(e.cause) + " \u2192 " + String(e.effect) + " (" +
+        (total === null || total === undefined ? shown + " shown" : shown + " of " + total + " sources") + ")"}));
+      var list = el("ul", {cls: "sources"});
+      (e.sources_shown || []).forEach(function (s) {
+        var where = [s.type, s.reference, s.page_id, s.timestamp, s.line === null || s.line === undefined ? null :
+          "line " + s.line].filter(function (x) { return x !== null && x !== undefined && x !== ""; }).join(" \u00b7 ");
+        list.appendChild(el("li", null, [el("span", {cls: "source-sentence", text: s.sentence || "(no sentence)"}),
+          el("span", {cls: "muted", text: " \u2014 " + where})]));
+      });
+      box.appendChild(list);
+    });
+    return box;
+  }
+
   // The chains an item is the endpoint or an edge of (shown in the item's detail).
   function chainBlock(i) {
     var mine = (D.consistency ? D.consistency.chains : []).filter(function (c) {
