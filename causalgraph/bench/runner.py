@@ -258,12 +258,13 @@ def choice_request(request: Request, choices: dict[str, str], backend: Backend, 
                    params={**request.params, "logprobs": True, "top_logprobs": backend.top_logprobs()})
 
 
-async def probe_logprobs(backend: Backend, request: Request, model: str) -> None:
+async def probe_logprobs(backend: Backend, request: Request, model: str) -> Completion:
     """Refuse, in one line and before any item is asked, a model or server that returns no log-probabilities.
 
     One request of one generated token (``request``'s parameters, a one-line prompt: about ten prompt
     tokens) is sent; a reply without ``choices[0].logprobs.content[*].top_logprobs`` is a
-    :class:`~causalgraph.errors.ConfigError` naming the model and what was missing.
+    :class:`~causalgraph.errors.ConfigError` naming the model and what was missing.  Returns the probe's
+    completion, whose tokens (and price) the run's totals include.
     """
     probe = replace(request, messages=({"role": "user", "content": "Answer with one word: is water wet?"},),
                     max_tokens=1)
@@ -274,6 +275,7 @@ async def probe_logprobs(backend: Backend, request: Request, model: str) -> None
                           f"logprobs=true, top_logprobs={probe.params.get('top_logprobs')} came back without "
                           f"{what}); --method choice-logprobs needs a model and server that return them (reasoning "
                           "models refuse them; some servers ignore the field); use --method generate")
+    return got
 
 
 def write_cache_hits(planned: Sequence[Planned], cache: Optional[ResponseCache], spec: Task, sink: Any, *,
@@ -451,7 +453,10 @@ async def answer_samples(config: RunConfig, spec: Task, backend: Backend, sample
         # The probe reaches the server like any item (tokens, a billed request): it is a request sent.
         sink.counters["requests_sent"] += 1
         sink.counters["probes"] = sink.counters.get("probes", 0) + 1
-        await probe_logprobs(backend, misses[0][2], config.model)
+        probe = await probe_logprobs(backend, misses[0][2], config.model)
+        # Its tokens and price belong to the run's totals (billed like any item), not to a variant's.
+        sink.probe_usage = {"prompt_tokens": probe.prompt_tokens, "completion_tokens": probe.completion_tokens,
+                            "cost_usd": request_cost(backend, probe, config.prices)}
     breaker = CircuitBreaker(limit=config.max_connection_failures, item_limit=config.max_failed_items)
     await ask_backend(misses, spec, config, backend, cache, sink, breaker, choices_of=choices_of, epochs=epochs,
                       secrets=secrets)

@@ -68,6 +68,7 @@ __all__ = [
     "ANSWER_GRAPH_COLUMNS",
     "pending_samples",
     "usage_totals",
+    "probe_usage_totals",
     "pending_column",
     "accuracy_column",
     "loglik_columns",
@@ -638,6 +639,9 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reduce
             s["agreement"] = epoch_agreement(run.sample_records(v), epochs=epochs)
         per_variant[v] = s
     tok_in, tok_out, cost, _ = usage_totals(run.samples)
+    # The choice-logprobs probes reached the server too (docs/benchmarks.md): the run's totals count them.
+    p_in, p_out, p_cost = probe_usage_totals(run.manifest.invocations)
+    tok_in, tok_out, cost = tok_in + p_in, tok_out + p_out, round(cost + p_cost, 6)
     totals = {k: sum(per_variant[v][k] for v in per_variant)
               for k in ("items", "answered", "errors", "parse_failures", "pending")}
     # Runs without epochs keep the keys (and bytes) they always had.
@@ -701,6 +705,32 @@ def usage_totals(samples: Sequence[Mapping[str, Any]]) -> tuple[int, int, float,
     costs = [r.get("cost_usd") for r in answered]
     cost = round(sum(float(c or 0.0) for c in costs), 6)
     return tok_in, tok_out, cost, any(c is not None for c in costs)
+
+
+def probe_usage_totals(invocations: Optional[Sequence[Mapping[str, Any]]]) -> tuple[int, int, float]:
+    """Prompt tokens, completion tokens and USD of the choice-logprobs probes of a run's ``invocations``.
+
+    The probe is a request that no line records; each invocation that sent
+    one holds its ``probe_usage`` (``manifest.json``).  The run's totals add
+    these; no variant's figures do.
+
+    Examples
+    --------
+    >>> probe_usage_totals([{"probe_usage": {"prompt_tokens": 7, "completion_tokens": 1, "cost_usd": 0.25}},
+    ...                     {"requests_sent": 0}, {"probe_usage": {"prompt_tokens": 7, "completion_tokens": None,
+    ...                                                            "cost_usd": 0.0}}])
+    (14, 1, 0.25)
+    >>> probe_usage_totals(None)
+    (0, 0, 0.0)
+    """
+    tok_in = tok_out = 0
+    cost = 0.0
+    for inv in invocations or ():
+        probe = inv.get("probe_usage") or {}
+        tok_in += int(probe.get("prompt_tokens") or 0)
+        tok_out += int(probe.get("completion_tokens") or 0)
+        cost += float(probe.get("cost_usd") or 0.0)
+    return tok_in, tok_out, round(cost, 6)
 
 
 def pending_samples(run, variant: str) -> int:

@@ -185,6 +185,9 @@ class RunWriter:
         self.progress = progress
         self.counters = {"requests_sent": 0, "cache_hits": 0, "written": 0, "errors": 0, "asked": 0,
                          "shared_failures": 0}
+        # The choice-logprobs probe's tokens and USD (the runner sets them): no record holds them, so the
+        # invocation does, and the run's totals add them.
+        self.probe_usage: Optional[dict[str, Any]] = None
         self._last_sync = time.monotonic()
 
     @classmethod
@@ -262,8 +265,9 @@ class RunWriter:
     def finish_counts(self) -> dict[str, Any]:
         """:meth:`finish` with this invocation's counters (a live run, an inspect import)."""
         c, skipped = self.counters, self.prep.skipped if self.prep is not None else 0
+        probe = {} if self.probe_usage is None else {"probe_usage": dict(self.probe_usage)}
         return self.finish({"finished": utc_now(), "requests_sent": c["requests_sent"], "cache_hits": c["cache_hits"],
-                            "skipped": skipped, "written": c["written"], "errors": c["errors"]},
+                            "skipped": skipped, "written": c["written"], "errors": c["errors"], **probe},
                            {"requests_sent": c["requests_sent"], "cache_hits": c["cache_hits"], "skipped": skipped})
 
     def close_progress(self) -> None:

@@ -29,7 +29,7 @@ from ..datasets import load_corpus
 from ..model import Corpus
 from ..llm.base import canonical_json
 from ..runlog.files import Metrics
-from ..bench.scoring import compute_metrics, usage_totals
+from ..bench.scoring import compute_metrics, probe_usage_totals, usage_totals
 from ..stats.difficulty import (
     STATEMENT_FEATURES, MIN_ITEMS, difficulty_curve, difficulty_frame, fit_difficulty, _statement_features
 )
@@ -389,7 +389,11 @@ def _summary(run, task, records: Sequence[dict], notes: list[str]) -> tuple[list
     totals = {k: sum(r[k] for r in rows) for k in ("items", "answered", "errors", "parse_failures", "tokens_in",
                                                    "tokens_out")}
     costs = [r["cost_usd"] for r in rows if r["cost_usd"] is not None]
-    totals["cost_usd"] = round(sum(costs), 6) if costs else None
+    # The choice-logprobs probe: no variant's request, but the run's (as metrics.json counts it).
+    p_in, p_out, p_cost = probe_usage_totals(run.manifest.invocations)
+    totals["tokens_in"] += p_in
+    totals["tokens_out"] += p_out
+    totals["cost_usd"] = round(sum(costs) + p_cost, 6) if costs else None
     return rows, totals
 
 

@@ -586,6 +586,49 @@ def test_the_probe_is_counted_among_the_requests_sent_and_named_in_the_summary(s
     assert rc == 0 and not standin.chat_bodies and "0 requests sent, 3 cache hits" in err, err
 
 
+def test_the_probes_tokens_and_price_are_in_the_run_totals_and_in_no_variant(standin, isolated_cache,
+                                                                             climatecause_path, tmp_path, capsys):
+    from causalgraph.runlog.store import load_run
+
+    standin.logprobs = lambda body: [("No", -0.3, [("No", -0.3), ("Yes", -1.4)])]
+    prices = tmp_path / "prices.json"
+    prices.write_text(json.dumps({"standin": {"input": 2.0, "output": 8.0}}))
+    out = tmp_path / "run"
+    rc = main(["bench", "run", "--task", "ccr-member", "--variant", "A_5", "--model", "openai/standin",
+               "--base-url", standin.url, "--method", "choice-logprobs", "--limit", "3", "--concurrency", "1",
+               "--prices", str(prices), "--data", str(climatecause_path), "--out", str(out)])
+    assert rc == 0, capsys.readouterr().err
+    # The stand-in counts words: the probe's one-line prompt has 7, its answer "No" 1.
+    probe_in, probe_out = len("Answer with one word: is water wet?".split()), 1
+    probe_usd = (probe_in * 2.0 + probe_out * 8.0) / 1e6
+    inv = json.loads((out / "manifest.json").read_text())["invocations"][-1]
+    assert inv["probe_usage"] == {"prompt_tokens": probe_in, "completion_tokens": probe_out,
+                                  "cost_usd": pytest.approx(probe_usd, abs=1e-12)}
+    records = load_run(out).responses
+    items_in = sum(r["usage"]["prompt_tokens"] for r in records)
+    items_out = sum(r["usage"]["completion_tokens"] for r in records)
+    items_usd = sum(r["cost_usd"] for r in records)
+    assert items_in > 0 and items_usd > 0
+    metrics = json.loads((out / "metrics.json").read_text())
+    assert (metrics["tokens_in"], metrics["tokens_out"]) == (items_in + probe_in, items_out + probe_out)
+    assert metrics["cost_usd"] == pytest.approx(round(items_usd + probe_usd, 6), abs=1e-9)
+    # The run page's totals row says the same; its variant row holds the items' requests only.
+    from causalgraph.viewer.runs import build_run_view
+
+    view = build_run_view(load_run(out), data=str(climatecause_path))
+    assert (view.totals["tokens_in"], view.totals["tokens_out"]) == (metrics["tokens_in"], metrics["tokens_out"])
+    assert view.totals["cost_usd"] == pytest.approx(metrics["cost_usd"], abs=1e-9)
+    assert [(r["tokens_in"], r["tokens_out"]) for r in view.summary] == [(items_in, items_out)]
+    # A cached re-run of the same folder sends no probe and adds nothing.
+    rc = main(["bench", "run", "--task", "ccr-member", "--variant", "A_5", "--model", "openai/standin",
+               "--base-url", standin.url, "--method", "choice-logprobs", "--limit", "3",
+               "--prices", str(prices), "--data", str(climatecause_path), "--out", str(out)])
+    assert rc == 0, capsys.readouterr().err
+    again = json.loads((out / "metrics.json").read_text())
+    assert (again["tokens_in"], again["tokens_out"], again["cost_usd"]) == (
+        metrics["tokens_in"], metrics["tokens_out"], metrics["cost_usd"])
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.text(min_size=1, max_size=12), min_size=2, max_size=5, unique=True),
        st.one_of(st.none(), st.integers(1, 4096)))
