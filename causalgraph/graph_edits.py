@@ -135,15 +135,6 @@ class EditedGraph:
     permutation: dict
     flipped: tuple = ()
 
-    def node_of(self, event: str) -> str:
-        """The real node that ``event`` sits on in the edited graph (itself unless shuffled)."""
-        if not self.permutation:
-            return event
-        for node, shown in self.permutation.items():
-            if shown == event:
-                return node
-        raise ConfigError(f"event {event!r} is not in the graph")
-
 
 def _swap(r):
     return replace(r, cause=r.effect, effect=r.cause, cause_np=r.effect_np, effect_np=r.cause_np,

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from causalgraph import compile_graph
-from causalgraph.encoders import decode, encode, ordered_edges
+from causalgraph.encodings import decode, encode, ordered_edges
 from causalgraph.errors import ConfigError, ParseError
 from causalgraph.model import Correlation, Relation, Statement
 

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from causalgraph import compile_graph
-from causalgraph.encoders import DECODABLE, ENCODINGS, decode, encode, ordered_edges, prompt_graph
+from causalgraph.encodings import DECODABLE, ENCODINGS, decode, encode, ordered_edges, prompt_graph
 from causalgraph.errors import ConfigError, ParseError
 from causalgraph.model import Correlation, Relation, is_blank
 

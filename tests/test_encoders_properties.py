@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from causalgraph import compile_graph
-from causalgraph.encoders import decode, encode, ordered_edges
+from causalgraph.encodings import decode, encode, ordered_edges
 from causalgraph.errors import ConfigError, ParseError
 from causalgraph.model import Correlation, Relation, is_blank
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from causalgraph import encoders, encodings, prompts
+from causalgraph import encodings, prompts
 from causalgraph.cli import main
 from causalgraph.datasets import load_corpus
 from causalgraph.encodings import Encoding, decode, encode, prompt_graph, register_encoding, unregister_encoding
@@ -64,9 +64,8 @@ def test_a_registered_encoding_encodes_decodes_and_is_listed_last(toy):
     signed = [("a", "b", "negative")]
     assert decode(encode(signed, TOY, signs=True), TOY, signs=True).edges[0].correlation.value == "negative"
     assert prompt_graph(g[:1], TOY) == "\nwarming -> drought\n"
-    # the lists are read from the registry, also through the compatibility module
-    assert encodings.ENCODINGS[-1] == TOY and encoders.ENCODINGS[-1] == TOY and TOY in encoders.DECODABLE
-    assert encoders.encode is encode
+    # the lists are read from the registry
+    assert encodings.ENCODINGS[-1] == TOY and TOY in encodings.DECODABLE
     assert prompts.ENCODING_PREFIXES[TOY] == "AR" and list(prompts.ENCODING_PREFIXES)[-1] == TOY
     assert prompts.variant_encoding("AR_5") == TOY
     assert prompts.encoding_variant_id("A_5", TOY) == "AR_5"

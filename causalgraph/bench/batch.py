@@ -195,7 +195,7 @@ def _submit_locked(writer: RunWriter, config: RunConfig, backend, max_lines: Opt
             finally:
                 if cache is not None:
                     cache.close()
-            lines = [{"request_key": key, "item": it.to_dict(), "request": req} for it, _, req, key, _ in misses]
+            lines = [{"request_key": p.key, "item": p.item.to_dict(), "request": p.request} for p in misses]
             result.cache_hits = writer.counters["cache_hits"]
 
             # Group into files within the limits.

@@ -355,7 +355,7 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: l
     # This process holds the folder: a torn last line is cut off now (and said so), whether or not
     # anything is asked, rather than reported as ignored and left.
     store.repair_tail()
-    # finish_run scores these lines and the ones appended from now on without reading the folder again.
+    # RunWriter.finish scores these lines and the ones appended from now on without reading the folder again.
     store.keep_lines(lines)
     invocation = {"started": utc_now(), "mode": mode, "variants": variants, "limit": config.limit,
                   "concurrency": config.concurrency}

@@ -32,9 +32,9 @@ import hashlib
 import json
 import os
 import random
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Protocol, Sequence
 
 from .._sync import close_quietly, run_sync
 from ..wording import plural
@@ -55,16 +55,41 @@ from .prepare import (PreparedRun, items_by_variant, loglik_choices, loglik_vari
                       resolve_variants, run_prompts)
 from .progress import PROGRESS_INTERVAL, progress_interval
 from .retry import CircuitBreaker, RetryPolicy, backoff_delay, call_with_retries
-from .writer import RunWriter, finish_run, make_record
+from .writer import RunWriter, make_record
 
 __all__ = ["RunConfig", "RunResult", "PreparedRun", "run_benchmark", "arun_benchmark", "prepare_run", "run_prompts",
            "default_run_dir", "redact", "backoff_delay", "build_request", "cache_key_for", "make_record", "open_cache",
-           "finish_run", "request_cost", "loglik_choices", "loglik_variants", "METHODS", "DEFAULT_MAX_CONNECTION_FAILURES", "DEFAULT_MAX_FAILED_ITEMS",
+           "request_cost", "loglik_choices", "loglik_variants", "METHODS", "DEFAULT_MAX_CONNECTION_FAILURES", "DEFAULT_MAX_FAILED_ITEMS",
            "PROGRESS_INTERVAL", "MAX_EPOCHS", "plan_requests", "write_cache_hits", "ask_backend", "answer_samples",
-           "aanswer_items", "answer_items", "stopped_error", "choice_request", "probe_logprobs"]
+           "aanswer_items", "stopped_error", "choice_request", "probe_logprobs", "Planned", "Sink"]
 
-#: One sample's request: the item, its epoch, the request, its cache key and its canonical messages.
-Planned = tuple[Item, int, Request, str, str]
+@dataclass(frozen=True, slots=True)
+class Planned:
+    """One sample's request, planned before anything is sent (:func:`plan_requests`)."""
+
+    item: Item
+    epoch: int
+    request: Request
+    #: The response-cache key (samples with one key share one request).
+    key: str
+    #: The request's messages as canonical JSON (the key's and the line's prompt sha256 input).
+    messages_json: str
+
+
+class Sink(Protocol):
+    """Where the call path writes its lines: a :class:`~causalgraph.bench.writer.RunWriter` (a run folder),
+    or memory (:func:`aanswer_items`)."""
+
+    #: ``requests_sent``, ``cache_hits``, ``written``, ``errors``, ``asked``, ``shared_failures`` (and ``probes``).
+    counters: dict[str, int]
+    #: The choice-logprobs probe's tokens and USD, set by the runner when it sent one.
+    probe_usage: Optional[dict[str, Any]]
+
+    def append(self, records: Sequence[dict[str, Any]], *, sync: bool = True) -> None: ...
+
+    def sync_now_and_then(self) -> None: ...
+
+    def sync(self) -> None: ...
 
 
 def build_request(item: Item, spec: Task, config: RunConfig, epoch: int = 1) -> Request:
@@ -115,12 +140,19 @@ def cache_key_for(backend: Backend, request: Request, item: Item, epoch: int = 1
         extra = {**backend.request_identity(request), **backend.loglik_identity(), "method": "loglik",
                  "continuations": [[lab, text] for lab, text in choices.items()]}
         return request_key(backend.identity(), request, extra)
+    return request_key(backend.identity(), request, _generation_extra(backend, request, item, epoch) or None,
+                       messages_json=messages_json)
+
+
+def _generation_extra(backend: Backend, request: Request, item: Item, epoch: int) -> dict[str, Any]:
+    """What a generation key adds to the backend's identity (the one rule of :func:`cache_key_for` and the run's
+    :class:`_KeyMaker`): the mocks' request identity, the item when the model samples, the epoch after the first."""
     extra = dict(backend.request_identity(request))
     if request.temperature is None or request.temperature > 0:
         extra["sample_of"] = item.id
     if epoch > 1:
         extra["epoch"] = int(epoch)
-    return request_key(backend.identity(), request, extra or None, messages_json=messages_json)
+    return extra
 
 
 def request_cost(backend: Backend, completion: Completion, prices: Optional[dict] = None, *,
@@ -171,12 +203,7 @@ class _KeyMaker:
         return got
 
     def key(self, request: Request, item: Item, epoch: int, messages_json: str) -> str:
-        # The same extra as cache_key_for builds, in the same order.
-        extra = dict(self._backend.request_identity(request))
-        if request.temperature is None or request.temperature > 0:
-            extra["sample_of"] = item.id
-        if epoch > 1:
-            extra["epoch"] = int(epoch)
+        extra = _generation_extra(self._backend, request, item, epoch)
         backend = {**self._identity, "request": extra} if extra else self._identity
         return key_of_parts(self._encoded(backend), messages_json, self._encoded(request.generation_params()))
 
@@ -243,7 +270,7 @@ def plan_requests(samples: Sequence[tuple[Item, int]], spec: Task, config: RunCo
             backend.check_request(req)
         key = (keys.key(req, it, epoch, msgs) if ch is None
                else cache_key_for(backend, req, it, epoch, ch, messages_json=msgs))
-        planned.append((it, epoch, req, key, msgs))
+        planned.append(Planned(it, epoch, req, key, msgs))
     return planned
 
 
@@ -278,7 +305,7 @@ async def probe_logprobs(backend: Backend, request: Request, model: str) -> Comp
     return got
 
 
-def write_cache_hits(planned: Sequence[Planned], cache: Optional[ResponseCache], spec: Task, sink: Any, *,
+def write_cache_hits(planned: Sequence[Planned], cache: Optional[ResponseCache], spec: Task, sink: Sink, *,
                      choices_of: dict[str, dict[str, str]], epochs: int = 1, method: str = "loglik") -> list[Planned]:
     """Append a ``cache`` line for every planned request the cache answers; return the others.
 
@@ -287,12 +314,12 @@ def write_cache_hits(planned: Sequence[Planned], cache: Optional[ResponseCache],
     each distinct answer is parsed once.
     """
     # The cache asked for every key at once, not one row at a time.
-    hits = cache.get_many([p[3] for p in planned]) if cache is not None else {}
+    hits = cache.get_many([p.key for p in planned]) if cache is not None else {}
     parser = _ParseOnce(spec)
     misses: list[Planned] = []
     group: list[dict] = []
     for p in planned:
-        it, epoch, _, key, msgs = p
+        it, epoch, key, msgs = p.item, p.epoch, p.key, p.messages_json
         hit = hits.get(key)
         if hit is None:
             misses.append(p)
@@ -316,7 +343,7 @@ def _line_epoch(epoch: int, epochs: int) -> Optional[int]:
 
 
 async def ask_backend(misses: Sequence[Planned], spec: Task, config: RunConfig, backend: Backend,
-                      cache: Optional[ResponseCache], sink: Any, breaker: CircuitBreaker, *,
+                      cache: Optional[ResponseCache], sink: Sink, breaker: CircuitBreaker, *,
                       choices_of: dict[str, dict[str, str]], epochs: int = 1, secrets: Sequence[str] = ()) -> None:
     """Ask the backend for the requests the cache did not answer, at most ``concurrency`` at a time.
 
@@ -371,7 +398,7 @@ async def ask_backend(misses: Sequence[Planned], spec: Task, config: RunConfig, 
         streak.clear()
 
     async def one(group: list[Planned]) -> None:
-        it, req = group[0][0], group[0][2]
+        it, req = group[0].item, group[0].request
         async with sem:
             if not breaker.may_start():
                 return
@@ -397,7 +424,7 @@ async def ask_backend(misses: Sequence[Planned], spec: Task, config: RunConfig, 
 
     groups: dict[str, list[Planned]] = {}
     for p in misses:
-        groups.setdefault(p[3], []).append(p)
+        groups.setdefault(p.key, []).append(p)
     tasks = [asyncio.ensure_future(one(g)) for g in groups.values()]
     try:
         if tasks:
@@ -411,14 +438,15 @@ async def ask_backend(misses: Sequence[Planned], spec: Task, config: RunConfig, 
 
 
 def _lines(group: list[Planned], spec: Task, config: RunConfig, backend: Backend, cache: Optional[ResponseCache],
-           sink: Any, got: Any, choices_of: dict[str, dict[str, str]], epochs: int,
+           sink: Sink, got: Any, choices_of: dict[str, dict[str, str]], epochs: int,
            secrets: Sequence[str]) -> list[dict[str, Any]]:
     """The lines of one request's samples: the first ``live``, the others served by its answer (``cache``)."""
-    key, recs = group[0][3], []
+    key, recs = group[0].key, []
     if got.completion is not None:
         if cache is not None:
             cache.put(key, got.completion, backend=backend.name)
-        for n, (g_it, g_epoch, _, _, _) in enumerate(group):
+        for n, g in enumerate(group):
+            g_it, g_epoch = g.item, g.epoch
             recs.append(make_record(g_it, spec, completion=got.completion, key=key,
                                     source="live" if n == 0 else "cache", attempts=got.attempts if n == 0 else 0,
                                     error=None,
@@ -430,7 +458,8 @@ def _lines(group: list[Planned], spec: Task, config: RunConfig, backend: Backend
         sink.counters["errors"] += len(group)
         # The others waited on the same request (single flight): its failure is theirs, no request of their own.
         sink.counters["shared_failures"] = sink.counters.get("shared_failures", 0) + len(group) - 1
-        for g_it, g_epoch, _, _, _ in group:
+        for g in group:
+            g_it, g_epoch = g.item, g.epoch
             recs.append(make_record(g_it, spec, completion=None, key=key, source="live", attempts=got.attempts,
                                     error=redact(got.error or "unknown error", secrets),
                                     epoch=_line_epoch(g_epoch, epochs), choices=choices_of.get(g_it.variant),
@@ -439,7 +468,7 @@ def _lines(group: list[Planned], spec: Task, config: RunConfig, backend: Backend
 
 
 async def answer_samples(config: RunConfig, spec: Task, backend: Backend, samples: Sequence[tuple[Item, int]],
-                         sink: Any, *, cache: Optional[ResponseCache], choices_of: dict[str, dict[str, str]],
+                         sink: Sink, *, cache: Optional[ResponseCache], choices_of: dict[str, dict[str, str]],
                          epochs: int = 1, secrets: Sequence[str] = ()) -> CircuitBreaker:
     """The call path of every answer: plan the requests, write the cache hits, ask the backend for the rest.
 
@@ -453,7 +482,7 @@ async def answer_samples(config: RunConfig, spec: Task, backend: Backend, sample
         # The probe reaches the server like any item (tokens, a billed request): it is a request sent.
         sink.counters["requests_sent"] += 1
         sink.counters["probes"] = sink.counters.get("probes", 0) + 1
-        probe = await probe_logprobs(backend, misses[0][2], config.model)
+        probe = await probe_logprobs(backend, misses[0].request, config.model)
         # Its tokens and price belong to the run's totals (billed like any item), not to a variant's.
         sink.probe_usage = {"prompt_tokens": probe.prompt_tokens, "completion_tokens": probe.completion_tokens,
                             "cost_usd": request_cost(backend, probe, config.prices)}
@@ -547,6 +576,7 @@ class _MemorySink:
         self.records: list[dict[str, Any]] = []
         self.counters = {"requests_sent": 0, "cache_hits": 0, "written": 0, "errors": 0, "asked": 0,
                          "shared_failures": 0}
+        self.probe_usage: Optional[dict[str, Any]] = None
 
     def append(self, records: Sequence[dict[str, Any]], *, sync: bool = True) -> None:
         # Through JSON, as responses.jsonl would give it back (tuples become lists).
@@ -598,11 +628,6 @@ async def aanswer_items(config: RunConfig, items: Sequence[Item], *,
     finally:
         if own_backend:
             await close_quietly(backend.aclose)
-
-
-def answer_items(config: RunConfig, items: Sequence[Item], *, backend: Optional[Backend] = None) -> list[dict]:
-    """:func:`aanswer_items` from synchronous code (a notebook cell included)."""
-    return run_sync(aanswer_items(config, items, backend=backend))
 
 
 async def arun_benchmark(config: RunConfig, *, items: Optional[Sequence[Item]] = None,

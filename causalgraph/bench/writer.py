@@ -34,7 +34,7 @@ from ..runlog.record import RunRecord
 from .scoring import compute_metrics
 from ..runlog.store import RunStore
 
-__all__ = ["RunWriter", "make_record", "finish_run", "prompt_sha256", "SYNC_INTERVAL"]
+__all__ = ["RunWriter", "make_record", "prompt_sha256", "SYNC_INTERVAL"]
 
 #: Seconds between two syncs of ``responses.jsonl`` to disk in a live run: a line handed to the OS survives the
 #: process being killed; only a power cut needs the sync, so it is not paid on every line.
@@ -283,14 +283,3 @@ class RunWriter:
 
     def __exit__(self, *exc: Any) -> None:
         self.release()
-
-
-def finish_run(prep: PreparedRun, counters: dict[str, int]) -> dict[str, Any]:
-    """Record the invocation in the manifest, score the run and write ``metrics.json``.
-
-    The function form of :meth:`RunWriter.finish_counts` for a
-    :class:`~causalgraph.bench.prepare.PreparedRun` and counters kept elsewhere.
-    """
-    writer = RunWriter(prep.store, prep.spec, prep.manifest, prep=prep)
-    writer.counters.update({k: counters.get(k, 0) for k in writer.counters})
-    return writer.finish_counts()

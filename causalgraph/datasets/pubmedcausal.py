@@ -121,10 +121,6 @@ class _Labels:
 _describe = L.describe_found
 
 
-class _Refused(Exception):
-    """One field of a record has the wrong type; the record cannot become a statement."""
-
-
 class _Record:
     """Reads one record's fields, checking each against the type the format gives it.
 

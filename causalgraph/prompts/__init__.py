@@ -50,7 +50,8 @@ from .catalog import catalog_path, load_catalog
 
 __all__ = ["PromptVariant", "Exemplar", "TASKS", "ENCODING_PREFIXES", "CATALOGS", "DEFAULT_CATALOG", "AUTHORS_TASKS",
            "list_tasks", "list_variants", "get_variant", "task_catalogs", "resolve_catalog", "exemplars",
-           "encoding_variant_id", "variant_encoding", "with_encoding", "catalog_variants"]
+           "encoding_variant_id", "variant_encoding", "with_encoding", "catalog_variants", "find_variant",
+           "encoded_ids_hint"]
 
 #: ClimateCause tasks, in the paper's order, then the causalgraph extension.
 TASKS = ("corri", "corri-rc", "ccr-member", "ccr-position", "ccr-eci-member", "ccr-eci-position",
@@ -312,6 +313,40 @@ def get_variant(task: str, variant_id: str, prompts: Optional[str] = None) -> Pr
         return derived
     raise ConfigError(f"unknown variant {variant_id!r} for task {task}; expected one of "
                       f"{', '.join(v.id for v in variants)}")
+
+
+def find_variant(variants: Sequence[PromptVariant], variant_id: str, task: str, expected: str) -> PromptVariant:
+    """The variant of ``variants`` whose id is ``variant_id``; else a one-line error naming ``task`` and
+    ``expected`` (what an id of this task looks like).
+
+    The lookup of the tasks whose variants are stored templates times encodings (structure,
+    identification, net effect).
+
+    Examples
+    --------
+    >>> vs = [with_encoding(v, "adjacency") for v in catalog_variants("climatecause", "ccr-member")]
+    >>> find_variant(vs, "A_5", "ccr-member", "A_<n>").id
+    'A_5'
+    >>> find_variant(vs, "Z_1", "ccr-member", "A_<n>")
+    Traceback (most recent call last):
+    ...
+    causalgraph.errors.ConfigError: unknown variant 'Z_1' for task ccr-member; expected A_<n>
+    """
+    for v in variants:
+        if v.id == variant_id:
+            return v
+    raise ConfigError(f"unknown variant {variant_id!r} for task {task}; expected {expected}")
+
+
+def encoded_ids_hint() -> str:
+    """How the id of a stored template in an encoding reads, with the registered prefixes (for error messages).
+
+    Examples
+    --------
+    >>> encoded_ids_hint().startswith("<encoding prefix>_<n> with prefix A, SN")
+    True
+    """
+    return f"<encoding prefix>_<n> with prefix {', '.join(ENCODING_PREFIXES.values())} and n 1 or 2 (A_1, MX_2 …)"
 
 
 @lru_cache(maxsize=None)

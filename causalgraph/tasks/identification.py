@@ -37,7 +37,8 @@ from ..graph import CausalGraph, compile_graph
 from ..graph_formats import find_cycle, to_digraph
 from ..model import as_statements
 from ..naming import event_names as _event_names, join_variant, rename_graph, split_variant
-from ..prompts import ENCODING_PREFIXES, PromptVariant, catalog_variants, encoding_variant_id, with_encoding
+from ..prompts import (ENCODING_PREFIXES, PromptVariant, catalog_variants, encoded_ids_hint, encoding_variant_id,
+                       find_variant, with_encoding)
 from .base import Task
 
 __all__ = ["IDENTIFICATION_TASKS", "MAX_Z", "DRAWS", "d_separated", "is_backdoor_set", "identification_questions", "items",
@@ -161,12 +162,8 @@ def list_identification_variants(task: str) -> list[PromptVariant]:
 
 
 def _variant(task: str, variant_id: str) -> PromptVariant:
-    for v in list_identification_variants(task):
-        if v.id == variant_id:
-            return v
-    raise ConfigError(f"unknown variant {variant_id!r} for task {task}; expected <encoding prefix>_<n> with prefix "
-                      f"{', '.join(ENCODING_PREFIXES.values())} and n 1 or 2 (A_1, MX_2 …), optionally followed by "
-                      f".integer, .letters or .nonsense")
+    return find_variant(list_identification_variants(task), variant_id, task,
+                        encoded_ids_hint() + ", optionally followed by .integer, .letters or .nonsense")
 
 
 def items(corpus, task: str, variant: str, *, order: str = "paper", encoding: Optional[str] = None,

@@ -53,7 +53,8 @@ from ..graph_edits import edit_graph, join_edit, resolve_edit, split_edit
 from ..metrics.paths import DEFAULT_CYCLE_LIMIT
 from ..model import Polarity, as_statements
 from ..naming import event_names as _event_names, join_variant, rename_graph, split_variant
-from ..prompts import ENCODING_PREFIXES, PromptVariant, catalog_variants, encoding_variant_id, with_encoding
+from ..prompts import (ENCODING_PREFIXES, PromptVariant, catalog_variants, encoded_ids_hint, encoding_variant_id,
+                       find_variant, with_encoding)
 from ..taskkit.item import Item, item_id
 from .base import Task
 from .continuations import answer_continuations
@@ -335,13 +336,10 @@ def list_net_effect_variants() -> list[PromptVariant]:
 
 
 def _variant(variant_id: str) -> PromptVariant:
-    for v in list_net_effect_variants():
-        if v.id == variant_id:
-            return v
-    raise ConfigError(f"unknown variant {variant_id!r} for task {TASK}; expected <encoding prefix>_<n> with prefix "
-                      f"{', '.join(ENCODING_PREFIXES.values())} and n 1 or 2 (A_1, MX_2 …, the signed graph), or "
-                      f"T_1, T_2 (the statement text only), optionally followed by .integer, .letters or .nonsense "
-                      f"and a graph edit (.reverse, .shuffle, .flip-signs, .flip-signs:k)")
+    return find_variant(list_net_effect_variants(), variant_id, TASK,
+                        encoded_ids_hint()[:-1] + ", the signed graph), or T_1, T_2 (the statement text only), "
+                        "optionally followed by .integer, .letters or .nonsense and a graph edit (.reverse, .shuffle, "
+                        ".flip-signs, .flip-signs:k)")
 
 
 def _is_text(v: PromptVariant) -> bool:

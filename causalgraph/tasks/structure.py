@@ -47,7 +47,8 @@ from ..model import Statement, as_statements
 from ..graph_edits import SIGN_EDITS, edit_graph, join_edit, parse_edit, resolve_edit, split_edit
 from ..naming import event_names as _event_names, join_variant, rename_graph, split_variant
 from .continuations import answer_continuations
-from ..prompts import ENCODING_PREFIXES, PromptVariant, catalog_variants, encoding_variant_id, with_encoding
+from ..prompts import (ENCODING_PREFIXES, PromptVariant, catalog_variants, encoded_ids_hint, encoding_variant_id,
+                       find_variant, with_encoding)
 from .base import Task
 from .graph_first import own_graph, with_graph_first
 
@@ -175,12 +176,8 @@ def list_structure_variants(task: str) -> list[PromptVariant]:
 
 def get_structure_variant(task: str, variant_id: str) -> PromptVariant:
     """One variant by id (without the names suffix)."""
-    for v in list_structure_variants(task):
-        if v.id == variant_id:
-            return v
-    raise ConfigError(f"unknown variant {variant_id!r} for task {task}; expected <encoding prefix>_<n> with prefix "
-                      f"{', '.join(ENCODING_PREFIXES.values())} and n 1 or 2 (A_1, MX_2 …), optionally followed by "
-                      f".integer, .letters or .nonsense")
+    return find_variant(list_structure_variants(task), variant_id, task,
+                        encoded_ids_hint() + ", optionally followed by .integer, .letters or .nonsense")
 
 
 def _check_task(task: str) -> None:

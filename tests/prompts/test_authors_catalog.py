@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from causalgraph.cli import main
-from causalgraph.encoders import encode
+from causalgraph.encodings import encode
 from causalgraph.errors import ConfigError
 from causalgraph.graph import compile_graph
 from causalgraph.prompts import AUTHORS_TASKS, get_variant, list_variants, resolve_catalog, task_catalogs

@@ -9,7 +9,7 @@ import networkx as nx
 import pytest
 
 from causalgraph.cli import main
-from causalgraph.encoders import decode
+from causalgraph.encodings import decode
 from causalgraph.errors import ConfigError
 from causalgraph.model import Relation, Statement
 from causalgraph.tasks import get_task
