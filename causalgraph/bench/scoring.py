@@ -381,6 +381,15 @@ def score_records(records: Sequence[Mapping[str, Any]], spec, *, n_boot: int = 1
         out.update(multiclass_scores(gold, pred, spec.labels))
         out["macro_f1_ci95"] = _ci_list(bootstrap_interval(records, "macro_f1", kind="multiclass",
                                                            labels=spec.labels, n_boot=n_boot, seed=seed))
+        n_groups = len(_groups(records))
+        if n_boot and n_groups < MIN_STATEMENTS_INTERVAL:
+            # The binary F1's minimum, which the macro F1's own simulation supports (82-89 % at 8-15 statements,
+            # 92.5 % at 30 and 63: benchmarks/bench_rank_level.py, docs/statistics.md).
+            out["macro_f1_ci95"] = None
+            out.setdefault("notes", []).append(
+                "macro_f1_ci95 not estimable: all items come from one statement" if n_groups < 2 else
+                f"macro_f1_ci95 not estimable: {n_groups} statements, at least {MIN_STATEMENTS_INTERVAL} needed for "
+                f"the statement bootstrap to cover (docs/statistics.md)")
     if spec.extra_scores is not None:
         out.update(spec.extra_scores(gold, pred))
     if any(r.get("method") == "loglik" for r in records):

@@ -29,7 +29,17 @@ from .compare import AXES, arm_cells, f1_influence
 from .corrections import holm
 from .resampling import cluster_t_interval, statement_weights
 
-__all__ = ["RANK_COLUMNS", "letters", "rank_arms", "rank_runs"]
+__all__ = ["RANK_COLUMNS", "MIN_STATEMENTS_SCORE_INTERVAL", "MIN_STATEMENTS_RANK_INTERVAL", "letters", "rank_arms",
+           "rank_runs"]
+
+#: Fewest statements for an arm's score interval (the CR2 t interval of its F1): with fewer it covers 83-93 %
+#: against the 93 % asked (benchmarks/bench_rank_level.py; 0.905-0.928 at 30 statements, 0.920-0.939 at 40).
+MIN_STATEMENTS_SCORE_INTERVAL = 40
+
+#: Fewest statements for the rank intervals: with fewer, four arms 0.02 apart in accuracy get their true rank
+#: inside the interval 72-86 % of the time at 8 statements and 85-95 % at 15; 95-98 % at 30
+#: (benchmarks/bench_rank_level.py, docs/statistics.md).
+MIN_STATEMENTS_RANK_INTERVAL = 30
 
 #: Columns of the table :func:`rank_runs` returns.
 RANK_COLUMNS = ["task", "metric", "arm", "score", "ci_low", "ci_high", "group", "rank", "rank_low", "rank_high",
@@ -168,6 +178,9 @@ def rank_arms(counts: Mapping[str, np.ndarray], correct: Mapping[str, np.ndarray
     ranks = rankdata(-kept, axis=1) if len(kept) else np.empty((0, len(cols)))
     point = rankdata([-scores[a] for a in defined]) if defined else np.empty(0)
     dropped = n_boot - len(kept)
+    G = len(stmts)
+    few_for_score = G < MIN_STATEMENTS_SCORE_INTERVAL
+    few_for_rank = G < MIN_STATEMENTS_RANK_INTERVAL
     rows = []
     for a in order:
         if a not in defined:
@@ -185,7 +198,18 @@ def rank_arms(counts: Mapping[str, np.ndarray], correct: Mapping[str, np.ndarray
             if dropped and len(kept):
                 note = (f"rank interval over {len(kept)} of {n_boot} resamples (in {dropped} an arm's F1 "
                         f"was undefined: its positives were all left out)")
-        rows.append({"arm": a, "score": scores[a], "ci_low": intervals[a]["low"], "ci_high": intervals[a]["high"],
+            if few_for_rank and n_boot:
+                # Computed, not given: on so few statements the rank interval undercovers (the constant's note).
+                lo = hi = math.nan
+                note = (f"rank interval not estimable: {G} statements, at least {MIN_STATEMENTS_RANK_INTERVAL} "
+                        "needed for it to cover (docs/statistics.md)")
+        ci_low, ci_high = intervals[a]["low"], intervals[a]["high"]
+        if few_for_score and scores[a] == scores[a]:
+            ci_low = ci_high = math.nan
+            why = (f"score interval not estimable: {G} statements, at least {MIN_STATEMENTS_SCORE_INTERVAL} needed "
+                   "for the CR2 interval to cover (docs/statistics.md)")
+            note = why if note is None else f"{why}; {note}"
+        rows.append({"arm": a, "score": scores[a], "ci_low": ci_low, "ci_high": ci_high,
                      "group": groups_of[a], "rank": rank, "rank_low": float(lo), "rank_high": float(hi),
                      "n": len(labels), "statements": len(stmts), "note": note})
     return rows

@@ -227,3 +227,26 @@ def test_intervals_are_given_from_30_statements_and_not_below():
         assert notes == ([] if given else [f"precision_ci95, recall_ci95, f1_ci95 not estimable: {G} statements, "
                                            f"at least 30 needed for the statement bootstrap to cover "
                                            f"(docs/statistics.md)"])
+
+
+def test_the_macro_f1_interval_is_given_from_30_statements_and_not_below():
+    # ccr-position (four labels): 29 statements give no macro_f1_ci95 and the note; 30 give the interval that
+    # bootstrap_interval computes on the same records; one statement gives none and says so.
+    spec = get_task("ccr-position")
+    labels = ("start", "middle", "end", "none")
+
+    def recs(G):
+        return [{"item_id": f"i{i}-{j}", "gold": labels[(i + j) % 4], "label": labels[(i + 2 * j) % 4], "rule": "tag",
+                 "meta": {"statement_id": f"s{i}"}} for i in range(G) for j in range(3)]
+
+    below = score_records(recs(29), spec, n_boot=200)
+    assert below["macro_f1_ci95"] is None and below["macro_f1"] is not None
+    assert "macro_f1_ci95 not estimable: 29 statements, at least 30 needed for the statement bootstrap to cover " \
+           "(docs/statistics.md)" in below["notes"]
+    at = score_records(recs(30), spec, n_boot=200)
+    assert at["macro_f1_ci95"] == list(bootstrap_interval(recs(30), "macro_f1", kind="multiclass", labels=labels,
+                                                          n_boot=200, seed=0))
+    assert not any("macro_f1_ci95" in n for n in at.get("notes", []))
+    one = score_records([{**r, "meta": {"statement_id": "s0"}} for r in recs(5)], spec, n_boot=200)
+    assert one["macro_f1_ci95"] is None
+    assert "macro_f1_ci95 not estimable: all items come from one statement" in one["notes"]

@@ -9,7 +9,15 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from causalgraph.cli import main
+from causalgraph.stats import ranking
 from causalgraph.stats.ranking import letters, rank_arms
+
+
+@pytest.fixture
+def few_statements_allowed(monkeypatch):
+    """The mechanics of the intervals on a handful of statements (the shipped minimums refuse them there)."""
+    monkeypatch.setattr(ranking, "MIN_STATEMENTS_SCORE_INTERVAL", 2)
+    monkeypatch.setattr(ranking, "MIN_STATEMENTS_RANK_INTERVAL", 2)
 
 
 @settings(max_examples=60, deadline=None)
@@ -98,7 +106,7 @@ def test_cli_rank(tmp_path, capsys, isolated_cache):
     assert {"group", "rank_low", "rank_high"} <= set(rows[0])
 
 
-def test_an_arm_with_undefined_f1_gets_no_rank():
+def test_an_arm_with_undefined_f1_gets_no_rank(few_statements_allowed):
     # Arm "none" answers "no" on items whose gold is all "no": no positive anywhere, F1 undefined; it is
     # neither last nor first, its rank is not a number and a note says why.
     g = np.repeat(np.arange(10), 4)
@@ -149,7 +157,7 @@ def test_cli_rank_refuses_an_interval_it_would_not_use(capsys):
     assert len(err) == 1 and "drop --interval" in err[0]
 
 
-def test_a_perfect_arm_whose_positives_a_resample_leaves_out_is_not_ranked_last_there():
+def test_a_perfect_arm_whose_positives_a_resample_leaves_out_is_not_ranked_last_there(few_statements_allowed):
     # Gold positives only in statement 0 (3 items); statements 1-3 all negative. The oracle is perfect: its
     # F1 is 1 where statement 0 is drawn and undefined (no tp, fp or fn) where it is not. The noisy arm finds
     # 1 of the 3 positives and answers "yes" on one negative item of each other statement, so its F1 is
@@ -176,7 +184,7 @@ def test_a_perfect_arm_whose_positives_a_resample_leaves_out_is_not_ranked_last_
         assert f"over {400 - dropped} of 400 resamples (in {dropped} " in rows[arm]["note"]
 
 
-def test_no_resamples_leaves_the_rank_interval_undefined_with_a_note():
+def test_no_resamples_leaves_the_rank_interval_undefined_with_a_note(few_statements_allowed):
     # --bootstrap 0 / --n-boot 0: no statement resample, so no rank interval; each ranked arm's interval is
     # undefined and a note says why (it was NaN, shown as "—", with no note at all).
     g = np.repeat(np.arange(10), 4)
@@ -187,3 +195,32 @@ def test_no_resamples_leaves_the_rank_interval_undefined_with_a_note():
         assert rows[arm]["rank"] == rank
         assert np.isnan(rows[arm]["rank_low"]) and np.isnan(rows[arm]["rank_high"])
         assert "no statement resample" in rows[arm]["note"]
+
+
+def test_rank_intervals_from_30_statements_and_score_intervals_from_40_and_not_below():
+    # The minimums of benchmarks/bench_rank_level.py: below 30 statements no rank interval, below 40 no score
+    # interval, each with a note naming the statements found and the minimum; the scores, ranks and letters stay.
+    for G, rank_given, score_given in ((29, False, False), (30, True, False), (39, True, False), (40, True, True)):
+        counts, right, g = _arms(np.random.default_rng(G), [0.9, 0.6, 0.3], G=G)
+        rows = rank_arms(counts, right, g, n_boot=100)
+        full = None
+        for r in rows:
+            assert r["score"] == r["score"] and r["rank"] == r["rank"] and r["group"]
+            assert (r["rank_low"] == r["rank_low"]) == rank_given, (G, r)
+            assert (r["ci_low"] == r["ci_low"] and r["ci_high"] == r["ci_high"]) == score_given, (G, r)
+            notes = [] if r["note"] is None else r["note"].split("; ")
+            expected = ([] if score_given else
+                        [f"score interval not estimable: {G} statements, at least 40 needed for the CR2 interval "
+                         "to cover (docs/statistics.md)"])
+            expected += ([] if rank_given else
+                         [f"rank interval not estimable: {G} statements, at least 30 needed for it to cover "
+                          "(docs/statistics.md)"])
+            assert notes == expected, (G, r["note"])
+        if score_given:
+            # what is given is the CR2 t interval of the arm's F1, unchanged by the minimum
+            from causalgraph.stats.compare import f1_influence
+            from causalgraph.stats.resampling import cluster_t_interval
+
+            full = {a: cluster_t_interval(*f1_influence(c), g, level=0.95) for a, c in counts.items()}
+            for r in rows:
+                assert (r["ci_low"], r["ci_high"]) == (full[r["arm"]]["low"], full[r["arm"]]["high"])
