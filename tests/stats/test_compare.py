@@ -169,3 +169,17 @@ def test_an_undefined_f1_is_noted_and_shown_as_undefined(tmp_path, capsys):
     cap = capsys.readouterr()
     line = next(x for x in cap.out.splitlines() if x.startswith("reachability"))
     assert line.split()[6] == "—" and "nan" not in line and "f1 undefined" in cap.err
+
+
+def test_the_bootstrap_interval_says_in_one_line_that_it_misses_the_level_and_cr2_says_nothing(tmp_path, capsys):
+    its = get_task("reachability").items(TOY, "A_1")
+    a = run_benchmark("reachability", ["A_1"], "mock/oracle", items=its, out=str(tmp_path / "o")).path
+    b = run_benchmark("reachability", ["A_1"], "mock/constant", items=its, out=str(tmp_path / "y"),
+                      model_options={"text": "Yes"}).path
+    assert main(["stats", "compare", str(a), str(b), "--by", "model", "--interval", "bootstrap", "--n-boot", "50"]) == 0
+    err = [x for x in capsys.readouterr().err.splitlines() if "--interval bootstrap" in x]
+    assert err == ["causalgraph stats: note: --interval bootstrap does not hold its level on designs like "
+                   "ClimateCause's (F1 difference under no effect rejected 1.4-4 % at 8-15 statements, 6.1-8.1 % at "
+                   "30-63; docs/statistics.md); the default, cr2, does"]
+    assert main(["stats", "compare", str(a), str(b), "--by", "model", "--n-boot", "50"]) == 0
+    assert "--interval bootstrap" not in capsys.readouterr().err
