@@ -8,15 +8,20 @@ simulated one (``N_SIM`` datasets, seed n; Monte-Carlo SE √(p(1 − p)/N_SIM))
 Usage: ``python benchmarks/bench_power.py [N_SIM] [mcnemar|clustered] [DISCORDANCES] [ICCS]`` (default 4000,
 clustered, ``0.1,0.4`` and ``0,0.25,0.5``; about 20 s here). The finer grid of docs/statistics.md that places
 the analytic mode's limit: ``python benchmarks/bench_power.py 4000 clustered 0.1,0.15,0.2,0.25,0.3,0.4
-0,0.1,0.25,0.5``.
+0,0.1,0.25,0.5``. ``python benchmarks/bench_power.py 10000 variance`` checks the approximation's parts on four
+designs: the mean's variance, the CR2 variance's expectation and its variance, each simulated over the formula
+(the last over the scaled χ²_ν's, 2 E[V̂]² / ν).
 """
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 
-from causalgraph.stats.power import Design, power
+import numpy as np
+
+from causalgraph.stats.power import Design, _cr2_moments, design_effect, power
 
 #: ClimateCause's ccr-member A_5 statement sizes (512 items in 63 statements).
 SIZES63 = [2] * 5 + [3] * 9 + [4] * 11 + [5] * 5 + [6] * 4 + [7] * 3 + [8] * 5 + [9] * 6 + [11] * 4 + [12] * 2 + \
@@ -33,9 +38,40 @@ def sizes(n: int) -> list[int]:
     return out
 
 
+def variance_check(n_sim: int) -> None:
+    """Simulated over analytic: Var(mean), E[V̂] and Var(V̂) of the CR2 variance (against the scaled χ²_ν)."""
+    print("n  discordance  icc  G  nu  var_mean  mean_vhat  var_vhat_over_chi2")
+    for n, disc, icc in ((2000, 0.1, 0.25), (500, 0.15, 0.1), (100, 0.1, 0.5), (2000, 0.4, 0.25)):
+        d = Design(sizes(n), disc * 3 / 8, disc * 5 / 8, icc)
+        s = np.asarray(d.sizes)
+        G, N = len(s), int(s.sum())
+        groups = np.repeat(np.arange(G), s)
+        probs = np.array([d.p_b, 1 - d.discordance, d.p_c])
+        values = np.array([-1.0, 0.0, 1.0])
+        rng, q = np.random.default_rng(1), math.sqrt(icc)
+        means, vhat = [], []
+        for done in range(0, n_sim, 1000):  # the draws of power(mode="simulation"), in chunks
+            m = min(1000, n_sim - done)
+            own = values[rng.choice(3, size=(m, N), p=probs)]
+            shared = values[rng.choice(3, size=(m, G), p=probs)][:, groups]
+            x = np.where(rng.random((m, N)) < q, shared, own)
+            mean = x.mean(axis=1)
+            tot = np.zeros((m, G))
+            np.add.at(tot.T, groups, (x - mean[:, None]).T)
+            means.append(mean)
+            vhat.append((tot * tot / (1 - s / N)).sum(axis=1) / (N * N))
+        mean_all, v = np.concatenate(means), np.concatenate(vhat)
+        var_mean = (d.discordance - d.delta ** 2) * design_effect(d.sizes, icc) / N
+        nu, ratio = _cr2_moments(d.sizes, icc)
+        print(f"{n}  {disc}  {icc}  {G}  {nu:.1f}  {mean_all.var() / var_mean:.3f}  {v.mean() / (ratio * var_mean):.3f}  "
+              f"{v.var() / (2 * (ratio * var_mean) ** 2 / nu):.3f}", flush=True)
+
+
 def main() -> None:
     n_sim = int(sys.argv[1]) if len(sys.argv) > 1 else 4000
     test = sys.argv[2] if len(sys.argv) > 2 else "clustered"
+    if test == "variance":
+        return variance_check(n_sim)
     discs = [float(x) for x in (sys.argv[3] if len(sys.argv) > 3 else "0.1,0.4").split(",")]
     iccs = [float(x) for x in (sys.argv[4] if len(sys.argv) > 4 else "0,0.25,0.5").split(",")]
     t0 = time.time()
