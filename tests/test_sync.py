@@ -12,7 +12,8 @@ import time
 import pytest
 
 from causalgraph._sync import run_sync
-from causalgraph.bench.runner import RunConfig, arun_benchmark, run_benchmark
+from causalgraph.bench.runner import arun_benchmark, run_benchmark
+from causalgraph.bench.config import RunConfig
 from causalgraph.llm.mock import OracleBackend
 from causalgraph.llm.registry import get_backend
 

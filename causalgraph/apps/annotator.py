@@ -23,7 +23,8 @@ from ..tasks.annotation import annotation_items, text_items
 from ..annotation.records import TASK
 from ..annotation.schema import ANNOTATION_SCHEMA, SCHEMA_NAME
 from .._sync import close_quietly, run_sync
-from ..bench.runner import RunConfig, aanswer_items, arun_benchmark
+from ..bench.runner import aanswer_items, arun_benchmark
+from ..bench.config import RunConfig
 from ..runlog.store import load_run
 
 __all__ = ["annotate", "annotate_texts", "annotate_corpus", "statements_from_run", "statements_from_records",
@@ -65,7 +66,7 @@ def annotate_texts(texts: Sequence[str], model: str, *, out: Union[str, Path], v
                    progress: bool = False, **run_options: Any):
     """Annotate free texts into a run directory (resumable); returns the runner's ``RunResult``.
 
-    ``run_options`` are :class:`~causalgraph.bench.runner.RunConfig` fields
+    ``run_options`` are :class:`~causalgraph.bench.config.RunConfig` fields
     (``temperature``, ``max_tokens``, ``concurrency``, ``max_attempts`` …).
     """
     if not texts:

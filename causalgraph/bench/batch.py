@@ -43,7 +43,8 @@ from ..taskkit.item import Item
 from .clock import utc_now
 from .config import RunConfig
 from ..runlog.files import Ledger
-from .runner import open_cache, plan_requests, redact, request_cost, write_cache_hits
+from .runner import open_cache, plan_requests, request_cost, write_cache_hits
+from ..llm.base import redact
 from ..runlog.store import RunStore, record_key
 from .writer import RunWriter, make_record
 

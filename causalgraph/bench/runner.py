@@ -57,11 +57,9 @@ from .progress import PROGRESS_INTERVAL, progress_interval
 from .retry import CircuitBreaker, RetryPolicy, backoff_delay, call_with_retries
 from .writer import RunWriter, make_record
 
-__all__ = ["RunConfig", "RunResult", "PreparedRun", "run_benchmark", "arun_benchmark", "prepare_run", "run_prompts",
-           "default_run_dir", "redact", "backoff_delay", "build_request", "cache_key_for", "make_record", "open_cache",
-           "request_cost", "loglik_choices", "loglik_variants", "METHODS", "DEFAULT_MAX_CONNECTION_FAILURES", "DEFAULT_MAX_FAILED_ITEMS",
-           "PROGRESS_INTERVAL", "MAX_EPOCHS", "plan_requests", "write_cache_hits", "ask_backend", "answer_samples",
-           "aanswer_items", "stopped_error", "choice_request", "probe_logprobs", "Planned", "Sink"]
+__all__ = ["run_benchmark", "arun_benchmark", "build_request", "cache_key_for", "open_cache", "request_cost",
+           "plan_requests", "write_cache_hits", "ask_backend", "answer_samples", "aanswer_items", "stopped_error",
+           "choice_request", "probe_logprobs", "Planned", "Sink"]
 
 @dataclass(frozen=True, slots=True)
 class Planned:

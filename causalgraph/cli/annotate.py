@@ -11,7 +11,7 @@ from ..llm.registry import model_forms
 from ..wording import plural
 from ._common import add_list_option, add_model_args, emit_json, emit_table, model_options
 from ..apps.annotator import annotate_corpus, annotate_texts, statements_from_run
-from ..bench.runner import default_run_dir
+from ..bench.config import default_run_dir
 from ..datasets import load_corpus
 
 __all__ = ["register", "add_model_options", "read_text_file", "read_texts"]

@@ -8,7 +8,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..bench.runner import DEFAULT_MAX_CONNECTION_FAILURES, DEFAULT_MAX_FAILED_ITEMS, RunConfig, arun_benchmark
+from ..bench.runner import arun_benchmark
+from ..bench.config import DEFAULT_MAX_CONNECTION_FAILURES, DEFAULT_MAX_FAILED_ITEMS, RunConfig
 from ..errors import ConfigError
 from ..llm.registry import model_forms
 from ..wording import plural

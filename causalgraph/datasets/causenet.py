@@ -36,6 +36,7 @@ import bz2
 import gzip
 import io
 import json
+import os
 from pathlib import Path
 from typing import Iterator, Optional
 
@@ -135,6 +136,59 @@ class _Bz2Streams(io.RawIOBase):
         except (OSError, EOFError, ValueError) as exc:
             raise SchemaError(f"{self._path}: stream {self._k} at byte {self._start:,} cannot be decompressed "
                               f"({exc}); the file is damaged") from None
+
+
+#: The end-of-stream magic of bzip2 (the 48 bits of √π), followed by the stream's 32-bit CRC.
+_BZ2_EOS = 0x177245385090
+
+
+def _ends_at_stream_end(p: Path) -> bool:
+    """Whether the bz2 file ``p`` ends where its last stream does: the end-of-stream magic and CRC in its last
+    bits, before at most 7 zero bits of padding — no byte after it (neither padding nor a damaged stream).
+
+    The parallel reader is used only for such a file: it skips bytes after the last stream with a warning
+    printed by its C++ code, where the loader's own readers refuse a damaged stream there in one line.
+
+    Examples
+    --------
+    >>> import bz2, tempfile, os
+    >>> f = tempfile.NamedTemporaryFile(suffix=".bz2", delete=False)
+    >>> _ = f.write(bz2.compress(b"a\\n") + bz2.compress(b"b\\n")); f.close()
+    >>> _ends_at_stream_end(Path(f.name))
+    True
+    >>> with open(f.name, "ab") as g:
+    ...     _ = g.write(b"\\0")
+    >>> _ends_at_stream_end(Path(f.name))
+    False
+    >>> os.unlink(f.name)
+    """
+    with open(p, "rb") as f:
+        f.seek(0, os.SEEK_END)
+        size = f.tell()
+        if size < 14:  # "BZh9" and an empty stream's end are 14 bytes
+            return False
+        f.seek(size - 11)
+        tail = int.from_bytes(f.read(11), "big")
+    for pad in range(8):
+        if tail & ((1 << pad) - 1):
+            break  # padding bits are zero
+        if (tail >> (pad + 32)) & ((1 << 48) - 1) == _BZ2_EOS:
+            return True
+    return False
+
+
+def _parallel_bz2(p: Path, threads: int):
+    """``indexed_bzip2``'s reader of ``p`` on ``threads`` threads, or ``None`` where the loader reads alone: the
+    package missing, one thread, or a file with bytes after its last stream (:func:`_ends_at_stream_end`)."""
+    if threads < 2:
+        return None
+    try:
+        import indexed_bzip2
+    except ImportError:
+        return None
+    if not _ends_at_stream_end(p):
+        return None
+    return indexed_bzip2.open(str(p), parallelization=threads)
 
 
 def _open_binary(p: Path):
@@ -408,12 +462,13 @@ def _arrow_schema(pa, keep_sentences: bool):
     ])
 
 
-def _load_arrow(p: Path, keep_sentences: bool, min_sources: int, capture: Optional[dict] = None) -> MergedGraph:
+def _load_arrow(p: Path, keep_sentences: bool, min_sources: int, capture: Optional[dict] = None,
+                threads: int = 1) -> MergedGraph:
     """Read with pyarrow; a line longer than a block is read again with blocks as large as ``_MAX_BLOCK``."""
     block = _BLOCK
     while True:
         try:
-            return _load_arrow_blocks(p, keep_sentences, min_sources, block, capture)
+            return _load_arrow_blocks(p, keep_sentences, min_sources, block, capture, threads)
         except _ArrowUnfit as exc:
             if "straddl" not in str(exc) or block >= _MAX_BLOCK:
                 raise
@@ -421,7 +476,7 @@ def _load_arrow(p: Path, keep_sentences: bool, min_sources: int, capture: Option
 
 
 def _load_arrow_blocks(p: Path, keep_sentences: bool, min_sources: int, block: int,
-                       capture: Optional[dict] = None) -> MergedGraph:
+                       capture: Optional[dict] = None, threads: int = 1) -> MergedGraph:
     import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.json as pj
@@ -433,15 +488,20 @@ def _load_arrow_blocks(p: Path, keep_sentences: bool, min_sources: int, block: i
     else:
         stream, codec = _open_binary(p)
         stream.close()
-        raw = pa.OSFile(str(p), "rb")
-        source = pa.CompressedInputStream(raw, codec) if codec else raw
+        parallel = _parallel_bz2(p, threads) if codec == "bz2" else None
+        if parallel is not None:
+            # bz2 blocks decompressed on `threads` threads, while Arrow parses the JSON blocks on its own pool
+            raw = source = pa.PythonFile(parallel, mode="r")
+        else:
+            raw = pa.OSFile(str(p), "rb")
+            source = pa.CompressedInputStream(raw, codec) if codec else raw
     opts = pj.ParseOptions(explicit_schema=_arrow_schema(pa, keep_sentences), unexpected_field_behavior="ignore")
     # Any Arrow error (invalid JSON, an unsupported or mistyped field, …) means the block parser cannot
     # read this file; the Python reader then reads it or names the line that is wrong.
     try:
         reader = pj.open_json(source, read_options=pj.ReadOptions(block_size=block, use_threads=True),
                               parse_options=opts)
-    except (pa.ArrowException, OSError, EOFError) as exc:
+    except (pa.ArrowException, OSError, EOFError, RuntimeError) as exc:
         raw.close()
         raise _ArrowUnfit(str(exc)) from None
     concepts, n_sources, supports = [], [], []
@@ -485,7 +545,8 @@ def _load_arrow_blocks(p: Path, keep_sentences: bool, min_sources: int, block: i
                     sent_chunks.append(pc.filter(text, valid))
                     sent_parent.append(parent[valid.to_numpy(zero_copy_only=False)])
             offset += m
-    except (pa.ArrowException, OSError, EOFError) as exc:
+    except (pa.ArrowException, OSError, EOFError, RuntimeError) as exc:
+        # (indexed_bzip2 raises RuntimeError on a damaged block: the Python reader then names the stream)
         raise _ArrowUnfit(str(exc)) from None
     finally:
         raw.close()
@@ -553,7 +614,8 @@ def _arrow_available() -> bool:
 
 
 def load_causenet(path, *, keep_sentences: bool = False, min_sources: int = 0, strict: bool = True,
-                  engine: str = "auto", _capture: Optional[dict] = None) -> MergedGraph:
+                  engine: str = "auto", threads: Optional[int] = None,
+                  _capture: Optional[dict] = None) -> MergedGraph:
     """Read a CauseNet JSON Lines file (plain, gzip or bz2) into one merged graph.
 
     Parameters
@@ -573,6 +635,11 @@ def load_causenet(path, *, keep_sentences: bool = False, min_sources: int = 0, s
     engine
         ``"auto"`` (pyarrow's block reader where it is installed and the file
         parses cleanly, else the Python reader), ``"arrow"`` or ``"python"``.
+    threads
+        Threads that decompress a bz2 file under the Arrow engine (default: every core,
+        ``os.cpu_count()``), with ``indexed_bzip2`` where it is installed (``causalgraph[causenet]``)
+        and the file ends where its last stream does (the release does); otherwise, or with 1, the
+        file is decompressed on one thread, as before. The graph is the same either way.
     _capture
         Internal: :func:`~causalgraph.datasets.causenet_sources.load_causenet_indexed`
         reads the file through its recorder and gets each relation's
@@ -604,11 +671,15 @@ def load_causenet(path, *, keep_sentences: bool = False, min_sources: int = 0, s
     if engine == "arrow" and not _arrow_available():
         raise ConfigError("engine 'arrow' needs pyarrow >= 14 with pyarrow.json.open_json "
                           "(pip install 'causalgraph[causenet]')")
+    if threads is None:
+        threads = os.cpu_count() or 1
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ConfigError(f"threads must be a positive integer, got {threads!r}")
     capture = _capture
     g = None
     if use_arrow:
         try:
-            g = _load_arrow(p, keep_sentences, min_sources, capture)
+            g = _load_arrow(p, keep_sentences, min_sources, capture, threads)
         except _ArrowUnfit:
             pass  # the Python reader finds the line and says what is wrong with it
     if g is None:

@@ -13,7 +13,7 @@ Each sample is one :class:`~causalgraph.taskkit.item.Item`: the same system and
 user messages the runner sends, the item id as sample id, and the item's
 task, variant, gold and provenance (``statement_id`` among it) as sample
 metadata.  The scorer reads each answer with the task's own parser (the very
-call :func:`causalgraph.bench.runner.make_record` makes), and the metric
+call :func:`causalgraph.bench.writer.make_record` makes), and the metric
 scores the answers with :func:`causalgraph.bench.scoring.score_records`, the
 function ``bench report`` uses, so the figures inspect prints are those
 ``causalgraph bench report`` prints for the same answers.  To put an inspect

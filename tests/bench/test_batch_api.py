@@ -17,7 +17,8 @@ import pytest
 
 from causalgraph.bench import batch as batch_mod
 from causalgraph.bench.batch import batch_status, collect_batch, submit_batch
-from causalgraph.bench.runner import RunConfig, run_benchmark
+from causalgraph.bench.runner import run_benchmark
+from causalgraph.bench.config import RunConfig
 from causalgraph.runlog.store import load_run
 from causalgraph.errors import ConfigError
 

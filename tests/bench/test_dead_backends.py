@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from causalgraph.bench.runner import DEFAULT_MAX_CONNECTION_FAILURES
+from causalgraph.bench.config import DEFAULT_MAX_CONNECTION_FAILURES
 from causalgraph.cli import main
 
 from bench_helpers import run_without  # noqa: E402  (tests/ is on sys.path via tests/conftest.py)

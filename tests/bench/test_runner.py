@@ -9,7 +9,9 @@ from collections import Counter
 
 import pytest
 
-from causalgraph.bench.runner import RunConfig, arun_benchmark, backoff_delay, default_run_dir, run_benchmark
+from causalgraph.bench.runner import arun_benchmark, run_benchmark
+from causalgraph.bench.config import RunConfig, default_run_dir
+from causalgraph.bench.retry import backoff_delay
 from causalgraph.runlog.store import load_run
 from causalgraph.datasets.fetch import sha256_file
 from causalgraph.errors import ConfigError
@@ -270,7 +272,7 @@ def test_arun_benchmark_stops_when_the_backend_refuses_everything_and_resumes_la
     ("max_connection_failures", -1, r"--max-connection-failures -1: expected an integer >= 0 \(0: never stop\)"),
 ])
 def test_run_config_refuses_negative_times_and_counts(option, value, message):
-    from causalgraph.bench.runner import RunConfig
+    from causalgraph.bench.config import RunConfig
     from causalgraph.errors import ConfigError
 
     with pytest.raises(ConfigError, match=message):

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from causalgraph.bench.runner import DEFAULT_MAX_CONNECTION_FAILURES, run_benchmark
+from causalgraph.bench.runner import run_benchmark
+from causalgraph.bench.config import DEFAULT_MAX_CONNECTION_FAILURES
 from causalgraph.runlog.store import load_run
 from causalgraph.cli import main
 from causalgraph.errors import BackendUnreachable

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from causalgraph.bench.runner import RunConfig, arun_benchmark, prepare_run, run_benchmark
+from causalgraph.bench.runner import arun_benchmark, run_benchmark
+from causalgraph.bench.config import RunConfig
+from causalgraph.bench.prepare import prepare_run
 from causalgraph.bench.scoring import compute_metrics
 from causalgraph.runlog.store import load_run
 from causalgraph.cli import main

@@ -246,7 +246,8 @@ def test_each_distinct_answer_is_parsed_once_and_a_refusal_is_kept_as_one(isolat
        st.sampled_from([None, 0.0, 0.7, 1]), st.none() | st.integers(0, 5))
 def test_the_runs_key_maker_gives_every_item_the_key_cache_key_for_gives_it(rows, temperature, seed):
     from causalgraph.bench import Item
-    from causalgraph.bench.runner import RunConfig, _KeyMaker, build_request, cache_key_for
+    from causalgraph.bench.runner import _KeyMaker, build_request, cache_key_for
+    from causalgraph.bench.config import RunConfig
     from causalgraph.llm.registry import get_backend
     from causalgraph.tasks import get_task
 

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from causalgraph.bench.runner import build_request, cache_key_for, run_benchmark, RunConfig
+from causalgraph.bench.runner import build_request, cache_key_for, run_benchmark
+from causalgraph.bench.config import RunConfig
 from causalgraph.runlog.store import RunStore, load_run
 from causalgraph.errors import ConfigError
 from causalgraph.llm import get_backend

@@ -187,7 +187,7 @@ def test_llamacpp_loglik_formats_the_prompt_with_a_named_chat_format_as_generati
 
 
 def _member_requests(climatecause_path, n):
-    from causalgraph.bench.runner import loglik_choices
+    from causalgraph.bench.prepare import loglik_choices
     from causalgraph.datasets import load_corpus
     from causalgraph.llm import Request
     from causalgraph.llm.loglik import LoglikRequest

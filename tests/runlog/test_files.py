@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from causalgraph.bench.batch import collect_batch, submit_batch
 from causalgraph.runlog.files import BatchJob, Ledger, Manifest, Metrics
-from causalgraph.bench.runner import RunConfig, run_benchmark
+from causalgraph.bench.runner import run_benchmark
+from causalgraph.bench.config import RunConfig
 from causalgraph.runlog.store import Run, load_run
 from causalgraph.errors import SchemaError
 
