@@ -19,7 +19,7 @@ from ..llm.registry import parse_model_options
 __all__ = ["add_data_option", "add_prompts_option", "add_graph_edit_option", "add_split_option", "add_rule_option",
            "add_format_option", "find_statement", "emit_table", "emit_rows", "emit_json", "to_jsonable", "format_float",
            "TABLE_FLOATS", "MultiValue", "add_list_option", "positive_int",
-           "nonnegative_int", "path_arg"]
+           "nonnegative_int", "path_arg", "add_power_design_options"]
 
 FORMATS = ("table", "csv", "json")
 
@@ -160,6 +160,18 @@ def find_statement(corpus, statement_id: str):
         span = f"{ids[0]} … {ids[-1]}" if ids else "none"
         raise ConfigError(f"--statement {statement_id!r}: no such statement in corpus {corpus.name!r} "
                           f"({len(ids)} statements, ids {span})") from None
+
+
+def add_power_design_options(parser) -> None:
+    """``--delta``, ``--discordance`` and ``--icc``: the paired design that ``stats power`` and ``bench plan
+    --power`` size (one definition, so the two commands read the same numbers the same way)."""
+    parser.add_argument("--delta", type=float, default=None, help="accuracy difference B - A to detect (default "
+                                                                  "with a pilot pair: the pilot's)")
+    parser.add_argument("--discordance", type=float, default=None,
+                        help="share of items the arms answer differently, one right and one wrong (no pilot: "
+                             "required)")
+    parser.add_argument("--icc", type=float, default=None, help="intra-statement correlation of the paired "
+                                                                "difference (default: the pilot's, else 0)")
 
 
 def add_format_option(parser, default: str = "table", choices: Sequence[str] = FORMATS) -> None:

@@ -14,7 +14,8 @@ from ..errors import ConfigError
 from ..llm.registry import model_forms
 from ..wording import plural
 from ._common import (add_data_option, add_format_option, add_graph_edit_option, add_list_option, add_model_args,
-                      add_prompts_option, emit_json, emit_table, model_options, nonnegative_int, path_arg)
+                      add_power_design_options, add_prompts_option, emit_json, emit_table, model_options,
+                      nonnegative_int, path_arg)
 from ..llm.pricing import load_prices
 from ..bench.scoring import (
     ANSWER_GRAPH_COLUMNS, report_rows, accuracy_column, agreement_columns, answer_graph_columns, loglik_columns,
@@ -582,12 +583,7 @@ def register(subparsers) -> None:
                         "(McNemar exact, clustered); P defaults to 0.8")
     add_list_option(g, "--pilot", metavar="RUN[,RUN]", help="a pilot pair (p_b, p_c and icc measured), or one "
                                                             "pilot run with --delta")
-    g.add_argument("--delta", type=float, default=None, help="accuracy difference B - A to detect (default with a "
-                                                            "pilot pair: the pilot's)")
-    g.add_argument("--discordance", type=float, default=None,
-                   help="share of items the arms answer differently (no pilot: required)")
-    g.add_argument("--icc", type=float, default=None, help="intra-statement correlation of the paired difference "
-                                                          "(default: the pilot's, else 0)")
+    add_power_design_options(g)
     g.add_argument("--alpha", type=float, default=None, help="level of the tests (default 0.05)")
     add_format_option(p)
     p.set_defaults(func=_cmd_plan)

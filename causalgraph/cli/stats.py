@@ -17,7 +17,8 @@ import argparse
 import sys
 
 from ..errors import ConfigError
-from ._common import add_data_option, add_format_option, add_list_option, emit_json, emit_table, nonnegative_int
+from ._common import (add_data_option, add_format_option, add_list_option, add_power_design_options, emit_json,
+                      emit_table, nonnegative_int)
 from ..stats import mcnemar_runs, kruskal_runs, consistency, sign_consistency
 from ..datasets import load_corpus
 from ..metrics.complexity import complexity_table
@@ -199,12 +200,7 @@ def _register_analyses(ssub) -> None:
                                      "--discordance, --delta and --icc. See docs/statistics.md.")
     pw.add_argument("runs", nargs="*", metavar="RUN", help="pilot: two runs of the same items (A then B), or one "
                                                            "run with --delta")
-    pw.add_argument("--delta", type=float, default=None, help="accuracy difference B - A to detect (default with a "
-                                                             "pilot pair: the pilot's)")
-    pw.add_argument("--discordance", type=float, default=None,
-                    help="share of items the arms answer differently (one right, one wrong)")
-    pw.add_argument("--icc", type=float, default=None, help="intra-statement correlation of the paired difference "
-                                                           "(default: the pilot's, else 0)")
+    add_power_design_options(pw)
     pw.add_argument("--items", type=int, default=None, help="items of the planned run (no pilot: with --statements)")
     pw.add_argument("--statements", type=int, default=None,
                     help="statements of the planned run (default: the pilot's; sizes cycled from the pilot)")
