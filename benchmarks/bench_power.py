@@ -5,8 +5,11 @@ correlation ρ ∈ {0, 0.25, 0.5}, Δ = discordance / 4, statement sizes cycled 
 ``ccr-member`` A_5 statements (the last one cut to reach n). Prints, per cell, the analytic power, the
 simulated one (``N_SIM`` datasets, seed n; Monte-Carlo SE √(p(1 − p)/N_SIM)) and their difference.
 
-Usage: ``python benchmarks/bench_power.py [N_SIM] [mcnemar|clustered] [DISCORDANCES] [ICCS]`` (default 4000,
-clustered, ``0.1,0.4`` and ``0,0.25,0.5``; about 20 s here). The finer grid of docs/statistics.md that places
+Usage: ``python benchmarks/bench_power.py [N_SIM] [mcnemar|clustered] [DISCORDANCES] [ICCS] [EFFECT] [SIZES]``
+(default 4000, clustered, ``0.1,0.4``, ``0,0.25,0.5``, effect 0.25 (Δ = discordance × EFFECT, split 3:5 at
+0.25) and ClimateCause's statement sizes, ``equal8`` for statements of 8 items; about 20 s here). Each row
+also gives :func:`clustered_misfit` and whether the analytic clustered power is withheld for it; the last
+line counts the cells given and those of them within 2 points. The finer grid of docs/statistics.md that places
 the analytic mode's limit: ``python benchmarks/bench_power.py 4000 clustered 0.1,0.15,0.2,0.25,0.3,0.4
 0,0.1,0.25,0.5``. ``python benchmarks/bench_power.py 10000 variance`` checks the approximation's parts on four
 designs: the mean's variance, the CR2 variance's expectation and its variance, each simulated over the formula
@@ -21,7 +24,8 @@ import time
 
 import numpy as np
 
-from causalgraph.stats.power import Design, _cr2_moments, design_effect, power
+from causalgraph.stats.power import MAX_CLUSTERED_MISFIT, Design, _analytic, _cr2_moments, \
+    clustered_misfit, design_effect, power
 
 #: ClimateCause's ccr-member A_5 statement sizes (512 items in 63 statements).
 SIZES63 = [2] * 5 + [3] * 9 + [4] * 11 + [5] * 5 + [6] * 4 + [7] * 3 + [8] * 5 + [9] * 6 + [11] * 4 + [12] * 2 + \
@@ -74,17 +78,27 @@ def main() -> None:
         return variance_check(n_sim)
     discs = [float(x) for x in (sys.argv[3] if len(sys.argv) > 3 else "0.1,0.4").split(",")]
     iccs = [float(x) for x in (sys.argv[4] if len(sys.argv) > 4 else "0,0.25,0.5").split(",")]
+    effect = float(sys.argv[5]) if len(sys.argv) > 5 else 0.25
+    equal = len(sys.argv) > 6 and sys.argv[6] == "equal8"
     t0 = time.time()
-    print(f"# {test}: analytic against {n_sim} simulated datasets per cell")
-    print("n  discordance  icc  analytic  simulated  difference")
+    print(f"# {test}: analytic against {n_sim} simulated datasets per cell; delta = {effect:g} x discordance; "
+          f"statements {'of 8 items' if equal else 'of ClimateCause sizes'}")
+    print("n  discordance  icc  analytic  simulated  difference  misfit  given")
+    given = within = 0
     for n in (100, 500, 2000):
         for disc in discs:
             for icc in iccs:
-                d = Design(sizes(n), disc * 3 / 8, disc * 5 / 8, icc)
-                a = power(d, test)
+                sz = [8] * (n // 8) if equal else sizes(n)
+                d = Design(sz, disc * (1 - effect) / 2, disc * (1 + effect) / 2, icc)
+                a = _analytic(d, test, 0.05)  # the raw figure, also where power() withholds it
                 s = power(d, test, mode="simulation", n_sim=n_sim, seed=n)
-                print(f"{n}  {disc}  {icc}  {a:.4f}  {s:.4f}  {a - s:+.4f}", flush=True)
-    print(f"# {time.time() - t0:.0f} s")
+                mis = clustered_misfit(d)
+                ok = test != "clustered" or not mis > MAX_CLUSTERED_MISFIT
+                given += ok
+                within += ok and abs(a - s) <= 0.02
+                print(f"{n}  {disc}  {icc}  {a:.4f}  {s:.4f}  {a - s:+.4f}  {mis:.4f}  {'yes' if ok else 'withheld'}",
+                      flush=True)
+    print(f"# given {given}, within 2 points {within}; {time.time() - t0:.0f} s")
 
 
 if __name__ == "__main__":

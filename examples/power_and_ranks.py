@@ -1,7 +1,8 @@
 """Plan a comparison before the run, then tell the arms apart after it (issue 37).
 
 1. ``stats power`` from assumed numbers: power, minimum detectable effect and statements needed for
-   McNemar's exact test and the statement-clustered test.
+   McNemar's exact test and the statement-clustered test; where the clustered test's analytic figures are
+   withheld (few discordant items a statement: its misfit above 0.025), the simulation gives them.
 2. Three mock runs of all 512 ``ccr-member`` A_5 items, 63 statements (the oracle, ``mock/noisy`` wrong
    with probability 0.3, and a constant "No"): the same figures from a pilot pair, then ``stats compare
    --rank``: each arm's F1 with its interval, tie groups after Holm, and rank intervals over
@@ -25,11 +26,17 @@ from causalgraph.stats.power import Design, pilot_pair, plan_power, power_table
 from causalgraph.stats.ranking import rank_runs
 
 # 1. Before any run: 874 items over 63 statements, the arms disagree on 20 % of items, B better by 5 points.
+def shown(value, spec):  # an undefined figure is "—", never a number
+    return "—" if value is None or value != value else format(value, spec)
+
+
 sizes = [874 // 63 + (1 if i < 874 % 63 else 0) for i in range(63)]
 design = Design(sizes, p_b=0.075, p_c=0.125, icc=0.1)
-for row in power_table(design):
-    print(f"{row['test']:9s} power {row['power']:.3f}  MDE {row['mde']:.3f}  "
-          f"statements needed {row['statements_needed']} ({row['items_needed']} items)")
+for mode in ("analytic", "simulation"):
+    for row in power_table(design, mode=mode, n_sim=2000):
+        print(f"{row['test']:9s} {mode:10s} power {shown(row['power'], '.3f')}  MDE {shown(row['mde'], '.3f')}  "
+              f"statements needed {shown(row['statements_needed'], 'd')} ({shown(row['items_needed'], 'd')} items)"
+              + (f"  ({row['note']})" if row["note"] else ""))
 
 with tempfile.TemporaryDirectory() as tmp:
     runs = []
@@ -42,7 +49,8 @@ with tempfile.TemporaryDirectory() as tmp:
     pilot = pilot_pair(runs[1], runs[0])
     print(f"\npilot: discordance {pilot.discordance:.3f}, delta {pilot.delta:+.3f}, icc {pilot.icc:.3f}")
     for row in power_table(pilot.scaled(63)):
-        print(f"{row['test']:9s} with 63 such statements: power {row['power']:.3f}, MDE {row['mde']:.3f}")
+        print(f"{row['test']:9s} with 63 such statements: power {shown(row['power'], '.3f')}, "
+              f"MDE {shown(row['mde'], '.3f')}")
     # 2b. Which arms are separable?
     table = rank_runs(runs, by="model", n_boot=500)
     print()
@@ -54,9 +62,6 @@ with tempfile.TemporaryDirectory() as tmp:
     views, comparison = load_views(runs)
     page = write_run_page(runs, Path(tmp) / "compare.html", views=(views, comparison))
     print(f"\n{page.name}: ranking by {comparison['ranking']['by']}")
-    def shown(value, spec):  # an undefined figure is "—", never a number
-        return "—" if value is None else format(value, spec)
-
     for r in comparison["ranking"]["rows"]:
         print(f"  {r['arm']:14s} F1 {shown(r['score'], '.3f')} [{shown(r['ci_low'], '.3f')}, "
               f"{shown(r['ci_high'], '.3f')}]  group {r['group'] or '—':3s} rank {shown(r['rank'], 'g')} "
@@ -68,4 +73,4 @@ plan = plan_run(["ccr-member"], "openai/gpt-5.1-2025-11-13", variants=["A_5"], s
 print()
 for row in plan_power(plan, pilot):
     print(f"{row['task']} {row['variant']} {row['test']:9s} items {row['items']}, statements {row['statements']}: "
-          f"power {row['power']:.3f}, MDE {row['mde']:.3f}")
+          f"power {shown(row['power'], '.3f')}, MDE {shown(row['mde'], '.3f')}")

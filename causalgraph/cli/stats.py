@@ -505,7 +505,7 @@ def run_power(args) -> int:
         print(f"\n{design.source}; power at alpha {args.alpha:g} (two-sided) to detect delta = accuracy B - A; "
               f"mde: smallest |delta| detected with power {args.target:g} at this discordance; statements_needed "
               f"(items): for power {args.target:g} at this delta, statement sizes as in the design"
-              f"{' (mde and statements_needed analytic: only power is simulated)' if args.mode == 'simulation' else ''}"
+              f"{f' (all three simulated: {args.n_sim} datasets, seed {args.seed})' if args.mode == 'simulation' else ''}"
               f"; deff = 1 + "
               f"(sum n_s^2/n - 1) icc. mcnemar: exact test, items as independent; clustered: accuracy difference "
               f"with a CR2 SE over statements (what stats compare --test clustered runs)")

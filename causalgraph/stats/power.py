@@ -25,11 +25,17 @@ Tests (as ``stats compare`` runs them):
 
 ``mode="simulation"`` draws ``n_sim`` datasets of the same design (each item copies its statement's
 draw with probability √ρ, else draws its own: the marginal law is kept and the intra-statement
-correlation is exactly ρ) and runs the tests themselves. On the grid of docs/statistics.md the two modes
-agree within 2 percentage points for McNemar (tested), and for the clustered test at ρ = 0 (tested) and
-in 14 of the 18 cells (n 100–2,000, discordance 0.1 and 0.4, ρ 0–0.5); at discordance 0.1 with ρ ≥ 0.25
-the clustered analytic power is off by 2.5–5.1 points (above the simulated one at n ≤ 500, below at
-n = 2,000): use ``mode="simulation"`` there.
+correlation is exactly ρ) and runs the tests themselves; the MDE and the statements needed are then
+searched on the simulated power too (the same seed at every step).
+
+The clustered test's analytic figures take the CR2 variance as a scaled χ²_ν. With few discordant items
+per statement and ρ > 0 its statement totals are far from normal and the variance varies more than that:
+:func:`clustered_misfit` measures by how much (the squared coefficient of variation of the CR2 variance
+beyond the χ²_ν's, from the exact second and fourth moments of the statement totals). On the 72-cell grid
+of docs/statistics.md every cell up to 0.028 is within 2 points of the simulation and the first beyond
+it is off by 2.8, so where the misfit exceeds :data:`MAX_CLUSTERED_MISFIT` (0.025) the analytic clustered
+power, MDE and statements needed are withheld (NaN/``None`` with a note) and ``mode="simulation"`` gives
+them. McNemar's analytic figures hold on the whole grid.
 
 From a pilot: :func:`pilot_pair` estimates ``p_b``, ``p_c``, ``ρ`` (one-way ANOVA estimator over
 statements, truncated at 0) and the statement sizes from two runs of the same items.
@@ -49,10 +55,15 @@ from .pairing import as_run, pair_key, run_name
 from .resampling import bell_mccaffrey_traces
 
 __all__ = ["Design", "TESTS", "design_effect", "power", "mde", "statements_needed", "pilot_pair", "pilot_run",
-           "power_table", "icc_anova", "plan_power", "PLAN_POWER_COLUMNS"]
+           "power_table", "icc_anova", "plan_power", "PLAN_POWER_COLUMNS", "clustered_misfit",
+           "MAX_CLUSTERED_MISFIT"]
 
 #: The tests :func:`power` knows.
 TESTS = ("mcnemar", "clustered")
+
+#: Above this :func:`clustered_misfit` the clustered test's analytic figures are withheld (docs/statistics.md:
+#: on the 72-cell grid every cell up to 0.028 is within 2 points of the simulation, the next one off by 2.8).
+MAX_CLUSTERED_MISFIT = 0.025
 
 
 @dataclass
@@ -207,6 +218,70 @@ def _cr2_moments(sizes: Sequence[int], icc: float) -> tuple[float, float]:
     return nu, tr / true
 
 
+def _total_moments(size: int, p_b: float, p_c: float, icc: float) -> tuple[float, float]:
+    """``(μ₂, μ₄)``: central moments of one statement's total of ``d`` over ``size`` items, exactly.
+
+    The items copy the statement's shared draw ``D₀`` with probability √ρ, else draw their own (the model of
+    :func:`power`'s simulation), so given ``D₀`` the total is a sum of ``size`` independent items: its
+    cumulants are ``size`` times an item's. The moments about the overall mean then mix the three values of
+    ``D₀``.
+    """
+    q = math.sqrt(icc)
+    values = np.array([-1.0, 0.0, 1.0])
+    probs = np.array([p_b, 1 - p_b - p_c, p_c])
+    parts = []
+    for v, pv in zip(values, probs):
+        px = q * (values == v) + (1 - q) * probs  # an item's law given D₀ = v
+        m1 = float(px @ values)
+        c = values - m1
+        k2, k3 = float(px @ c ** 2), float(px @ c ** 3)
+        k4 = float(px @ c ** 4) - 3 * k2 * k2
+        parts.append((pv, size * m1, size * k2, size * k3, size * k4 + 3 * (size * k2) ** 2))
+    mean = sum(pv * m for pv, m, *_ in parts)
+    mu2 = sum(pv * (c2 + (m - mean) ** 2) for pv, m, c2, _, _ in parts)
+    mu4 = sum(pv * (c4 + 4 * (m - mean) * c3 + 6 * (m - mean) ** 2 * c2 + (m - mean) ** 4)
+              for pv, m, c2, c3, c4 in parts)
+    return mu2, mu4
+
+
+def clustered_misfit(design: Design) -> float:
+    """How much more the clustered test's CR2 variance varies than the scaled χ²_ν its analytic power assumes.
+
+    ``2 (κ − 1) / ν``: the squared coefficient of variation of the CR2 variance beyond the χ²_ν's ``2 / ν``,
+    with ``κ = Σ w_s² (μ₄,s − μ₂,s²) / Σ w_s² 2 μ₂,s²`` (``w_s = 1 / (1 − n_s / n)``, the CR2 weights; the
+    statement totals' moments exact, :func:`_total_moments`): 0 for normal totals, and small whatever the
+    totals when there are many statements (ν large). Above :data:`MAX_CLUSTERED_MISFIT` the analytic
+    clustered figures are withheld. NaN with one statement or no discordance.
+
+    Examples
+    --------
+    >>> round(clustered_misfit(Design([8] * 63, 0.125, 0.125, 0.1)), 4)   # 25 % discordance
+    0.0214
+    >>> round(clustered_misfit(Design([8] * 63, 0.02, 0.04, 0.1)), 4)     # 6 %: few discordant items a statement
+    0.1604
+    """
+    _check(design)
+    if len(design.sizes) < 2 or design.discordance <= 0:
+        return math.nan
+    sizes, counts = np.unique(np.asarray(design.sizes, dtype=int), return_counts=True)
+    n = float(design.n)
+    num = den = 0.0
+    for size, count in zip(sizes, counts):  # by distinct size: O(distinct sizes), not O(statements)
+        mu2, mu4 = _total_moments(int(size), design.p_b, design.p_c, design.icc)
+        w2 = (1 / (1 - size / n)) ** 2 if size < n else 0.0
+        num += count * w2 * (mu4 - mu2 * mu2)
+        den += count * w2 * 2 * mu2 * mu2
+    nu, _ = _cr2_moments(design.sizes, design.icc)
+    if den <= 0 or not nu > 0:
+        return math.nan
+    return float(2 * (num / den - 1) / nu)
+
+
+def _withheld(design: Design, test: str, mode: str) -> bool:
+    """Whether the analytic clustered figure at ``design`` is withheld (its misfit above the maximum)."""
+    return mode == "analytic" and test == "clustered" and clustered_misfit(design) > MAX_CLUSTERED_MISFIT
+
+
 def _simulate(design: Design, test: str, alpha: float, n_sim: int, seed: int) -> float:
     """Monte-Carlo power: draw ``n_sim`` datasets and run the test itself (vectorised over datasets)."""
     from scipy.stats import binom, t as student
@@ -251,9 +326,31 @@ def _simulate(design: Design, test: str, alpha: float, n_sim: int, seed: int) ->
     return hits / n_sim
 
 
+def _power_at(design: Design, test: str, alpha: float, mode: str, n_sim: int, seed: int) -> float:
+    """The raw power (no check, nothing withheld) of one mode: the search helpers' inner call."""
+    if mode == "analytic":
+        return _analytic(design, test, alpha)
+    return _simulate(design, test, alpha, n_sim, seed)
+
+
+def _check_mode(test: str, alpha: float, mode: str, n_sim: int) -> None:
+    if test not in TESTS:
+        raise ConfigError(f"unknown test {test!r}; expected one of {', '.join(TESTS)}")
+    if not 0 < alpha < 1:
+        raise ConfigError(f"--alpha {alpha:g}: expected a number between 0 and 1")
+    if mode not in ("analytic", "simulation"):
+        raise ConfigError(f"unknown mode {mode!r}; expected analytic or simulation")
+    if mode == "simulation" and n_sim < 1:
+        raise ConfigError(f"--n-sim {n_sim}: expected an integer >= 1")
+
+
 def power(design: Design, test: str = "mcnemar", *, alpha: float = 0.05, mode: str = "analytic",
           n_sim: int = 2000, seed: int = 0) -> float:
     """Power of ``test`` at level ``alpha`` for the effect ``design.delta``.
+
+    NaN when it cannot be given: no discordant item, one statement for the clustered test, or the
+    clustered test's analytic power where :func:`clustered_misfit` exceeds :data:`MAX_CLUSTERED_MISFIT`
+    (``mode="simulation"`` gives it there).
 
     Examples
     --------
@@ -264,26 +361,23 @@ def power(design: Design, test: str = "mcnemar", *, alpha: float = 0.05, mode: s
     True
     """
     _check(design)
-    if test not in TESTS:
-        raise ConfigError(f"unknown test {test!r}; expected one of {', '.join(TESTS)}")
-    if not 0 < alpha < 1:
-        raise ConfigError(f"--alpha {alpha:g}: expected a number between 0 and 1")
+    _check_mode(test, alpha, mode, n_sim)
     if design.discordance <= 0:
         # The arms never disagree: neither test has anything to reject with; undefined, not 0.
         return math.nan
-    if mode == "analytic":
-        return _analytic(design, test, alpha)
-    if mode == "simulation":
-        if n_sim < 1:
-            raise ConfigError(f"--n-sim {n_sim}: expected an integer >= 1")
-        return _simulate(design, test, alpha, n_sim, seed)
-    raise ConfigError(f"unknown mode {mode!r}; expected analytic or simulation")
+    if _withheld(design, test, mode):
+        return math.nan
+    return _power_at(design, test, alpha, mode, n_sim, seed)
 
 
-def mde(design: Design, test: str = "mcnemar", *, alpha: float = 0.05, target: float = 0.8) -> float:
-    """The smallest |Δ| (same discordance and correlation) that ``test`` detects with power ``target`` (analytic).
+def mde(design: Design, test: str = "mcnemar", *, alpha: float = 0.05, target: float = 0.8,
+        mode: str = "analytic", n_sim: int = 2000, seed: int = 0) -> float:
+    """The smallest |Δ| (same discordance and correlation) that ``test`` detects with power ``target``.
 
-    NaN when even Δ = ± discordance is not detected with that power.
+    NaN when even Δ = ± discordance is not detected with that power, and (analytic mode) for the clustered
+    test where :func:`clustered_misfit` at the MDE exceeds :data:`MAX_CLUSTERED_MISFIT`. In simulation mode
+    the search runs on the simulated power, every step with the same ``seed`` (so the draws differ only by
+    the effect), to a step of discordance / 2¹⁴.
 
     Examples
     --------
@@ -291,25 +385,36 @@ def mde(design: Design, test: str = "mcnemar", *, alpha: float = 0.05, target: f
     0.031
     """
     _check(design)
+    _check_mode(test, alpha, mode, n_sim)
     d = design.discordance
     if not 0 < target < 1:
         raise ConfigError(f"--power {target:g}: expected a number between 0 and 1")
-    if d <= 0 or not _analytic(design.with_delta(d), test, alpha) >= target:  # NaN (one statement): not reached
+
+    def reached(delta: float) -> bool:
+        return _power_at(design.with_delta(delta), test, alpha, mode, n_sim, seed) >= target
+
+    if d <= 0 or not reached(d):  # NaN (one statement) fails too: not reached
         return math.nan
     lo, hi = 0.0, d
-    for _ in range(40):
+    for _ in range(40 if mode == "analytic" else 14):
         mid = (lo + hi) / 2
-        if _analytic(design.with_delta(mid), test, alpha) >= target:
+        if reached(mid):
             hi = mid
         else:
             lo = mid
+    if _withheld(design.with_delta(hi), test, mode):
+        return math.nan
     return hi
 
 
 def statements_needed(design: Design, test: str = "mcnemar", *, alpha: float = 0.05, target: float = 0.8,
-                      limit: int = 100_000) -> Optional[int]:
-    """Fewest statements (of the design's mix of sizes) for power ``target`` at ``design.delta``; ``None``
-    beyond ``limit`` or for Δ = 0.
+                      limit: Optional[int] = None, mode: str = "analytic", n_sim: int = 2000,
+                      seed: int = 0) -> Optional[int]:
+    """Fewest statements (of the design's mix of sizes) for power ``target`` at ``design.delta``.
+
+    ``None`` for Δ = 0, beyond ``limit`` statements (default 100,000 analytic, 10,000 simulated: every
+    step of the search simulates a design of that many), and (analytic) for the clustered test where
+    :func:`clustered_misfit` of the design found exceeds :data:`MAX_CLUSTERED_MISFIT`.
 
     Examples
     --------
@@ -317,25 +422,34 @@ def statements_needed(design: Design, test: str = "mcnemar", *, alpha: float = 0
     103
     """
     _check(design)
+    _check_mode(test, alpha, mode, n_sim)
     if design.delta == 0:
         return None
+    if limit is None:
+        limit = STATEMENTS_LIMIT[mode]
 
     def ok(G: int) -> bool:
-        return _analytic(design.scaled(G), test, alpha) >= target
+        return _power_at(design.scaled(G), test, alpha, mode, n_sim, seed) >= target
 
     lo = 2 if test == "clustered" else 1
     hi = lo
     while not ok(hi):
-        hi *= 2
-        if hi > limit:
+        if hi >= limit:
             return None
+        hi = min(hi * 2, limit)
     while lo < hi:
         mid = (lo + hi) // 2
         if ok(mid):
             hi = mid
         else:
             lo = mid + 1
+    if _withheld(design.scaled(hi), test, mode):
+        return None
     return hi
+
+
+#: The most statements :func:`statements_needed` searches, by mode.
+STATEMENTS_LIMIT = {"analytic": 100_000, "simulation": 10_000}
 
 
 def icc_anova(values: np.ndarray, groups: Sequence[Any]) -> float:
@@ -438,9 +552,11 @@ def power_table(design: Design, *, alpha: float = 0.05, target: float = 0.8, mod
                 n_sim: int = 2000, seed: int = 0, tests: Sequence[str] = TESTS) -> list[dict[str, Any]]:
     """One row per test: the design, the power at its Δ, the MDE at ``target`` and the statements/items needed.
 
-    A value that cannot be given is NaN (``None`` for the statements needed) and ``note`` says why
-    (no discordant item, one statement for the clustered test, an MDE or a power out of reach); else
-    ``note`` is ``None``.
+    All three figures come from ``mode`` (the simulation with ``n_sim`` datasets and ``seed``). A value
+    that cannot be given is NaN (``None`` for the statements needed) and ``note`` says why (no discordant
+    item, one statement for the clustered test, an MDE or a power out of reach, an analytic clustered figure
+    withheld for its :func:`clustered_misfit`); else ``note`` is ``None``. ``misfit`` is the clustered
+    row's :func:`clustered_misfit` at the design (``None`` for McNemar).
 
     Examples
     --------
@@ -450,32 +566,56 @@ def power_table(design: Design, *, alpha: float = 0.05, target: float = 0.8, mod
     """
     rows = []
     for test in tests:
-        G = statements_needed(design, test, alpha=alpha, target=target)
-        p = power(design, test, alpha=alpha, mode=mode, n_sim=n_sim, seed=seed)
-        m = mde(design, test, alpha=alpha, target=target)
+        kw = dict(alpha=alpha, mode=mode, n_sim=n_sim, seed=seed)
+        G = statements_needed(design, test, target=target, **kw)
+        p = power(design, test, **kw)
+        m = mde(design, test, target=target, **kw)
+        misfit = clustered_misfit(design) if test == "clustered" else None
         rows.append({"test": test, "mode": mode, "items": design.n, "statements": len(design.sizes),
                      "discordance": design.discordance, "delta": design.delta, "icc": design.icc,
                      "deff": design_effect(design.sizes, design.icc), "power": p, "mde": m,
                      "statements_needed": G,
                      "items_needed": None if G is None else int(sum(design.scaled(G).sizes)),
-                     "alpha": alpha, "target_power": target,
-                     "note": _undefined_note(design, test, p, m, G, target)})
+                     "alpha": alpha, "target_power": target, "misfit": misfit,
+                     "note": _undefined_note(design, test, p, m, G, target, mode, alpha=alpha)})
     return rows
 
 
-def _undefined_note(design: Design, test: str, p: float, m: float, G: Optional[int], target: float) -> Optional[str]:
+def _undefined_note(design: Design, test: str, p: float, m: float, G: Optional[int], target: float,
+                    mode: str = "analytic", *, alpha: float = 0.05) -> Optional[str]:
     """Why :func:`power_table`'s row leaves power, MDE or statements needed undefined (``None``: all given)."""
     if design.discordance <= 0:
         return "no discordant item: the arms always agree, so power, MDE and statements needed are undefined"
-    why = []
+    why, withheld = [], []
     if math.isnan(p) and test == "clustered" and len(design.sizes) < 2:
         why.append("one statement: the clustered test needs two or more, power undefined")
+    elif math.isnan(p) and _withheld(design, test, mode):
+        withheld.append(f"power (misfit {clustered_misfit(design):.3f})")
     if math.isnan(m):
-        why.append(f"mde not reached: even |delta| = discordance {design.discordance:g} has power below {target:g}")
+        # withheld, not out of reach, when the raw analytic power reaches the target at Δ = discordance
+        if mode == "analytic" and test == "clustered" and len(design.sizes) >= 2 and \
+                _analytic(design.with_delta(design.discordance), test, alpha) >= target:
+            withheld.append("mde")
+        else:
+            why.append(f"mde not reached: even |delta| = discordance {design.discordance:g} has power below "
+                       f"{target:g}")
     if G is None:
-        why.append("statements_needed undefined: delta 0 has no power to reach" if design.delta == 0 else
-                   "statements_needed not reached within 100,000 statements")
+        if design.delta == 0:
+            why.append("statements_needed undefined: delta 0 has no power to reach")
+        elif mode == "analytic" and test == "clustered" and _reaches_within_limit(design, test, alpha, target):
+            withheld.append("statements_needed")
+        else:
+            why.append(f"statements_needed not reached within {STATEMENTS_LIMIT[mode]:,} statements")
+    if withheld:
+        why.append(f"analytic {', '.join(withheld)} withheld: the CR2 variance varies more than the noncentral t "
+                   f"assumes (misfit above {MAX_CLUSTERED_MISFIT:g}: few discordant items a statement); "
+                   f"--mode simulation gives them")
     return "; ".join(why) or None
+
+
+def _reaches_within_limit(design: Design, test: str, alpha: float, target: float) -> bool:
+    """Whether the raw analytic power reaches ``target`` within the analytic statement limit."""
+    return _analytic(design.scaled(STATEMENTS_LIMIT["analytic"]), test, alpha) >= target
 
 
 #: The columns of :func:`plan_power`'s rows after the plan's task and variant (``bench plan --power``).
@@ -513,7 +653,7 @@ def plan_power(plan_rows: Sequence[dict], design: Design, *, alpha: float = 0.05
             out += [{**head, "test": t, "items": 0, "statements": 0, "discordance": design.discordance,
                      "delta": design.delta, "icc": design.icc, "deff": math.nan, "power": math.nan, "mde": math.nan,
                      "statements_needed": None, "items_needed": None, "alpha": alpha, "target_power": target,
-                     "note": "no planned item: power, MDE and statements needed are undefined"} for t in tests]
+                     "misfit": None, "note": "no planned item: power, MDE and statements needed are undefined"} for t in tests]
             continue
         planned = Design([int(x) for x in sizes], design.p_b, design.p_c, design.icc, design.source,
                          list(design.notes))
