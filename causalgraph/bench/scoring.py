@@ -53,7 +53,6 @@ from .epochs import (
 )
 
 __all__ = [
-    "binary_scores",
     "multiclass_scores",
     "bootstrap_interval",
     "MIN_STATEMENTS_INTERVAL",
@@ -76,7 +75,6 @@ __all__ = [
     "format_mean_std",
     "bootstrap_unit",
     "score_notes",
-    "small_sample_factor",
     "MAX_UNDEFINED_SHARE",
 ]
 

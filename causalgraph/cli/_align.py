@@ -16,7 +16,7 @@ from ..wording import plural
 from ..errors import ConfigError
 from ..extraction.embed import load_embedder
 
-__all__ = ["add_align_options", "align_settings", "write_alignment", "alignment_note", "undefined_notes",
+__all__ = ["add_align_options", "align_settings", "alignment_note", "undefined_notes",
            "undefined_edge_notes", "emit_alignment_notes", "emit_aligned", "POOLED_COLUMNS"]
 
 #: Columns of the ``--pooled`` table.

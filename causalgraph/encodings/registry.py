@@ -20,11 +20,11 @@ from collections.abc import Mapping
 from typing import Any, Iterator, Optional
 
 from ..errors import ConfigError
-from ..registry import ENTRY_POINT_GROUPS, Registry, did_you_mean, record_name, short_repr
+from ..registry import ENTRY_POINT_GROUPS, Registry, record_name, short_repr
 from .base import Encoding
 
 __all__ = ["register_encoding", "unregister_encoding", "get_encoding", "encoding_names", "decodable_names",
-           "encoding_for_prefix", "ENCODING_PREFIXES", "did_you_mean", "ENCODINGS_REGISTRY"]
+           "encoding_for_prefix", "ENCODING_PREFIXES", "ENCODINGS_REGISTRY"]
 
 _PREFIX = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 # Variant ids of prompts without a graph start with these (0_1, F_2, CoT_3, RC_F_1, RC_0_2): a graph

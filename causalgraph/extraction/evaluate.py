@@ -44,7 +44,7 @@ from ..display import html_for
 from ..datasets import load_corpus, load_pubmedcausal
 from .embed import SpanEmbedder, load_embedder
 
-__all__ = ["ExtractionReport", "evaluate_extraction", "align", "prf", "error_buckets", "label_scores",
+__all__ = ["ExtractionReport", "evaluate_extraction", "align", "error_buckets", "label_scores",
            "exact_hits", "MODES", "BUCKETS", "EXACT_RULES", "SOFT_RULES", "COSINE_THRESHOLD", "PARTIAL_THRESHOLD"]
 
 MODES = ("paper", "hungarian")

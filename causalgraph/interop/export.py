@@ -42,7 +42,7 @@ from ..tasks import get_task, list_tasks
 from ..graph_edits import check_edit, join_edit
 
 __all__ = ["ITEM_COLUMNS", "gold_kind", "items_table", "write_items_parquet", "export_dataset",
-           "dataset_card", "ExportResult", "ExportProgress", "CORPUS_LICENSES", "SPLIT"]
+           "dataset_card", "ExportResult", "ExportProgress", "SPLIT"]
 
 #: The columns of an items table, in order.
 ITEM_COLUMNS = ("id", "task", "variant", "strategy", "statement_id", "system", "prompt", "gold", "meta",

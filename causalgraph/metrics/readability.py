@@ -34,7 +34,6 @@ __all__ = [
     "readability_table",
     "readability_summary",
     "ensure_cmudict",
-    "cache_dir",
 ]
 
 #: Column name → (label used by the paper's Table 17, higher is more readable?)

@@ -32,8 +32,7 @@ from .record import OPTIONAL_FIELDS, RECORD_FIELDS, RunRecord, record_schema_of
 from .files import Ledger, Manifest, Metrics
 from ..display import html_for
 
-__all__ = ["RunStore", "Run", "load_run", "write_atomic", "MANIFEST", "RESPONSES", "METRICS", "LEDGER",
-           "RECORD_FIELDS"]
+__all__ = ["RunStore", "Run", "load_run", "MANIFEST", "RESPONSES", "METRICS", "LEDGER"]
 
 #: Notes about a run folder (a torn line cut off or ignored, another process writing): log records, which the
 #: command line shows on stderr as ``causalgraph: …``.

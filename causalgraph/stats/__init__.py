@@ -19,7 +19,8 @@ from .consistency import ConsistencyReport, consistency
 from .corrections import Correction, bonferroni, holm
 from .kruskal import KruskalResult, dunn, epsilon_squared, kruskal
 from .mcnemar import McNemarResult, mcnemar, paired_labels
-from .runs import KruskalAnalysis, kruskal_runs, mcnemar_runs, pair_key, pair_variants, variant_key
+from .pairing import pair_key
+from .runs import KruskalAnalysis, kruskal_runs, mcnemar_runs, pair_variants, variant_key
 from .sign_consistency import SignConsistencyReport, sign_consistency
 
 __all__ = [

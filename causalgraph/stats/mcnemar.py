@@ -180,7 +180,7 @@ def mcnemar(a: Any, b: Any, *, exact: bool = False, correction: bool = True, mid
         mappings / pandas Series ``item id -> prediction`` (paired by id;
         items present in only one raise an error that lists them); or two
         runs of one prompt variant each (loaded, or a ``pathlib.Path``),
-        paired by item (:func:`causalgraph.stats.runs.pair_key`).  Values
+        paired by item (:func:`causalgraph.stats.pairing.pair_key`).  Values
         are any two categories (``"yes"``/``"no"``, booleans, 0/1 …).
     exact
         Binomial test instead of the χ² approximation.

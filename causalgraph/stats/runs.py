@@ -29,7 +29,7 @@ from .pairing import as_run, pair_key, prediction as _prediction, run_name as _r
 from ..runlog.files import Manifest
 
 __all__ = [
-    "task_of", "task_words", "as_run", "pair_key", "variant_key",
+    "task_of", "task_words", "variant_key",
     "pair_variants", "mcnemar_runs", "run_method", "PAIRINGS", "KruskalAnalysis", "kruskal_runs", "label_order",
 ]
 

@@ -26,7 +26,7 @@ from ..model import Relation, Statement
 from .base import ItemView, Task
 from ..datasets import load_corpus
 
-__all__ = ["TASK", "annotation_items", "text_items", "reference_annotation", "tasks", "ANNOTATION_VIEW"]
+__all__ = ["annotation_items", "text_items", "reference_annotation", "tasks", "ANNOTATION_VIEW"]
 
 
 def _item(st_id: str, text: str, variant: str, gold: Optional[str], shots: Optional[int], index: int) -> Item:

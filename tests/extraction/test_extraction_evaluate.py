@@ -5,7 +5,8 @@ import json
 import pytest
 
 from causalgraph.errors import ConfigError, SchemaError
-from causalgraph.extraction.evaluate import SOFT_RULES, evaluate_extraction, prf
+from causalgraph.extraction.evaluate import SOFT_RULES, evaluate_extraction
+from causalgraph.scores import prf
 
 
 def write_rows(path, rows, wrap=False):

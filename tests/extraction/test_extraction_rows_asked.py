@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from causalgraph.cli import main
-from causalgraph.extraction.evaluate import evaluate_extraction, prf
+from causalgraph.extraction.evaluate import evaluate_extraction
+from causalgraph.scores import prf
 from causalgraph.extraction.tuples import parse_tuples
 
 

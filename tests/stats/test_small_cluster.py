@@ -18,7 +18,8 @@ from causalgraph.errors import ConfigError
 from causalgraph.stats.compare import f1_influence
 from causalgraph.stats.cr2 import cr2
 from causalgraph.stats.difficulty import fit_difficulty
-from causalgraph.stats.resampling import cluster_interval, cluster_t_interval, ratio_influence, small_sample_factor
+from causalgraph.scores import small_sample_factor
+from causalgraph.stats.resampling import cluster_interval, cluster_t_interval, ratio_influence
 
 
 @settings(max_examples=30, deadline=None)
