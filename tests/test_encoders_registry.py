@@ -12,7 +12,6 @@ import pytest
 
 from causalgraph import encodings, prompts
 from causalgraph.cli import main
-from causalgraph.datasets import load_corpus
 from causalgraph.encodings import Encoding, decode, encode, prompt_graph, register_encoding, unregister_encoding
 from causalgraph.errors import ConfigError, ParseError
 from causalgraph.graph import compile_graph
@@ -51,11 +50,6 @@ def toy():
         unregister_encoding(TOY)
 
 
-@pytest.fixture(scope="module")
-def corpus():
-    return load_corpus("climatecause")
-
-
 def test_a_registered_encoding_encodes_decodes_and_is_listed_last(toy):
     g = [("warming", "drought"), ("drought", "fires"), ("warming", "floods")]
     assert encode(g, TOY) == "warming -> drought\nwarming -> floods\ndrought -> fires"
@@ -79,28 +73,28 @@ def test_after_unregistering_it_is_gone():
         encode([("a", "b")], TOY)
 
 
-def test_the_encode_command_takes_it(toy, capsys):
+def test_the_encode_command_takes_it(toy, capsys, climatecause):
     assert main(["encode", "--statement", "cc-007", "--encoding", TOY]) == 0
     out = capsys.readouterr().out
-    st = next(s for s in load_corpus("climatecause").statements if s.id == "cc-007")
+    st = next(s for s in climatecause.statements if s.id == "cc-007")
     assert out == encode(compile_graph(st), TOY) + "\n"
     assert " -> " in out
 
 
-def test_ccr_member_items_take_it_as_an_option_and_by_variant_id(toy, corpus):
+def test_ccr_member_items_take_it_as_an_option_and_by_variant_id(toy, climatecause):
     task = get_task("ccr-member")
-    plain = task.items(corpus, "A_5")
-    mine = task.items(corpus, "A_5", encoding=TOY)
+    plain = task.items(climatecause, "A_5")
+    mine = task.items(climatecause, "A_5", encoding=TOY)
     assert [it.variant for it in mine] == ["AR_5"] * len(plain)
     assert [it.gold for it in mine] == [it.gold for it in plain]
-    assert [it.prompt for it in task.items(corpus, "AR_5")] == [it.prompt for it in mine]
+    assert [it.prompt for it in task.items(climatecause, "AR_5")] == [it.prompt for it in mine]
     # the authors' templates take the encoder's text as it is
-    st = next(s for s in corpus.statements if s.id == mine[0].meta["statement_id"])
+    st = next(s for s in climatecause.statements if s.id == mine[0].meta["statement_id"])
     assert encode(compile_graph(st), TOY) in mine[0].prompt
     # the tables' templates take it within the encoding's punctuation
-    tables = task.items(corpus, "A_5", encoding=TOY, prompts="tables")
+    tables = task.items(climatecause, "A_5", encoding=TOY, prompts="tables")
     assert prompt_graph(compile_graph(st), TOY) in tables[0].prompt
-    assert get_task("ccr-position").items(corpus, "SN_4", encoding=TOY)[0].variant == "AR_4"
+    assert get_task("ccr-position").items(climatecause, "SN_4", encoding=TOY)[0].variant == "AR_4"
 
 
 @pytest.mark.parametrize("name", ["parents", "reachability", "d-separation", "adjustment-set"])

@@ -19,7 +19,7 @@ import networkx as nx
 import pytest
 
 from causalgraph.cli import main
-from causalgraph.datasets import load_climatecause, load_corpus
+from causalgraph.datasets import load_corpus
 from causalgraph.errors import ConfigError, SchemaError
 from causalgraph.graph import compile_graph
 from causalgraph.graph_formats import edge_labels, find_cycle, to_dagitty, to_digraph, to_dot, to_dowhy, to_edgelist, to_gml, to_graphml, to_node_link, to_pgmpy
@@ -32,11 +32,6 @@ ASIA = Path(__file__).parent / "data" / "asia.gml"
 # The Asia network's arcs as published (Lauritzen & Spiegelhalter 1988; bnlearn's asia.bif), typed again here.
 ASIA_ARCS = {("asia", "tub"), ("smoke", "lung"), ("smoke", "bronc"), ("tub", "either"), ("lung", "either"),
              ("either", "xray"), ("either", "dysp"), ("bronc", "dysp")}
-
-
-@pytest.fixture(scope="module")
-def climatecause():
-    return load_climatecause()
 
 
 def run(capsys, *argv):

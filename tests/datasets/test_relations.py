@@ -43,11 +43,6 @@ def run(capsys, *argv):
     return rc, out, err
 
 
-@pytest.fixture(scope="module")
-def climatecause():
-    return load_climatecause()
-
-
 def test_a_file_with_every_optional_column_scores_as_the_climatecause_loader_does(climatecause, tmp_path, capsys):
     f = tmp_path / "relations.csv"
     relation_rows(climatecause).to_csv(f, index=False)

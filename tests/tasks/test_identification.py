@@ -12,7 +12,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from causalgraph.datasets import load_climatecause, load_corpus
+from causalgraph.datasets import load_corpus
 from causalgraph.graph import compile_graph
 from causalgraph.model import Relation, Statement
 from causalgraph.naming import NAME_SCHEMES
@@ -21,11 +21,6 @@ from causalgraph.tasks import get_task
 from causalgraph.tasks.identification import identification_questions, is_backdoor_set, items
 
 ASIA = Path(__file__).resolve().parents[1] / "data" / "asia.gml"
-
-
-@pytest.fixture(scope="module")
-def climatecause():
-    return load_climatecause()
 
 
 def graphs_by_id(corpus):
