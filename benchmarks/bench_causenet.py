@@ -44,6 +44,7 @@ Run (several GB of disk in --dir, removed afterwards unless --keep)::
 
     python benchmarks/bench_causenet.py                       # 1M, 3M, 11.6M; baseline at 1M, 3M
     python benchmarks/bench_causenet.py --sizes 100000 --baseline-sizes 100000   # a quick look
+    python benchmarks/bench_causenet.py --sizes 1000000 --baseline-sizes 1000000 --repeat 3   # the 1M check
     python benchmarks/bench_causenet.py --release-like --relations 20000 --json   # the stand-in
 """
 
@@ -63,6 +64,8 @@ import numpy as np
 
 CAUSENET_RELATIONS = 11_609_890
 TYPES = ("wikipedia_sentence", "clueweb12_sentence", "wikipedia_list", "wikipedia_infobox")
+#: The baselines ``--baselines`` names, as the table calls them.
+BASELINE_NAMES = {"networkx": "networkx (json.loads per line)", "networkx_lean": "lean networkx (pyarrow reader)"}
 
 
 def generate(path: Path, n: int, *, p_new: float, hubs: int, zipf: float, seed: int, prefixes=()) -> dict:
@@ -150,6 +153,14 @@ def worker_networkx(path: str) -> dict:
     g.add_edges_from(pairs)
     g.remove_edges_from(list(nx.selfloop_edges(g)))
     t2 = time.perf_counter()
+    counts = _nx_positions(g)
+    t3 = time.perf_counter()
+    return {"read_pairs": t1 - t0, "graph": t2 - t1, "labels": t3 - t2, "total": t3 - t0,
+            "nodes": g.number_of_nodes(), "positions": counts}
+
+
+def _nx_positions(g) -> list[int]:
+    """Counts of the paper's ``path`` positions (start, middle, end, none) of a networkx DiGraph, in Python."""
     succ, pred = g.succ, g.pred
     counts = [0, 0, 0, 0]  # start, middle, end, none
     for v in g:
@@ -162,6 +173,31 @@ def worker_networkx(path: str) -> dict:
             counts[2 if any(pred[u] for u in p) else 3] += 1
         else:
             counts[3] += 1
+    return counts
+
+
+def worker_networkx_lean(path: str) -> dict:
+    """The lean networkx baseline: the pairs read by the JSON reader causalgraph's loader uses (pyarrow, the
+    two concept fields only, every core), then a ``networkx.DiGraph`` built from them and labelled by the same
+    rule. It isolates what networkx costs from what reading JSON line by line in Python costs."""
+    import networkx as nx
+    import pyarrow as pa
+    import pyarrow.json as pj
+
+    concept = pa.struct([("concept", pa.string())])
+    schema = pa.schema([("causal_relation", pa.struct([("cause", concept), ("effect", concept)]))])
+    t0 = time.perf_counter()
+    table = pj.read_json(path, read_options=pj.ReadOptions(block_size=16 << 20),
+                         parse_options=pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore"))
+    rel = table.column("causal_relation").combine_chunks()
+    causes = rel.field("cause").field("concept").to_pylist()
+    effects = rel.field("effect").field("concept").to_pylist()
+    t1 = time.perf_counter()
+    g = nx.DiGraph()
+    g.add_edges_from(zip(causes, effects))
+    g.remove_edges_from(list(nx.selfloop_edges(g)))
+    t2 = time.perf_counter()
+    counts = _nx_positions(g)
     t3 = time.perf_counter()
     return {"read_pairs": t1 - t0, "graph": t2 - t1, "labels": t3 - t2, "total": t3 - t0,
             "nodes": g.number_of_nodes(), "positions": counts}
@@ -304,6 +340,11 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default=f"1000000,3000000,{CAUSENET_RELATIONS}")
     ap.add_argument("--baseline-sizes", default="1000000,3000000")
+    ap.add_argument("--baselines", default="networkx,networkx_lean",
+                    help="which baselines run at --baseline-sizes: networkx (json.loads line by line, the issue 28 "
+                         "baseline), networkx_lean (the same pyarrow reader as ours, then networkx); comma-separated")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="runs of each pipeline per size, alternating (min / median / max printed)")
     ap.add_argument("--p-new", type=float, default=0.517)
     ap.add_argument("--hubs", type=int, default=400_000)
     ap.add_argument("--zipf", type=float, default=1.05)
@@ -332,6 +373,12 @@ def main(argv=None) -> int:
         return release_like(args)
     sizes = sorted(int(s) for s in args.sizes.split(",") if s)
     base = {int(s) for s in args.baseline_sizes.split(",") if s}
+    baselines = [b for b in args.baselines.split(",") if b]
+    unknown = sorted(set(baselines) - set(BASELINE_NAMES))
+    if unknown:
+        ap.error(f"--baselines: unknown {', '.join(unknown)}; expected networkx, networkx_lean")
+    if args.repeat < 1:
+        ap.error(f"--repeat must be 1 or more, got {args.repeat}")
     folder = Path(args.dir or tempfile.mkdtemp(prefix="bench-causenet-"))
     folder.mkdir(parents=True, exist_ok=True)
     try:
@@ -350,27 +397,44 @@ def main(argv=None) -> int:
         rows = []
         for n in sizes:
             f = path if n == big else folder / f"{path.stem}-{n}.jsonl"
-            ours = run_worker("ours", f)
-            row = {"relations": n, "ours": ours, "load": os.getloadavg()[0]}
-            print(json.dumps(row), flush=True)
-            if n in base:
-                nx_ = run_worker("networkx", f)
-                row["networkx"] = nx_
-                row["labels_equal"] = nx_["positions"] == ours["positions"]
-                print(json.dumps({"relations": n, "networkx": nx_, "labels_equal": row["labels_equal"]}), flush=True)
-            rows.append(row)
+            kinds = ["ours"] + ([b for b in baselines] if n in base else [])
+            runs: dict[str, list[dict]] = {k: [] for k in kinds}
+            loads = []
+            for rep in range(args.repeat):  # alternating: ours, then each baseline, then ours again …
+                for kind in kinds:
+                    r = run_worker(kind, f)
+                    r["load"] = os.getloadavg()[0]
+                    loads.append(r["load"])
+                    runs[kind].append(r)
+                    print(json.dumps({"relations": n, "kind": kind, "repeat": rep, **r}), flush=True)
+            ours = runs["ours"][0]
+            for kind in kinds[1:]:
+                equal = all(r["positions"] == ours["positions"] for r in runs[kind])
+                print(json.dumps({"relations": n, "kind": kind, "labels_equal": equal}), flush=True)
+            rows.append({"relations": n, "runs": runs, "load": (min(loads), max(loads))})
         print()
-        print("| relations | concepts | edges | load+merge | labels | chain stats | total | µs/relation | peak RSS "
-              "| networkx total | peak RSS | networkx / ours |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+
+        def mmm(values, fmt="{:.1f}"):
+            v = sorted(values)
+            return "/".join(fmt.format(x) for x in (v[0], v[len(v) // 2], v[-1]))
+
+        print(f"min / median / max over {args.repeat} alternating runs each; ratios pair by pair (baseline ÷ ours)")
+        print("| relations | concepts | edges | ours total s | ours peak GB | baseline | baseline total s | "
+              "baseline peak GB | baseline / ours | load average |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
         for r in rows:
-            o = r["ours"]
-            nxr = r.get("networkx")
-            nx_cols = (f"{nxr['total']:.1f} s | {nxr['peak_rss_mb'] / 1024:.2f} GB | {nxr['total'] / o['total']:.1f}"
-                       if nxr else "– | – | –")
-            print(f"| {r['relations']:,} | {o['nodes']:,} | {o['edges']:,} | {o['load_merge']:.1f} s | "
-                  f"{o['labels']:.2f} s | {o['stats']:.1f} s | {o['total']:.1f} s | "
-                  f"{o['total'] / r['relations'] * 1e6:.2f} | {o['peak_rss_mb'] / 1024:.2f} GB | {nx_cols} |")
+            o = r["runs"]["ours"]
+            head = (f"| {r['relations']:,} | {o[0]['nodes']:,} | {o[0]['edges']:,} | {mmm([x['total'] for x in o])} | "
+                    f"{mmm([x['peak_rss_mb'] / 1024 for x in o], '{:.2f}')} |")
+            others = [k for k in r["runs"] if k != "ours"]
+            if not others:
+                print(f"{head} – | – | – | – | {r['load'][0]:.1f}–{r['load'][1]:.1f} |")
+            for k in others:
+                b = r["runs"][k]
+                ratios = [x["total"] / y["total"] for x, y in zip(b, o)]
+                print(f"{head} {BASELINE_NAMES[k]} | {mmm([x['total'] for x in b])} | "
+                      f"{mmm([x['peak_rss_mb'] / 1024 for x in b], '{:.2f}')} | {mmm(ratios, '{:.2f}')} | "
+                      f"{r['load'][0]:.1f}–{r['load'][1]:.1f} |")
     finally:
         if not args.keep:
             shutil.rmtree(folder, ignore_errors=True)
