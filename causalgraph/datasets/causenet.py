@@ -32,7 +32,6 @@ as an editor counts), the field, the value found and what was expected;
 
 from __future__ import annotations
 
-import bz2
 import gzip
 import io
 import json
@@ -45,6 +44,7 @@ import numpy as np
 from ..errors import ConfigError, DataNotFound, SchemaError
 from ..merged import MergedGraph, merge_ids
 from ..model import Problem
+from ._streams import CHUNK, StreamReader
 
 __all__ = ["CAUSENET_PREFIX", "causenet_file", "causenet_path", "is_causenet", "load_causenet", "find_concept",
            "concept_name", "ENGINES"]
@@ -68,74 +68,6 @@ def concept_name(concept: str) -> str:
     'lung cancer'
     """
     return concept.replace("_", " ")
-
-
-_BZ2_CHUNK = 1 << 20
-
-
-class _Bz2Streams(io.RawIOBase):
-    """The decompressed bytes of every bz2 stream of a file, in order, as ``bz2.open`` reads them but for
-    one case: bytes after a stream that start ``BZh`` and form no stream are a :class:`SchemaError` naming
-    the file and their byte offset, where ``bz2.open`` drops them silently (and with them whatever a
-    damaged stream held).  The seek index (``causenet_sources``) refuses them alike, so the loader and
-    the index read the same relations or fail alike.  Other bytes after the last stream (padding) are
-    ignored by both, as by ``bz2.open``."""
-
-    def __init__(self, path: Path):
-        self._path = path
-        self._f = open(path, "rb")
-        self._d = bz2.BZ2Decompressor()
-        self._k = 0        # the stream being read
-        self._start = 0    # its compressed byte offset
-        self._read = 0     # compressed bytes read from the file so far
-        self._out = memoryview(b"")
-        self._done = False
-
-    def readable(self) -> bool:
-        return True
-
-    def close(self) -> None:
-        if not self.closed:
-            self._f.close()
-        super().close()
-
-    def readinto(self, b) -> int:
-        while not self._out and not self._done:
-            self._out = memoryview(self._more())
-        n = min(len(b), len(self._out))
-        b[:n] = self._out[:n]
-        self._out = self._out[n:]
-        return n
-
-    def _chunk(self) -> bytes:
-        data = self._f.read(_BZ2_CHUNK)
-        self._read += len(data)
-        return data
-
-    def _more(self) -> bytes:
-        """The next decompressed piece (``b""`` with ``_done`` set at the end of the last stream)."""
-        if self._d.eof:
-            data = self._d.unused_data
-            start = self._read - len(data)
-            while len(data) < 3:
-                more = self._chunk()
-                if not more:
-                    break
-                data += more
-            if not data.startswith(b"BZh"):
-                self._done = True  # end of file, or padding after the last stream
-                return b""
-            self._d, self._k, self._start = bz2.BZ2Decompressor(), self._k + 1, start
-        else:
-            data = self._chunk()
-            if not data:
-                raise SchemaError(f"{self._path}: stream {self._k} at byte {self._start:,} ends before its end "
-                                  f"marker (file of {self._read:,} bytes); the file is truncated or damaged")
-        try:
-            return self._d.decompress(data)
-        except (OSError, EOFError, ValueError) as exc:
-            raise SchemaError(f"{self._path}: stream {self._k} at byte {self._start:,} cannot be decompressed "
-                              f"({exc}); the file is damaged") from None
 
 
 #: The end-of-stream magic of bzip2 (the 48 bits of √π), followed by the stream's 32-bit CRC.
@@ -192,13 +124,14 @@ def _parallel_bz2(p: Path, threads: int):
 
 
 def _open_binary(p: Path):
-    """The file's bytes, decompressed when its first bytes say gzip or bz2 (bz2: :class:`_Bz2Streams`)."""
+    """The file's bytes, decompressed when its first bytes say gzip or bz2 (bz2: stream by stream,
+    :class:`~causalgraph.datasets._streams.StreamReader`, the seek index's reader)."""
     with open(p, "rb") as f:
         magic = f.read(3)
     if magic[:2] == b"\x1f\x8b":
         return gzip.open(p, "rb"), "gzip"
     if magic == b"BZh":
-        return io.BufferedReader(_Bz2Streams(p), buffer_size=_BZ2_CHUNK), "bz2"
+        return io.BufferedReader(StreamReader(p, "bz2"), buffer_size=CHUNK), "bz2"
     return open(p, "rb"), None
 
 
@@ -424,7 +357,7 @@ def _recording(p: Path, capture: dict):
     given by :func:`~causalgraph.datasets.causenet_sources.load_causenet_indexed`: the index module builds on
     this one, which does not import it)."""
     rec = capture["recorder"] = capture["recorder_for"](p)
-    return io.BufferedReader(rec, buffer_size=_BZ2_CHUNK)
+    return io.BufferedReader(rec, buffer_size=CHUNK)
 
 
 def _load_python(p: Path, keep_sentences: bool, strict: bool, min_sources: int,

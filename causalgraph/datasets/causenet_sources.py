@@ -39,7 +39,6 @@ from __future__ import annotations
 import bisect
 import bz2
 import hashlib
-import io
 import json
 import os
 import re
@@ -49,12 +48,13 @@ from array import array
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Optional
 
 import numpy as np
 
-from ..errors import DataNotFound, SchemaError
+from ..errors import SchemaError
 from ..merged import MergedGraph
+from ._streams import StreamReader, file_kind, streams
 from .causenet import causenet_file, concept_name, load_causenet
 from .fetch import cache_dir, sha256_file
 
@@ -62,8 +62,6 @@ __all__ = ["EdgeSource", "ProvenanceIndex", "StaleIndex", "build_index", "open_i
            "stream_offsets", "attach_sources", "index_cached", "load_causenet_indexed", "INDEX_VERSION", "SOURCE_COLUMNS"]
 
 INDEX_VERSION = 1
-_CHUNK = 1 << 20
-_PLAIN_PIECE = 1 << 20
 # Decompressed streams an index keeps between queries (900 kB of text each for the release).
 _RECENT_STREAMS = 16
 #: Columns of ``causalgraph causenet sources``.
@@ -101,78 +99,6 @@ class EdgeSource:
         return {c: getattr(self, c) for c in SOURCE_COLUMNS}
 
 
-# -- streams ----------------------------------------------------------------------------------------
-
-def _kind(path: Path) -> str:
-    with open(path, "rb") as f:
-        magic = f.read(3)
-    if magic[:2] == b"\x1f\x8b":
-        return "gzip"
-    if magic == b"BZh":
-        return "bz2"
-    return "plain"
-
-
-def _decompressor(kind: str):
-    return bz2.BZ2Decompressor() if kind == "bz2" else zlib.decompressobj(wbits=31)
-
-
-def _streams(path: Path, kind: str) -> Iterator[tuple[int, int, Iterator[bytes]]]:
-    """(compressed start, index, pieces of decompressed bytes) of each stream, in order; the pieces of a
-    stream must be consumed before the next stream is asked for.  The compressed end of the last stream
-    read is ``self``-reported through ``_streams.end`` (the file's size when all went well)."""
-    size = path.stat().st_size
-    with open(path, "rb") as f:
-        if kind == "plain":
-            k = 0
-            while True:
-                start = f.tell()
-                data = f.read(_PLAIN_PIECE)
-                if not data:
-                    return
-                yield start, k, iter((data,))
-                k += 1
-        pending = b""
-        pos = 0  # compressed offset of pending[0]
-        k = 0
-        while True:
-            if not pending:
-                pending = f.read(_CHUNK)
-                if not pending:
-                    return
-            if k and len(pending) < 3:
-                pending += f.read(_CHUNK)
-            if k and not pending.startswith(b"BZh" if kind == "bz2" else b"\x1f\x8b"):
-                return  # bytes after the last stream that start no other (padding): ignored, as bz2.open does
-            start = pos
-            d = _decompressor(kind)
-            box: list = [pending, pos]
-
-            def pieces(d=d, box=box):
-                data, at = box
-                while True:
-                    try:
-                        out = d.decompress(data)
-                    except (OSError, EOFError, ValueError, zlib.error) as exc:
-                        raise SchemaError(f"{path}: stream {k} at byte {start:,} cannot be decompressed "
-                                          f"({exc}); the file is damaged") from None
-                    if out:
-                        yield out
-                    if d.eof:
-                        rest = d.unused_data
-                        box[0], box[1] = rest, at + len(data) - len(rest)
-                        return
-                    at += len(data)
-                    data = f.read(_CHUNK)
-                    if not data:
-                        raise SchemaError(f"{path}: stream {k} at byte {start:,} ends before its end marker "
-                                          f"(file of {size:,} bytes); the file is truncated or damaged")
-
-            yield start, k, pieces()
-            pending, pos = box
-            k += 1
-
-
 def stream_offsets(path) -> list[int]:
     """The compressed byte offset of every stream of ``path`` (bz2 streams, gzip members, 1 MiB plain pieces).
 
@@ -187,7 +113,7 @@ def stream_offsets(path) -> list[int]:
     """
     p = Path(path)
     out = []
-    for start, _, pieces in _streams(p, _kind(p)):
+    for start, _, pieces in streams(p, file_kind(p)):
         out.append(start)
         for _ in pieces:
             pass
@@ -244,12 +170,12 @@ class _Builder:
         self.l_line.append(self.lines)
 
     def run(self) -> None:
-        kind = _kind(self.path)
+        kind = file_kind(self.path)
         partial = b""
         p_stream = p_pos = 0  # where the pending partial line starts
         crc_file = open(self.path, "rb")
         try:
-            for start, k, pieces in _streams(self.path, kind):
+            for start, k, pieces in streams(self.path, kind):
                 self.offsets.append(start)
                 at = 0
                 for data in pieces:
@@ -279,56 +205,26 @@ class _Builder:
             crc_file.close()
 
 
-class _Recorder(io.RawIOBase):
+class _Recorder(StreamReader):
     """The decompressed bytes of a file, read stream by stream as :func:`build_index` reads them, noting each
     stream's compressed offset, where its bytes start in the decompressed whole, and every newline: the
     loader reads through it (``load_causenet(..., index=True)``) and the index comes out of the same pass."""
 
     def __init__(self, path: Path):
-        self.path = path
-        self.kind = _kind(path)
-        self._it = _streams(path, self.kind)
-        self._pieces: Optional[Iterator[bytes]] = None
+        super().__init__(path)
         self.offsets, self.dstart = array("q"), array("q")
         self.newlines: list[np.ndarray] = []
         self.total = 0
-        self._out = memoryview(b"")
-        self._done = False
 
-    def readable(self) -> bool:
-        return True
+    def _stream_started(self, start: int) -> None:
+        self.offsets.append(start)
+        self.dstart.append(self.total)
 
-    def close(self) -> None:
-        if not self.closed:
-            self._it.close()  # the file the streams are read from
-        super().close()
-
-    def readinto(self, b) -> int:
-        while not self._out and not self._done:
-            self._out = memoryview(self._next())
-        n = min(len(b), len(self._out))
-        b[:n] = self._out[:n]
-        self._out = self._out[n:]
-        return n
-
-    def _next(self) -> bytes:
-        while True:
-            if self._pieces is not None:
-                data = next(self._pieces, None)
-                if data is not None:
-                    nl = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
-                    if len(nl):
-                        self.newlines.append(nl + self.total)
-                    self.total += len(data)
-                    return data
-                self._pieces = None
-            nxt = next(self._it, None)
-            if nxt is None:
-                self._done = True
-                return b""
-            start, _, self._pieces = nxt
-            self.offsets.append(start)
-            self.dstart.append(self.total)
+    def _piece(self, data: bytes) -> None:
+        nl = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
+        if len(nl):
+            self.newlines.append(nl + self.total)
+        self.total += len(data)
 
 
 def _index_from_load(rec: _Recorder, st: os.stat_result, sha: str, src, dst, names_by_id: list
@@ -421,7 +317,7 @@ def build_index(path) -> "ProvenanceIndex":
     sha = sha256_file(p)
     b = _Builder(p)
     b.run()
-    return _write_index(p, st, sha, _kind(p), list(b.names), b.src, b.dst, b.l_stream, b.l_pos, b.l_line,
+    return _write_index(p, st, sha, file_kind(p), list(b.names), b.src, b.dst, b.l_stream, b.l_pos, b.l_line,
                         b.offsets, b.crcs, b.lines)
 
 
