@@ -163,10 +163,6 @@ def request_cost(backend: Backend, completion: Completion, prices: Optional[dict
 
 
 
-#: Value types a flat generation-parameter or identity dict holds (its memo key skips the recursion).
-_SCALARS = frozenset({str, int, float, bool, type(None)})
-
-
 class _KeyMaker:
     """:func:`cache_key_for` over the items of one run, the parts every item shares encoded once.
 
@@ -193,10 +189,7 @@ class _KeyMaker:
 
     def _encoded(self, value: dict[str, Any]) -> str:
         try:
-            if all(type(v) in _SCALARS for v in value.values()):  # the usual case, without the recursion
-                memo = ("flat", tuple([(k, type(v), v) for k, v in value.items()]))
-            else:
-                memo = self._frozen(value)
+            memo = self._frozen(value)
             hash(memo)
         except TypeError:  # a value of another kind: encoded every time
             return canonical_json(value)

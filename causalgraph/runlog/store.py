@@ -83,18 +83,10 @@ def _plain(value: Any) -> bool:
     if t is float:
         return value - value == 0.0  # finite: NaN and infinities are refused when the line is written anyway
     if t is list:
-        items = value
-    elif t is dict:
-        if not all(type(k) is str for k in value):
-            return False
-        items = value.values()
-    else:
-        return False  # a tuple reads back as a list, a numpy number as a float …
-    for v in items:  # strings and integers inline: a record holds hundreds of them, a call each was most of the time
-        tv = type(v)
-        if not (tv is str or tv is int or tv is bool or v is None or _plain(v)):
-            return False
-    return True
+        return all(_plain(v) for v in value)
+    if t is dict:
+        return all(type(k) is str and _plain(v) for k, v in value.items())
+    return False  # a tuple reads back as a list, a numpy number as a float …
 
 
 def _write_json_atomic(path: Path, obj: Any) -> None:
