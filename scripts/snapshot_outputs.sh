@@ -88,6 +88,31 @@ run evaluate-annotation evaluate-annotation "$OUT/annotate.d" --format csv
 run view view --statement cc-007 -o "$OUT/view.html"
 run report report -o "$OUT/report.d" --max-graphs 5 --runs "$OUT/run-corri.d"
 
+# CauseNet: no corpus file is shipped, so a small one is written here, the same bytes every time (Python's
+# standard library only): 400 CauseNet-shaped lines over 60 concepts, compressed as four bz2 streams (as a
+# parallel bzip2 writes the release), read by the loader, the seek index and sample-subgraphs --sources.
+CN="$OUT/causenet-small.jsonl.bz2"
+python3 - "$CN" <<'PYEOF'
+import bz2, json, sys
+lines = []
+for i in range(400):
+    c, e = (i * 7) % 60, (i * 11 + 3) % 60
+    if c == e:
+        e = (e + 1) % 60
+    src = ({"type": "wikipedia_sentence", "payload": {"sentence": {"surface": f"term {c} causes term {e} ({i})."}}}
+           if i % 3 else {"type": "wikipedia_infobox", "payload": {"infobox_argument": "causes"}})
+    lines.append(json.dumps({"causal_relation": {"cause": {"concept": f"term_{c}"}, "effect": {"concept": f"term_{e}"}},
+                             "sources": [src]}) + "\n")
+with open(sys.argv[1], "wb") as f:
+    for k in range(4):
+        f.write(bz2.compress("".join(lines[k * 100:(k + 1) * 100]).encode("utf-8"), 9))
+PYEOF
+run causenet-chains chains --data "causenet:$CN" --format csv
+run causenet-index causenet index --data "$CN" --format json
+run causenet-sources causenet sources --data "$CN" "term 7" "term 14" --format json
+run causenet-subgraphs sample-subgraphs --data "causenet:$CN" --random 5 --seed 1 --sources -o "$OUT/causenet-subgraphs.jsonl"
+run causenet-strata sample-subgraphs --data "causenet:$CN" --random 8 --seed 2 --stratify support,size -o "$OUT/causenet-strata.jsonl"
+
 # SNAPSHOT_ITEMS=1: also the items of every task and prompt variant `bench tasks` lists (220 commands,
 # about 700 MB) and `score` of one text with a fixed answer.
 if [ "${SNAPSHOT_ITEMS:-0}" = 1 ]; then
