@@ -254,7 +254,7 @@ def worker_release(path: str, samples: int, seed: int, strata_n: int = 1000, thr
     q = np.percentile(times, [50, 95]).tolist() if times else [float("nan")] * 2
     # every source of a 12-node subgraph's edges (one index, streams decompressed once per subgraph)
     from causalgraph.datasets.causenet_sources import attach_sources
-    from causalgraph.subgraphs import sample_subgraphs, stratify_subgraphs, subgraph_rows
+    from causalgraph.graph.subgraphs import sample_subgraphs, stratify_subgraphs, subgraph_rows
 
     subs, _ = sample_subgraphs(g, n_random=min(max(1, samples // 10), g.n_nodes), hops=2, max_nodes=12, seed=seed)
     sub_times = []

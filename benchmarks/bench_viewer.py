@@ -107,8 +107,8 @@ def browser_figures(page: Path, baseline: Path, repeat: int) -> dict:
 def report_figures(tmp: Path) -> dict:
     from causalgraph.datasets import load_corpus
     from causalgraph.graph import compile_graph
-    from causalgraph.report import write_report
-    from causalgraph.viz import graph_html
+    from causalgraph.viewer.report import write_report
+    from causalgraph.html.graph_page import graph_html
 
     corpus = load_corpus("climatecause")
     t0 = time.perf_counter()

@@ -46,7 +46,7 @@ def main() -> None:
     import causalgraph as cg
     from causalgraph.metrics.chains import RULES, chain_table
     from causalgraph.model import Relation, Statement
-    from causalgraph.viz import MAX_VIEW_NODES, graph_html, to_pyvis, viewer_data
+    from causalgraph.html.graph_page import MAX_VIEW_NODES, graph_html, to_pyvis, viewer_data
 
     corpus = cg.load_climatecause()
     causal = [s for s in corpus if s.causal and s.relations]

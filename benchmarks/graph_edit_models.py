@@ -24,7 +24,7 @@ import time
 from causalgraph.bench.prepare import dataset_info
 from causalgraph.bench.runner import run_benchmark
 from causalgraph.datasets import load_corpus
-from causalgraph.graph_edits import GRAPH_EDITS
+from causalgraph.graph.edits import GRAPH_EDITS
 from causalgraph.tasks import get_task
 
 

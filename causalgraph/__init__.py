@@ -62,7 +62,7 @@ _EXPORTS: dict[str, str] = {
     "annotate": "causalgraph.apps", "score_text": "causalgraph.apps",
     "score_statement": "causalgraph.annotation", "evaluate_annotation": "causalgraph.annotation",
     # viewer and report
-    "viz": "causalgraph.viz:", "write_report": "causalgraph.report",
+    "viz": "causalgraph.html.graph_page:", "write_report": "causalgraph.viewer.report",
 }
 
 #: ``__version__`` and every name of the table above, in its order.
@@ -87,7 +87,8 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # what type checkers and IDEs read; never run
-    from . import stats, viz
+    from . import stats
+    from .html import graph_page as viz
     from .annotation import evaluate_annotation, score_statement
     from .apps import annotate, run_extraction, score_text
     from .bench import parse as parse_answer, run_benchmark
@@ -106,6 +107,6 @@ if TYPE_CHECKING:  # what type checkers and IDEs read; never run
     from .metrics.complexity import Complexity, complexity, complexity_table
     from .metrics.readability import Readability, readability, readability_summary, readability_table
     from .model import Corpus, Correlation, Explicitness, Polarity, Problem, Relation, Sententiality, Statement
-    from .report import write_report
+    from .viewer.report import write_report
     from .runlog import load_run
     from .stats import consistency, dunn, kruskal, kruskal_runs, mcnemar, mcnemar_runs

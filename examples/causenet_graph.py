@@ -16,7 +16,7 @@ from pathlib import Path
 
 from causalgraph.datasets.causenet import find_concept, load_causenet
 from causalgraph.metrics.graph_chains import POSITIONS, graph_chain_stats, graph_positions
-from causalgraph.subgraphs import sample_subgraphs, subgraph_rows, write_relations
+from causalgraph.graph.subgraphs import sample_subgraphs, subgraph_rows, write_relations
 
 
 def line(cause, effect, *sentences):

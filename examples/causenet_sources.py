@@ -38,7 +38,7 @@ for s in edge_sources(info.path, cause, effect):
 import json
 
 from causalgraph.datasets.causenet_sources import attach_sources
-from causalgraph.subgraphs import stratify_subgraphs, subgraph_rows
+from causalgraph.graph.subgraphs import stratify_subgraphs, subgraph_rows
 
 subs, strata, counts = stratify_subgraphs(g, 6, ["depth", "source-type"], hops=2, max_nodes=8, seed=0,
                                           id_prefix="causenet")

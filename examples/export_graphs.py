@@ -11,7 +11,7 @@ import networkx as nx
 from causalgraph import compile_graph
 from causalgraph.datasets import load_corpus
 from causalgraph.errors import ConfigError, SchemaError
-from causalgraph.graph_export import export_graphs
+from causalgraph.interop.graph_export import export_graphs
 from causalgraph.model import Relation
 
 corpus = load_corpus("sample")

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 import causalgraph
-from causalgraph.registry import ENTRY_POINT_GROUPS
+from causalgraph._core.registry import ENTRY_POINT_GROUPS
 
 REPO = Path(causalgraph.__file__).resolve().parent.parent
 SUBPACKAGES = {m.name for m in pkgutil.iter_modules(causalgraph.__path__) if m.ispkg}
@@ -76,7 +76,7 @@ def test_every_causalgraph_name_the_docs_give_exists():
 def test_a_stale_name_is_caught_and_prose_about_objects_is_not():
     assert not _resolves("causalgraph.stats.agreement.fleiss_kappa")  # the shim deleted this session
     assert not _resolves("stats.power.no_such_function")
-    assert _resolves("stats.power.power_table") and _resolves("causalgraph.agreement.fleiss_kappa")
+    assert _resolves("stats.power.power_table") and _resolves("causalgraph.scoring.agreement.fleiss_kappa")
     line = "`graph.edges` and `graph.py` and `stats.power.power_table(design)` and `causalgraph.nope.x`"
     found = [(m.group(1), m.group(2)) for m in NAME.finditer(line)]
     assert found == [("graph.edges", "`"), ("graph.py", "`"), ("stats.power.power_table", "("),

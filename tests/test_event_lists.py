@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from causalgraph.event_lists import match_events, normalize_event, parse_event_list, set_outcome, set_scores
+from causalgraph.scoring.event_lists import match_events, normalize_event, parse_event_list, set_outcome, set_scores
 
 
 @pytest.mark.parametrize("text, fragments, rule", [
@@ -105,7 +105,7 @@ _NAMES = st.one_of(st.text(max_size=12),
 def test_an_event_unreadable_event_accepts_is_read_back_exactly_from_a_list_answer(name, others, position):
     from hypothesis import assume
 
-    from causalgraph.event_lists import format_event_list, unreadable_event
+    from causalgraph.scoring.event_lists import format_event_list, unreadable_event
 
     assume(all(normalize_event(name) != normalize_event(o) for o in others))
     why = unreadable_event(name)
@@ -132,7 +132,7 @@ def test_an_event_unreadable_event_accepts_is_read_back_exactly_from_a_list_answ
     ("**", "holds nothing an answer can name", True), ("```python code", "is read back from an answer naming it as", True),
 ])
 def test_unreadable_event_names_why(name, why, parser_splits):
-    from causalgraph.event_lists import unreadable_event
+    from causalgraph.scoring.event_lists import unreadable_event
 
     assert why in unreadable_event(name)
     # and the parser indeed misreads it: listed alone, it is not read back as the event

@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 from causalgraph import compile_graph
 from causalgraph.errors import ConfigError
-from causalgraph.graph_edits import (edit_graph, join_edit, reverse_graph, shuffle_graph, shuffle_permutation,
+from causalgraph.graph.edits import (edit_graph, join_edit, reverse_graph, shuffle_graph, shuffle_permutation,
                                      split_edit)
 from causalgraph.model import Correlation, Relation
 
@@ -85,7 +85,7 @@ def test_a_shuffle_depends_on_the_statement_and_seed_only():
 
 def test_the_shuffle_is_the_same_whatever_pythonhashseed():
     code = ("from causalgraph import compile_graph; from causalgraph.model import Relation; "
-            "from causalgraph.graph_edits import shuffle_permutation; "
+            "from causalgraph.graph.edits import shuffle_permutation; "
             "g = compile_graph([Relation(str(i), str(i + 1)) for i in range(8)]); "
             "print(shuffle_permutation(g, key='cc-042'))")
     outs = set()

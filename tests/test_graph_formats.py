@@ -22,7 +22,7 @@ from causalgraph.cli import main
 from causalgraph.datasets import load_corpus
 from causalgraph.errors import ConfigError, SchemaError
 from causalgraph.graph import compile_graph
-from causalgraph.graph_formats import edge_labels, find_cycle, to_dagitty, to_digraph, to_dot, to_dowhy, to_edgelist, to_gml, to_graphml, to_node_link, to_pgmpy
+from causalgraph.readwrite.formats import edge_labels, find_cycle, to_dagitty, to_digraph, to_dot, to_dowhy, to_edgelist, to_gml, to_graphml, to_node_link, to_pgmpy
 from causalgraph.metrics.chains import chain_labels
 from causalgraph.metrics.complexity import complexity_table
 from causalgraph.model import Correlation, Polarity, Relation
@@ -317,7 +317,7 @@ import tempfile  # noqa: E402
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
 from causalgraph.datasets import load_graph_files  # noqa: E402
-from causalgraph.graph_formats import SUFFIXES, graph_text  # noqa: E402
+from causalgraph.readwrite.formats import SUFFIXES, graph_text  # noqa: E402
 from causalgraph.model import is_blank, unprintable_char  # noqa: E402
 
 # Quotes, backslashes, line breaks, markup, DOT punctuation, non-ASCII and spaces at either end.

@@ -1,4 +1,4 @@
-"""The HTML kit every page is built from (causalgraph/htmlkit.py)."""
+"""The HTML kit every page is built from (causalgraph/html/kit.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from causalgraph.errors import ConfigError
-from causalgraph.htmlkit import require, script_json
+from causalgraph.html.kit import require, script_json
 
 
 @settings(max_examples=200)
@@ -39,7 +39,7 @@ def test_content_security_policy_hashes_each_inline_script_once():
     import base64
     import hashlib
 
-    from causalgraph.htmlkit import content_security_policy
+    from causalgraph.html.kit import content_security_policy
 
     body = "console.log('<x>')"
     digest = base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
@@ -50,7 +50,7 @@ def test_content_security_policy_hashes_each_inline_script_once():
 
 
 def test_write_vis_assets_writes_the_library_once(tmp_path):
-    from causalgraph.htmlkit import ASSET_FILES, vis_assets, write_vis_assets
+    from causalgraph.html.kit import ASSET_FILES, vis_assets, write_vis_assets
 
     paths = write_vis_assets(tmp_path / "assets")
     assert {k: p.name for k, p in paths.items()} == ASSET_FILES

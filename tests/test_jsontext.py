@@ -7,7 +7,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from causalgraph.jsontext import JsonValue, balanced_spans, json_values
+from causalgraph._core.jsontext import JsonValue, balanced_spans, json_values
 
 # JSON documents of any shape; NaN is left out because it is not equal to itself.
 scalars = st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False) | st.text(max_size=6)

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from causalgraph.errors import ConfigError
-from causalgraph.merged import concat_ranges, merge_ids, merge_pairs
+from causalgraph.graph.merged import concat_ranges, merge_ids, merge_pairs
 
 
 @settings(max_examples=200)
@@ -45,8 +45,8 @@ def test_concat_ranges_is_the_concatenation_of_the_ranges(spans):
     assert concat_ranges(starts, lens).tolist() == [i for s, n in spans for i in range(s, s + n)]
 
 
-@pytest.mark.parametrize("module", ["causalgraph.merged", "causalgraph.metrics.graph_chains",
-                                    "causalgraph.datasets.causenet", "causalgraph.subgraphs"])
+@pytest.mark.parametrize("module", ["causalgraph.graph.merged", "causalgraph.metrics.graph_chains",
+                                    "causalgraph.datasets.causenet", "causalgraph.graph.subgraphs"])
 def test_the_docstring_examples_hold(module):
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0

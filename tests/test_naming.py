@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from causalgraph import compile_graph
 from causalgraph.errors import ConfigError
 from causalgraph.model import Relation
-from causalgraph.naming import event_names, join_variant, letter_name, rename_graph, split_variant
+from causalgraph.graph.naming import event_names, join_variant, letter_name, rename_graph, split_variant
 from causalgraph.tasks import get_task
 
 

@@ -1,4 +1,4 @@
-"""causalgraph.outputs: output folders and files are checked before anything is written."""
+"""causalgraph._core.outputs: output folders and files are checked before anything is written."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import os
 import pytest
 
 from causalgraph.errors import ConfigError
-from causalgraph.outputs import output_dir, output_file
+from causalgraph._core.outputs import output_dir, output_file
 
 
 def test_output_dir_creates_missing_parents_and_keeps_an_existing_folder(tmp_path):
@@ -73,8 +73,8 @@ def _full_disk(monkeypatch, module, name, after=0):
 
 def test_write_atomic_on_a_full_disk_names_the_file_removes_its_temporary_and_keeps_the_old_file(
         tmp_path, monkeypatch):
-    import causalgraph.outputs as outputs
-    from causalgraph.outputs import write_atomic
+    import causalgraph._core.outputs as outputs
+    from causalgraph._core.outputs import write_atomic
 
     target = tmp_path / "manifest.json"
     target.write_text("old")
@@ -88,7 +88,7 @@ def test_write_atomic_on_a_full_disk_names_the_file_removes_its_temporary_and_ke
 def test_a_full_disk_during_a_run_is_one_line_naming_the_file_and_leaves_no_temporary_or_half_line(
         tmp_path, monkeypatch, capsys):
     import causalgraph.runlog.store as store
-    import causalgraph.outputs as outputs
+    import causalgraph._core.outputs as outputs
     from causalgraph.cli import main
 
     args = ["bench", "run", "--data", "sample", "--task", "corri", "--variant", "0_1", "--model", "mock/oracle",

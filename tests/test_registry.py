@@ -1,4 +1,4 @@
-"""The registry kind (:mod:`causalgraph.registry`): lazy targets, ``replace=``, did-you-mean and entry points."""
+"""The registry kind (:mod:`causalgraph._core.registry`): lazy targets, ``replace=``, did-you-mean and entry points."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from causalgraph.errors import ConfigError, ParseError, SchemaError
-from causalgraph.registry import Registry, did_you_mean, is_target, load_target
+from causalgraph._core.registry import Registry, did_you_mean, is_target, load_target
 
 NAME = st.text(alphabet="abcdefghij-", min_size=1, max_size=8)
 
@@ -89,7 +89,7 @@ def test_the_built_ins_load_once_on_first_use_and_unregister_gives_the_did_you_m
 
 def test_is_target_and_load_target():
     assert is_target("a.b:c.d") and not is_target("a.b") and not is_target("a:b c")
-    assert load_target("causalgraph.registry:Registry.get") is Registry.get
+    assert load_target("causalgraph._core.registry:Registry.get") is Registry.get
     with pytest.raises(ConfigError, match="expected 'module:attribute'"):
         load_target("nocolon")
 
@@ -127,7 +127,7 @@ def test_a_plugin_that_fails_to_load_is_one_clear_line_and_a_built_in_name_stays
         return obj
 
     reg = Registry("thing", group=group, builtins=builtins, coerce=coerce)
-    with caplog.at_level("WARNING", logger="causalgraph.registry"):
+    with caplog.at_level("WARNING", logger="causalgraph._core.registry"):
         assert reg.names() == ("taken", "broken", "fine", "refused")
         assert reg.names() == ("taken", "broken", "fine", "refused")
     # The built-in keeps its name; the plugin is said once, naming its distribution.
@@ -144,7 +144,7 @@ def test_a_plugin_that_fails_to_load_is_one_clear_line_and_a_built_in_name_stays
         reg.get("refused")
     # Listing leaves the two broken ones out (a note each, once) and keeps the rest.
     caplog.clear()
-    with caplog.at_level("WARNING", logger="causalgraph.registry"):
+    with caplog.at_level("WARNING", logger="causalgraph._core.registry"):
         assert list(reg.usable()) == ["taken", "fine"]
         assert reg.values() == ("built-in", SchemaError)
     notes = [r.getMessage() for r in caplog.records]

@@ -18,7 +18,7 @@ import hostile  # noqa: E402
 from causalgraph.cli import main
 from causalgraph.errors import ConfigError
 from causalgraph.model import Corpus, Relation, Statement
-from causalgraph.report import write_report
+from causalgraph.viewer.report import write_report
 
 
 @pytest.fixture(scope="module")
@@ -108,7 +108,7 @@ def test_write_report_escapes_hostile_statements(tmp_path):
 def test_write_report_is_identical_whatever_the_hash_seed(tmp_path):
     # The same report written here and in a child with another hash seed must be byte-identical.
     code = ("import sys; sys.path.insert(0, 'tests/browser'); from hostile import hostile_statement; "
-            "from causalgraph.model import Corpus, Statement; from causalgraph.report import write_report; "
+            "from causalgraph.model import Corpus, Statement; from causalgraph.viewer.report import write_report; "
             "c = Corpus('h', [hostile_statement(), Statement('s2', 'Rain falls. Rivers rise.', False)]); "
             "write_report(c, sys.argv[1])")
     root = Path(__file__).resolve().parents[1]
@@ -164,7 +164,7 @@ def test_write_report_writes_every_graph_page_by_default_and_stays_under_5_mb(cl
     total = sum(p.stat().st_size for p in rep.directory.rglob("*") if p.is_file())
     assert total < 5_000_000
     # One copy of the library, byte for byte the file pyvis ships (less its source-map pointer).
-    from causalgraph.htmlkit import vis_assets
+    from causalgraph.html.kit import vis_assets
 
     js, css = vis_assets()
     assert rep.assets["js"].read_text(encoding="utf-8") == js and rep.assets["css"].read_text(encoding="utf-8") == css

@@ -18,8 +18,8 @@ from causalgraph.cli import main
 from causalgraph.datasets.causenet import load_causenet
 from causalgraph.datasets.causenet_standin import write_standin
 from causalgraph.errors import ConfigError
-from causalgraph.merged import merge_pairs
-from causalgraph.subgraphs import sample_subgraphs, stratify_subgraphs, subgraph_strata
+from causalgraph.graph.merged import merge_pairs
+from causalgraph.graph.subgraphs import sample_subgraphs, stratify_subgraphs, subgraph_strata
 
 
 @pytest.fixture(autouse=True)

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from causalgraph.datasets.causenet import find_concept, load_causenet
 from causalgraph.errors import ConfigError
-from causalgraph.merged import merge_pairs
-from causalgraph.subgraphs import (RELATION_COLUMNS, check_relations_path, sample_subgraphs, subgraph_rows,
+from causalgraph.graph.merged import merge_pairs
+from causalgraph.graph.subgraphs import (RELATION_COLUMNS, check_relations_path, sample_subgraphs, subgraph_rows,
                                    write_relations)
 
 edges = st.lists(st.tuples(st.integers(0, 14), st.integers(0, 14)), min_size=1, max_size=40)

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from causalgraph._sync import run_sync
+from causalgraph._core.sync import run_sync
 from causalgraph.bench.runner import arun_benchmark, run_benchmark
 from causalgraph.bench.config import RunConfig
 from causalgraph.llm.mock import OracleBackend
@@ -94,7 +94,7 @@ def test_an_interrupt_while_the_backend_closes_waits_for_the_close(isolated_cach
 
     async def run_owning_the_backend():
         # As run_benchmark does with a backend it made itself: the close is part of the run.
-        from causalgraph._sync import close_quietly
+        from causalgraph._core.sync import close_quietly
 
         try:
             return await arun_benchmark(config, items=yn_items(3, variants=("v_1",)), backend=backend,

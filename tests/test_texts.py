@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from causalgraph.errors import ConfigError, SchemaError
-from causalgraph.texts import read_texts, text_file_kind
+from causalgraph.readwrite.texts import read_texts, text_file_kind
 
 
 def test_a_text_file_gives_one_text_per_line_numbered_by_line(tmp_path):

@@ -19,7 +19,7 @@ from causalgraph import compile_graph
 from causalgraph.cli import main
 from causalgraph.errors import ConfigError
 from causalgraph.model import Correlation, Polarity, Relation, Statement
-from causalgraph.viz import (
+from causalgraph.html.graph_page import (
     CORRELATION_COLORS,
     OVERLAY_STYLES,
     POSITION_COLORS,
@@ -147,7 +147,7 @@ def test_viewer_data_rejects_missing_positions():
 
 
 def test_viewer_data_refuses_graphs_over_the_node_limit(monkeypatch):
-    import causalgraph.viz as viz
+    import causalgraph.html.graph_page as viz
 
     monkeypatch.setattr(viz, "MAX_VIEW_NODES", 3)
     with pytest.raises(ConfigError, match="statement t1: its graph has 4 events; the viewer draws at most "
@@ -179,7 +179,7 @@ def test_graph_html_inlines_all_scripts_and_styles():
 
 
 def test_graph_html_escapes_hostile_data_in_html_and_embedded_json():
-    from causalgraph.htmlkit import _vis_assets
+    from causalgraph.html.kit import _vis_assets
 
     js, css = _vis_assets()
     full = graph_html(hostile.hostile_statement())
@@ -200,7 +200,7 @@ def test_graph_html_escapes_hostile_data_in_html_and_embedded_json():
 
 @pytest.mark.slow
 def test_graph_html_is_identical_whatever_the_hash_seed():
-    code = ("import sys; from causalgraph.viz import graph_html; sys.path.insert(0, 'tests/browser'); "
+    code = ("import sys; from causalgraph.html.graph_page import graph_html; sys.path.insert(0, 'tests/browser'); "
             "from hostile import hostile_statement; sys.stdout.write(graph_html(hostile_statement()))")
     root = Path(__file__).resolve().parents[1]
     seed = "1" if os.environ.get("PYTHONHASHSEED") == "2" else "2"
@@ -261,7 +261,7 @@ def test_view_cli_unknown_statement_is_one_line_error_with_exit_2(climatecause_p
 # -- shared assets, CSP, iframes ---------------------------------------------------------
 
 def test_graph_html_with_assets_links_the_shared_files_instead_of_inlining_them():
-    from causalgraph.htmlkit import vis_assets
+    from causalgraph.html.kit import vis_assets
 
     js, css = vis_assets()
     page = graph_html(_chain(), assets="../assets/")
@@ -279,7 +279,7 @@ def test_graph_html_with_assets_links_the_shared_files_instead_of_inlining_them(
 def test_iframe_html_escapes_the_page_into_srcdoc():
     import html as _html
 
-    from causalgraph.htmlkit import iframe_html
+    from causalgraph.html.kit import iframe_html
 
     page = graph_html(hostile.hostile_statement())
     frame = iframe_html(page, height='1px" onload="x')

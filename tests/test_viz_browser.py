@@ -15,8 +15,8 @@ from chromium import leaves_local
 
 from causalgraph import compile_graph
 from causalgraph.graph import _event
-from causalgraph.report import write_report
-from causalgraph.viz import write_graph_html
+from causalgraph.viewer.report import write_report
+from causalgraph.html.graph_page import write_graph_html
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts" / "viz"

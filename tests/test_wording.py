@@ -3,7 +3,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from causalgraph.wording import plural
+from causalgraph._core.wording import plural
 
 
 @given(st.integers(min_value=0, max_value=10**9), st.sampled_from(["item", "edge", "configuration", "row"]))

@@ -28,7 +28,7 @@ from ..extraction.embed import load_embedder
 from ..graph import CausalGraph, as_graph, compile_graph
 from ..metrics.graph_scores import compare_corpora
 from ..model import Corpus, Statement
-from ..scores import small_sample_factor
+from ..scoring.scores import small_sample_factor
 from .events import (ALIGN_RULES, DEFAULT_RULE, EMBEDDING_THRESHOLD, TOKEN_THRESHOLD, EventAlignment,
                      align_events)
 
@@ -254,7 +254,7 @@ def pooled_scores(rows: Sequence[dict], *, n_boot: int = N_BOOT, seed: int = 0,
     and the AIDs are means over the statements where they are defined (a NaN SID of a cyclic graph
     is left out, and ``n`` says how many were used).  Each interval is the percentile interval of
     ``n_boot`` resamples of the statements with replacement, widened around the value by
-    :func:`causalgraph.scores.small_sample_factor` (a plain percentile interval is too narrow with
+    :func:`causalgraph.scoring.scores.small_sample_factor` (a plain percentile interval is too narrow with
     few statements) and clipped to the measure's range; a resample where the measure is
     undefined (no predicted edge drawn) is dropped, and ``dropped`` counts them.  A measure with
     fewer than two statements has no interval (``None``).

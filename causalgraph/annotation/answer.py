@@ -7,7 +7,7 @@ Rules, tried in this order (the first that yields an annotation wins):
 ``fenced``
     a JSON object inside a Markdown code fence (```` ```json … ``` ````);
 ``embedded``
-    the first JSON object in the text (as :func:`causalgraph.jsontext.json_values`
+    the first JSON object in the text (as :func:`causalgraph._core.jsontext.json_values`
     finds them) that has ``relations`` or ``causal`` (prose before or after
     is ignored);
 ``repaired``
@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
 from ..errors import ParseError
-from ..jsontext import balanced_spans, json_values
+from .._core.jsontext import balanced_spans, json_values
 from ..model import Correlation, Explicitness, Polarity, Relation, Statement, is_blank
 from .schema import RELATION_FIELDS
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional, Sequence, Union
 
 from ..errors import ConfigError, CycleLimitExceeded, SchemaError
-from ..scores import prf
+from ..scoring.scores import prf
 from ..extraction.spans import exact_key, pair_score
 from ..extraction.embed import load_embedder
 from ..metrics.complexity import complexity, metric_names

@@ -22,7 +22,7 @@ from ..llm.structured import structured_backend
 from ..tasks.annotation import annotation_items, text_items
 from ..annotation.records import TASK
 from ..annotation.schema import ANNOTATION_SCHEMA, SCHEMA_NAME
-from .._sync import close_quietly, run_sync
+from .._core.sync import close_quietly, run_sync
 from ..bench.runner import aanswer_items, arun_benchmark
 from ..bench.config import RunConfig
 from ..runlog.store import load_run

@@ -17,8 +17,8 @@ from ..annotation.reference import ReferenceRanges
 from ..annotation.text_scores import TextScore, score_statement
 from ..errors import ConfigError
 from ..metrics.complexity import normalize_weights
-from ..outputs import output_file
-from ..viz import write_graph_html
+from .._core.outputs import output_file
+from ..html.graph_page import write_graph_html
 from .annotator import annotate
 
 __all__ = ["score_text"]

@@ -37,7 +37,7 @@ from typing import Any, Optional, Sequence
 from ..errors import BackendError, ConfigError
 from ..llm.batch import BatchClient, batch_client_class, batch_client_for
 from ..llm.registry import backend_class, get_backend
-from ..outputs import write_atomic
+from .._core.outputs import write_atomic
 from ..tasks import get_task
 from ..taskkit.item import Item
 from .clock import utc_now

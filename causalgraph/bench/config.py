@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from ..errors import ConfigError
-from ..outputs import safe_name
+from .._core.outputs import safe_name
 from ..runlog.store import Run, load_run
 
 __all__ = ["RunConfig", "RunResult", "default_run_dir", "METHODS", "MAX_EPOCHS", "DEFAULT_MAX_CONNECTION_FAILURES",
@@ -127,7 +127,7 @@ class RunConfig:
         records it; a directory holding a run of another catalog is refused.
     graph_edit
         ``reverse`` or ``shuffle``: every variant's items on the edited graphs
-        (:mod:`causalgraph.graph_edits`; the variant ids get ``.<edit>``, the
+        (:mod:`causalgraph.graph.edits`; the variant ids get ``.<edit>``, the
         manifest records ``graph_edit``); ``None`` or ``real``: the variants as given.
     method
         ``generate`` (default): the model writes an answer, which the task's

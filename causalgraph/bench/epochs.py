@@ -41,10 +41,10 @@ from typing import Any, Callable, Mapping, Optional, Sequence
 import numpy as np
 
 from ..errors import ConfigError
-from ..wording import plural
-from ..registry import ENTRY_POINT_GROUPS, Registry, did_you_mean, record_name
+from .._core.wording import plural
+from .._core.registry import ENTRY_POINT_GROUPS, Registry, did_you_mean, record_name
 from ..runlog.samples import group_samples, label_key
-from ..agreement import fleiss_kappa
+from ..scoring.agreement import fleiss_kappa
 
 __all__ = [
     "Reducer",

@@ -16,7 +16,7 @@ from ..datasets import load_corpus
 from ..llm.choice_logprobs import choice_max_tokens
 from ..llm.pricing import DEFAULT_PRICES, cost_usd
 from ..errors import ConfigError
-from ..graph_edits import check_edit
+from ..graph.edits import check_edit
 from ..llm.registry import split_spec, backend_class
 from .config import check_method_backend
 from .prepare import _with_edit, loglik_choices, loglik_variants

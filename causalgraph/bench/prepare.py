@@ -28,7 +28,7 @@ from ..runlog.samples import sample_key
 from ..taskkit.item import Item
 from ..runlog.store import RunStore
 from ..datasets import load_corpus
-from ..graph_edits import check_edit, join_edit, split_edit
+from ..graph.edits import check_edit, join_edit, split_edit
 from ..datasets.fetch import sha256_file
 
 __all__ = ["PreparedRun", "prepare_run", "run_prompts", "loglik_choices", "loglik_variants", "items_by_variant",

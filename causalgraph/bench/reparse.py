@@ -12,7 +12,7 @@ from typing import Any, Optional
 
 from ..tasks import get_task
 from .scoring import compute_metrics
-from ..outputs import write_atomic
+from .._core.outputs import write_atomic
 from ..runlog.store import RunStore
 
 __all__ = ["parse", "reparse_run"]

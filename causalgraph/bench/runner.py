@@ -36,8 +36,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Optional, Protocol, Sequence
 
-from .._sync import close_quietly, run_sync
-from ..wording import plural
+from .._core.sync import close_quietly, run_sync
+from .._core.wording import plural
 from ..errors import (BackendError, BackendProtocolError, BackendUnavailable, BackendUnreachable, CausalGraphError,
                       ConfigError)
 from ..llm import pricing

@@ -42,10 +42,10 @@ from typing import Any, Mapping, Optional, Sequence
 import numpy as np
 
 from ..errors import ConfigError, SchemaError
-from ..scores import binary_scores, prf_counts, small_sample_factor
+from ..scoring.scores import binary_scores, prf_counts, small_sample_factor
 from ..llm.loglik import choose
 from ..runlog.files import Metrics
-from ..wording import plural
+from .._core.wording import plural
 from .calibration import calibration
 from ..tasks import get_task, find_task
 from .epochs import (
@@ -440,7 +440,7 @@ LOGLIK_RULES = {"acc": "the label whose continuation has the highest summed log-
 
 
 def _binary_defined(gold: Sequence[Any], pred: Sequence[Any], positive: str) -> dict[str, Any]:
-    """:func:`~causalgraph.scores.binary_scores`, with P, R and F1 ``None`` (and a ``notes`` line) when the
+    """:func:`~causalgraph.scoring.scores.binary_scores`, with P, R and F1 ``None`` (and a ``notes`` line) when the
     positive class is in neither gold nor the answers.
 
     Examples

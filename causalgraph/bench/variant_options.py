@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from ..errors import ConfigError
-from ..graph_edits import join_edit, split_edit
-from ..naming import check_scheme, join_variant, split_variant
+from ..graph.edits import join_edit, split_edit
+from ..graph.naming import check_scheme, join_variant, split_variant
 from ..prompts import encoding_variant_id
 from ..tasks import Task
 

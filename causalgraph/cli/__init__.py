@@ -205,7 +205,7 @@ def _run(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         return 0
     except OSError as exc:
-        # The library checks the paths it is given (causalgraph.outputs, the loaders); what still
+        # The library checks the paths it is given (causalgraph._core.outputs, the loaders); what still
         # fails here is the file system itself (disk full, a permission changed mid-run, a path
         # another process removed).  That is the user's to fix, so it is one line too, naming the file.
         print(f"causalgraph {args.command}: error: {_os_error(exc)}", file=sys.stderr)

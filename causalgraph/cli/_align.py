@@ -12,7 +12,7 @@ from ..alignment.events import (ALIGN_RULES, ALIGNMENT_SUFFIXES, DEFAULT_RULE, E
                                 TOKEN_THRESHOLD, write_alignment)
 from ..alignment.scores import EDGE_COLUMNS
 from ..metrics.graph_scores import SCORE_COLUMNS
-from ..wording import plural
+from .._core.wording import plural
 from ..errors import ConfigError
 from ..extraction.embed import load_embedder
 

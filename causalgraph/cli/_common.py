@@ -12,7 +12,7 @@ import sys
 from typing import Any, Iterable, Optional, Sequence
 from ..prompts import CATALOGS
 from ..metrics.chains import RULES
-from ..graph_edits import GRAPH_EDITS, is_edit
+from ..graph.edits import GRAPH_EDITS, is_edit
 from ..errors import ConfigError
 from ..llm.registry import parse_model_options
 
@@ -142,7 +142,7 @@ def _graph_edit(text: str) -> str:
 
 
 def add_graph_edit_option(parser) -> None:
-    """``--graph-edit real|reverse|shuffle|flip-signs[:k]``: the counterfactual graph of :mod:`causalgraph.graph_edits`."""
+    """``--graph-edit real|reverse|shuffle|flip-signs[:k]``: the counterfactual graph of :mod:`causalgraph.graph.edits`."""
     parser.add_argument("--graph-edit", type=_graph_edit, default=None, metavar="|".join(GRAPH_EDITS) + "[:k]",
                         help="show each statement's graph as annotated (real, the default), with every edge "
                              "reversed, with its events shuffled over its nodes (CCR graph variants and structure "

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..errors import ConfigError
 from ..llm.registry import model_forms
-from ..wording import plural
+from .._core.wording import plural
 from ._common import add_list_option, add_model_args, emit_json, emit_table, model_options
 from ..apps.annotator import annotate_corpus, annotate_texts, statements_from_run
 from ..bench.config import default_run_dir

@@ -12,7 +12,7 @@ from ..bench.runner import arun_benchmark
 from ..bench.config import DEFAULT_MAX_CONNECTION_FAILURES, DEFAULT_MAX_FAILED_ITEMS, RunConfig
 from ..errors import ConfigError
 from ..llm.registry import model_forms
-from ..wording import plural
+from .._core.wording import plural
 from ._common import (add_data_option, add_format_option, add_graph_edit_option, add_list_option, add_model_args,
                       add_power_design_options, add_prompts_option, emit_json, emit_table, model_options,
                       nonnegative_int, path_arg)
@@ -29,13 +29,13 @@ from ..tasks import TASKS, find_task, get_task, list_tasks, usable_tasks
 from ..alignment.events import ALIGN_RULES, DEFAULT_RULE
 from ..stats.answer_graph import answer_graph_scores
 from ..bench.calibration import plot_reliability
-from ..outputs import safe_name, output_dir
+from .._core.outputs import safe_name, output_dir
 from ..bench.batch import submit_batch, collect_batch, batch_status
 from ..bench.plan import PAPER_OUTPUT_TOKENS_PER_REQUEST, plan_run
 from ..stats.power import PLAN_POWER_COLUMNS, Design, pilot_pair, pilot_run, plan_power
 from ..bench.prepare import loglik_variants
 from ..bench.variant_options import with_item_options
-from ..naming import NAME_SCHEMES
+from ..graph.naming import NAME_SCHEMES
 from ..tasks.climatecause import PAPER_TASKS
 from . import bench_view
 from ._rank import emit_ranking

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ..wording import plural
+from .._core.wording import plural
 from ._common import add_format_option, emit_table
 from ..bench.scoring import agreement_columns, report_rows
 from ..interop.inspect_log import import_inspect_log

@@ -1,7 +1,7 @@
 """``causalgraph bench view RUN [RUN …]``: one offline HTML page to read a run's answers, or compare runs."""
 
 from __future__ import annotations
-from ..outputs import NO_BROWSER, open_page
+from .._core.outputs import NO_BROWSER, open_page
 from ..stats.difficulty import STATEMENT_FEATURES
 from ..viewer import write_run_page
 from ..alignment.events import ALIGN_RULES, DEFAULT_RULE

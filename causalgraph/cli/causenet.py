@@ -7,7 +7,7 @@ import sys
 from ..datasets.causenet import causenet_path
 from ..datasets.causenet_sources import SOURCE_COLUMNS, build_index, open_index
 from ..errors import ConfigError
-from ..wording import plural
+from .._core.wording import plural
 from ._common import add_data_option, add_format_option, emit_table
 
 __all__ = ["register", "INDEX_COLUMNS"]

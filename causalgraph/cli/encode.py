@@ -6,7 +6,7 @@ from ..datasets import load_corpus
 from ..encodings import ORDERS, encode, encoding_names, get_encoding
 from ..errors import ConfigError
 from ..graph import compile_graph
-from ..graph_edits import SIGN_EDITS, edit_graph, parse_edit
+from ..graph.edits import SIGN_EDITS, edit_graph, parse_edit
 from ._common import add_data_option, add_graph_edit_option, find_statement
 
 __all__ = ["register"]

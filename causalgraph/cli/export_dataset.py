@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ..wording import plural
+from .._core.wording import plural
 from ._common import (add_data_option, add_format_option, add_graph_edit_option, add_list_option, add_prompts_option,
                       emit_table, path_arg)
 from ..interop.export import export_dataset

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import sys
 
-from ..graph_formats import GRAPH_FORMATS
+from ..readwrite.formats import GRAPH_FORMATS
 
 from ._common import add_data_option, add_list_option, add_split_option, path_arg
 from ..datasets import load_corpus
-from ..graph_export import export_graphs
+from ..interop.graph_export import export_graphs
 
 __all__ = ["register", "run"]
 

@@ -13,11 +13,11 @@ from ..datasets import load_corpus
 from ..encodings import ORDERS, encoding_names, get_encoding
 from ..errors import ConfigError
 from ..metrics.chains import RULES
-from ..naming import NAME_SCHEMES
+from ..graph.naming import NAME_SCHEMES
 from ..tasks import get_task
 from ._common import add_data_option, add_graph_edit_option, add_prompts_option, emit_table, path_arg
 from ..llm.openai_batch import request_line
-from ..outputs import output_file
+from .._core.outputs import output_file
 from ..interop.export import write_items_parquet
 
 __all__ = ["register", "write_openai_batch"]

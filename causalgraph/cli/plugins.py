@@ -9,7 +9,7 @@ from .. import encodings as _encodings, tasks as _tasks  # noqa: F401
 from ..bench import epochs as _epochs  # noqa: F401
 from ..llm import registry as _providers  # noqa: F401
 from ..metrics import complexity as _metrics  # noqa: F401
-from ..registry import ENTRY_POINT_GROUPS, plugin_rows
+from .._core.registry import ENTRY_POINT_GROUPS, plugin_rows
 from ._common import add_format_option, emit_table
 
 __all__ = ["register", "run", "COLUMNS"]

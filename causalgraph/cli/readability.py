@@ -8,7 +8,7 @@ from ..datasets import load_corpus
 from ..errors import ConfigError
 from ..metrics.readability import READABILITY_METRICS, readability_summary, readability_table
 from ._common import add_data_option, add_format_option, add_split_option, emit_table
-from ..texts import read_texts
+from ..readwrite.texts import read_texts
 
 __all__ = ["register"]
 

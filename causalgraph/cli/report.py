@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..datasets import load_corpus
 from ._common import add_data_option, add_list_option, add_rule_option, add_split_option
-from ..report import DEFAULT_MAX_GRAPHS, write_report
+from ..viewer.report import DEFAULT_MAX_GRAPHS, write_report
 
 __all__ = ["register", "run"]
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import sys
 
 from ..errors import ConfigError
-from ..wording import plural
+from .._core.wording import plural
 from ._common import add_data_option, add_list_option
 from ..datasets.causenet import causenet_path, find_concept, load_causenet
 from ..datasets.causenet_sources import attach_sources, index_cached, load_causenet_indexed, open_index
-from ..subgraphs import (STRATA, check_relations_path, check_sampling, sample_subgraphs, stratify_subgraphs,
+from ..graph.subgraphs import (STRATA, check_relations_path, check_sampling, sample_subgraphs, stratify_subgraphs,
                          subgraph_rows, write_relations)
 
 __all__ = ["register", "SAMPLING_FLAGS"]

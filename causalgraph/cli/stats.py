@@ -31,7 +31,7 @@ from ..stats.irt import irt_runs
 from ..stats.power import Design, pilot_pair, pilot_run, power_table
 from ..stats.ranking import rank_runs
 from ._rank import emit_ranking
-from ..outputs import output_file
+from .._core.outputs import output_file
 
 __all__ = ["register"]
 

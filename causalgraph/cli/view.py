@@ -7,9 +7,9 @@ from pathlib import Path
 
 from ..datasets import load_corpus
 from ..graph import NODE_FORMS, compile_graph
-from ..outputs import NO_BROWSER, open_page
+from .._core.outputs import NO_BROWSER, open_page
 from ._common import add_data_option, add_rule_option, find_statement
-from ..viz import safe_filename, show
+from ..html.graph_page import safe_filename, show
 
 __all__ = ["register", "run"]
 

@@ -19,7 +19,7 @@ The file may be plain, gzip or bz2 (told by its first bytes, not its
 name; a bz2 file's bytes after its last stream that start ``BZh`` but form
 no stream are refused, naming the byte offset, as the seek index of
 :mod:`causalgraph.datasets.causenet_sources` refuses them).  It is read one line at a time: memory per line is constant, and the
-graph is kept as interned ids and arrays (:class:`~causalgraph.merged.MergedGraph`):
+graph is kept as interned ids and arrays (:class:`~causalgraph.graph.merged.MergedGraph`):
 repeated relations merge into one edge with counts (relations, sources,
 sources per type, summed support) and, with ``keep_sentences``, the
 provenance sentences.  Where pyarrow is installed the lines are parsed by
@@ -42,7 +42,7 @@ from typing import Iterator, Optional
 import numpy as np
 
 from ..errors import ConfigError, DataNotFound, SchemaError
-from ..merged import MergedGraph, merge_ids
+from ..graph.merged import MergedGraph, merge_ids
 from ..model import Problem
 from ._streams import CHUNK, StreamReader
 
@@ -628,7 +628,7 @@ def find_concept(graph: MergedGraph, concept: str) -> int:
 
     Examples
     --------
-    >>> from causalgraph.merged import merge_pairs
+    >>> from causalgraph.graph.merged import merge_pairs
     >>> find_concept(merge_pairs([("lung cancer", "death")]), "lung_cancer")
     0
     """

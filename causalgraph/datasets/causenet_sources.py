@@ -53,7 +53,7 @@ from typing import Optional
 import numpy as np
 
 from ..errors import SchemaError
-from ..merged import MergedGraph
+from ..graph.merged import MergedGraph
 from ._streams import StreamReader, file_kind, streams
 from .causenet import causenet_file, concept_name, load_causenet
 from .fetch import cache_dir, sha256_file

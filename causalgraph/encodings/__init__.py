@@ -79,7 +79,7 @@ from ..errors import ConfigError, ParseError
 from ..graph import CausalGraph, compile_graph
 from ..model import Correlation, Relation
 from .base import ORDERS, SIGN_WORDS, Edge, Encoding, check_order, graph_edges, graph_nodes, in_order, ordered_edges
-from ..registry import did_you_mean
+from .._core.registry import did_you_mean
 from .registry import (ENCODING_PREFIXES, ENCODINGS_REGISTRY, decodable_names, encoding_for_prefix, encoding_names,
                        get_encoding, register_encoding, unregister_encoding)
 

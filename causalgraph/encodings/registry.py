@@ -7,7 +7,7 @@ calls :func:`register_encoding` instead.  Either way ``encode``/``decode``/``pro
 variant ids (:data:`ENCODING_PREFIXES`), ``get_task("ccr-member").items(…, encoding=…)`` and the
 structure tasks take it up.  An installed distribution adds one through the entry-point group
 ``causalgraph.encodings`` (name: the encoding's name, value: ``"module:attr"`` of its
-:class:`Encoding` record); the registry is a :class:`causalgraph.registry.Registry`.
+:class:`Encoding` record); the registry is a :class:`causalgraph._core.registry.Registry`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any, Iterator, Optional
 
 from ..errors import ConfigError
-from ..registry import ENTRY_POINT_GROUPS, Registry, record_name, short_repr
+from .._core.registry import ENTRY_POINT_GROUPS, Registry, record_name, short_repr
 from .base import Encoding
 
 __all__ = ["register_encoding", "unregister_encoding", "get_encoding", "encoding_names", "decodable_names",
@@ -89,7 +89,7 @@ def encoding_names(*, plugins: bool = True) -> tuple[str, ...]:
 
     With ``plugins=False``, causalgraph's own and those registered by code only, with no entry point
     read (help texts: the command line's parser never touches a plugin).  A plugin that cannot be
-    used is left out either way (see :meth:`~causalgraph.registry.Registry.usable`).
+    used is left out either way (see :meth:`~causalgraph._core.registry.Registry.usable`).
 
     Examples
     --------

@@ -36,11 +36,11 @@ from typing import Any, Optional
 
 from ..errors import ConfigError, SchemaError
 from ..model import Corpus, Explicitness, Sententiality
-from ..scores import prf
+from ..scoring.scores import prf
 from .tuples import ExtractedPair
 from .predictions import PredictionSet, RowPrediction, load_predictions, predictions_from_corpus
 from .spans import exact_key, normalize_span, token_f1
-from ..display import html_for
+from .._core.display import html_for
 from ..datasets import load_corpus, load_pubmedcausal
 from .embed import SpanEmbedder, load_embedder
 
@@ -351,7 +351,7 @@ class ExtractionReport:
                 "labels": self.labels, "buckets": self.buckets, "notes": self.notes}
 
     def _repr_html_(self):
-        """Jupyter: the evaluation's tables as a page in a sandboxed iframe (:mod:`causalgraph.viewer.notebook`, via :mod:`causalgraph.display`)."""
+        """Jupyter: the evaluation's tables as a page in a sandboxed iframe (:mod:`causalgraph.viewer.notebook`, via :mod:`causalgraph._core.display`)."""
         return html_for("extraction_report", self)
 
 

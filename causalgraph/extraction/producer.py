@@ -30,7 +30,7 @@ from ..model import Corpus, Relation, Statement, is_blank
 from .predictions import PredictionSet, load_predictions, predictions_from_corpus
 from .spans import normalize_span, token_f1
 from ..metrics.chains import chain_labels, chain_stats
-from ..merged import merge_pairs
+from ..graph.merged import merge_pairs
 from ..metrics.graph_chains import graph_chain_stats, graph_positions
 from ..datasets import load_corpus
 from .embed import load_embedder

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..datasets.labels import parse_explicitness, parse_sententiality
-from ..jsontext import json_values
+from .._core.jsontext import json_values
 from ..model import Explicitness, Sententiality, is_blank
 
 __all__ = [

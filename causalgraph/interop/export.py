@@ -33,13 +33,13 @@ from typing import Any, BinaryIO, Iterable, Optional, Sequence
 
 from ..bench.progress import Progress
 from ..errors import ConfigError
-from ..outputs import named_os_error, write_atomic, output_dir
-from ..subgraphs import context_sources
+from .._core.outputs import named_os_error, write_atomic, output_dir
+from ..graph.subgraphs import context_sources
 from .._version import __version__
 from ..datasets import load_corpus
 from ..datasets.cards import BENCHMARK_CORPORA, CORPUS_LICENSES
 from ..tasks import get_task, list_tasks
-from ..graph_edits import check_edit, join_edit
+from ..graph.edits import check_edit, join_edit
 
 __all__ = ["ITEM_COLUMNS", "gold_kind", "items_table", "write_items_parquet", "export_dataset",
            "dataset_card", "ExportResult", "ExportProgress", "SPLIT"]
@@ -338,7 +338,7 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
         Progress on stderr, one step per variant (:class:`ExportProgress`): ``False`` (default),
         ``True`` or ``"auto"`` (a bar on a terminal, else a line every 10 seconds).
     graph_edit
-        ``reverse`` or ``shuffle``: every item on the edited graphs (:mod:`causalgraph.graph_edits`;
+        ``reverse`` or ``shuffle``: every item on the edited graphs (:mod:`causalgraph.graph.edits`;
         variant ids ``A_5.reverse`` …).  Without ``tasks``, the tasks whose prompts hold a graph;
         a task named in ``tasks`` that cannot show an edited graph is an error.
 

@@ -54,10 +54,10 @@ import time
 from typing import Any, Sequence
 
 from ..errors import BackendError, BackendUnavailable, ConfigError, TransientBackendError
-from ..wording import plural
+from .._core.wording import plural
 from .base import Backend, Completion, Request, request_key
 from .loglik import MOCK_FLOOR, ChoiceScores, LoglikRequest
-from ..event_lists import format_event_list
+from ..scoring.event_lists import format_event_list
 
 __all__ = ["MockBackend", "OracleBackend", "NoisyBackend", "ConstantBackend", "FlakyBackend", "make_mock", "mock_names"]
 

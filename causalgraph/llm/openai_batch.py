@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Iterator, Optional
 
 from ..errors import BackendError, ConfigError
-from ..outputs import write_atomic
+from .._core.outputs import write_atomic
 from .base import Request, public_url, redact
 from .batch import BatchClient, BatchJob, BatchResult
 from .openai import completion_from_body, protocol_reply

@@ -5,7 +5,7 @@ Built-in providers are named by import path and imported only when used, so
 (and users) add providers with :func:`register_provider`; an installed
 distribution adds one through the entry-point group ``causalgraph.backends``
 (name: the provider, value: ``"module:attr"`` of its :class:`Backend` class or
-factory).  The registry is a :class:`causalgraph.registry.Registry`.
+factory).  The registry is a :class:`causalgraph._core.registry.Registry`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Callable, Union
 
 from ..errors import BackendError, ConfigError
-from ..registry import ENTRY_POINT_GROUPS, Registry
+from .._core.registry import ENTRY_POINT_GROUPS, Registry
 from .base import Backend, is_secret_option, redact
 from .mock import mock_names
 

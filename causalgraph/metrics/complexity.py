@@ -25,7 +25,7 @@ table take it up as an extra column.  An installed distribution adds one
 through the entry-point group ``causalgraph.metrics`` (name: the metric,
 value: ``"module:attr"`` of a :class:`ComplexityMetric` record or of its
 ``function(graph, options)``, described by its docstring's first line); the
-registry is a :class:`causalgraph.registry.Registry`.
+registry is a :class:`causalgraph._core.registry.Registry`.
 
 C(s) and ``c_raw`` are the paper's: over :data:`PAPER_METRICS`, whatever is
 registered, so that installing a metric never changes the paper's numbers.
@@ -52,7 +52,7 @@ from typing import Any, Callable, Iterable, Literal, Mapping, Optional, Sequence
 from ..errors import ConfigError, CycleLimitExceeded, SchemaError
 from ..graph import BelongsEdge, CausalGraph, as_graph
 from ..model import Corpus, Relation, Statement, as_statements
-from ..registry import ENTRY_POINT_GROUPS, Registry, did_you_mean, load_target
+from .._core.registry import ENTRY_POINT_GROUPS, Registry, did_you_mean, load_target
 from .paths import DEFAULT_CYCLE_LIMIT, count_maximal_paths
 
 __all__ = [
@@ -285,7 +285,7 @@ def unregister_metric(name: str) -> None:
 def complexity_metrics() -> tuple[ComplexityMetric, ...]:
     """Every usable metric, in registration order (the paper's five first, plugins last).
 
-    A plugin metric that fails to load is left out, with a note (see :meth:`causalgraph.registry.Registry.usable`).
+    A plugin metric that fails to load is left out, with a note (see :meth:`causalgraph._core.registry.Registry.usable`).
     """
     return _REGISTRY.values()
 

@@ -1,7 +1,7 @@
 """Chain labels and chain statistics of a large merged graph, in time linear in its edges.
 
 The same rules as :mod:`causalgraph.metrics.chains`, computed on the arrays
-of a :class:`~causalgraph.merged.MergedGraph` with numpy and scipy instead of
+of a :class:`~causalgraph.graph.merged.MergedGraph` with numpy and scipy instead of
 Python loops, so that a graph of ten million relations is labelled and
 counted in seconds:
 
@@ -49,7 +49,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ConfigError
-from ..merged import MergedGraph, concat_ranges, merge_pairs
+from ..graph.merged import MergedGraph, concat_ranges, merge_pairs
 from .chains import RULES, ChainStats, Position
 from ..graph import as_graph, is_graph_source
 
@@ -146,7 +146,7 @@ def graph_positions(graph, rule: str = "path") -> np.ndarray:
     Parameters
     ----------
     graph
-        A :class:`~causalgraph.merged.MergedGraph`, or what :func:`as_merged` takes.
+        A :class:`~causalgraph.graph.merged.MergedGraph`, or what :func:`as_merged` takes.
     rule
         ``"path"`` (the paper's) or ``"shortest-distance"``, as in
         :func:`causalgraph.metrics.chains.chain_labels`.

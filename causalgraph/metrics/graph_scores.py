@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..errors import ConfigError
-from ..wording import plural
+from .._core.wording import plural
 from ..graph import CausalGraph, as_graph, compile_graph
-from ..graph_formats import find_cycle
+from ..readwrite.formats import find_cycle
 from ..model import Relation, Statement
 
 __all__ = ["GraphComparison", "SCORE_COLUMNS", "MAX_SCORE_NODES", "shd", "compare_graphs", "compare_corpora", "adjacency"]

@@ -26,11 +26,11 @@ from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from ..errors import ConfigError, SchemaError
-from ..outputs import named_os_error, output_dir, write_atomic
+from .._core.outputs import named_os_error, output_dir, write_atomic
 from .samples import majority_records, sample_key
 from .record import OPTIONAL_FIELDS, RECORD_FIELDS, RunRecord, record_schema_of
 from .files import Ledger, Manifest, Metrics
-from ..display import html_for
+from .._core.display import html_for
 
 __all__ = ["RunStore", "Run", "load_run", "MANIFEST", "RESPONSES", "METRICS", "LEDGER"]
 
@@ -227,7 +227,7 @@ class Run:
         return pd.DataFrame(rows)
 
     def _repr_html_(self):
-        """Jupyter: the run page (``bench view``) in a sandboxed iframe (:mod:`causalgraph.viewer.notebook`, via :mod:`causalgraph.display`)."""
+        """Jupyter: the run page (``bench view``) in a sandboxed iframe (:mod:`causalgraph.viewer.notebook`, via :mod:`causalgraph._core.display`)."""
         return html_for("run", self)
 
 

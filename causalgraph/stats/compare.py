@@ -57,10 +57,10 @@ from typing import Any, Mapping, Optional, Sequence
 import numpy as np
 
 from ..errors import ConfigError
-from ..graph_edits import join_edit, split_edit
-from ..naming import split_variant
+from ..graph.edits import join_edit, split_edit
+from ..graph.naming import split_variant
 from ..prompts import variant_encoding
-from ..scores import prf_counts
+from ..scoring.scores import prf_counts
 from .corrections import holm
 from .mcnemar import mcnemar
 from .pairing import as_run, pair_key, run_name

@@ -40,20 +40,20 @@ from typing import Any, Mapping, Optional, Sequence
 import numpy as np
 
 from ..errors import ConfigError
-from ..wording import plural
+from .._core.wording import plural
 from .corrections import holm
 from ..graph import compile_graph
 from ..metrics.chains import chain_stats
 from ..metrics.complexity import complexity_table
 from ..model import as_statements
-from ..graph_edits import split_edit
-from ..naming import split_variant
+from ..graph.edits import split_edit
+from ..graph.naming import split_variant
 from ..prompts import variant_encoding
 from ..tasks import get_task
 from .cr2 import cr2
 from .pairing import as_run, run_name
 from ..datasets import load_corpus
-from ..outputs import output_file
+from .._core.outputs import output_file
 
 __all__ = ["MODELS", "DEFAULT_FEATURES", "STATEMENT_FEATURES", "ITEM_FACTORS", "ITEM_FEATURES", "MIN_ITEMS", "MIN_SUPPORT", "MIN_STATEMENTS_TEST", "COLUMNS",
            "DifficultyFit", "Design", "design_matrix", "fit_difficulty", "difficulty_frame", "difficulty_runs", "table_rows",

@@ -32,7 +32,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ..errors import ConfigError
-from ..graph_edits import split_edit
+from ..graph.edits import split_edit
 from ..tasks import get_task
 from .pairing import as_run, pair_key, run_name
 from ..datasets import load_corpus

@@ -23,7 +23,7 @@ from typing import Optional
 import numpy as np
 
 # One definition of the widening factor, shared with the run scores and the alignment's intervals.
-from ..scores import small_sample_factor
+from ..scoring.scores import small_sample_factor
 
 __all__ = ["cluster_interval", "statement_weights", "ratio_influence", "cluster_t_interval",
            "intercept_cr2", "bell_mccaffrey_traces"]

@@ -35,7 +35,7 @@ from typing import Any, Mapping, Optional, Sequence
 import numpy as np
 
 from ..errors import ConfigError
-from ..graph_edits import split_edit
+from ..graph.edits import split_edit
 from ..tasks import find_task
 from .pairing import as_run, prediction, run_name
 from .resampling import cluster_interval, statement_weights

@@ -18,7 +18,7 @@ viewer handle it like the built-in ones.  Adding a family is one module with a
 ``tasks()`` function plus one line in ``_FAMILIES``.  An installed distribution
 adds a task through the entry-point group ``causalgraph.tasks`` (name: the
 task's name, value: ``"module:attr"`` of its :class:`Task` record, or of a
-function returning it); the list is a :class:`causalgraph.registry.Registry`.
+function returning it); the list is a :class:`causalgraph._core.registry.Registry`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import json
 from typing import Any, Callable
 
 from ..errors import ConfigError
-from ..registry import ENTRY_POINT_GROUPS, Registry, load_target, record_name
+from .._core.registry import ENTRY_POINT_GROUPS, Registry, load_target, record_name
 from ..taskkit.item import Item
 from .base import KINDS, ItemView, Task
 

@@ -14,7 +14,7 @@ from typing import Any, Callable, Mapping, Optional
 
 from ..errors import ConfigError
 from ..taskkit.labels import parse_labels
-from ..event_lists import record_outcome
+from ..scoring.event_lists import record_outcome
 
 __all__ = ["Task", "ItemView", "KINDS", "LABEL_KINDS", "ITEM_OPTION_FLAGS"]
 

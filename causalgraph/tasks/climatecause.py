@@ -40,10 +40,10 @@ from ..graph import CausalGraph, compile_graph
 from ..metrics.chains import RULES, chain_labels, chain_stats
 from ..model import Statement, as_statements
 from ..taskkit.item import Item, item_id
-from ..graph_edits import SIGN_EDITS, check_edit, edit_graph, join_edit, parse_edit, resolve_edit, split_edit
-from ..naming import event_names as _event_names, join_variant, rename_graph, split_variant
+from ..graph.edits import SIGN_EDITS, check_edit, edit_graph, join_edit, parse_edit, resolve_edit, split_edit
+from ..graph.naming import event_names as _event_names, join_variant, rename_graph, split_variant
 from ..prompts import PromptVariant, catalog_variants, encoding_variant_id, get_variant, resolve_catalog
-from ..scores import binary_scores
+from ..scoring.scores import binary_scores
 from .base import Task
 from .continuations import answer_continuations
 from .graph_first import GRAPH_FIRST_TASKS, own_graph, with_graph_first
@@ -350,7 +350,7 @@ def items(corpus, task: str, variant, *, rule: str = "path", max_chains: int = D
         ``"matrix"`` is variant ``MX_5`` (see :mod:`causalgraph.prompts`).
     event_names
         ``real`` (default), ``integer``, ``letters`` or ``nonsense``
-        (:mod:`causalgraph.naming`); the variant id gets ``.<scheme>``.  Only
+        (:mod:`causalgraph.graph.naming`); the variant id gets ``.<scheme>``.  Only
         for prompts that hold the graph and not the statement text.
     prompts
         The prompt catalog: ``"authors"`` (default for the paper's six tasks:
@@ -359,7 +359,7 @@ def items(corpus, task: str, variant, *, rule: str = "path", max_chains: int = D
         words are the same under both; items of the authors' catalog carry
         ``meta["prompts"] = "authors"``.
     graph_edit
-        ``real`` (default), ``reverse`` or ``shuffle`` (:mod:`causalgraph.graph_edits`): the
+        ``real`` (default), ``reverse`` or ``shuffle`` (:mod:`causalgraph.graph.edits`): the
         prompt shows the edited graph and the gold is the asked event's membership or position
         in it; the variant id gets ``.<edit>``.  Only for prompts that hold the graph and not the
         statement text (the CCR graph variants).  ``flip-signs`` and ``flip-signs:k`` are for

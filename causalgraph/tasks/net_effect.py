@@ -49,10 +49,10 @@ from typing import Any, Optional
 from ..encodings import check_order, prompt_graph
 from ..errors import ConfigError, CycleLimitExceeded
 from ..graph import CausalGraph, compile_graph
-from ..graph_edits import edit_graph, join_edit, resolve_edit, split_edit
+from ..graph.edits import edit_graph, join_edit, resolve_edit, split_edit
 from ..metrics.paths import DEFAULT_CYCLE_LIMIT
 from ..model import Polarity, as_statements
-from ..naming import event_names as _event_names, join_variant, rename_graph, split_variant
+from ..graph.naming import event_names as _event_names, join_variant, rename_graph, split_variant
 from ..prompts import (ENCODING_PREFIXES, PromptVariant, catalog_variants, encoded_ids_hint, encoding_variant_id,
                        find_variant, with_encoding)
 from ..taskkit.item import Item, item_id
@@ -364,7 +364,7 @@ def items(corpus, variant: str, *, order: str = "paper", encoding: Optional[str]
         As for the structure tasks (graph variants only).
     graph_edit
         ``real`` (default), ``reverse``, ``shuffle``, ``flip-signs`` or ``flip-signs:k``
-        (:mod:`causalgraph.graph_edits`); golds are computed on the edited graph (graph variants only).
+        (:mod:`causalgraph.graph.edits`); golds are computed on the edited graph (graph variants only).
     cycle_limit
         Search steps through cyclic graphs (see the module docstring).
 

@@ -27,7 +27,7 @@ whatever ``PYTHONHASHSEED`` — and listed in node order.
 
 Variants: the catalog ``prompts/structure/<task>.json`` stores two templates (``A_1``, ``A_2``);
 every encoding of :data:`causalgraph.prompts.ENCODING_PREFIXES` gives its variant (``MX_1`` …), and
-``.integer``/``.letters``/``.nonsense`` show the events under other names (:mod:`causalgraph.naming`).
+``.integer``/``.letters``/``.nonsense`` show the events under other names (:mod:`causalgraph.graph.naming`).
 Item ids: ``<task>/<variant>/<statement>/e<i>`` (per event), ``…/g`` (per statement),
 ``…/e<i>-e<j>`` (per pair), indices 0-based in node order.
 """
@@ -41,11 +41,11 @@ from typing import Any, Iterator, Optional, Sequence
 from ..taskkit.item import Item, item_id
 from ..encodings import check_order, prompt_graph
 from ..errors import ConfigError, SchemaError
-from ..event_lists import parse_event_list, record_outcome, set_scores, unreadable_event
+from ..scoring.event_lists import parse_event_list, record_outcome, set_scores, unreadable_event
 from ..graph import CausalGraph, compile_graph
 from ..model import Statement, as_statements
-from ..graph_edits import SIGN_EDITS, edit_graph, join_edit, parse_edit, resolve_edit, split_edit
-from ..naming import event_names as _event_names, join_variant, rename_graph, split_variant
+from ..graph.edits import SIGN_EDITS, edit_graph, join_edit, parse_edit, resolve_edit, split_edit
+from ..graph.naming import event_names as _event_names, join_variant, rename_graph, split_variant
 from .continuations import answer_continuations
 from ..prompts import (ENCODING_PREFIXES, PromptVariant, catalog_variants, encoded_ids_hint, encoding_variant_id,
                        find_variant, with_encoding)
@@ -222,7 +222,7 @@ def items(corpus, task: str, variant: str, *, order: str = "paper", encoding: Op
     encoding, event_names
         Another encoding (``A_1`` with ``matrix`` is ``MX_1``) and event-name scheme.
     graph_edit
-        ``real`` (default), ``reverse`` or ``shuffle`` (:mod:`causalgraph.graph_edits`): the prompt
+        ``real`` (default), ``reverse`` or ``shuffle`` (:mod:`causalgraph.graph.edits`): the prompt
         shows the edited graph and the golds are computed on it; items keep the real graph's event
         indices (``e<i>`` names the same event), and the variant id gets ``.<edit>``.
 

@@ -2,10 +2,10 @@
 
 ``CausalGraph._repr_html_``, ``Run._repr_html_`` and
 ``ExtractionReport._repr_html_`` call these functions (through
-:data:`causalgraph.display.HTML_DISPLAY`, which names them).  Each returns the
+:data:`causalgraph._core.display.HTML_DISPLAY`, which names them).  Each returns the
 offline page (the graph viewer, the run page, or a page of the evaluation's
 tables) inside a sandboxed ``<iframe srcdoc>``
-(:func:`causalgraph.htmlkit.iframe_html`): the page's scripts run — a notebook
+(:func:`causalgraph.html.kit.iframe_html`): the page's scripts run — a notebook
 does not run scripts placed in plain output HTML — in an opaque origin that
 cannot reach the notebook, and its Content-Security-Policy keeps every
 request inside the page.  When the page cannot be built (pyvis missing, a
@@ -19,8 +19,8 @@ import html
 from typing import Any, Optional
 
 from ..errors import CausalGraphError
-from ..htmlkit import SORTABLE_TABLES_JS, content_security_policy, iframe_html
-from ..viz import graph_html
+from ..html.kit import SORTABLE_TABLES_JS, content_security_policy, iframe_html
+from ..html.graph_page import graph_html
 from .page import run_page_html
 
 __all__ = ["graph_repr_html", "run_repr_html", "extraction_report_html", "extraction_repr_html"]

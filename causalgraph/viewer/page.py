@@ -21,13 +21,13 @@ from typing import Any, Optional, Sequence
 
 from ..errors import ConfigError
 from ..alignment.events import ALIGN_RULES, DEFAULT_RULE
-from ..outputs import NO_BROWSER, open_page, output_file
+from .._core.outputs import NO_BROWSER, open_page, output_file
 from ..runlog.store import load_run
 from .compare import compare_runs
 from .ranking import RANK_AXIS, ranking_section
 from ..stats.compare import AXES
 from .runs import DIFFICULTY_FEATURE, build_run_view, check_difficulty_feature, unique_names
-from ..htmlkit import content_security_policy, script_json, vis_tags
+from ..html.kit import content_security_policy, script_json, vis_tags
 from .payload import build_payload
 
 __all__ = ["run_page_html", "write_run_page", "load_views", "default_page_path"]
@@ -118,7 +118,7 @@ def run_page_html(runs: Sequence[Any], *, title: Optional[str] = None, data: Any
         instead of the one each run's manifest names.
     assets
         Relative URL of a folder written by
-        :func:`causalgraph.htmlkit.write_vis_assets` to load vis-network from
+        :func:`causalgraph.html.kit.write_vis_assets` to load vis-network from
         (default: inline it, so the page stands alone).
     views
         ``(views, comparison)`` from :func:`load_views`, when already built.

@@ -25,7 +25,7 @@ from ..extraction.evaluate import MODES, align, error_buckets, exact_hits
 from ..extraction.predictions import PredictionSet, RowPrediction
 from ..extraction.spans import exact_key, pair_score
 from ..extraction.tuples import ExtractedPair
-from ..scores import prf
+from ..scoring.scores import prf
 
 __all__ = ["PairItem", "record_pairs", "match_pairs", "pair_view_of"]
 

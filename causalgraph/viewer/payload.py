@@ -21,9 +21,9 @@ from typing import Any, Optional, Sequence
 
 from ..errors import CausalGraphError
 from .runs import CS_BUCKETS, STATES, asked_events, cs_bucket, dataset_of, display_value
-from ..viz import NETWORK_OPTIONS, viewer_data
+from ..html.graph_page import NETWORK_OPTIONS, viewer_data
 from ..stats import pair_key
-from ..subgraphs import context_sources
+from ..graph.subgraphs import context_sources
 from ..extraction.evaluate import EXACT_RULES, SOFT_RULES
 from ..metrics.complexity import complexity_table
 from .consistency import sign_chains
@@ -78,7 +78,7 @@ def _finite(x: Any) -> Any:
 
 
 def statement_graphs(statements: dict, ids: Sequence[str], notes: list[str]) -> dict[str, dict]:
-    """vis-network nodes and edges (:func:`causalgraph.viz.viewer_data`) of the statements that have relations."""
+    """vis-network nodes and edges (:func:`causalgraph.html.graph_page.viewer_data`) of the statements that have relations."""
     out: dict[str, dict] = {}
     for sid in ids:
         st = statements.get(sid)

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from ..errors import CausalGraphError, ConfigError
-from ..wording import plural
+from .._core.wording import plural
 from ..datasets import load_corpus
 from ..model import Corpus
 from ..llm.base import canonical_json

@@ -300,7 +300,7 @@ def test_report_view_and_mcnemar_take_a_choice_logprobs_run(standin, isolated_ca
     html = page.read_text(encoding="utf-8")
     assert "choice-logprobs" in html and "departed" in html
     # The corpus report's runs section: the calibration table names the method and the share read.
-    from causalgraph.report import write_report
+    from causalgraph.viewer.report import write_report
 
     rep = write_report(climatecause, tmp_path / "rep", max_graphs=0, runs=[ch.path])
     table = re.search(r'<table class="" id="run-calibration">(.*?)</table>', rep.index.read_text(encoding="utf-8"))
@@ -468,7 +468,7 @@ def _departing_run(standin, climatecause_path, tmp_path, name="dep"):
 
 def test_no_item_read_shows_calibration_undefined_with_its_note(standin, isolated_cache, climatecause_path,
                                                                  climatecause, tmp_path, capsys):
-    from causalgraph.report import write_report
+    from causalgraph.viewer.report import write_report
     from causalgraph.runlog.store import load_run
     from causalgraph.viewer import build_run_view
 

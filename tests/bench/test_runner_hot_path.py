@@ -134,7 +134,7 @@ def _bootstrap_as_before(records, metric, *, kind, labels, positive=None, n_boot
     import numpy as np
 
     from causalgraph.bench.scoring import _groups, _multi_from_confusion
-    from causalgraph.scores import prf_counts
+    from causalgraph.scoring.scores import prf_counts
 
     if not records:
         return (math.nan, math.nan)

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from causalgraph.bench.scoring import aggregate_strategies, bootstrap_interval, multiclass_scores
-from causalgraph.scores import binary_scores
+from causalgraph.scoring.scores import binary_scores
 from causalgraph.tasks.climatecause import authors_position_score, variant_strategy
 
 sklearn_metrics = pytest.importorskip("sklearn.metrics")

@@ -6,7 +6,7 @@ import pytest
 
 from causalgraph.errors import ConfigError, SchemaError
 from causalgraph.extraction.evaluate import SOFT_RULES, evaluate_extraction
-from causalgraph.scores import prf
+from causalgraph.scoring.scores import prf
 
 
 def write_rows(path, rows, wrap=False):

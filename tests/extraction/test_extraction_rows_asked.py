@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from causalgraph.cli import main
 from causalgraph.extraction.evaluate import evaluate_extraction
-from causalgraph.scores import prf
+from causalgraph.scoring.scores import prf
 from causalgraph.extraction.tuples import parse_tuples
 
 

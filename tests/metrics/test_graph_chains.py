@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from causalgraph.errors import CycleLimitExceeded
 from causalgraph.graph import as_graph
-from causalgraph.merged import merge_pairs
+from causalgraph.graph.merged import merge_pairs
 from causalgraph.metrics.chains import RULES, ChainStats, chain_labels, chain_stats
 from causalgraph.metrics.graph_chains import POSITIONS, graph_chain_labels, graph_chain_stats, graph_positions
 

@@ -115,7 +115,7 @@ def test_a_single_node_graph_is_followed_by_the_templates_own_full_stop(climatec
 @pytest.mark.parametrize("options,variant", [({"encoding": "matrix"}, "MX_5"), ({"order": "data"}, "A_5"),
                                              ({"event_names": "letters"}, "A_5.letters")])
 def test_other_axes_change_only_the_graph_inside_the_authors_template(options, variant, climatecause):
-    from causalgraph.naming import event_names, rename_graph
+    from causalgraph.graph.naming import event_names, rename_graph
 
     its = items(climatecause, "ccr-position", "A_5", **options)
     v = get_variant("ccr-position", "A_5")

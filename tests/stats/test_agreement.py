@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from causalgraph.errors import ConfigError
-from causalgraph.agreement import fleiss_kappa
+from causalgraph.scoring.agreement import fleiss_kappa
 
 # The table of the worked example in Fleiss (1971) as Wikipedia reproduces it: 10 subjects, 14 raters,
 # 5 categories; P-bar = 0.378, P_e = 0.213, kappa = 0.210.

@@ -18,7 +18,7 @@ from causalgraph.errors import ConfigError
 from causalgraph.stats.compare import f1_influence
 from causalgraph.stats.cr2 import cr2
 from causalgraph.stats.difficulty import fit_difficulty
-from causalgraph.scores import small_sample_factor
+from causalgraph.scoring.scores import small_sample_factor
 from causalgraph.stats.resampling import cluster_interval, cluster_t_interval, ratio_influence
 
 

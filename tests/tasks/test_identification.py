@@ -15,7 +15,7 @@ import pytest
 from causalgraph.datasets import load_corpus
 from causalgraph.graph import compile_graph
 from causalgraph.model import Relation, Statement
-from causalgraph.naming import NAME_SCHEMES
+from causalgraph.graph.naming import NAME_SCHEMES
 from causalgraph.prompts import ENCODING_PREFIXES
 from causalgraph.tasks import get_task
 from causalgraph.tasks.identification import identification_questions, is_backdoor_set, items

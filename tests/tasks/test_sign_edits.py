@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 from causalgraph import compile_graph
 from causalgraph.cli import main
 from causalgraph.errors import ConfigError
-from causalgraph.graph_edits import edit_graph, flip_order, flip_signs, is_edit, parse_edit, split_edit
+from causalgraph.graph.edits import edit_graph, flip_order, flip_signs, is_edit, parse_edit, split_edit
 from causalgraph.model import Correlation, Polarity, Relation, Statement
 from causalgraph.stats.compare import arm_of
 from causalgraph.tasks import get_task

@@ -222,8 +222,8 @@ def test_items_cli_refuses_mx_with_dot_in_one_line(capsys):
 def test_a_statement_with_an_event_no_list_answer_can_name_is_refused_naming_it(name, task):
     # Issue 23 item 12. The oracle's own answer (the gold one per line) must be read back as the gold for every
     # statement items are built for; any other statement is refused, naming the event.
-    from causalgraph.event_lists import format_event_list, parse_event_list, set_outcome
-    from causalgraph.event_lists import normalize_event as norm
+    from causalgraph.scoring.event_lists import format_event_list, parse_event_list, set_outcome
+    from causalgraph.scoring.event_lists import normalize_event as norm
 
     assume(norm(name) not in ("rain", "floods"))
     st_ = Statement("s1", "x", True, (Relation("rain", name), Relation(name, "floods")), source_file="f.csv",

@@ -12,7 +12,7 @@
 ``*.csv``
     the tables behind the page, at full precision;
 ``graphs/<id>.html``
-    the offline viewer of :mod:`causalgraph.viz` for each causal statement;
+    the offline viewer of :mod:`causalgraph.html.graph_page` for each causal statement;
 ``assets/``
     the vis-network script and style, written once and shared by every
     graph page (inlined, they made each page 0.7 MB: 43 MB for ClimateCause's
@@ -44,24 +44,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from .errors import ConfigError
-from .outputs import output_dir
-from .wording import plural
-from .htmlkit import SORTABLE_TABLES_JS, content_security_policy, require, write_vis_assets
-from .viz import safe_filename, write_graph_html
-from .model import Corpus
-from .metrics.complexity import C_S_COLUMN, complexity_metrics, complexity_table, composite_columns, composite_note
-from ._version import __version__
-from .datasets.describe import describe
-from .graph import compile_graph
-from .metrics.analysis import complexity_summary
-from .metrics.chains import RULES, chain_stats, chain_table
-from .metrics.readability import READABILITY_METRICS, readability_summary, readability_table
-from .datasets import DATASETS
-from .viewer.page import load_views, run_page_html
-from .viewer.runs import dataset_of, unique_names, check_difficulty_feature
-from .runlog.store import load_run
-from .bench.calibration import reliability_figure
+from ..errors import ConfigError
+from .._core.outputs import output_dir
+from .._core.wording import plural
+from ..html.kit import SORTABLE_TABLES_JS, content_security_policy, require, write_vis_assets
+from ..html.graph_page import safe_filename, write_graph_html
+from ..model import Corpus
+from ..metrics.complexity import C_S_COLUMN, complexity_metrics, complexity_table, composite_columns, composite_note
+from .._version import __version__
+from ..datasets.describe import describe
+from ..graph import compile_graph
+from ..metrics.analysis import complexity_summary
+from ..metrics.chains import RULES, chain_stats, chain_table
+from ..metrics.readability import READABILITY_METRICS, readability_summary, readability_table
+from ..datasets import DATASETS
+from .page import load_views, run_page_html
+from .runs import dataset_of, unique_names, check_difficulty_feature
+from ..runlog.store import load_run
+from ..bench.calibration import reliability_figure
 
 __all__ = ["Report", "write_report", "DEFAULT_MAX_GRAPHS", "PAPER_TABLE17", "PAPER_CHAIN_COUNTS"]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .errors import ConfigError
+from ..errors import ConfigError
 
 __all__ = ["output_dir", "output_file", "write_atomic", "named_os_error", "safe_name", "open_page", "NO_BROWSER"]
 

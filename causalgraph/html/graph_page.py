@@ -35,13 +35,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence
 
-from .errors import ConfigError
-from .graph import CausalEdge, CausalGraph, _event, as_graph as _as_graph
-from .model import Statement
-from .htmlkit import content_security_policy, require, script_json, vis_tags
-from .outputs import NO_BROWSER, open_page, output_file, safe_name
-from .wording import plural
-from .metrics.chains import chain_labels
+from ..errors import ConfigError
+from ..graph import CausalEdge, CausalGraph, _event, as_graph as _as_graph
+from ..model import Statement
+from .kit import content_security_policy, require, script_json, vis_tags
+from .._core.outputs import NO_BROWSER, open_page, output_file, safe_name
+from .._core.wording import plural
+from ..metrics.chains import chain_labels
 
 __all__ = [
     "MAX_VIEW_NODES",

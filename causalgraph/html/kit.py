@@ -1,7 +1,7 @@
 """The HTML kit: what every causalgraph page is built from.
 
-The graph pages (:mod:`causalgraph.viz`), the corpus report
-(:mod:`causalgraph.report`), the run viewer (:mod:`causalgraph.viewer`) and
+The graph pages (:mod:`causalgraph.html.graph_page`), the corpus report
+(:mod:`causalgraph.viewer.report`), the run viewer (:mod:`causalgraph.viewer`) and
 the notebook displays all
 
 * load vis-network from the copy pyvis ships (:func:`vis_assets`, inlined
@@ -31,8 +31,8 @@ import re
 from pathlib import Path
 from typing import Optional, Sequence
 
-from .errors import ConfigError
-from .outputs import output_dir
+from ..errors import ConfigError
+from .._core.outputs import output_dir
 
 __all__ = ["require", "script_json", "ASSET_FILES", "vis_assets", "write_vis_assets", "vis_tags",
            "SORTABLE_TABLES_JS", "content_security_policy", "iframe_html"]

@@ -18,7 +18,7 @@ import io
 import json
 from typing import Optional
 
-from .errors import ConfigError, SchemaError
+from ..errors import ConfigError, SchemaError
 
 __all__ = ["GRAPH_FORMATS", "DAG_FORMATS", "SUFFIXES", "edge_labels", "to_digraph", "find_cycle", "check_dag",
            "to_gml", "to_graphml", "to_dot", "to_dagitty", "to_node_link", "to_edgelist", "to_pgmpy", "to_dowhy",

@@ -27,7 +27,7 @@ anti-commonsense variants do:
     ``k`` or fewer signed edges has all of them flipped; :attr:`EditedGraph.flipped` says which.
 
 The permutation is drawn from a generator seeded by the seed and the statement id, as the event
-names are (:mod:`causalgraph.naming`; ``random.Random(str)`` hashes the string with SHA-512), so it
+names are (:mod:`causalgraph.graph.naming`; ``random.Random(str)`` hashes the string with SHA-512), so it
 is the same on every run whatever ``PYTHONHASHSEED`` is.  It is never the identity nor a symmetry of
 the graph (a permutation that maps the edge set onto itself would show the real graph); only a graph
 every permutation maps onto itself (no edge, or every ordered pair an edge) keeps its edges.
@@ -43,9 +43,9 @@ import re
 from dataclasses import dataclass, replace
 from typing import Optional
 
-from .errors import ConfigError
-from .graph import compile_graph
-from .model import Correlation
+from ..errors import ConfigError
+from . import compile_graph
+from ..model import Correlation
 
 __all__ = ["GRAPH_EDITS", "SIGN_EDITS", "DEFAULT_SEED", "EditedGraph", "check_edit", "parse_edit", "is_edit",
            "edit_graph", "reverse_graph", "shuffle_graph", "shuffle_permutation", "flip_signs", "flip_order",

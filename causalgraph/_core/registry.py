@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Any, Callable, Generic, Iterator, Optional, Sequence, TypeVar
 
-from .errors import CausalGraphError, ConfigError
+from ..errors import CausalGraphError, ConfigError
 
 __all__ = ["Registry", "PluginRow", "plugin_rows", "did_you_mean", "load_target", "is_target", "record_name",
            "short_repr", "ENTRY_POINT_GROUPS"]
@@ -49,7 +49,7 @@ ENTRY_POINT_GROUPS = {"task": "causalgraph.tasks", "provider": "causalgraph.back
                       "encoding": "causalgraph.encodings", "metric": "causalgraph.metrics",
                       "reducer": "causalgraph.reducers"}
 
-_log = logging.getLogger("causalgraph.registry")
+_log = logging.getLogger("causalgraph._core.registry")
 # Notes already given in this process: a plugin is reported once, however often its registry is listed.
 _SAID: set[str] = set()
 _SAID_LOCK = threading.Lock()

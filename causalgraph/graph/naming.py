@@ -30,8 +30,8 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Optional, Sequence
 
-from .errors import ConfigError
-from .graph import compile_graph
+from ..errors import ConfigError
+from . import compile_graph
 
 __all__ = ["NAME_SCHEMES", "DEFAULT_SEED", "event_names", "rename_graph", "split_variant", "join_variant",
            "letter_name", "is_dictionary_word"]

@@ -34,9 +34,9 @@ from typing import Mapping, Optional, Sequence
 
 import numpy as np
 
-from .errors import ConfigError
+from ..errors import ConfigError
 from .merged import MergedGraph, concat_ranges
-from .outputs import output_file
+from .._core.outputs import output_file
 
 __all__ = ["Subgraph", "check_sampling", "sample_subgraphs", "subgraph_rows", "write_relations", "check_relations_path", "RELATION_COLUMNS",
            "MAX_SUBGRAPH_NODES", "STRATA", "subgraph_strata", "stratify_subgraphs", "context_sources"]
@@ -179,7 +179,7 @@ def sample_subgraphs(graph: MergedGraph, *, around: Sequence[int] = (), n_random
 
     Examples
     --------
-    >>> from causalgraph.merged import merge_pairs
+    >>> from causalgraph.graph.merged import merge_pairs
     >>> g = merge_pairs([("a", "b"), ("b", "c"), ("c", "d"), ("x", "b")])
     >>> subs, counts = sample_subgraphs(g, around=[0], hops=2, max_nodes=10)
     >>> [g.name_of(i) for i in subs[0].nodes], subs[0].edges.tolist(), subs[0].truncated
@@ -251,7 +251,7 @@ def subgraph_rows(graph: MergedGraph, subgraphs: Sequence[Subgraph],
 
     Examples
     --------
-    >>> from causalgraph.merged import merge_pairs
+    >>> from causalgraph.graph.merged import merge_pairs
     >>> g = merge_pairs([("a", "b"), ("b", "c")])
     >>> subs, _ = sample_subgraphs(g, around=[0], hops=2, max_nodes=5)
     >>> [(r["cause"], r["effect"], r["text"]) for r in subgraph_rows(g, subs)]
@@ -415,7 +415,7 @@ def subgraph_strata(graph: MergedGraph, sg: Subgraph) -> dict:
 
     Examples
     --------
-    >>> from causalgraph.merged import merge_pairs
+    >>> from causalgraph.graph.merged import merge_pairs
     >>> g = merge_pairs([("a", "b"), ("b", "c"), ("c", "b")])
     >>> subs, _ = sample_subgraphs(g, around=[0], hops=2, max_nodes=5)
     >>> subgraph_strata(g, subs[0])
@@ -460,7 +460,7 @@ def stratify_subgraphs(graph: MergedGraph, n: int, by: Sequence[str], *, hops: i
 
     Examples
     --------
-    >>> from causalgraph.merged import merge_pairs
+    >>> from causalgraph.graph.merged import merge_pairs
     >>> g = merge_pairs([("a", "b"), ("b", "c"), ("c", "d"), ("x", "y")])
     >>> subs, strata, counts = stratify_subgraphs(g, 2, ["depth"], hops=1, max_nodes=4, seed=0)
     >>> sorted(s["depth"] for s in strata)

@@ -13,8 +13,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field, fields
 from typing import Iterator, Optional
-from .errors import ConfigError
-from .wording import plural
+from ..errors import ConfigError
+from .._core.wording import plural
 
 __all__ = [
     "Correlation",

@@ -24,7 +24,7 @@ import os
 from pathlib import Path
 from typing import Optional, Union
 
-from .errors import ConfigError, SchemaError
+from ..errors import ConfigError, SchemaError
 
 __all__ = ["read_texts", "text_file_kind", "DEFAULT_COLUMN"]
 

@@ -259,7 +259,7 @@ def set_scores(records: Sequence[Mapping[str, Any]], *, n_boot: int = 1000, seed
     """Micro and macro P/R/F1, exact-set accuracy and a 95 % bootstrap interval of micro F1 (statements resampled).
 
     The interval is the binary tasks' (bench.scoring): resamples where micro F1 is undefined left out,
-    widened for few statements by :func:`causalgraph.scores.small_sample_factor`; ``None`` with fewer
+    widened for few statements by :func:`causalgraph.scoring.scores.small_sample_factor`; ``None`` with fewer
     than 2 statements (a run's report further withholds it below 30 statements, as for every F1).
 
     Examples
