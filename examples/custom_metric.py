@@ -9,7 +9,8 @@ Run:  CAUSALGRAPH_DATA=../shared/data python examples/custom_metric.py
 
 import causalgraph as cg
 from causalgraph.metrics.chains import chain_stats
-from causalgraph.metrics.complexity import PAPER_METRICS, complexity_table, composite_note, metric_names, register_metric
+from causalgraph.extend import ComplexityMetric, register_metric
+from causalgraph.metrics.complexity import PAPER_METRICS, complexity_table, composite_note, metric_names
 
 
 def chain_depth(graph, options):
@@ -17,7 +18,7 @@ def chain_depth(graph, options):
     return chain_stats(graph, cycle_limit=options.cycle_limit).depth if graph.edges else 0
 
 
-register_metric("depth", chain_depth, "length of the longest causal chain (edges)")
+register_metric(ComplexityMetric("depth", chain_depth, "length of the longest causal chain (edges)"))
 print("metrics:", ", ".join(metric_names()))
 
 corpus = cg.load_climatecause()

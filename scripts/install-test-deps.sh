@@ -6,7 +6,7 @@ PY=${1:-.venv/bin/python}
 PIP="$PY -m pip"
 
 $PIP install --quiet -e '.[dev,viz,openai]'
-# Graph interchange and scores (tests/test_graph_formats.py, tests/metrics/test_graph_scores.py): pgmpy checks
+# Graph interchange and scores (tests/readwrite/test_formats.py, tests/metrics/test_graph_scores.py): pgmpy checks
 # d-separation, gadjid computes SID/AID, pydot reads DOT.  DoWhy is not installed: it would downgrade scipy.
 $PIP install --quiet "pgmpy>=1.0" "gadjid>=0.1" "pydot>=3"
 
@@ -47,7 +47,7 @@ $PIP install --quiet "inspect_ai==0.3.285" "datasets>=2.14" "pyarrow>=14"
 # indexed_bzip2: the CauseNet loader's parallel bz2 reader (tests/datasets/test_causenet.py compares it with one thread).
 $PIP install --quiet "indexed_bzip2>=1.6"
 
-# Headless Chromium for the browser tests (tests/test_viz_browser.py): the Debian packages, installed
+# Headless Chromium for the browser tests (tests/html/test_graph_page_browser.py): the Debian packages, installed
 # only when missing and only when this script runs as root (CI); elsewhere those tests skip with a hint.
 if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
     if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
@@ -57,7 +57,7 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null
         echo "install-test-deps: chromium/chromedriver missing and not root: browser tests will be skipped" >&2
     fi
 fi
-# Graphviz's dot reads the DOT encoding back in tests/test_encoders_more.py (the reference DOT reader).
+# Graphviz's dot reads the DOT encoding back in tests/encodings/test_matrix_dot_incident.py (the reference DOT reader).
 if ! command -v dot >/dev/null 2>&1; then
     if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
         apt-get update -qq

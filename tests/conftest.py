@@ -66,7 +66,7 @@ _SESSION_HANDLERS = _handlers()
 def _signal_handlers_restored(request):
     """Each test starts with the handlers the session started with.
 
-    The interrupt tests (tests/test_sync.py, tests/bench/test_runner.py) need Python's own SIGINT handler,
+    The interrupt tests (tests/_core/test_sync.py, tests/bench/test_runner.py) need Python's own SIGINT handler,
     which raises KeyboardInterrupt; a library that an earlier test drove in-process (an event loop, a
     server) may have left one of its own behind.
     """

@@ -23,6 +23,7 @@ FILE_SUFFIXES = {"py", "json", "jsonl", "md", "csv", "html", "txt", "toml", "yam
                  "gz", "xlsx"}
 #: Dotted names in the docs that are not causalgraph objects, and what they are.
 NOT_OURS = {"datasets.load_dataset": "Hugging Face's datasets library, which shares a name with causalgraph.datasets",
+            "graph.edges": "networkx's DiGraph.edges() in the authors' code (causalgraph.graph is a package now)",
             **{group: "an entry-point group" for group in ENTRY_POINT_GROUPS.values()}}
 NAME = re.compile(r"`((?:causalgraph\.)?[a-z_][a-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)([(`\[])")
 

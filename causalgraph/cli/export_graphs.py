@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ..readwrite.formats import GRAPH_FORMATS
+from ..readwrite import GRAPH_FORMATS
 
 from ._common import add_data_option, add_list_option, add_split_option, path_arg
 from ..datasets import load_corpus

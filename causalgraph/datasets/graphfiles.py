@@ -17,8 +17,10 @@ import logging
 from pathlib import Path
 from typing import Optional
 
+from .._core.wording import describe_found
 from ..errors import SchemaError
 from ..model import Corpus, Relation, Statement, is_blank, unprintable_char
+from ..readwrite import READERS
 from . import labels as L
 from .fetch import sha256_file
 
@@ -87,24 +89,14 @@ def read_graph_file(path: str | Path, notes: Optional[list] = None):
         node's label is not text, or (node-link) two ids name one event,
         an id is declared twice or a link names an undeclared node.
     """
-    import networkx as nx
-
     p = Path(path)
     suffix = p.suffix.lower()
     notes = [] if notes is None else notes
     try:
-        if suffix == ".graphml":
-            g = nx.read_graphml(p)
-        elif suffix == ".gml":
-            # label=None keeps the ids as nodes and the labels as attributes: the choice is made below
-            g = nx.read_gml(p, label=None)
-        elif suffix in (".dot", ".gv"):
-            g = _read_dot(p)
-        elif suffix == ".json":
-            g = _read_node_link(p, notes)
-        else:
+        if suffix not in GRAPH_SUFFIXES:
             raise SchemaError(f"{p}: unsupported graph file type {suffix!r}; expected one of "
                               f"{', '.join(GRAPH_SUFFIXES)}")
+        g = READERS[suffix](p)  # the format's own reader (causalgraph.readwrite)
     except SchemaError:
         raise
     except Exception as exc:  # networkx, lxml and pydot raise many kinds for a damaged file
@@ -123,7 +115,7 @@ def _name_nodes(p: Path, g, suffix: str, notes: list):
     labels = {n: g.nodes[n].get("label") for n in g.nodes}
     for n, lab in labels.items():
         if lab is not None and not isinstance(lab, str):
-            raise SchemaError(f"{p}: node {n!r}, attribute 'label': found {L.describe_found(lab)}; expected the "
+            raise SchemaError(f"{p}: node {n!r}, attribute 'label': found {describe_found(lab)}; expected the "
                               "event name as text")
     named = [n for n, lab in labels.items() if lab is not None and not is_blank(lab)]
     if g.number_of_nodes() and len(named) == g.number_of_nodes() and len(set(labels.values())) == len(labels):
@@ -144,160 +136,6 @@ def _name_nodes(p: Path, g, suffix: str, notes: list):
     return nx.relabel_nodes(g, {n: str(n) for n in numbers})
 
 
-def _read_node_link(p: Path, notes: list):
-    """A node-link JSON file as a graph, after checking what networkx would silently merge or invent.
-
-    ``networkx.node_link_graph`` adds a node for a link end that no node declares, merges a node
-    declared twice, and keeps ``1`` and ``"1"`` apart until their names become text, when they
-    are one event; each of these is refused here.  An id is text or an integer.
-    """
-    import networkx as nx
-
-    try:
-        data = json.loads(p.read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SchemaError(f"{p}: cannot read as UTF-8 text ({exc})") from None
-    except json.JSONDecodeError as exc:
-        raise SchemaError(f"{p}: not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-    if not (isinstance(data, dict) and "nodes" in data and ("links" in data or "edges" in data)):
-        raise SchemaError(f"{p}: found JSON without 'nodes' and 'links' (or 'edges'); expected a networkx "
-                          "node-link graph (networkx.node_link_data)")
-    key = "links" if "links" in data else "edges"
-    nodes, links = data["nodes"], data[key]
-    for what, value in (("nodes", nodes), (key, links)):
-        if not isinstance(value, list):
-            raise SchemaError(f"{p}: {what!r}: found {L.describe_found(value)}; expected a list of objects")
-    declared: dict = {}  # (type, id) → position, so that 1 and "1" are told apart
-    as_text: dict[str, object] = {}
-    for i, node in enumerate(nodes, start=1):
-        if not isinstance(node, dict) or "id" not in node:
-            raise SchemaError(f"{p}: node {i}: found {L.describe_found(node)}; expected an object with an 'id'")
-        nid = node["id"]
-        if not (isinstance(nid, str) or type(nid) is int):
-            raise SchemaError(f"{p}: node {i}, field 'id': found {L.describe_found(nid)}; expected text or an "
-                              "integer")
-        if (type(nid), nid) in declared:
-            first = declared[type(nid), nid]
-            raise SchemaError(f"{p}: node {i}: id {nid!r} is declared again (first at node {first}); expected "
-                              "each node once")
-        other = as_text.get(str(nid))
-        if other is not None:
-            first = declared[type(other), other]
-            raise SchemaError(f"{p}: node {i}: id {nid!r} and the id {other!r} of node {first} are the same event "
-                              f"name {str(nid)!r}; expected distinct ids")
-        declared[type(nid), nid] = i
-        as_text[str(nid)] = nid
-    for j, link in enumerate(links, start=1):
-        if not isinstance(link, dict):
-            raise SchemaError(f"{p}: link {j} of {key!r}: found {L.describe_found(link)}; expected an object "
-                              "with 'source' and 'target'")
-        for end in ("source", "target"):
-            if end not in link:
-                raise SchemaError(f"{p}: link {j} of {key!r}: no {end!r}; expected a link with 'source' and 'target'")
-            v = link[end]
-            if not (isinstance(v, str) or type(v) is int) or (type(v), v) not in declared:
-                raise SchemaError(f"{p}: link {j} of {key!r}, field {end!r}: found {L.describe_found(v)}, which "
-                                  "no node declares; expected the id of a node in 'nodes'")
-    return nx.node_link_graph(data, edges=key)
-
-
-def _dot_id(raw):
-    """A DOT id as pydot returns it (raw, quotes and escapes kept) as the event name it spells.
-
-    A quoted id loses its quotes and the escapes causalgraph's writer makes (``\\"``, ``\\\\``,
-    ``\\n``, ``\\r``; any other backslash stays as written); a port (``"a":p``, ``a:p:n``) is no
-    part of the name.  An unquoted or HTML id is the name as written.
-
-    Examples
-    --------
-    >>> _dot_id('"say \\\\"hi\\\\""'), _dot_id('"a\\\\\\\\"'), _dot_id("node_1:port")
-    ('say "hi"', 'a\\\\', 'node_1')
-    """
-    if not isinstance(raw, str):
-        return raw
-    if not raw.startswith('"'):
-        # an unquoted id cannot hold ':', so what follows one is a port
-        return raw.split(":", 1)[0] if not raw.startswith("<") else raw
-    out, i = [], 1
-    while i < len(raw):
-        ch = raw[i]
-        if ch == "\\" and i + 1 < len(raw) and raw[i + 1] in '"\\nr':
-            out.append({"n": "\n", "r": "\r"}.get(raw[i + 1], raw[i + 1]))
-            i += 2
-            continue
-        if ch == '"':
-            break  # the closing quote; a port may follow
-        out.append(ch)
-        i += 1
-    return "".join(out)
-
-
-# Unquoted ``node``, ``graph`` and ``edge`` are DOT keywords (a default-attribute statement), which
-# pydot lists as nodes of those names; a quoted "node" is an event.
-_DOT_KEYWORDS = ("node", "graph", "edge")
-
-
-def _read_dot(p: Path):
-    """A DOT file as a networkx graph, walked from pydot's parse (subgraphs included, names unescaped).
-
-    networkx's ``read_dot`` strips every leading and trailing quote character from a name
-    (``"say \\"hi\\""`` reads as ``say \\"hi\\``), drops edges inside subgraphs and skips a node
-    named ``node``; and pydot prints a parse error to stdout.  So the parse is made here, its
-    printout kept for the message, and the graph built from pydot's raw ids.
-    """
-    import contextlib
-    import io
-
-    import networkx as nx
-
-    try:
-        import pydot
-    except ImportError:
-        raise SchemaError(f"{p}: reading DOT needs pydot (pip install pydot)") from None
-    try:
-        text = p.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SchemaError(f"{p}: cannot read as UTF-8 text ({exc})") from None
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        graphs = pydot.graph_from_dot_data(text)
-    if not graphs:
-        # pydot printed the offending line, a caret and pyparsing's message; the message is the last line
-        said = [line.strip() for line in printed.getvalue().splitlines() if line.strip()]
-        raise SchemaError(f"{p}: cannot read as DOT ({said[-1] if said else 'no graph in the file'})")
-    if len(graphs) > 1:
-        raise SchemaError(f"{p}: the file holds {len(graphs)} graphs; expected one graph per file")
-    top = graphs[0]
-    if top.get_type() != "digraph":
-        return nx.Graph()  # refused by the caller as undirected
-    g = nx.DiGraph() if top.get_strict() else nx.MultiDiGraph()
-
-    def ends(x) -> list:
-        # an edge end is an id, or a subgraph ({a b}) standing for each of its nodes
-        if isinstance(x, str):
-            return [_dot_id(x)]
-        return [_dot_id(n) for n in x.get("nodes", {})]
-
-    def walk(graph) -> None:
-        parts = [(n.obj_dict.get("sequence", 0), 0, n) for n in graph.get_node_list()]
-        parts += [(e.obj_dict.get("sequence", 0), 1, e) for e in graph.get_edge_list()]
-        parts += [(s.obj_dict.get("sequence", 0), 2, s) for s in graph.get_subgraph_list()]
-        for _, kind, obj in sorted(parts, key=lambda t: (t[0], t[1])):
-            if kind == 0:
-                if obj.get_name() not in _DOT_KEYWORDS:
-                    g.add_node(_dot_id(obj.get_name()), **{k: _dot_id(v) for k, v in obj.get_attributes().items()})
-            elif kind == 1:
-                attrs = {k: _dot_id(v) for k, v in obj.get_attributes().items()}
-                for u in ends(obj.get_source()):
-                    for v in ends(obj.get_destination()):
-                        g.add_edge(u, v, **attrs)
-            else:
-                walk(obj)
-
-    walk(top)
-    return g
-
-
 def _edge_label(p: Path, u: str, v: str, attrs: dict, keys, parser, accepted: str) -> tuple[bool, list]:
     """(found, labels) of one edge: ``conflicting`` (causalgraph's own exports) reads as both signs."""
     for k in keys:
@@ -305,7 +143,7 @@ def _edge_label(p: Path, u: str, v: str, attrs: dict, keys, parser, accepted: st
             raw = attrs[k]
             if not isinstance(raw, str):
                 # GraphML keys and GML/JSON values are typed: a number or a boolean is no label
-                raise SchemaError(f"{p}: edge {u!r} -> {v!r}, attribute {k!r}: found {L.describe_found(raw)}; "
+                raise SchemaError(f"{p}: edge {u!r} -> {v!r}, attribute {k!r}: found {describe_found(raw)}; "
                                   f"expected text: {L.ACCEPTED[accepted]} (or conflicting)")
             if raw.strip().lower() == "conflicting":
                 return True, [parser("positive"), parser("negative")]

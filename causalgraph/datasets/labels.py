@@ -15,7 +15,6 @@ from ..model import Correlation, Explicitness, Polarity, Sententiality, is_blank
 
 __all__ = [
     "is_empty",
-    "describe_found",
     "clean",
     "parse_yes_no",
     "parse_correlation",
@@ -33,28 +32,6 @@ def is_empty(value: object) -> bool:
     if isinstance(value, float) and math.isnan(value):
         return True
     return is_blank(value)
-
-
-def describe_found(value: object) -> str:
-    """A value found in a file as a message shows it: its JSON type, then the value (cut at 60 characters).
-
-    Examples
-    --------
-    >>> describe_found(5), describe_found(True), describe_found([1, 2, 3]), describe_found(None)
-    ('the number 5', 'the boolean true', 'a list [1, 2, 3]', 'null')
-    """
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"the boolean {'true' if value else 'false'}"
-    if isinstance(value, float) and not math.isfinite(value):
-        return f"the number {value!r}".replace("nan", "NaN").replace("inf", "Infinity")
-    kind = {int: "the number", float: "the number", str: "the text", list: "a list", dict: "an object"}
-    for t, word in kind.items():
-        if type(value) is t:
-            shown = repr(value)
-            return f"{word} {shown if len(shown) <= 60 else shown[:57] + '...'}"
-    return f"a {type(value).__name__} ({value!r})"
 
 
 def clean(value: object) -> Optional[str]:

@@ -26,6 +26,7 @@ import re
 from pathlib import Path
 from typing import Optional
 
+from .._core.wording import describe_found
 from ..errors import SchemaError
 from ..model import Corpus, Problem, Relation, Statement, unprintable_char
 from . import labels as L
@@ -118,7 +119,7 @@ class _Labels:
 
 
 # How a found value is shown in a message (shared with the relations and graph-file loaders).
-_describe = L.describe_found
+_describe = describe_found
 
 
 class _Record:

@@ -22,6 +22,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Iterator, Optional
 
+from .._core.wording import describe_found
 from ..errors import SchemaError
 from ..model import Corpus, Problem, Relation, Statement, unprintable_char
 from . import labels as L
@@ -187,7 +188,7 @@ def _read_jsonl(path: Path) -> _Rows:
             raise SchemaError(f"{path}: line {n}: the key {exc.args[0]!r} appears twice in one object (JSON keeps "
                               "the last silently); expected each key once") from None
         if not isinstance(rec, dict):
-            raise SchemaError(f"{path}: line {n}: found {L.describe_found(rec)}; expected an object with "
+            raise SchemaError(f"{path}: line {n}: found {describe_found(rec)}; expected an object with "
                               "keys text, cause, effect")
         records.append((n, rec))
     if not records:
@@ -348,7 +349,7 @@ def load_relations(path: str | Path, *, strict: bool = True, id_prefix: str = "r
         # JSON Lines and Parquet cells are typed: a number or a boolean is refused, never turned into text.
         typed = [(c, cell(row, c)) for c in cols if not _text_cell(c, cell(row, c))]
         for c, value in typed:
-            add(n, c, value, _TYPE_EXPECTED.get(c, "text"), what=f"found {L.describe_found(value)}")
+            add(n, c, value, _TYPE_EXPECTED.get(c, "text"), what=f"found {describe_found(value)}")
         if typed:
             continue
         text = L.clean(cell(row, "text"))

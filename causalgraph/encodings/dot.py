@@ -35,7 +35,7 @@ __all__ = ["ENCODING"]
 #
 # Graphviz's scanner reads a quoted string as: \" -> ", \\ -> \\ (kept as two characters), backslash +
 # line feed -> nothing (a continuation), any other character as itself (checked against Graphviz 2.43's
-# `dot -Tjson` in tests/test_encoders_more.py).  Writing an event as it is with
+# `dot -Tjson` in tests/encodings/test_matrix_dot_incident.py).  Writing an event as it is with
 # each " escaped is therefore exact, except where an odd run of backslashes meets a ", a line feed or
 # the end of the event: no quoted string reads as that event, and it is refused.
 

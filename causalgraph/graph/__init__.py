@@ -24,7 +24,7 @@ from typing import Iterable, Iterator, Literal, Optional, Sequence
 from ..errors import ConfigError, SchemaError
 from ..model import Correlation, Polarity, Relation, Statement, is_blank
 from .._core.display import html_for as _html_for
-from ..readwrite.formats import to_gml, to_dagitty, to_pgmpy, to_dowhy
+from ..readwrite import to_gml, to_dagitty, to_pgmpy, to_dowhy
 
 __all__ = ["CausalEdge", "BelongsEdge", "CausalGraph", "compile_graph", "as_graph", "is_graph_source", "NODE_FORMS"]
 
@@ -206,19 +206,19 @@ class CausalGraph:
         return g
 
     def to_gml(self) -> str:
-        """GML text of the causal edges, labels as edge attributes (:func:`causalgraph.readwrite.formats.to_gml`)."""
+        """GML text of the causal edges, labels as edge attributes (:func:`causalgraph.readwrite.gml.to_gml`)."""
         return to_gml(self)
 
     def to_dagitty(self) -> str:
-        """dagitty ``dag { … }`` text; a cycle is refused, naming it (:func:`causalgraph.readwrite.formats.to_dagitty`)."""
+        """dagitty ``dag { … }`` text; a cycle is refused, naming it (:func:`causalgraph.readwrite.dagitty.to_dagitty`)."""
         return to_dagitty(self)
 
     def to_pgmpy(self):
-        """A ``pgmpy.base.DAG``; a cycle is refused, naming it (:func:`causalgraph.readwrite.formats.to_pgmpy`)."""
+        """A ``pgmpy.base.DAG``; a cycle is refused, naming it (:func:`causalgraph.readwrite.pgmpy_dag.to_pgmpy`)."""
         return to_pgmpy(self)
 
     def to_dowhy(self) -> str:
-        """The GML DoWhy's ``CausalModel(graph=...)`` takes (:func:`causalgraph.readwrite.formats.to_dowhy`)."""
+        """The GML DoWhy's ``CausalModel(graph=...)`` takes (:func:`causalgraph.readwrite.dowhy_graph.to_dowhy`)."""
         return to_dowhy(self)
 
     def to_rustworkx(self):

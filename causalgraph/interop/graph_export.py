@@ -15,7 +15,7 @@ from typing import Optional, Sequence
 
 from ..errors import ConfigError
 from ..graph import compile_graph
-from ..readwrite.formats import GRAPH_FORMATS, SUFFIXES, graph_text
+from ..readwrite import GRAPH_FORMATS, SUFFIXES, graph_text
 from .._core.outputs import output_dir
 
 __all__ = ["GraphExport", "export_graphs", "file_stem"]
@@ -54,7 +54,7 @@ def export_graphs(corpus, out, fmt: str, *, statements: Optional[Sequence[str]] 
     out
         The folder (created when missing).
     fmt
-        One of :data:`~causalgraph.readwrite.formats.GRAPH_FORMATS`.
+        One of :data:`~causalgraph.readwrite.GRAPH_FORMATS`.
     statements
         Statement ids to write (default: every statement with relations).
     merged

@@ -50,29 +50,41 @@ PROVIDERS: Registry[Factory] = Registry("provider", group=ENTRY_POINT_GROUPS["pr
                                         builtins=_builtin_providers, listing=lambda: list_providers())
 
 
-def register_provider(name: str, factory: Union[str, Factory], *, replace: bool = False) -> None:
-    """Register a provider: ``factory(model, **options) -> Backend``, or its ``"module:attr"`` target.
+def register_provider(factory: Union[str, Factory], *, replace: bool = False,
+                      name: "str | None" = None) -> Union[str, Factory]:
+    """Register a provider: a :class:`Backend` class, a ``factory(model, **options) -> Backend``, or its target.
+
+    The rule of every ``register_*`` function: the record (here the backend class or factory, or
+    the ``"module:attr"`` target of one) first, ``replace=`` and ``name=`` by keyword.
 
     Parameters
     ----------
-    name
-        What comes before ``/`` in ``provider/model``.
     factory
-        A :class:`Backend` subclass, a callable ``factory(model, **options)``, or the
-        ``"module:attr"`` target of one (imported on first use).
+        A :class:`Backend` subclass (registered under its ``provider``), a callable
+        ``factory(model, **options)``, or the ``"module:attr"`` target of one (imported on first
+        use); the last two need ``name``.
     replace
         Replace a provider of the same name; without it a taken name is refused.
+    name
+        What comes before ``/`` in ``provider/model``; a Backend class's ``provider`` by default.
 
     Examples
     --------
     >>> from causalgraph.llm.mock import make_mock
-    >>> register_provider("mymock", make_mock, replace=True)
+    >>> register_provider(make_mock, name="mymock", replace=True) is make_mock
+    True
     >>> get_backend("mymock/constant", text="yes").model
     'constant'
     """
+    if name is None and isinstance(factory, type) and issubclass(factory, Backend):
+        name = factory.provider
+    if name is None:
+        raise ConfigError(f"register_provider({factory!r}): a factory function or 'module:attr' target needs name= "
+                          "(what comes before '/' in provider/model)")
     if not isinstance(name, str) or not name or "/" in name:
         raise ConfigError(f"provider name {name!r} must be non-empty and contain no '/'")
     PROVIDERS.register(name, factory, replace=replace)
+    return factory
 
 
 def list_providers() -> list[str]:

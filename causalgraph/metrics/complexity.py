@@ -46,13 +46,14 @@ import math
 import numbers
 import operator
 import re
+import dataclasses
 from dataclasses import FrozenInstanceError, dataclass
 from typing import Any, Callable, Iterable, Literal, Mapping, Optional, Sequence, Union
 
 from ..errors import ConfigError, CycleLimitExceeded, SchemaError
 from ..graph import BelongsEdge, CausalGraph, as_graph
 from ..model import Corpus, Relation, Statement, as_statements
-from .._core.registry import ENTRY_POINT_GROUPS, Registry, did_you_mean, load_target
+from .._core.registry import ENTRY_POINT_GROUPS, Registry, did_you_mean, load_target, record_name
 from .paths import DEFAULT_CYCLE_LIMIT, count_maximal_paths
 
 __all__ = [
@@ -142,7 +143,7 @@ class ComplexityMetric:
     description
         One line saying what it counts (shown in docs and listings).
     symbol
-        How the paper writes it (``C^com``).
+        How the paper writes it (``C^com``); ``C^<name>`` when left empty.
     columns
         The label columns (relations-format names, docs/data.md) it reads:
         for a corpus that :attr:`~causalgraph.model.Corpus.lacks` one of
@@ -153,8 +154,13 @@ class ComplexityMetric:
     name: str
     function: Callable[[CausalGraph, MetricOptions], float]
     description: str
-    symbol: str
+    symbol: str = ""
     columns: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.symbol:  # C^<name> unless the record says how to print it
+            object.__setattr__(self, "symbol", f"C^{self.name}")
+        object.__setattr__(self, "columns", tuple(self.columns))
 
 
 _NAME = re.compile(r"[a-z][a-z0-9_]*")
@@ -166,51 +172,50 @@ _RESERVED = {"raw", "norm", "s", "as_dict", "n_complex", "c_s", "beyond_range", 
              "weights"}
 
 
-def register_metric(name: str, function: Callable[[CausalGraph, MetricOptions], float], description: str, *,
-                    symbol: Optional[str] = None, columns: Sequence[str] = (),
-                    replace: bool = False) -> ComplexityMetric:
+def register_metric(metric: "ComplexityMetric | str", *, replace: bool = False,
+                    name: Optional[str] = None) -> "ComplexityMetric | str":
     """Add a complexity metric: :func:`complexity`, the table, weights and C(s) take it up.
+
+    The rule of every ``register_*`` function: the record (or the ``"module:attr"`` target of
+    one) first, ``replace=`` and ``name=`` by keyword.
 
     Parameters
     ----------
-    name
-        Lower-case identifier (``"loops"``), not yet registered.
-    function
-        ``function(graph, options) -> number`` for a compiled graph and
-        :class:`MetricOptions`.
-    description
-        What the metric counts, in one line.
-    symbol
-        The printed name (default ``C^<name>``).
-    columns
-        The label columns the metric reads (``("correlation",)``), so that it
-        is NaN on a corpus that lacks one (see :class:`ComplexityMetric`).
+    metric
+        A :class:`ComplexityMetric` (its ``name`` a lower-case identifier not yet registered;
+        its ``function(graph, options) -> number`` for a compiled graph and
+        :class:`MetricOptions`, or the ``"module:attr"`` target of that function, imported on
+        its first call), or the ``"module:attr"`` target of a ``ComplexityMetric`` (then
+        ``name`` says its name; it is imported when the metrics are first listed).
     replace
         Replace a metric registered under the same name (it keeps its place);
         without it a taken name is refused.
+    name
+        The name of a lazy target; for a record, its own name if given.
 
     Returns
     -------
-    ComplexityMetric
-        The registered metric (metrics keep the order they were registered in).
+    ComplexityMetric or str
+        What was registered (metrics keep the order they were registered in).
 
     Examples
     --------
-    >>> m = register_metric("events", lambda graph, options: len(graph.nodes), "number of events")
-    >>> complexity([Relation("a", "b"), Relation("b", "c")]).events
-    3
+    >>> m = register_metric(ComplexityMetric("events", lambda graph, options: len(graph.nodes), "number of events"))
+    >>> m.symbol, complexity([Relation("a", "b"), Relation("b", "c")]).events
+    ('C^events', 3)
     >>> unregister_metric("events")
     """
+    name = record_name(metric, ComplexityMetric, name, "register_metric")
     _check_name(name)
     if name in _REGISTRY and not replace:
         raise ConfigError(f"metric {name!r} is already registered ({_REGISTRY.get(name).description}); pass "
                           "replace=True to replace it")
     if name in PAPER_METRICS:
         raise ConfigError(f"metric {name!r} is one of the paper's five and cannot be replaced")
-    if isinstance(function, str):  # a lazy "module:attr" target, imported when first scored
-        function = _LazyFunction(function)
-    metric = ComplexityMetric(name, function, str(description), symbol or f"C^{name}", tuple(columns))
-    _REGISTRY.register(name, metric, replace=True)
+    if not isinstance(metric, str) and isinstance(metric.function, str):
+        # a lazy "module:attr" function, imported when first scored
+        metric = dataclasses.replace(metric, function=_LazyFunction(metric.function))
+    _REGISTRY.register(name, metric if isinstance(metric, str) else _check_metric(name, metric), replace=True)
     return metric
 
 

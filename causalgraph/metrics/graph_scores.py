@@ -24,7 +24,7 @@ from typing import Optional
 from ..errors import ConfigError
 from .._core.wording import plural
 from ..graph import CausalGraph, as_graph, compile_graph
-from ..readwrite.formats import find_cycle
+from ..readwrite import find_cycle
 from ..model import Relation, Statement
 
 __all__ = ["GraphComparison", "SCORE_COLUMNS", "MAX_SCORE_NODES", "shd", "compare_graphs", "compare_corpora", "adjacency"]

@@ -34,7 +34,7 @@ from ..taskkit.item import Item, item_id
 from ..encodings import check_order, prompt_graph
 from ..errors import ConfigError
 from ..graph import CausalGraph, compile_graph
-from ..readwrite.formats import find_cycle, to_digraph
+from ..readwrite import find_cycle, to_digraph
 from ..model import as_statements
 from ..graph.naming import event_names as _event_names, join_variant, rename_graph, split_variant
 from ..prompts import (ENCODING_PREFIXES, PromptVariant, catalog_variants, encoded_ids_hint, encoding_variant_id,

@@ -28,12 +28,7 @@ from __future__ import annotations
 import math
 import re
 
-from causalgraph.bench.epochs import ReducerKind
-from causalgraph.taskkit import Item
-from causalgraph.encodings import Encoding
-from causalgraph.llm.base import Backend, Completion, Request
-from causalgraph.metrics.complexity import ComplexityMetric
-from causalgraph.tasks import Task
+from causalgraph.extend import Backend, ComplexityMetric, Completion, Encoding, Item, ReducerKind, Request, Task
 
 __all__ = ["TASK", "FoursBackend", "ENCODING", "METRIC", "REDUCER", "even_items", "arrows", "count_events",
            "at_least_half"]

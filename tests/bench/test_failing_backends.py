@@ -116,7 +116,7 @@ class _AlwaysRaises(Backend):
 @pytest.fixture
 def always_raises():
     _AlwaysRaises.calls = 0
-    register_provider("alwaysraises", _AlwaysRaises, replace=True)
+    register_provider(_AlwaysRaises, name="alwaysraises", replace=True)
     try:
         yield _AlwaysRaises
     finally:
@@ -147,7 +147,7 @@ class _CallsSysExit(Backend):
 
 def test_a_plugin_backend_that_calls_sys_exit_fails_its_items_and_stops_the_run_in_one_line(isolated_cache,
                                                                                            tmp_path, capsys):
-    register_provider("callsexit", _CallsSysExit, replace=True)
+    register_provider(_CallsSysExit, name="callsexit", replace=True)
     try:
         out = tmp_path / "run"
         rc = main(["bench", "run", "--data", "sample", "--task", "reachability", "--variant", "A_1", "--model",

@@ -28,7 +28,7 @@ def test_model_help_names_every_provider_and_mock(command, capsys):
 
 def test_a_provider_registered_later_appears_in_the_help(capsys):
     assert "mylab/<model>" not in _help(["bench", "run"], capsys)
-    registry.register_provider("mylab", make_mock)
+    registry.register_provider(make_mock, name="mylab")
     try:
         # main builds the parser (and its help texts) on each call, after the registration.
         assert "mylab/<model>" in _help(["bench", "run"], capsys)

@@ -33,7 +33,7 @@ def test_get_backend_turns_a_missing_sdk_into_an_install_hint():
     def factory(model, **options):
         raise ImportError("No module named 'vllm'", name="vllm")
 
-    register_provider("needs-vllm", factory)
+    register_provider(factory, name="needs-vllm")
     with pytest.raises(BackendError, match=r"pip install 'causalgraph\[needs-vllm\]'"):
         get_backend("needs-vllm/x")
     assert "needs-vllm" in list_providers() and "openai" in list_providers()

@@ -19,6 +19,7 @@ from causalgraph.metrics.analysis import complexity_summary, cooccurrence
 from causalgraph.metrics.complexity import (
     COMPLEXITY_COLUMNS,
     METRICS,
+    ComplexityMetric,
     Complexity,
     c_s,
     complexity,
@@ -64,7 +65,7 @@ def _distinct_events(st_: Statement) -> int:
 def test_a_registered_toy_metric_is_computed_everywhere_and_gone_once_removed():
     corpus = _corpus()
     five = complexity_table(corpus)
-    register_metric("events", lambda graph, options: len(graph.nodes), "number of distinct events")
+    register_metric(ComplexityMetric("events", lambda graph, options: len(graph.nodes), "number of distinct events"))
     try:
         assert metric_names() == (*PAPER, "events")
         c = complexity(corpus[2])
@@ -120,7 +121,7 @@ def test_a_registered_toy_metric_is_computed_everywhere_and_gone_once_removed():
 ])
 def test_register_metric_refuses_a_taken_reserved_or_malformed_metric(name, function, message):
     with pytest.raises(ConfigError, match=message):
-        register_metric(name, function, "x")
+        register_metric(ComplexityMetric(name, function, "x"))
     assert metric_names() == PAPER
 
 
@@ -151,7 +152,7 @@ def test_a_built_in_metric_added_after_the_papers_five_is_not_one_of_them(monkey
     exec(compile("\n".join(lines), "recipe_probe", "exec"), probe.__dict__)
     assert probe.metric_names() == (*PAPER, "extra_builtin")
     assert probe._PAPER_METRICS == tuple(PAPER)
-    probe.register_metric("extra_builtin", lambda g, o: 2.0, "replaced", replace=True)
+    probe.register_metric(probe.ComplexityMetric("extra_builtin", lambda g, o: 2.0, "replaced"), replace=True)
     probe.unregister_metric("extra_builtin")
     assert probe.metric_names() == tuple(PAPER)
     with pytest.raises(ConfigError, match="one of the paper's five"):
@@ -206,7 +207,7 @@ def test_a_registered_metric_without_a_reference_range_is_a_score_row_with_no_ra
     from causalgraph.annotation.text_scores import score_statement
 
     st_ = _corpus()[1]   # a negative chain: C^corr and C^pol above 0
-    register_metric("events", lambda graph, options: len(graph.nodes), "number of distinct events")
+    register_metric(ComplexityMetric("events", lambda graph, options: len(graph.nodes), "number of distinct events"))
     try:
         rows = {r["metric"]: r for r in score_statement(st_, reference="paper").rows()}
     finally:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import random
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -22,13 +23,13 @@ from causalgraph.cli import main
 from causalgraph.datasets import load_corpus
 from causalgraph.errors import ConfigError, SchemaError
 from causalgraph.graph import compile_graph
-from causalgraph.readwrite.formats import edge_labels, find_cycle, to_dagitty, to_digraph, to_dot, to_dowhy, to_edgelist, to_gml, to_graphml, to_node_link, to_pgmpy
+from causalgraph.readwrite import edge_labels, find_cycle, to_dagitty, to_digraph, to_dot, to_dowhy, to_edgelist, to_gml, to_graphml, to_node_link, to_pgmpy
 from causalgraph.metrics.chains import chain_labels
 from causalgraph.metrics.complexity import complexity_table
 from causalgraph.model import Correlation, Polarity, Relation
 from causalgraph.tasks import get_task
 
-ASIA = Path(__file__).parent / "data" / "asia.gml"
+ASIA = Path(__file__).resolve().parents[1] / "data" / "asia.gml"
 # The Asia network's arcs as published (Lauritzen & Spiegelhalter 1988; bnlearn's asia.bif), typed again here.
 ASIA_ARCS = {("asia", "tub"), ("smoke", "lung"), ("smoke", "bronc"), ("tub", "either"), ("lung", "either"),
              ("either", "xray"), ("either", "dysp"), ("bronc", "dysp")}
@@ -317,7 +318,7 @@ import tempfile  # noqa: E402
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
 from causalgraph.datasets import load_graph_files  # noqa: E402
-from causalgraph.readwrite.formats import SUFFIXES, graph_text  # noqa: E402
+from causalgraph.readwrite import SUFFIXES, graph_text, read_dagitty, read_edgelist  # noqa: E402
 from causalgraph.model import is_blank, unprintable_char  # noqa: E402
 
 # Quotes, backslashes, line breaks, markup, DOT punctuation, non-ASCII and spaces at either end.
@@ -346,14 +347,65 @@ def test_every_format_written_reads_back_the_same_names_edges_and_labels(rels):
             back = compile_graph(st_)
             assert {(e.cause, e.effect): edge_labels(e) for e in back.edges} == want, fmt
             assert sorted(back.nodes) == sorted(g.nodes), fmt
-        # dagitty (no reader of its own; its syntax is DOT's) through the same DOT reader
+        # dagitty and the edge list through their own readers (no labels in dagitty; an edge list has no
+        # isolated node, and a compiled graph has none)
         if find_cycle(g) is None:
-            f = Path(d) / "d.dot"
-            f.write_text(to_dagitty(g).replace("dag {", "digraph {", 1), encoding="utf-8")
-            assert set(compile_graph(load_graph_files(f).statements[0]).pairs) == set(g.pairs)
+            f = Path(d) / "g.dagitty"
+            f.write_text(to_dagitty(g), encoding="utf-8")
+            back = read_dagitty(f)
+            assert list(back.nodes) == list(g.nodes)
+            assert [(u, v) for u, v, _ in back.edges] == list(g.pairs)
+        f = Path(d) / "g.tsv"
+        f.write_bytes(to_edgelist(g).encode("utf-8"))
+        back = read_edgelist(f)
+        assert list(back.nodes) == list(g.nodes)
+        assert [(u, v, a.get("correlation", "")) for u, v, a in back.edges(data=True)] == \
+            [(e.cause, e.effect, edge_labels(e).get("correlation", "")) for e in g.edges]
     rows = list(csv.DictReader(io.StringIO(to_edgelist(g)), delimiter="\t"))
     assert {(r["cause"], r["effect"]): r["correlation"] for r in rows} == \
         {k: v.get("correlation", "") for k, v in want.items()}
+
+
+@pytest.mark.parametrize("text, message", [
+    ('pdag { a -> b }', "found 'pdag' at the start; expected a dagitty model"),
+    ('dag { a <-> b }', "line 1, column 9: found '<->'; expected '->' or '<-'"),
+    ('dag { a -> }', "line 1, column 12: found '}' after '->'; expected an id"),
+    ('dag {\n  -> b }', "line 2, column 3: found '->' with no id before it"),
+    ('dag { a [pos="1,2" }', "attribute list opened at"),
+    ('dag { a -> b } dag { c }', "after the model's closing '}'; expected one model per file"),
+    ('dag { a -> b', "the model is not closed"),
+    ('dag { a @ b }', "line 1, column 9: found '@'"),
+])
+def test_a_dagitty_file_outside_the_syntax_is_one_error_naming_file_line_and_column(tmp_path, text, message):
+    f = tmp_path / "m.dagitty"
+    f.write_text(text, encoding="utf-8")
+    with pytest.raises(SchemaError, match=re.escape(message)) as err:
+        read_dagitty(f)
+    assert str(err.value).startswith(f"{f}: ") and "\n" not in str(err.value)
+
+
+def test_dagitty_reads_bare_ids_chains_both_arrows_attributes_and_comments(tmp_path):
+    f = tmp_path / "m.dagitty"
+    f.write_text('dag {\n  // exposure and outcome\n  smoking [exposure,pos="0,1"]\n  cancer [outcome]\n'
+                 '  smoking -> tar -> cancer; gene -> smoking\n  "a \\"b\\"" <- gene\n}\n', encoding="utf-8")
+    g = read_dagitty(f)
+    assert list(g.nodes) == ["smoking", "cancer", "tar", "gene", 'a "b"']
+    assert [(u, v) for u, v, _ in g.edges] == [("smoking", "tar"), ("tar", "cancer"), ("gene", "smoking"),
+                                              ("gene", 'a "b"')]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("source\ttarget\na\tb\n", "row 1: found the header a list ['source', 'target']; expected columns starting 'cause', 'effect'"),
+    ("cause\teffect\tcause\na\tb\tc\n", "row 1: a column is named twice"),
+    ("cause\teffect\tcorrelation\na\tb\n", "row 2: found 2 fields; expected 3"),
+    ("", "row 1: found the header a list []"),
+])
+def test_an_edge_list_outside_its_columns_is_one_error_naming_file_and_row(tmp_path, text, message):
+    f = tmp_path / "e.tsv"
+    f.write_text(text, encoding="utf-8")
+    with pytest.raises(SchemaError, match=re.escape(message)) as err:
+        read_edgelist(f)
+    assert str(err.value).startswith(f"{f}: ")
 
 
 def test_an_exported_dot_file_reads_back_a_name_with_quotes(tmp_path, capsys):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "browser"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
 import hostile  # noqa: E402
 
 from causalgraph.cli import main
@@ -111,7 +111,7 @@ def test_write_report_is_identical_whatever_the_hash_seed(tmp_path):
             "from causalgraph.model import Corpus, Statement; from causalgraph.viewer.report import write_report; "
             "c = Corpus('h', [hostile_statement(), Statement('s2', 'Rain falls. Rivers rise.', False)]); "
             "write_report(c, sys.argv[1])")
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     seed = "1" if os.environ.get("PYTHONHASHSEED") == "2" else "2"
     subprocess.run([sys.executable, "-c", code, str(tmp_path / "child")], cwd=root, check=True,
                    env={**os.environ, "PYTHONHASHSEED": seed})

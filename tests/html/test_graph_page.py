@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 # Test helpers shared with the browser tests live in tests/browser (not a package).
-sys.path.insert(0, str(Path(__file__).resolve().parent / "browser"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
 import hostile  # noqa: E402
 
 from causalgraph import compile_graph
@@ -202,7 +202,7 @@ def test_graph_html_escapes_hostile_data_in_html_and_embedded_json():
 def test_graph_html_is_identical_whatever_the_hash_seed():
     code = ("import sys; from causalgraph.html.graph_page import graph_html; sys.path.insert(0, 'tests/browser'); "
             "from hostile import hostile_statement; sys.stdout.write(graph_html(hostile_statement()))")
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     seed = "1" if os.environ.get("PYTHONHASHSEED") == "2" else "2"
     child = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, check=True,
                            env={**os.environ, "PYTHONHASHSEED": seed}).stdout

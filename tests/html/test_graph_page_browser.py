@@ -19,7 +19,7 @@ from causalgraph.viewer.report import write_report
 from causalgraph.html.graph_page import write_graph_html
 
 pytestmark = pytest.mark.browser
-ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts" / "viz"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "viz"
 
 
 def _expected_counts(g) -> tuple[int, int]:

@@ -249,7 +249,7 @@ def test_every_register_function_takes_a_lazy_target_imported_on_first_use(tmp_p
     from causalgraph.encodings import encode
     from causalgraph.encodings.registry import register_encoding, unregister_encoding
     from causalgraph.llm.registry import PROVIDERS, register_provider
-    from causalgraph.metrics.complexity import complexity, register_metric, unregister_metric
+    from causalgraph.metrics.complexity import ComplexityMetric, complexity, register_metric, unregister_metric
     from causalgraph.model import Relation
     from causalgraph.tasks import TASKS, register_task
 
@@ -265,8 +265,8 @@ def test_every_register_function_takes_a_lazy_target_imported_on_first_use(tmp_p
         assert register_encoding("lazy_plugin_parts:ENC", name="lazy-arrows") == "lazy_plugin_parts:ENC"
         assert register_reducer("lazy_plugin_parts:RED", name="lazy#k") == "lazy_plugin_parts:RED"
         register_task("lazy_plugin_parts:NO_TASK", name="lazy-task")
-        register_provider("lazyprov", "lazy_plugin_parts:NO_BACKEND")
-        register_metric("lazy_events", "lazy_plugin_parts:events", "number of events")
+        register_provider("lazy_plugin_parts:NO_BACKEND", name="lazyprov")
+        register_metric(ComplexityMetric("lazy_events", "lazy_plugin_parts:events", "number of events"))
         assert "lazy_plugin_parts" not in sys.modules  # nothing imported yet
         assert encode([("a", "b")], "lazy-arrows") == "a=>b" and "lazy_plugin_parts" in sys.modules
         assert parse_reducer("lazy#3").k == 3
