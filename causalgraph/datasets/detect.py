@@ -14,7 +14,7 @@ from typing import Literal
 
 from ..errors import SchemaError
 from .climatecause import CLIMATECAUSE_SUFFIXES
-from .graphfiles import GRAPH_SUFFIXES, graph_files_in, is_node_link_json
+from .graphfiles import GRAPH_SUFFIXES, graph_files_in, is_edge_list, is_node_link_json
 from .relations import RELATIONS_SUFFIXES, is_relations_file
 
 __all__ = ["Kind", "FILE_FORMATS", "READ_SUFFIXES", "detect_file", "detect_folder"]
@@ -29,6 +29,8 @@ FILE_FORMATS: dict[str, tuple[str, ...]] = {
     "PubMedCausal": (".json", ".jsonl"),
     "graph": GRAPH_SUFFIXES,
 }
+# What a suffix shared by two formats is, where the graph reader takes it.
+_SUFFIX_NOTES = {("graph", ".json"): ".json (node-link)", ("graph", ".tsv"): ".tsv (an edge list)"}
 #: Every file type ``--data`` reads, in the order of :data:`FILE_FORMATS`.
 READ_SUFFIXES: tuple[str, ...] = tuple(dict.fromkeys(x for sfx in FILE_FORMATS.values() for x in sfx))
 
@@ -41,21 +43,24 @@ def detect_file(p: Path) -> Kind:
     >>> from causalgraph.datasets.relations import example_relations_path
     >>> detect_file(example_relations_path()), detect_file(Path("asia.gml"))
     ('relations', 'graph')
-    >>> detect_file(Path("x.dagitty"))
+    >>> detect_file(Path("x.dagitty")), detect_file(Path("x.tsv"))
+    ('graph', 'climatecause')
+    >>> detect_file(Path("x.pdf"))
     Traceback (most recent call last):
     ...
-    causalgraph.errors.SchemaError: x.dagitty: unsupported file type '.dagitty' (causalgraph writes dagitty files but does not read them); --data reads ClimateCause: .xlsx, .xlsm, .csv, .tsv, .txt; relations: .csv, .tsv, .jsonl, .parquet; PubMedCausal: .json, .jsonl; graph: .graphml, .gml, .dot, .gv, .json (node-link)
+    causalgraph.errors.SchemaError: x.pdf: unsupported file type '.pdf'; --data reads ClimateCause: .xlsx, .xlsm, .csv, .tsv, .txt; relations: .csv, .tsv, .jsonl, .parquet; PubMedCausal: .json, .jsonl; graph: .graphml, .gml, .dot, .gv, .json (node-link), .dagitty, .tsv (an edge list)
     """
     suffix = p.suffix.lower()
     if suffix not in READ_SUFFIXES:
-        what = "; ".join(f"{name}: {', '.join(sfx)}{' (node-link)' if name == 'graph' else ''}"
+        what = "; ".join(f"{name}: {', '.join(_SUFFIX_NOTES.get((name, x), x) for x in sfx)}"
                          for name, sfx in FILE_FORMATS.items())
-        hint = " (causalgraph writes dagitty files but does not read them)" if suffix == ".dagitty" else ""
         kind = f"unsupported file type {suffix!r}" if suffix else "no file type (suffix)"
-        raise SchemaError(f"{p}: {kind}{hint}; --data reads {what}")
+        raise SchemaError(f"{p}: {kind}; --data reads {what}")
     if suffix == ".json":
         return "graph" if is_node_link_json(p) else "pubmedcausal"
-    if suffix in GRAPH_SUFFIXES:
+    if suffix == ".tsv" and is_edge_list(p):
+        return "graph"  # an export-graphs edge list: cause, effect and label columns, no text
+    if suffix in GRAPH_SUFFIXES and suffix != ".tsv":
         return "graph"
     if suffix == ".jsonl":
         return "relations" if is_relations_file(p) else "pubmedcausal"

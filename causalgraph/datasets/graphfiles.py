@@ -21,14 +21,18 @@ from .._core.wording import describe_found
 from ..errors import SchemaError
 from ..model import Corpus, Relation, Statement, is_blank, unprintable_char
 from ..readwrite import READERS
+from ..readwrite.edgelist import EDGELIST_COLUMNS
 from . import labels as L
 from .fetch import sha256_file
 
 __all__ = ["GRAPH_SUFFIXES", "MAX_GRAPH_EDGES", "load_graph_files", "read_graph_file", "is_node_link_json",
-           "graph_files_in"]
+           "is_edge_list", "graph_files_in"]
 
-#: File types read as graphs (``.json`` only when it holds a node-link object).
-GRAPH_SUFFIXES = (".graphml", ".gml", ".dot", ".gv", ".json")
+#: File types read as graphs (``.json`` only when it holds a node-link object, ``.tsv`` only when it is an
+#: ``export-graphs --format edgelist`` table: :func:`is_edge_list`).
+GRAPH_SUFFIXES = (".graphml", ".gml", ".dot", ".gv", ".json", ".dagitty", ".tsv")
+# The columns an edge list may have (EDGELIST_COLUMNS, and polarity as the label reader takes it).
+_EDGE_LIST_COLUMNS = {*EDGELIST_COLUMNS, "polarity"}
 #: Most edges one graph file may have: a bound on the work of every graph-level task.
 MAX_GRAPH_EDGES = 100_000
 logger = logging.getLogger(__name__)
@@ -56,14 +60,42 @@ def is_node_link_json(path: Path) -> bool:
     return isinstance(data, dict) and "nodes" in data and ("links" in data or "edges" in data)
 
 
+def is_edge_list(path: Path) -> bool:
+    """Whether a ``.tsv`` file is an edge list: a header ``cause``, ``effect`` then only label columns.
+
+    A table with a ``text`` column (or any other relations column) is a relations file, read as one.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "e.tsv").write_text("cause\\teffect\\tcorrelation\\na\\tb\\tnegative\\n", encoding="utf-8")
+    >>> _ = (d / "r.tsv").write_text("text\\tcause\\teffect\\nA b.\\tA\\tb\\n", encoding="utf-8")
+    >>> is_edge_list(d / "e.tsv"), is_edge_list(d / "r.tsv")
+    (True, False)
+    """
+    if path.suffix.lower() != ".tsv":
+        return False
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as fh:
+            header = fh.readline().rstrip("\r\n").split("\t")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return header[:2] == ["cause", "effect"] and set(header) <= _EDGE_LIST_COLUMNS
+
+
+def _is_graph_file(p: Path) -> bool:
+    suffix = p.suffix.lower()
+    if suffix == ".json":
+        return is_node_link_json(p)
+    if suffix == ".tsv":
+        return is_edge_list(p)
+    return suffix in GRAPH_SUFFIXES
+
+
 def graph_files_in(folder: Path) -> list[Path]:
-    """The graph files of a folder, sorted by name (``.json`` only when node-link)."""
-    out = []
-    for p in sorted(folder.iterdir()):
-        if p.is_file() and p.suffix.lower() in GRAPH_SUFFIXES:
-            if p.suffix.lower() != ".json" or is_node_link_json(p):
-                out.append(p)
-    return out
+    """The graph files of a folder, sorted by name (``.json`` only when node-link, ``.tsv`` when an edge list)."""
+    return [p for p in sorted(folder.iterdir()) if p.is_file() and _is_graph_file(p)]
 
 
 def read_graph_file(path: str | Path, notes: Optional[list] = None):
@@ -78,7 +110,8 @@ def read_graph_file(path: str | Path, notes: Optional[list] = None):
     Parameters
     ----------
     path
-        A ``.graphml``, ``.gml``, ``.dot``/``.gv`` or node-link ``.json`` file.
+        A ``.graphml``, ``.gml``, ``.dot``/``.gv``, ``.dagitty``, node-link ``.json`` or
+        edge-list ``.tsv`` file.
     notes
         A list the notes are appended to (``None``: not kept).
 
@@ -200,8 +233,8 @@ def load_graph_files(path: str | Path) -> Corpus:
     Parameters
     ----------
     path
-        A ``.graphml``, ``.gml``, ``.dot``/``.gv`` or node-link ``.json``
-        file, or a folder holding such files (read in name order).
+        A ``.graphml``, ``.gml``, ``.dot``/``.gv``, ``.dagitty``, node-link
+        ``.json`` or edge-list ``.tsv`` file, or a folder holding such files (read in name order).
 
     Returns
     -------

@@ -292,8 +292,9 @@ def load_relations(path: str | Path, *, strict: bool = True, id_prefix: str = "r
         missing = [c for c in REQUIRED_COLUMNS if c not in keys]
         # an export-graphs edge list (cause, effect, correlation, relation_type) is a graph without text
         edge_list = missing == ["text"] and set(keys) <= {"cause", "effect", "correlation", "relation_type"}
-        hint = ("; an export-graphs edge list has no statement text: add a text column, or export with --format "
-                "graphml, gml, dot or json, which --data reads back" if edge_list else "")
+        # (read as a graph when it is the .tsv export-graphs writes; as a .csv it reaches this)
+        hint = ("; an export-graphs edge list has no statement text: add a text column, or read it as the .tsv "
+                "export-graphs writes, which --data reads as a graph file" if edge_list else "")
         raise SchemaError(f"{fname}: missing required column(s) {', '.join(map(repr, missing))}; found columns "
                           f"{table.headers!r} (the relations format: text, cause, effect, and optionally "
                           f"{', '.join(OPTIONAL_COLUMNS)}; docs/data.md){hint}")

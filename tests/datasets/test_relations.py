@@ -290,25 +290,40 @@ def test_a_relations_file_without_a_column_is_told_which_relations_column_it_lac
     assert "Causal?" not in err
 
 
-def test_an_exported_edge_list_read_back_is_told_it_lacks_the_text_column(tmp_path, capsys):
-    rc, _, err = run(capsys, "export-graphs", str(tmp_path / "g"), "--format", "edgelist", "--data", "sample")
-    assert rc == 0, err
-    f = tmp_path / "g" / "sample-001.tsv"
+def test_an_exported_edge_list_and_dagitty_file_read_back_as_graphs_and_a_csv_edge_list_is_told_it_lacks_text(
+        tmp_path, capsys):
+    from causalgraph.datasets import load_corpus
+    from causalgraph.graph import compile_graph
+
+    want = load_corpus("sample")["sample-001"]
+    for fmt, suffix in (("edgelist", ".tsv"), ("dagitty", ".dagitty")):
+        rc, _, err = run(capsys, "export-graphs", str(tmp_path / fmt), "--format", fmt, "--data", "sample")
+        assert rc == 0, err
+        f = tmp_path / fmt / f"sample-001{suffix}"
+        back = load_corpus(str(f))
+        assert back.name == "graphs" and "text" in back.lacks
+        assert compile_graph(back["sample-001"]).pairs == compile_graph(want).pairs
+        rc, out, err = run(capsys, "info", "--data", str(f))
+        assert rc == 0 and "statements         1" in out, err
+    f = tmp_path / "e.csv"
+    f.write_text((tmp_path / "edgelist" / "sample-001.tsv").read_text(encoding="utf-8").replace("\t", ","),
+                 encoding="utf-8")
     rc, out, err = run(capsys, "info", "--data", str(f))
     assert rc == 2 and out == "" and len(err.splitlines()) == 1
     assert "missing required column(s) 'text'; found columns ['cause', 'effect', 'correlation', 'relation_type']" in err
-    assert "export with --format graphml, gml, dot or json" in err and "ipccText" not in err
+    assert "read it as the .tsv export-graphs writes" in err and "ipccText" not in err
 
 
 def test_a_file_type_that_is_not_read_is_refused_listing_every_type_that_is(tmp_path, capsys):
     from causalgraph.datasets.detect import FILE_FORMATS, READ_SUFFIXES
 
-    f = write(tmp_path, "dag { a -> b }\n", "x.dagitty")
+    f = write(tmp_path, "%PDF-1.4\n", "x.pdf")
     rc, out, err = run(capsys, "info", "--data", str(f))
     assert rc == 2 and out == "" and len(err.splitlines()) == 1
-    assert "unsupported file type '.dagitty'" in err and "expected .xlsx or .csv" not in err
+    assert "unsupported file type '.pdf'" in err and "expected .xlsx or .csv" not in err
     # the list is the loaders' own: every suffix of every format, each under its format
-    assert all(f"{name}: {', '.join(sfx)}" in err for name, sfx in FILE_FORMATS.items())
+    assert all(f"{name}: {', '.join(sfx)}" in err.replace(" (node-link)", "").replace(" (an edge list)", "")
+               for name, sfx in FILE_FORMATS.items())
     assert {".tsv", ".jsonl", ".parquet", ".gml", ".graphml", ".dot", ".json"} <= set(READ_SUFFIXES)
 
 
