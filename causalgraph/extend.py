@@ -1,8 +1,8 @@
 """Everything an extension author needs, in one import.
 
 A study's own code or a plugin distribution (entry points in the groups ``causalgraph.tasks``,
-``causalgraph.backends``, ``causalgraph.encodings``, ``causalgraph.metrics`` and
-``causalgraph.reducers``; docs/architecture.md, "Registries and plugins") builds its records from the
+``causalgraph.backends``, ``causalgraph.encodings``, ``causalgraph.metrics``, ``causalgraph.reducers``
+and ``causalgraph.formats``; docs/architecture.md, "Registries and plugins") builds its records from the
 classes here and registers them with the functions here.  Every ``register_*`` function follows one
 rule: the record (or the ``"module:attr"`` target of one, imported on first use) first, then
 ``replace=`` (a taken name is refused without it) and ``name=`` (needed for a target; for a record,
@@ -19,6 +19,7 @@ a prompt encoding    :class:`Encoding`                             :func:`regist
 a complexity metric  :class:`ComplexityMetric` (called with        :func:`register_metric`
                      :class:`MetricOptions`)
 a reducer of epochs  :class:`ReducerKind`                          :func:`register_reducer`
+a graph file format  :class:`GraphFormat`                          :func:`register_format`
 ===================  ===========================================  ==============================
 
 A backend reports what went wrong with the errors here: :class:`TransientBackendError` (retried),
@@ -44,15 +45,17 @@ from .errors import BackendUnavailable, BackendUnreachable, ConfigError, Transie
 from .llm.base import Backend, Completion, Request
 from .llm.registry import register_provider
 from .metrics.complexity import ComplexityMetric, MetricOptions, register_metric
+from .readwrite import GraphFormat, register_format
 from .taskkit.item import Item
 from .tasks import ItemView, Task, register_task
 
 __all__ = [
     # records
     "Task", "Item", "ItemView", "Backend", "Request", "Completion", "Encoding", "ComplexityMetric",
-    "MetricOptions", "ReducerKind",
+    "MetricOptions", "ReducerKind", "GraphFormat",
     # registration, one rule: the record first, replace= and name= by keyword
     "register_task", "register_provider", "register_encoding", "register_metric", "register_reducer",
+    "register_format",
     # what a backend raises
     "TransientBackendError", "BackendUnreachable", "BackendUnavailable", "ConfigError",
 ]

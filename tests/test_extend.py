@@ -15,12 +15,13 @@ from causalgraph.metrics.complexity import complexity, unregister_metric
 from causalgraph.model import Relation
 
 REPO = Path(__file__).resolve().parents[1]
-REGISTER = ["register_task", "register_provider", "register_encoding", "register_metric", "register_reducer"]
+REGISTER = ["register_task", "register_provider", "register_encoding", "register_metric", "register_reducer",
+            "register_format"]
 
 
 def test_every_record_and_register_function_a_plugin_needs_is_exported():
     records = {"Task", "Item", "ItemView", "Backend", "Request", "Completion", "Encoding", "ComplexityMetric",
-               "MetricOptions", "ReducerKind"}
+               "MetricOptions", "ReducerKind", "GraphFormat"}
     assert records | set(REGISTER) <= set(extend.__all__)
     for name in extend.__all__:
         assert getattr(extend, name) is not None

@@ -37,6 +37,7 @@ GROUPS = {
     "encodings": ("causalgraph.encodings", "bad-encoding", "adjacency"),
     "metrics": ("causalgraph.metrics", "bad_metric", "com"),
     "reducers": ("causalgraph.reducers", "bad~k", "mean"),
+    "formats": ("causalgraph.formats", "bad-format", "graphml"),
 }
 KINDS = ("missing module", "raises at import", "wrong type", "name collision", "bad return value")
 
@@ -45,6 +46,7 @@ PLUGIN_MODULE = textwrap.dedent('''
     from causalgraph.bench.epochs import ReducerKind
     from causalgraph.encodings import Encoding
     from causalgraph.metrics.complexity import ComplexityMetric
+    from causalgraph.readwrite import GraphFormat
     from causalgraph.tasks import Task
 
     WRONG = 42   # no group holds an int
@@ -59,6 +61,7 @@ PLUGIN_MODULE = textwrap.dedent('''
     ADJACENCY = Encoding("adjacency", lambda nodes, edges, signs: "PLUGIN ADJACENCY", prefix="PZ")
     COM = ComplexityMetric("com", lambda graph, options: 99, "not the paper's C^com", "C^com")
     MEAN = ReducerKind("mean", "not the built-in mean")
+    GRAPHML = GraphFormat("graphml", ".graphml", lambda graph: "PLUGIN GRAPHML", None)
 
     # Values that load and then answer wrongly.
     BAD_TASK = Task(name="bad-task", labels=("yes", "no"), positive="yes",
@@ -74,11 +77,14 @@ PLUGIN_MODULE = textwrap.dedent('''
         return "seven"
 
     BAD_REDUCER = ReducerKind("bad~k", "a chance that is text", lambda n, c, k: "seven")
+
+    BAD_FORMAT = GraphFormat("bad-format", ".bad", lambda graph: 7, None)
 ''')
 
 BAD_VALUES = {"tasks": "BAD_TASK", "providers": "bad_provider", "encodings": "BAD_ENCODING", "metrics": "bad_metric",
-              "reducers": "BAD_REDUCER"}
-COLLIDING = {"tasks": "CORRI", "providers": "MOCK", "encodings": "ADJACENCY", "metrics": "COM", "reducers": "MEAN"}
+              "reducers": "BAD_REDUCER", "formats": "BAD_FORMAT"}
+COLLIDING = {"tasks": "CORRI", "providers": "MOCK", "encodings": "ADJACENCY", "metrics": "COM", "reducers": "MEAN",
+             "formats": "GRAPHML"}
 
 #: Runs main() on each argv of a JSON list, in one process, and prints every (rc, stdout, stderr).
 DRIVER = textwrap.dedent('''
@@ -159,7 +165,8 @@ def by_name(group: str, name: str, tmp: Path, run: Path) -> list[str]:
                           "2", "--out", str(tmp / "run"), "--no-progress"],
             "encodings": ["encode", "--statement", "cc-007", "--encoding", name],
             "metrics": ["complexity", "--metrics", f"com,ex,nest,corr,pol,{name}", "--format", "csv"],
-            "reducers": ["bench", "report", str(run), "--reducer", k, "--format", "csv"]}[group]
+            "reducers": ["bench", "report", str(run), "--reducer", k, "--format", "csv"],
+            "formats": ["export-graphs", str(tmp / "graphs"), "--format", name, "--statement", "cc-007"]}[group]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -187,7 +194,9 @@ def test_a_broken_plugin_breaks_only_itself(group, kind, env, baseline, epochs_r
                                           "--no-progress"], None),
                            "encodings": (["encode", "--statement", "cc-007", "--encoding", "adjacency"], 5),
                            "metrics": (["complexity", "--metrics", "com,ex,nest,corr,pol", "--format", "csv"], 3),
-                           "reducers": (common(epochs_run)[-2], -2)}[group]
+                           "reducers": (common(epochs_run)[-2], -2),
+                           "formats": (["export-graphs", str(tmp_path / "graphs"), "--format", "graphml", "--statement",
+                                        "cc-007"], None)}[group]
     commands = [["plugins", "--format", "json"], *common(epochs_run), asking]
     results = drive(env, commands, folder)
     listed, *rest, asked = results
@@ -228,6 +237,9 @@ def test_a_broken_plugin_breaks_only_itself(group, kind, env, baseline, epochs_r
         assert rc == 0, err
         if same_as is not None:
             assert out == baseline[same_as][1]
+        if group == "formats":  # the built-in GraphML was written, not the plugin's text
+            written = (tmp_path / "graphs" / "cc-007.graphml").read_text(encoding="utf-8")
+            assert written.startswith("<graphml xmlns=") and "PLUGIN" not in written
         return
     assert rc == 2 and out == "" and err.count("\n") == 1, (rc, out, err)
     assert f"'{dist} 1.5'" in err and repr(name) in err, err

@@ -274,7 +274,7 @@ def test_the_reducer_scores_repeated_samples_and_plugins_lists_all_five(cg, tmp_
     listed = {(r["group"], r["name"]): r for r in json.loads(out)}
     assert set(listed) == {("causalgraph.tasks", "plugin-even"), ("causalgraph.backends", "plugin"),
                            ("causalgraph.encodings", "plugin-arrows"), ("causalgraph.metrics", "events"),
-                           ("causalgraph.reducers", "half~k")}
+                           ("causalgraph.reducers", "half~k"), ("causalgraph.formats", "arrows")}
     assert {(r["distribution"], r["version"], r["status"]) for r in listed.values()} == \
         {("causalgraph-plugin-demo", "0.1", "ok")}
 
@@ -352,3 +352,29 @@ def test_an_encoder_giving_a_long_non_text_at_load_is_one_short_line(cg, tmp_pat
     assert rc == 2 and out == "" and err.count("\n") == 1, (rc, err[:300])
     assert ("its encoder returned " + repr(list(range(5000)))[:77] + "... (list) for the graph a -> b; expected the "
             "graph as text (str)") in err and len(err) < 400, err[:300]
+
+
+def test_the_file_format_is_written_by_export_graphs_and_read_back_by_data(cg, corpus, tmp_path):
+    from causalgraph.graph import compile_graph
+    from causalgraph.readwrite import to_graphml
+
+    rc, out, err = cg("export-graphs", str(tmp_path / "g"), "--format", "arrows", "--statement", "cc-007", "cc-046")
+    assert rc == 0, err
+    assert out.split() == [str(tmp_path / "g" / "cc-007.arrows"), str(tmp_path / "g" / "cc-046.arrows")]
+    graph = compile_graph(corpus["cc-046"])
+    lines = (tmp_path / "g" / "cc-046.arrows").read_text(encoding="utf-8").splitlines()
+    assert lines == [f"{e.cause} -> {e.effect}" + (f"\t{e.correlation.value}" if e.correlation else "")
+                     for e in graph.edges]
+    # --data reads the file through the plugin's reader: the same edges, as chains sees them
+    rc, back, err = cg("chains", "--data", str(tmp_path / "g" / "cc-046.arrows"), "--format", "csv")
+    assert rc == 0, err
+    rc, want, err = cg("chains", "--format", "csv")
+    assert rc == 0, err
+    mine = [r for r in rows(want) if r["statement_id"] == "cc-046"]
+    theirs = rows(back)
+    assert [(r["event"], r["position"], r["depth"]) for r in theirs] == [(r["event"], r["position"], r["depth"])
+                                                                        for r in mine]
+    # the built-in formats are unchanged with the plugin installed
+    rc, out, err = cg("export-graphs", str(tmp_path / "b"), "--format", "graphml", "--statement", "cc-046")
+    assert rc == 0, err
+    assert (tmp_path / "b" / "cc-046.graphml").read_text(encoding="utf-8") == to_graphml(graph)

@@ -22,8 +22,9 @@ def register(sub) -> None:
                     "attributes where the format has them; dagitty refuses a graph with a cycle, naming it "
                     "(docs/graphs.md).")
     p.add_argument("dir", metavar="DIR", type=path_arg, help="folder to write into (created when missing)")
-    p.add_argument("--format", choices=list(GRAPH_FORMATS), default="graphml",
-                   help="graph file format (default: graphml)")
+    # No choices=: a plugin's format is read when the command runs, never while the parser is built.
+    p.add_argument("--format", metavar="FORMAT", default="graphml",
+                   help=f"graph file format: {', '.join(GRAPH_FORMATS)} or a registered format (default: graphml)")
     add_list_option(p, "--statement", nargs="+", metavar="ID", help="only these statements")
     p.add_argument("--merged", action="store_true",
                    help="write one graph (merged.<suffix>) of every chosen statement's relations")

@@ -14,6 +14,7 @@ from typing import Literal
 
 from ..errors import SchemaError
 from .climatecause import CLIMATECAUSE_SUFFIXES
+from ..readwrite import reader_for
 from .graphfiles import GRAPH_SUFFIXES, graph_files_in, is_edge_list, is_node_link_json
 from .relations import RELATIONS_SUFFIXES, is_relations_file
 
@@ -51,6 +52,8 @@ def detect_file(p: Path) -> Kind:
     causalgraph.errors.SchemaError: x.pdf: unsupported file type '.pdf'; --data reads ClimateCause: .xlsx, .xlsm, .csv, .tsv, .txt; relations: .csv, .tsv, .jsonl, .parquet; PubMedCausal: .json, .jsonl; graph: .graphml, .gml, .dot, .gv, .json (node-link), .dagitty, .tsv (an edge list)
     """
     suffix = p.suffix.lower()
+    if suffix not in READ_SUFFIXES and suffix and reader_for(suffix) is not None:
+        return "graph"  # a registered graph format's file (plugins are read only for a suffix no loader knows)
     if suffix not in READ_SUFFIXES:
         what = "; ".join(f"{name}: {', '.join(_SUFFIX_NOTES.get((name, x), x) for x in sfx)}"
                          for name, sfx in FILE_FORMATS.items())

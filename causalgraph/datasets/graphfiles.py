@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Optional
 
 from .._core.wording import describe_found
-from ..errors import SchemaError
+from ..errors import ConfigError, SchemaError
 from ..model import Corpus, Relation, Statement, is_blank, unprintable_char
-from ..readwrite import READERS
+from ..readwrite import READERS, reader_for
 from ..readwrite.edgelist import EDGELIST_COLUMNS
 from . import labels as L
 from .fetch import sha256_file
@@ -126,11 +126,13 @@ def read_graph_file(path: str | Path, notes: Optional[list] = None):
     suffix = p.suffix.lower()
     notes = [] if notes is None else notes
     try:
-        if suffix not in GRAPH_SUFFIXES:
+        # the format's own reader (causalgraph.readwrite): a built-in's, else a registered format's
+        reader = READERS.get(suffix) if suffix in GRAPH_SUFFIXES else reader_for(suffix)
+        if reader is None:
             raise SchemaError(f"{p}: unsupported graph file type {suffix!r}; expected one of "
-                              f"{', '.join(GRAPH_SUFFIXES)}")
-        g = READERS[suffix](p)  # the format's own reader (causalgraph.readwrite)
-    except SchemaError:
+                              f"{', '.join(GRAPH_SUFFIXES)} or a registered graph format's")
+        g = reader(p)
+    except (SchemaError, ConfigError):
         raise
     except Exception as exc:  # networkx, lxml and pydot raise many kinds for a damaged file
         detail = " ".join(str(exc).split()) or type(exc).__name__

@@ -15,7 +15,7 @@ from typing import Optional, Sequence
 
 from ..errors import ConfigError
 from ..graph import compile_graph
-from ..readwrite import GRAPH_FORMATS, SUFFIXES, graph_text
+from ..readwrite import GRAPH_FORMATS, check_dag, get_format, graph_text
 from .._core.outputs import output_dir
 
 __all__ = ["GraphExport", "export_graphs", "file_stem"]
@@ -54,7 +54,8 @@ def export_graphs(corpus, out, fmt: str, *, statements: Optional[Sequence[str]] 
     out
         The folder (created when missing).
     fmt
-        One of :data:`~causalgraph.readwrite.GRAPH_FORMATS`.
+        One of :data:`~causalgraph.readwrite.GRAPH_FORMATS`, or a format registered with
+        :func:`~causalgraph.readwrite.register_format` (a plugin's).
     statements
         Statement ids to write (default: every statement with relations).
     merged
@@ -70,8 +71,9 @@ def export_graphs(corpus, out, fmt: str, *, statements: Optional[Sequence[str]] 
     >>> [p.name for p in res.files], res.skipped
     (['sample-001.gml', 'sample-002.gml', 'sample-003.gml'], ['sample-004'])
     """
-    if fmt not in GRAPH_FORMATS:
-        raise ConfigError(f"unknown graph format {fmt!r}; expected one of {', '.join(GRAPH_FORMATS)}")
+    record = get_format(fmt)  # an unknown name: one line listing the formats
+    if record.write is None:
+        raise ConfigError(f"graph format {fmt!r} has no writer; it is read only")
     if statements:
         chosen = []
         for sid in statements:
@@ -90,7 +92,7 @@ def export_graphs(corpus, out, fmt: str, *, statements: Optional[Sequence[str]] 
     result = GraphExport(skipped=[] if statements else [s.id for s in corpus if not s.relations])
     if not chosen:
         raise ConfigError(f"corpus {corpus.name!r} has no statement with causal relations: no graph to write")
-    suffix = SUFFIXES[fmt]
+    suffix = record.suffix
     if merged:
         relations = [r for s in chosen for r in s.relations]
         jobs = [("merged", compile_graph(relations))]
@@ -103,6 +105,9 @@ def export_graphs(corpus, out, fmt: str, *, statements: Optional[Sequence[str]] 
                                   f"{stem}{suffix}; expected ids that differ in letters, digits, '.', '_' or '-'")
             stems[stem] = st.id
     # Every text first: a graph a DAG format refuses stops the export before any file is written.
+    if record.dag and fmt not in GRAPH_FORMATS:  # the built-in dagitty writer checks with its own words
+        for _, g in jobs:
+            check_dag(g, f"graph format {fmt!r}")
     texts = [(stem, graph_text(g, fmt)) for stem, g in jobs]
     folder = output_dir(out, "graph folder")
     targets = [folder / f"{stem}{suffix}" for stem, _ in texts]

@@ -23,12 +23,22 @@ dag {
   "b"
   "a" -> "b"
 }
->>> READERS[".tsv"].__name__, SUFFIXES["edgelist"]
+>>> get_format("edgelist").read.__name__, get_format("edgelist").suffix
 ('read_edgelist', '.tsv')
+
+A format of your own is a :class:`GraphFormat` record registered with :func:`register_format` (or a
+plugin's entry point in the group ``causalgraph.formats``): ``export-graphs --format NAME`` writes it,
+and ``--data FILE`` reads a file of its suffix when no built-in format claims that suffix.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+from .._core.registry import ENTRY_POINT_GROUPS, Registry, record_name, short_repr
 from ..errors import ConfigError
 from ._digraph import check_dag, edge_labels, find_cycle, to_digraph
 from .dagitty import read_dagitty, to_dagitty
@@ -40,27 +50,173 @@ from .graphml import read_graphml, to_graphml
 from .node_link import read_node_link, to_node_link
 from .pgmpy_dag import to_pgmpy
 
-__all__ = ["GRAPH_FORMATS", "DAG_FORMATS", "SUFFIXES", "READERS", "graph_text", "edge_labels", "to_digraph",
-           "find_cycle", "check_dag", "to_gml", "read_gml", "to_graphml", "read_graphml", "to_dot", "read_dot",
-           "to_dagitty", "read_dagitty", "to_node_link", "read_node_link", "to_edgelist", "read_edgelist",
+__all__ = ["GraphFormat", "FORMATS", "register_format", "unregister_format", "get_format", "format_names",
+           "reader_for", "GRAPH_FORMATS", "DAG_FORMATS", "SUFFIXES", "READERS", "graph_text", "edge_labels",
+           "to_digraph", "find_cycle", "check_dag", "to_gml", "read_gml", "to_graphml", "read_graphml", "to_dot",
+           "read_dot", "to_dagitty", "read_dagitty", "to_node_link", "read_node_link", "to_edgelist", "read_edgelist",
            "to_pgmpy", "to_dowhy"]
 
-#: ``export-graphs --format`` choices.
-GRAPH_FORMATS = ("graphml", "gml", "dot", "dagitty", "json", "edgelist")
-#: The formats (of :data:`GRAPH_FORMATS`) that require a DAG.
-DAG_FORMATS = ("dagitty",)
-#: File suffix of each format.
-SUFFIXES = {"graphml": ".graphml", "gml": ".gml", "dot": ".dot", "dagitty": ".dagitty", "json": ".json",
-            "edgelist": ".tsv"}
-#: The reader of each file suffix: ``reader(path)`` → a networkx directed graph, names as written.
-READERS = {".graphml": read_graphml, ".gml": read_gml, ".dot": read_dot, ".gv": read_dot, ".json": read_node_link,
-           ".dagitty": read_dagitty, ".tsv": read_edgelist}
-_WRITERS = {"graphml": to_graphml, "gml": to_gml, "dot": to_dot, "dagitty": to_dagitty, "json": to_node_link,
-            "edgelist": to_edgelist}
+
+@dataclass(frozen=True)
+class GraphFormat:
+    """One graph file format: what ``export-graphs --format`` writes and ``--data`` reads.
+
+    Attributes
+    ----------
+    name
+        ``export-graphs --format`` name: lower-case letters, digits, ``_`` and ``-``.
+    suffix
+        The file suffix written (``".graphml"``), and read when no built-in format claims it.
+    write
+        ``write(graph) -> str``: the graph (its ``nodes`` and ``edges``: a compiled
+        :class:`~causalgraph.graph.CausalGraph`) as the file's text; ``None`` for a read-only format.
+    read
+        ``read(path) -> networkx.DiGraph`` (or ``MultiDiGraph``): the file's graph, node names as
+        written, edge labels (``correlation``, ``relation_type``/``polarity``) as edge attributes;
+        ``None`` for a write-only format.
+    dag
+        Whether the format means a DAG: ``export-graphs`` checks every graph for a cycle before it
+        writes any file.
+    description
+        One line for listings.
+    """
+
+    name: str
+    suffix: str
+    write: Optional[Callable[[Any], str]] = None
+    read: Optional[Callable[[Path], Any]] = None
+    dag: bool = False
+    description: str = ""
+
+
+_NAME = re.compile(r"[a-z][a-z0-9_-]*")
+_SUFFIX = re.compile(r"\.[a-z0-9]+")
+
+
+def _check_format(name: str, fmt: Any) -> GraphFormat:
+    if not isinstance(fmt, GraphFormat):
+        raise ConfigError(f"graph format {name!r}: found {short_repr(fmt)} ({type(fmt).__name__}); expected a "
+                          "GraphFormat record")
+    if fmt.name != name:
+        raise ConfigError(f"graph format {name!r}: the GraphFormat record is named {fmt.name!r}; the registered "
+                          "name must be the format's own")
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise ConfigError(f"graph format name {name!r}: expected lower-case letters, digits, '_' and '-', "
+                          "starting with a letter")
+    if not isinstance(fmt.suffix, str) or not _SUFFIX.fullmatch(fmt.suffix):
+        raise ConfigError(f"graph format {name!r}: suffix {fmt.suffix!r}; expected '.' and lower-case letters or "
+                          "digits ('.graphml')")
+    if fmt.write is None and fmt.read is None:
+        raise ConfigError(f"graph format {name!r}: neither a writer nor a reader; expected at least one")
+    for what, fn in (("writer", fmt.write), ("reader", fmt.read)):
+        if fn is not None and not callable(fn):
+            raise ConfigError(f"graph format {name!r}: its {what} {short_repr(fn)} is not callable (None: no "
+                              f"{what})")
+    return fmt
+
+
+_BUILTIN = (
+    GraphFormat("graphml", ".graphml", to_graphml, read_graphml, description="GraphML (networkx, yEd, Gephi)"),
+    GraphFormat("gml", ".gml", to_gml, read_gml, description="GML (networkx, DoWhy)"),
+    GraphFormat("dot", ".dot", to_dot, read_dot, description="Graphviz DOT"),
+    GraphFormat("dagitty", ".dagitty", to_dagitty, read_dagitty, dag=True, description="dagitty's dag model"),
+    GraphFormat("json", ".json", to_node_link, read_node_link, description="networkx node-link JSON"),
+    GraphFormat("edgelist", ".tsv", to_edgelist, read_edgelist, description="a tab-separated edge list"),
+)
+
+
+def _builtins(registry: Registry) -> None:
+    for fmt in _BUILTIN:
+        registry.register(fmt.name, fmt, builtin=True)
+
+
+#: Every graph file format by name: the six built-ins, those registered with :func:`register_format`,
+#: then plugins of the entry-point group ``causalgraph.formats``.
+FORMATS: Registry[GraphFormat] = Registry("graph format", group=ENTRY_POINT_GROUPS["format"], coerce=_check_format,
+                                          builtins=_builtins)
+
+#: ``export-graphs --format`` choices of causalgraph itself (help texts list these; plugins are read on use).
+GRAPH_FORMATS = tuple(f.name for f in _BUILTIN)
+#: The built-in formats that require a DAG.
+DAG_FORMATS = tuple(f.name for f in _BUILTIN if f.dag)
+#: File suffix of each built-in format.
+SUFFIXES = {f.name: f.suffix for f in _BUILTIN}
+#: The built-in reader of each file suffix (``.gv`` is DOT too): ``reader(path)`` → a networkx directed graph.
+READERS = {**{f.suffix: f.read for f in _BUILTIN}, ".gv": read_dot}
+
+
+def register_format(fmt: "GraphFormat | str", *, replace: bool = False, name: Optional[str] = None) -> "GraphFormat | str":
+    """Add a graph file format (``replace=True`` to replace one of the same name); returns it.
+
+    ``fmt`` is a :class:`GraphFormat`, or the lazy ``"module:attr"`` target of one (then ``name``
+    says its name).  The built-in suffixes stay the built-ins': a format of ``.graphml`` is written by
+    ``export-graphs --format NAME`` but ``--data x.graphml`` still reads GraphML.
+
+    Examples
+    --------
+    >>> from causalgraph.graph import compile_graph
+    >>> from causalgraph.model import Relation
+    >>> arrows = GraphFormat("arrows", ".arrows", lambda g: "".join(f"{e.cause} -> {e.effect}\\n" for e in g.edges))
+    >>> register_format(arrows).name, graph_text(compile_graph([Relation("a", "b")]), "arrows")
+    ('arrows', 'a -> b\\n')
+    >>> unregister_format("arrows")
+    """
+    return FORMATS.register(record_name(fmt, GraphFormat, name, "register_format"), fmt, replace=replace)
+
+
+def unregister_format(name: str) -> None:
+    """Remove a format registered with :func:`register_format`; the built-ins stay."""
+    if name in GRAPH_FORMATS:
+        raise ConfigError(f"graph format {name!r} is built in and cannot be removed")
+    FORMATS.unregister(name)
+
+
+def get_format(name: str) -> GraphFormat:
+    """The format of that name (a one-line error listing the formats, with a "did you mean", for another)."""
+    return FORMATS.get(name)
+
+
+def format_names(*, plugins: bool = True) -> tuple[str, ...]:
+    """Every usable format's name, built-ins first; ``plugins=False`` reads no entry point (help texts)."""
+    return FORMATS.names(plugins=False) if not plugins else tuple(FORMATS.usable())
+
+
+def reader_for(suffix: str, *, plugins: bool = True) -> Optional[Callable[[Path], Any]]:
+    """The reader of a file suffix: a built-in's, else a registered format's (plugins read only here).
+
+    Examples
+    --------
+    >>> reader_for(".gv").__name__, reader_for(".nope", plugins=False)
+    ('read_dot', None)
+    """
+    suffix = suffix.lower()
+    if suffix in READERS:
+        return READERS[suffix]
+    for fmt in (FORMATS.usable().values() if plugins else (FORMATS.get(n) for n in FORMATS.names(plugins=False))):
+        if fmt.read is not None and fmt.suffix == suffix:
+            return _checked_reader(fmt)
+    return None
+
+
+def _checked_reader(fmt: GraphFormat) -> Callable[[Path], Any]:
+    """A registered format's reader, whose failure or wrong value is one line naming the format."""
+    def read(path: Path) -> Any:
+        graph = FORMATS.call(fmt.name, "reader", fmt.read, path)
+        if not (hasattr(graph, "is_directed") and hasattr(graph, "edges") and hasattr(graph, "nodes")):
+            raise FORMATS.refuse(fmt.name, "reader", graph, "a networkx graph", given=f" for {path}")
+        return graph
+    return read
 
 
 def graph_text(graph, fmt: str) -> str:
-    """The graph in one of :data:`GRAPH_FORMATS`."""
-    if fmt not in _WRITERS:
-        raise ConfigError(f"unknown graph format {fmt!r}; expected one of {', '.join(GRAPH_FORMATS)}")
-    return _WRITERS[fmt](graph)
+    """The graph in a registered format (:data:`GRAPH_FORMATS` and any registered since).
+
+    A plugin's writer that raises or returns something else than text is one line naming it.
+    """
+    record = get_format(fmt)
+    if record.write is None:
+        raise ConfigError(f"{FORMATS.describe(fmt)} has no writer; it is read only")
+    text = FORMATS.call(fmt, "writer", record.write, graph)
+    if not isinstance(text, str):
+        raise FORMATS.refuse(fmt, "writer", text, "the graph as text (str)")
+    return text

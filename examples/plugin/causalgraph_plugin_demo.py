@@ -13,7 +13,9 @@ Installed (``pip install ./examples/plugin``), it adds, with no file of causalgr
   ``causalgraph complexity``, of the corpus ``report`` and of ``evaluate-annotation`` (an extra
   column: C(s) and ``c_raw`` stay the paper's five unless ``complexity --metrics …,events`` asks);
 * the reducer ``half~k`` (the chance that at least half of ``k`` samples drawn from an item's
-  answers are right): ``bench report RUN --reducer half~3`` on a run with ``--epochs``.
+  answers are right): ``bench report RUN --reducer half~3`` on a run with ``--epochs``;
+* the graph file format ``arrows`` (``.arrows`` files: one ``cause -> effect`` line per edge):
+  ``export-graphs DIR --format arrows`` writes it and ``--data FILE.arrows`` reads it back.
 
 ``causalgraph plugins`` lists them with their distribution, version and status.
 
@@ -28,7 +30,8 @@ from __future__ import annotations
 import math
 import re
 
-from causalgraph.extend import Backend, ComplexityMetric, Completion, Encoding, Item, ReducerKind, Request, Task
+from causalgraph.extend import (Backend, ComplexityMetric, Completion, Encoding, GraphFormat, Item, ReducerKind, Request,
+                                Task)
 
 __all__ = ["TASK", "FoursBackend", "ENCODING", "METRIC", "REDUCER", "even_items", "arrows", "count_events",
            "at_least_half"]
@@ -93,3 +96,29 @@ def at_least_half(n: int, c: int, k: int) -> float:
 
 #: The reducer: entry point ``"half~k" = "causalgraph_plugin_demo:REDUCER"`` in ``causalgraph.reducers``.
 REDUCER = ReducerKind("half~k", "chance that at least half of k samples are right", at_least_half)
+
+
+def write_arrows(graph) -> str:
+    """One ``cause -> effect`` line per edge, its correlation after a tab when the edge has one."""
+    lines = []
+    for e in graph.edges:
+        sign = e.correlation.value if e.correlation is not None else ""
+        lines.append(f"{e.cause} -> {e.effect}" + (f"\t{sign}" if sign else ""))
+    return "\n".join(lines) + "\n"
+
+
+def read_arrows(path):
+    """An ``.arrows`` file as a networkx ``MultiDiGraph`` (the reader :func:`write_arrows` is undone by)."""
+    import networkx as nx
+
+    g = nx.MultiDiGraph()
+    for line in open(path, encoding="utf-8").read().splitlines():
+        if line.strip():
+            pair, _, sign = line.partition("\t")
+            cause, _, effect = pair.partition(" -> ")
+            g.add_edge(cause, effect, **({"correlation": sign} if sign else {}))
+    return g
+
+
+#: The file format: entry point ``arrows = "causalgraph_plugin_demo:FORMAT"`` in ``causalgraph.formats``.
+FORMAT = GraphFormat("arrows", ".arrows", write_arrows, read_arrows, description="one cause -> effect line per edge")

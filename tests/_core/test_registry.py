@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from causalgraph.errors import ConfigError, ParseError, SchemaError
-from causalgraph._core.registry import Registry, did_you_mean, is_target, load_target
+from causalgraph._core.registry import ENTRY_POINT_GROUPS, Registry, did_you_mean, is_target, load_target
 
 NAME = st.text(alphabet="abcdefghij-", min_size=1, max_size=8)
 
@@ -226,19 +226,20 @@ def test_built_ins_keep_their_names_and_a_broken_plugin_leaves_only_itself_out(t
     assert status == {n: "shadowed" if n in own else ("ok" if kind == "ok" else "failed") for n, kind in plugins}
 
 
-def test_the_five_registries_are_registries():
+def test_the_six_registries_are_registries():
     from causalgraph.bench.epochs import REDUCERS
     from causalgraph.encodings.registry import ENCODINGS_REGISTRY
     from causalgraph.llm.registry import PROVIDERS
     from causalgraph.metrics import complexity
+    from causalgraph.readwrite import FORMATS
     from causalgraph.tasks import TASKS
 
-    assert {r.group for r in (TASKS, PROVIDERS, ENCODINGS_REGISTRY, complexity._REGISTRY, REDUCERS)} == {
+    assert {r.group for r in (TASKS, PROVIDERS, ENCODINGS_REGISTRY, complexity._REGISTRY, REDUCERS, FORMATS)} == {
         "causalgraph.tasks", "causalgraph.backends", "causalgraph.encodings", "causalgraph.metrics",
-        "causalgraph.reducers"}
+        "causalgraph.reducers", "causalgraph.formats"} == set(ENTRY_POINT_GROUPS.values())
     assert REDUCERS.names()[:4] == ("majority", "mean", "pass@k", "pass^k")
     for reg, typo in ((TASKS, "corrri"), (PROVIDERS, "mokc"), (ENCODINGS_REGISTRY, "graphxml"),
-                      (complexity._REGISTRY, "neste"), (REDUCERS, "majorty")):
+                      (complexity._REGISTRY, "neste"), (REDUCERS, "majorty"), (FORMATS, "grahpml")):
         with pytest.raises(ConfigError, match="did you mean"):
             reg.get(typo)
 

@@ -8,7 +8,7 @@
   var C = D.cols, DICT = D.dict, N = C.state.length, ROW_H = 25;
   var STATES = D.states, BUCKETS = D.buckets;
   var collator = new Intl.Collator(undefined, {numeric: true, sensitivity: "base"});
-  // "1 item", "8 items": the rule of causalgraph._core.wording.plural.
+  // "1 item", "8 items": the rule of causalgraph.wording.plural.
   function plural(n, word) { return n.toLocaleString("en-US") + " " + word + (n === 1 ? "" : "s"); }
 
   // -- small DOM helpers (text only) ------------------------------------------------------
