@@ -498,3 +498,36 @@ def test_a_damaged_graph_file_cannot_write_control_characters_to_the_terminal(tm
     assert out == "" and err.count("\n") == 1 and "\x1b" not in err and "\x00" not in err
     assert err.startswith(f"causalgraph info: error: {tmp_path / 'esc.gml'}: cannot read as GML ")
     assert "\\x1b[2J\\x00" in err
+
+
+_DAGITTY_BITS = st.sampled_from(['dag', '{', '}', '->', '<-', '<->', '--', '"', '\\', 'a', 'b c', '[', ']', ';', ',',
+                                 '\n', ' ', '//x\n', '/*', '*/', '=', 'pos="1,2"', 'é', '\x00', '@'])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_DAGITTY_BITS, max_size=30).map("".join))
+def test_the_dagitty_reader_gives_a_graph_or_one_schema_error_for_any_text(text):
+    with tempfile.TemporaryDirectory() as d:
+        f = Path(d) / "m.dagitty"
+        f.write_text(text, encoding="utf-8")
+        try:
+            g = read_dagitty(f)
+        except SchemaError as exc:
+            assert str(exc).startswith(f"{f}: ") and "\n" not in str(exc)  # one line
+        else:
+            assert g.is_directed() and all(isinstance(n, str) for n in g.nodes)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["cause", "effect", "correlation", "text", "\t", "\n", "\r", '"', "a", ""]),
+                max_size=25).map("".join))
+def test_the_edge_list_reader_gives_a_graph_or_one_schema_error_for_any_text(text):
+    with tempfile.TemporaryDirectory() as d:
+        f = Path(d) / "e.tsv"
+        f.write_bytes(text.encode("utf-8"))
+        try:
+            g = read_edgelist(f)
+        except SchemaError as exc:
+            assert str(exc).startswith(f"{f}: ")
+        else:
+            assert g.is_directed()
