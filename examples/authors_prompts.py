@@ -39,7 +39,7 @@ for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, t.prompt, a.prompt, auto
 out = Path(tempfile.mkdtemp())
 runs = [cg.run_benchmark("ccr-position", ["SN_5"], "mock/oracle", limit=20, out=out / p, prompts=p).path
         for p in ("authors", "tables")]
-print("\nmanifests:", [cg.load_run(r).manifest["prompts"] for r in runs])
+print("\nmanifests:", [cg.load_run(r).manifest.prompts for r in runs])
 from causalgraph.stats.compare import compare_runs
 
 print(compare_runs(runs, by="prompts")[["task", "arm_a", "arm_b", "n", "f1_a", "f1_b", "diff"]].to_string(index=False))

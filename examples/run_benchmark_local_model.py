@@ -38,7 +38,7 @@ for model, options, name in runs:
         print(f"  gold={r['gold']:<4} label={str(r['label']):<5} rule={r['rule']:<11} "
               f"tokens={r['usage']['prompt_tokens']}/{r['usage']['completion_tokens']} "
               f"answer={r['response'][:60]!r}")
-    m = run.metrics["variants"]["0_5"]
+    m = run.metrics.variants["0_5"]
     # A score with no positive in gold or answers is undefined (None), shown as such, never as 0.
     shown = {k: "undefined" if m[k] is None else f"{m[k]:.3f}" for k in ("precision", "recall", "f1")}
     print(f"  precision {shown['precision']} recall {shown['recall']} f1 {shown['f1']} "

@@ -19,7 +19,7 @@ def test_readme_tour_runs_and_its_commented_values_hold(tmp_path, monkeypatch, c
     assert (c.com, c.ex, c.corr, c.pol) == (0, 7, 0, 0)
     assert math.isclose(c.nest, 8 + 2 + 2 * math.log(2) + 4 + 4 * math.log(4))
     assert len(ns["items"]) == 512
-    assert ns["cg"].load_run("runs/demo").metrics["variants"]["0_1"]["f1"] == 1.0
+    assert ns["cg"].load_run("runs/demo").metrics.variants["0_1"]["f1"] == 1.0
     assert ns["report"].metric("token")["f1"] == 1.0 and ns["report"].metric("exact")["f1"] == 1.0
     assert ns["cg"].encode(ns["graph"], "adjacency").startswith("(weather extreme events, acute food insecurity) (")
     assert (tmp_path / "cc-047.html").is_file()

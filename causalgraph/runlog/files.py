@@ -40,7 +40,7 @@ causalgraph.errors.SchemaError: run/manifest.json: unknown manifest field 'surpr
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, Iterator, Mapping, Optional
+from typing import Any, ClassVar, Mapping, Optional
 
 from ..errors import SchemaError
 
@@ -60,7 +60,10 @@ def _is_int(value: Any) -> bool:
 
 
 class LogFile:
-    """What the three run-log dataclasses share: the schema check, the written form, read-only mapping access.
+    """What the three run-log dataclasses share: the schema check and the written form.
+
+    One API per file: fields are read as attributes (``run.manifest.task``), the written form is
+    :meth:`to_dict`; the objects answer no mapping access (``m["task"]``, ``.get``, ``in``).
 
     A subclass is a dataclass whose fields, in declaration order, are the
     keys of the file in the order they are written; ``KIND`` names the file
@@ -70,8 +73,8 @@ class LogFile:
     Examples
     --------
     >>> m = Metrics.from_dict({"task": "t", "items": 2})
-    >>> m["items"], m.get("cost_usd"), "task" in m, dict(m)
-    (2, None, True, {'task': 't', 'items': 2})
+    >>> m.items, m.cost_usd, m.to_dict()
+    (2, None, {'task': 't', 'items': 2})
     """
 
     KIND: ClassVar[str] = "log"
@@ -131,32 +134,6 @@ class LogFile:
             raise SchemaError(f"{where}: {cls.SCHEMA_KEY} {version} is newer than this causalgraph reads "
                               f"({cls.SCHEMA}); upgrade causalgraph to read this run")
         return dict(data)
-
-    # -- read-only mapping access over the written form ---------------------------------------
-    def __getitem__(self, key: str) -> Any:
-        if key not in self.field_names() or getattr(self, key) is None:
-            raise KeyError(key)
-        return self._written(key, getattr(self, key))
-
-    def get(self, key: str, default: Any = None) -> Any:
-        """``self[key]``, or ``default`` for a key the file does not hold."""
-        try:
-            return self[key]
-        except KeyError:
-            return default
-
-    def __contains__(self, key: object) -> bool:
-        return isinstance(key, str) and key in self.field_names() and getattr(self, key) is not None
-
-    def keys(self) -> list[str]:
-        """The keys the file holds, in written order."""
-        return [k for k in self.field_names() if getattr(self, k) is not None]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.keys())
-
-    def __len__(self) -> int:
-        return len(self.keys())
 
 
 @dataclass(eq=True)

@@ -682,7 +682,7 @@ def load_run(path: str | os.PathLike) -> Run:
     Examples
     --------
     >>> run = load_run("runs/demo-mock")          # doctest: +SKIP
-    >>> run.manifest["model"], len(run.responses)  # doctest: +SKIP
+    >>> run.manifest.model, len(run.responses)  # doctest: +SKIP
     ('mock/oracle', 874)
     """
     return RunStore(path).load()

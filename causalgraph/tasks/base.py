@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Optional
 
 from ..errors import ConfigError
+from ..runlog.files import Manifest
 from ..taskkit.labels import parse_labels
 from ..scoring.event_lists import record_outcome
 
@@ -351,9 +352,9 @@ class Task:
                               f"{', '.join(self.prompt_catalogs)}")
         return prompts
 
-    def manifest_prompts(self, manifest: Mapping[str, Any]) -> Optional[str]:
+    def manifest_prompts(self, manifest: "Manifest | Mapping[str, Any]") -> Optional[str]:
         """The catalog a run manifest says its items were built from (:attr:`unrecorded_prompts` when it says none)."""
-        recorded = manifest.get("prompts")
+        recorded = Manifest.of(manifest).prompts
         if recorded is not None:
             return str(recorded)
         return self.unrecorded_prompts if self.prompt_catalogs else None

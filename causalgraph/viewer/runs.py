@@ -28,7 +28,7 @@ from .._core.wording import plural
 from ..datasets import load_corpus
 from ..model import Corpus
 from ..llm.base import canonical_json
-from ..runlog.files import Metrics
+from ..runlog.files import Manifest, Metrics
 from ..bench.scoring import compute_metrics, probe_usage_totals, usage_totals
 from ..stats.difficulty import (
     STATEMENT_FEATURES, MIN_ITEMS, difficulty_curve, difficulty_frame, fit_difficulty, _statement_features
@@ -282,15 +282,15 @@ def find_corpus(run, data: Any = None, *, cache: Optional[dict] = None, task: An
     return None, notes
 
 
-def dataset_of(manifest: dict) -> dict:
+def dataset_of(manifest: "Manifest | dict") -> dict:
     """The manifest's ``dataset`` as ``{"name", "source", "sha256"}`` (a bare name is accepted too).
 
     Examples
     --------
-    >>> dataset_of({"dataset": "sample"}), dataset_of({})
+    >>> dataset_of({"dataset": "sample"}), dataset_of(Manifest())
     ({'name': 'sample'}, {})
     """
-    ds = manifest.get("dataset")
+    ds = Manifest.of(manifest).dataset
     if isinstance(ds, dict):
         return ds
     return {"name": str(ds)} if ds else {}
@@ -569,7 +569,7 @@ def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: 
     return RunView(name=name or Path(str(run.path)).name, path=str(run.path), task_name=task_name, model=run.model,
                    task=task, kind=kind, labels=labels, pairs=pairs, records=records, states=states,
                    matches=matches, prompts=prompts, corpus=corpus, statements=statements, summary=summary,
-                   totals=totals, manifest=dict(run.manifest), notes=notes, epochs=per_epoch,
+                   totals=totals, manifest=run.manifest.to_dict(), notes=notes, epochs=per_epoch,
                    prompt_catalog=task.manifest_prompts(run.manifest) if task is not None
                    else run.manifest.prompts, item_view=item_view, difficulty=difficulty, run=run)
 

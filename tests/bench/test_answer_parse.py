@@ -73,7 +73,7 @@ def test_parse_uses_the_variant_wording_of_the_catalog():
 def test_unparsed_answers_count_as_wrong_and_as_parse_failures(isolated_cache, tmp_path):
     res = run_benchmark(YN_TASK, ["v_1"], "mock/constant", items=yn_items(6, variants=("v_1",)),
                         out=tmp_path / "a", model_options={"text": "I would rather not say."})
-    m = load_run(res.path).metrics["variants"]["v_1"]
+    m = load_run(res.path).metrics.variants["v_1"]
     assert (m["parse_failures"], m["parse_failure_rate"], m["recall"], m["accuracy"]) == (6, 1.0, 0.0, 0.0)
     assert m["rules"] == {"unparsed": 6}
 
@@ -94,4 +94,4 @@ def test_reparse_run_rescores_stored_answers_offline(isolated_cache, tmp_path):
     reparse_run(res.path)
     run = load_run(res.path)
     assert [r["label"] for r in run.responses] == ["yes"] * 4 and {r["rule"] for r in run.responses} == {"exact"}
-    assert run.metrics["variants"]["v_1"]["recall"] == 1.0 and run.metrics["requests_sent"] == 4
+    assert run.metrics.variants["v_1"]["recall"] == 1.0 and run.metrics.requests_sent == 4

@@ -59,7 +59,7 @@ def test_submit_batch_records_the_batch_before_returning_and_collect_ingests_onc
     assert Counter(r["item_id"] for r in run.attempts) == Counter(it.id for it in items)
     assert {r["source"] for r in run.responses} == {"batch"}
     assert all(r["label"] == "yes" and r["rule"] == "tag" for r in run.responses)
-    assert run.metrics["variants"]["v_1"]["recall"] == 1.0 and run.metrics["batch_requests"] == 20
+    assert run.metrics.variants["v_1"]["recall"] == 1.0 and run.metrics.batch_requests == 20
 
     # Collecting again (an interrupted collect re-run) adds nothing.
     c3 = collect_batch(tmp_path / "run")
@@ -82,7 +82,7 @@ def test_collect_batch_prices_tokens_at_the_batch_discount(standin, isolated_cac
     # The stand-in counts words: the prompt's, and one for "<Answer>Yes</Answer>"; the Batch API bills half.
     expected = {it.id: (len(prompt_of(it).split()) * 1.0 + 1 * 2.0) / 2 for it in items}
     assert {r["item_id"]: r["cost_usd"] for r in run.responses} == pytest.approx(expected)
-    assert run.metrics["cost_usd"] == pytest.approx(sum(expected.values()))
+    assert run.metrics.cost_usd == pytest.approx(sum(expected.values()))
 
 
 def test_collect_batch_records_failed_lines_and_a_live_run_fills_only_those(standin, isolated_cache, tmp_path):
@@ -178,7 +178,7 @@ def test_batch_run_stores_the_base_url_without_login_and_collects_with_the_login
     res = collect_batch(tmp_path / "run")
     assert res.pending == 0 and res.ingested == 3
     assert all(h.startswith("Basic ") for h in standin.auth_headers)
-    assert load_run(tmp_path / "run").manifest["parameters"]["model_options"]["base_url"] == standin.url
+    assert load_run(tmp_path / "run").manifest.parameters["model_options"]["base_url"] == standin.url
     for p in (tmp_path / "run").rglob("*"):
         if p.is_file():
             assert secret.encode() not in p.read_bytes(), p

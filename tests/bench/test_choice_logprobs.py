@@ -230,7 +230,7 @@ def test_a_run_reads_hand_computed_top_logprobs_in_openais_format(standin, isola
     assert r2.get("probs") is None and r2.get("logprobs") is None
     # Item 3: no logprobs mid-run is this item's backend error, not a silent parse.
     assert r3["error"] and "logprobs" in r3["error"] and r3["label"] is None and r3.get("scoring") is None
-    m = run.metrics["variants"]["0_4"]
+    m = run.metrics.variants["0_4"]
     ch = m["choice_logprobs"]
     assert (ch["read"], ch["parsed"], ch["parsed_reasons"], ch["bounded_items"]) == (2, 1, {"departed": 1}, 2)
     assert ch["reached"] == pytest.approx(2 / 3)

@@ -264,12 +264,13 @@ def test_a_variant_with_no_answered_item_shows_no_score_in_every_table(standin, 
                        "--format", "json"]) == 1
     (row,) = json.loads(capsys.readouterr().out)
     assert (row["n_scored"], row["f1"], row["precision"], row["parse_fail_rate"]) == (0, None, None, None)
-    m = load_run(out).metrics["variants"]["A_1"]
+    m = load_run(out).metrics.variants["A_1"]
     assert (m["n_scored"], m["precision"], m["recall"], m["f1"], m["f1_ci95"], m["parse_failure_rate"]) == \
         (0, None, None, None, None, None)
     # The run's own totals: no answer, so no parse-failure rate (null, so not written), not a confident 0.0.
     top = load_run(out).metrics
-    assert (top["answered"], top["errors"], top.get("parse_failure_rate", "absent")) == (0, 3, "absent")
+    assert (top.answered, top.errors, top.parse_failure_rate) == (0, 3, None)
+    assert "parse_failure_rate" not in top.to_dict()
     for fmt in ("json", "table"):
         assert main(["bench", "report", str(out), "--format", fmt]) == 0
         shown = capsys.readouterr().out

@@ -39,7 +39,7 @@ def test_run_benchmark_against_the_llama_cpp_server_then_from_the_cache(llama_se
         assert r["response"] and r["usage"]["prompt_tokens"] > 100 and 0 < r["usage"]["completion_tokens"] <= 12
         assert r["finish_reason"] in ("stop", "length") and r["latency_s"] > 0
         assert r["rule"] in ("tag", "answer_colon", "mask", "exact", "last_label", "unparsed")
-    m = run.metrics["variants"]["A_5"]
+    m = run.metrics.variants["A_5"]
     assert m["items"] == 3 and m["answered"] == 3
     # The same command into a new folder: every answer from the cache, zero requests.
     again = run_benchmark("ccr-member", ["A_5"], "openai/smollm2", out=tmp_path / "b", **opts)

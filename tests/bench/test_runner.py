@@ -28,7 +28,7 @@ def test_run_benchmark_oracle_scores_one_on_real_corri_items(climatecause_path, 
     distinct = len({(r["variant"], r["prompt_sha256"], r["gold"]) for r in run.responses})
     assert len(run.responses) == 90 and res.requests_sent == distinct and res.cache_hits == 90 - distinct
     for v in ("0_1", "0_2", "0_3"):
-        m = run.metrics["variants"][v]
+        m = run.metrics.variants[v]
         assert (m["precision"], m["recall"], m["f1"], m["parse_failures"]) == (1.0, 1.0, 1.0, 0)
     # The oracle answers in each variant's own wording, and the parser maps it back.
     words = {r["variant"]: set() for r in run.responses}
@@ -39,8 +39,8 @@ def test_run_benchmark_oracle_scores_one_on_real_corri_items(climatecause_path, 
     first = run.responses[0]
     assert first["task"] == "corri" and first["gold"] in ("positive", "negative")
     assert first["meta"]["statement_id"].startswith("cc-") and first["meta"]["cause"]
-    assert run.manifest["dataset"]["sha256"] == sha256_file(climatecause_path)
-    assert run.manifest["parameters"]["temperature"] == 0.0 and run.manifest["items"] == {"0_1": 30, "0_2": 30,
+    assert run.manifest.dataset["sha256"] == sha256_file(climatecause_path)
+    assert run.manifest.parameters["temperature"] == 0.0 and run.manifest.items == {"0_1": 30, "0_2": 30,
                                                                                           "0_3": 30}
 
 
@@ -54,7 +54,7 @@ def test_run_benchmark_rerun_resumes_and_a_new_run_is_served_by_the_cache(isolat
     fresh = run_benchmark(YN_TASK, ["v_1", "v_2"], "mock/oracle", items=items, out=tmp_path / "b")
     assert (fresh.requests_sent, fresh.cache_hits) == (0, 24)
     assert {r["source"] for r in load_run(tmp_path / "b").responses} == {"cache"}
-    assert load_run(tmp_path / "b").metrics["variants"]["v_1"]["f1"] == 1.0
+    assert load_run(tmp_path / "b").metrics.variants["v_1"]["f1"] == 1.0
 
 
 def test_run_benchmark_cache_is_keyed_by_model_and_parameters(isolated_cache, tmp_path):
@@ -91,7 +91,7 @@ def test_run_benchmark_flaky_backend_stops_after_max_attempts(isolated_cache, tm
     run = load_run(res.path)
     assert all("attempt 3 of 3" in r["error"] for r in run.responses)
     # Nothing answered: no score (issue 35, 5), not recall 0.
-    v = run.metrics["variants"]["v_1"]
+    v = run.metrics.variants["v_1"]
     assert v["errors"] == 3 and v["n_scored"] == 0 and v["recall"] is None and v["f1"] is None
 
 
@@ -136,8 +136,8 @@ def test_run_benchmark_prices_tokens_from_an_overriding_table(isolated_cache, tm
     tok_out = sum(r["usage"]["completion_tokens"] for r in run.responses)
     # The mocks count words: the prompt's, and one for "Yes".
     assert tok_in == sum(len(prompt_of(it).split()) for it in items)
-    assert tok_out == 4 and run.metrics["tokens_in"] == tok_in
-    assert run.metrics["cost_usd"] == pytest.approx(tok_in * 1.0 + tok_out * 2.0)
+    assert tok_out == 4 and run.metrics.tokens_in == tok_in
+    assert run.metrics.cost_usd == pytest.approx(tok_in * 1.0 + tok_out * 2.0)
 
 
 def test_run_benchmark_limit_takes_the_first_items_of_each_variant(isolated_cache, tmp_path):
@@ -199,7 +199,7 @@ def test_run_benchmark_keeps_answers_a_parser_rejects_as_parse_failures(isolated
     res = run_benchmark("strict-test", ["v_1"], "mock/constant", items=its, out=tmp_path / "a",
                         model_options={"text": "Yes"})
     run = load_run(res.path)
-    assert res.errors == 0 and run.metrics["variants"]["v_1"]["parse_failures"] == 3
+    assert res.errors == 0 and run.metrics.variants["v_1"]["parse_failures"] == 3
     assert all(r["response"] == "Yes" and r["rule"].startswith("parse_error: cannot read") for r in run.responses)
 
 
@@ -257,7 +257,7 @@ def test_arun_benchmark_stops_when_the_backend_refuses_everything_and_resumes_la
     assert broken.calls <= 2  # not 40 items x 5 attempts
     first = load_run(tmp_path / "a")
     assert 1 <= len(first.attempts) <= 2 and all(r["error"] for r in first.attempts)
-    assert first.metrics["pending"] == 40 - len(first.attempts) and first.metrics["items"] == len(first.attempts)
+    assert first.metrics.pending == 40 - len(first.attempts) and first.metrics.items == len(first.attempts)
     fixed = _ToggleBackend(broken=False)
     res = asyncio.run(arun_benchmark(cfg, items=yn_items(20), backend=fixed, progress=False))
     assert res.requests_sent == 40 and res.errors == 0

@@ -79,17 +79,17 @@ def test_a_run_stops_after_connection_failures_in_a_row_and_a_resume_finishes_it
 
     run = load_run(tmp_path / "run")
     # Five answers, and nothing at all for the rest: no error line for the item cut off by the stop.
-    assert len(run.attempts) == 5 and len(_answered(run)) == 5 and run.metrics["variants"]["v_1"]["answered"] == 5
+    assert len(run.attempts) == 5 and len(_answered(run)) == 5 and run.metrics.variants["v_1"]["answered"] == 5
     # It stopped after five failed attempts in a row (one item: the dropped request, then four refused
     # connections), not after 15 items x 6 attempts.
-    assert sum(inv.get("requests_sent", 0) for inv in run.manifest["invocations"]) == 5 + 5
+    assert sum(inv.get("requests_sent", 0) for inv in run.manifest.invocations) == 5 + 5
 
     revived = servers(port=dying.port)
     res = run_benchmark(YN_TASK, ["v_1", "v_2"], "openai/standin-model", **opts)
     assert res.skipped == 5 and res.written == 15 and res.requests_sent == 15 and res.errors == 0
     run = load_run(tmp_path / "run")
     assert _answered(run) == Counter({it.id: 1 for it in items})  # every item once, no duplicate
-    assert len(run.attempts) == len(items) and run.metrics["errors"] == 0
+    assert len(run.attempts) == len(items) and run.metrics.errors == 0
     assert revived.proc.poll() is None
 
 
@@ -133,7 +133,7 @@ def test_bench_run_against_a_dying_server_is_one_line_naming_host_and_port_witho
     err = capsys.readouterr().err
     assert rc == 0 and "2 already answered" in err and "0 errors" in err
     run = load_run(tmp_path / "r")
-    assert len(run.attempts) == len(run.responses) == sum(run.manifest["items"].values())
+    assert len(run.attempts) == len(run.responses) == sum(run.manifest.items.values())
 
 
 def test_one_item_left_pending_is_named_in_the_singular(isolated_cache, tmp_path):

@@ -46,7 +46,7 @@ def test_run_benchmark_completes_under_faults_with_each_item_answered_once(stand
     run = load_run(res.path)
     lines = _answered_lines(run)
     assert len(lines) == len(items) and set(lines.values()) == {1}
-    assert res.errors == 0 and run.metrics["errors"] == 0
+    assert res.errors == 0 and run.metrics.errors == 0
     # Every failed first attempt was retried, within the bound on attempts.  (A loaded machine can
     # also time out an ordinary first request, so "exactly one retry each" would be flaky.)
     attempts = {r["item_id"]: r["attempts"] for r in run.responses}
@@ -59,7 +59,7 @@ def test_run_benchmark_completes_under_faults_with_each_item_answered_once(stand
     assert len(items) + failing <= res.requests_sent <= 4 * len(items)
     assert res.requests_sent == sum(attempts.values())
     # The model always says Yes: recall 1, precision = share of gold yes.
-    v1 = run.metrics["variants"]["v_1"]
+    v1 = run.metrics.variants["v_1"]
     assert v1["recall"] == 1.0 and v1["precision"] == pytest.approx(6 / 12)
 
 
@@ -76,7 +76,7 @@ def test_run_benchmark_bounds_retries_and_records_errors_then_resume_fills_them(
     failed = [r for r in run.responses if r["error"]]
     assert len(failed) == 4 and all("HTTP 500" in r["error"] and "attempt 3 of 3" in r["error"] for r in failed)
     assert all(r["label"] is None and r["attempts"] == 3 for r in failed)
-    assert run.metrics["errors"] == 4 and run.metrics["answered"] == len(items) - 4
+    assert run.metrics.errors == 4 and run.metrics.answered == len(items) - 4
 
     # The server recovers; the same command asks only the four failed items again.
     standin.faults = lambda prompt, attempt: "ok"
@@ -156,7 +156,7 @@ def test_manifest_records_token_parameters_but_no_credential(standin, isolated_c
                         out=tmp_path / "r", model_options=opts, max_tokens=5)
     assert res.errors == 0 and f"Bearer {key}" in standin.auth_headers
     run = load_run(tmp_path / "r")
-    opts = run.manifest["parameters"]["model_options"]
+    opts = run.manifest.parameters["model_options"]
     assert opts == {"base_url": standin.url, "max_tokens_param": "max_completion_tokens"}
     for p in (tmp_path / "r").rglob("*"):
         if p.is_file():
@@ -174,8 +174,8 @@ def test_a_login_inside_the_base_url_reaches_the_server_and_no_written_file(stan
     assert res.errors == 1 and res.written == len(items)
     assert standin.auth_headers and all(h.startswith("Basic ") for h in standin.auth_headers)
     run = load_run(tmp_path / "run")
-    assert run.manifest["parameters"]["model_options"]["base_url"] == standin.url
-    assert run.manifest["parameters"]["backend_identity"]["base_url"] == standin.url
+    assert run.manifest.parameters["model_options"]["base_url"] == standin.url
+    assert run.manifest.parameters["backend_identity"]["base_url"] == standin.url
     written = [p for p in list((tmp_path / "run").rglob("*")) + list(isolated_cache.rglob("*")) if p.is_file()]
     assert any(p.name == "responses.sqlite" for p in written)
     for p in written:

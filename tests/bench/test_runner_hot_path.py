@@ -86,7 +86,7 @@ def test_a_run_scored_from_memory_is_the_run_read_from_its_folder(isolated_cache
         run = load_run(res.path)  # a fresh reader: the file, not the memory
         fresh = compute_metrics(run)
         for k in ("requests_sent", "cache_hits", "skipped"):
-            fresh[k] = run.metrics[k]
+            fresh[k] = getattr(run.metrics, k)
         assert _metrics_bytes(fresh) == _metrics_bytes(run.metrics.to_dict()) == _metrics_bytes(res.metrics)
         return res
 

@@ -64,5 +64,5 @@ def test_run_killed_with_sigkill_resumes_without_doubling(climatecause_path, tmp
     assert metrics["skipped"] == killed_at
     assert metrics["requests_sent"] + metrics["cache_hits"] == 120 - killed_at
     assert metrics["variants"]["0_1"]["f1"] == 1.0 and metrics["variants"]["F_2"]["f1"] == 1.0
-    modes = [inv.get("finished") is not None for inv in run.manifest["invocations"]]
+    modes = [inv.get("finished") is not None for inv in run.manifest.invocations]
     assert modes == [False, True]  # the killed invocation never finished; the second did

@@ -45,13 +45,13 @@ def test_the_oracle_scores_accuracy_one_and_every_record_keeps_continuations_log
     assert s["loglik"]["scores_rule"] == "acc" and set(s["loglik"]["rules"]) == {"acc", "acc_norm"}
     assert s["calibration"]["ece"] == 0.0 and s["calibration"]["brier"] == 0.0 and s["calibration"]["n"] == 30
     assert res.metrics["method"] == "loglik"
-    assert run.manifest["parameters"]["method"] == "loglik" and run.manifest["record_schema"] == 3
+    assert run.manifest.parameters["method"] == "loglik" and run.manifest.record_schema == 3
 
 
 def test_a_generated_run_writes_no_method_anywhere(climatecause_path, tmp_path):
     res = run_benchmark("ccr-member", ["A_5"], "mock/oracle", data=str(climatecause_path), limit=5, out=tmp_path / "g")
     run = load_run(res.path)
-    assert "method" not in run.manifest["parameters"] and run.manifest["record_schema"] == 1
+    assert "method" not in run.manifest.parameters and run.manifest.record_schema == 1
     text = (res.path / "responses.jsonl").read_text()
     for key in ("method", "continuations", "logprobs", "probs"):
         assert f'"{key}"' not in text

@@ -40,7 +40,7 @@ def test_a_tables_run_asks_the_requests_runs_before_the_authors_catalog_asked(cl
     res = _run(tmp_path / "t", climatecause_path, prompts="tables")
     keys = _keys(res.path)
     assert {k: keys[k] for k in KEYS_AT_459C51C} == KEYS_AT_459C51C
-    assert load_run(res.path).manifest["prompts"] == "tables"
+    assert load_run(res.path).manifest.prompts == "tables"
     assert all("prompts" not in r["meta"] for r in load_run(res.path).responses)
 
 
@@ -49,7 +49,7 @@ def test_the_default_run_sends_the_authors_prompts_and_records_the_catalog(clima
     tables = _keys(_run(tmp_path / "t", climatecause_path, prompts="tables").path)
     res = _run(tmp_path / "a", climatecause_path)
     run = load_run(res.path)
-    assert run.manifest["prompts"] == "authors"
+    assert run.manifest.prompts == "authors"
     assert all(r["meta"]["prompts"] == "authors" for r in run.responses)
     authors = _keys(res.path)
     assert set(authors) == set(tables)  # the same items under both catalogs
@@ -64,7 +64,7 @@ def test_a_resumed_run_keeps_its_catalog_and_refuses_another_in_one_line(climate
     _run(out, climatecause_path, variants="A_4", limit=2)
     again = _run(out, climatecause_path, variants="A_4", limit=3)  # no --prompts: the folder's own catalog
     assert (again.written, again.skipped) == (1, 2)
-    assert load_run(out).manifest["prompts"] == "authors"
+    assert load_run(out).manifest.prompts == "authors"
     with pytest.raises(ConfigError) as exc:
         _run(out, climatecause_path, variants="A_4", limit=3, prompts="tables")
     assert str(exc.value) == (f"{out} holds a run with different prompts ('authors' there, 'tables' now); choose "
@@ -82,7 +82,7 @@ def test_a_run_folder_without_a_catalog_reads_and_resumes_as_a_tables_run(climat
     before = _keys(out)
     again = _run(out, climatecause_path, variants="A_4,SN_6", limit=3)
     assert (again.written, again.skipped) == (2, 4)
-    assert load_run(out).manifest["prompts"] == "tables"
+    assert load_run(out).manifest.prompts == "tables"
     after = _keys(out)
     assert {k: after[k] for k in before} == before
     fresh = _keys(_run(tmp_path / "t", climatecause_path, variants="A_4,SN_6", limit=3, prompts="tables").path)
@@ -96,7 +96,7 @@ def test_items_given_to_a_run_say_their_catalog(climatecause_path, climatecause,
     authors = spec.items(climatecause, "A_4")[:2]
     tables = spec.items(climatecause, "A_4", prompts="tables")[2:4]
     res = run_benchmark("ccr-member", "A_4", "mock/oracle", items=tables, out=tmp_path / "t", progress=False)
-    assert load_run(res.path).manifest["prompts"] == "tables"
+    assert load_run(res.path).manifest.prompts == "tables"
     with pytest.raises(ConfigError, match="built from the prompt catalogs authors, tables; a run holds the items of one"):
         run_benchmark("ccr-member", "A_4", "mock/oracle", items=authors + tables, out=tmp_path / "x", progress=False)
     with pytest.raises(ConfigError, match="built from the 'authors' prompts, not 'tables'"):
@@ -106,7 +106,7 @@ def test_items_given_to_a_run_say_their_catalog(climatecause_path, climatecause,
 
 def test_a_task_without_catalogs_records_none_and_refuses_prompts_naming_it(isolated_cache, tmp_path):
     res = run_benchmark(YN_TASK, ["v_1"], "mock/oracle", items=yn_items(variants=("v_1",)), out=tmp_path / "a", progress=False)
-    assert "prompts" not in load_run(res.path).manifest
+    assert load_run(res.path).manifest.prompts is None and "prompts" not in load_run(res.path).manifest.to_dict()
     with pytest.raises(ConfigError, match=f"task '{YN_TASK}' has one set of prompts of its own and no catalog to "
                                           "choose; drop --prompts authors"):
         run_benchmark(YN_TASK, ["v_1"], "mock/oracle", items=yn_items(variants=("v_1",)), out=tmp_path / "b", prompts="authors",

@@ -63,17 +63,17 @@ def test_an_imported_log_is_a_run_with_the_runners_records(member, climatecause_
         assert (r["response"], r["label"], r["source"], r["error"]) == (text, label, "inspect", None)
         assert r["usage"]["completion_tokens"] == 3
     m = run.manifest
-    assert (m["task"], m["variants"], m["model"], m["items"]) == ("ccr-member", ["A_5"], "mockllm/model", {"A_5": N})
-    assert m["parameters"]["temperature"] == 0.0 and m["parameters"]["backend_identity"]["provider"] == "inspect"
-    assert m["dataset"]["sha256"] == load_corpus(str(climatecause_path)).sha256
-    assert m["inspect"]["eval_id"] == member["log"].eval.eval_id
+    assert (m.task, m.variants, m.model, m.items) == ("ccr-member", ["A_5"], "mockllm/model", {"A_5": N})
+    assert m.parameters["temperature"] == 0.0 and m.parameters["backend_identity"]["provider"] == "inspect"
+    assert m.dataset["sha256"] == load_corpus(str(climatecause_path)).sha256
+    assert m.inspect["eval_id"] == member["log"].eval.eval_id
 
 
 def test_the_run_scores_as_inspect_scored_it(member):
     from sklearn.metrics import accuracy_score, precision_recall_fscore_support
 
     run = load_run(member["res"].path)
-    mine = run.metrics["variants"]["A_5"]
+    mine = run.metrics.variants["A_5"]
     inspect_figures = metrics_of(member["log"])
     assert set(inspect_figures) == {"precision", "recall", "f1", "accuracy", "parse_failure_rate"}
     # Both against scikit-learn on the labels the mock was told to answer.
@@ -165,7 +165,7 @@ def test_logs_it_cannot_hold_as_one_run_are_refused_with_the_reason(climatecause
     log = run_eval(inspect_task("ccr-member", "A_5", data=str(climatecause_path)), model, tmp_path / "epochs",
                    limit=3, epochs=2)
     res = import_inspect_log(log.location, tmp_path / "run", epoch=2)
-    assert res.written == 3 and load_run(res.path).manifest["inspect"]["epoch"] == 2
+    assert res.written == 3 and load_run(res.path).manifest.inspect["epoch"] == 2
     assert "epoch" not in load_run(res.path).responses[0]
     # A log of some other inspect task: its samples name no causalgraph item.
     other = run_eval(InspectTask(dataset=[Sample(input="Hi?", target="Hello", id="s1")]),
@@ -183,7 +183,7 @@ def test_a_log_with_epochs_imports_as_a_run_with_epochs(climatecause_path, tmp_p
                    tmp_path / "logs", limit=4, epochs=3)
     res = import_inspect_log(log.location, tmp_path / "run")
     run = load_run(res.path)
-    assert res.written == 12 and run.epochs == 3 and run.manifest["inspect"]["epochs"] == [1, 2, 3]
+    assert res.written == 12 and run.epochs == 3 and run.manifest.inspect["epochs"] == [1, 2, 3]
     assert sorted((r["item_id"], r["epoch"]) for r in run.samples) == sorted((it.id, e) for it in items
                                                                                for e in (1, 2, 3))
     # mockllm answers from the prompt alone: every epoch the same answer, the planned one.

@@ -43,7 +43,7 @@ def test_llamacpp_backend_runs_end_to_end_greedily_and_repeatably(climatecause_p
     # Temperature 0 is greedy: the same answers every time.
     assert [r["response"] for r in load_run(second.path).responses] == [r["response"] for r in a.responses]
     assert (first.requests_sent, second.requests_sent, again.requests_sent, again.cache_hits) == (3, 3, 0, 3)
-    assert a.manifest["parameters"]["backend_identity"]["model"] == "SmolLM2-135M-Instruct.Q4_1.gguf"
+    assert a.manifest.parameters["backend_identity"]["model"] == "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 
 def test_hf_backend_batches_requests_and_runs_end_to_end(climatecause_path, tmp_path, monkeypatch):

@@ -236,7 +236,7 @@ def test_vllm_greedy_answers_equal_transformers_float32_token_for_token(vllm_dri
     assert [r["usage"]["prompt_tokens"] for r in vrec] == [r["usage"]["prompt_tokens"] for r in hrec]
     assert [r["response"] for r in vrec] == [r["response"] for r in hrec]
     assert [r["label"] for r in vrec] == [r["label"] for r in hrec]
-    assert vrun.manifest["parameters"]["backend_identity"]["model"] == {"folder": str(smollm2_folder)}
+    assert vrun.manifest.parameters["backend_identity"]["model"] == {"folder": str(smollm2_folder)}
 
 
 @pytest.mark.model
@@ -436,7 +436,7 @@ def test_a_vllm_run_killed_mid_batch_resumes_without_asking_an_answered_item_aga
     # The resumed invocation skipped every written item and asked (or found in the cache) only the others.
     assert metrics["skipped"] == killed_at
     assert metrics["requests_sent"] + metrics["cache_hits"] == 60 - killed_at
-    modes = [inv.get("finished") is not None for inv in run.manifest["invocations"]]
+    modes = [inv.get("finished") is not None for inv in run.manifest.invocations]
     assert modes == [False, True]
 
 

@@ -63,7 +63,6 @@ def test_from_dict_of_to_dict_is_the_object_and_the_written_form_survives_json(o
     text = json.dumps(obj.to_dict(), indent=2, ensure_ascii=False)
     assert cls.from_dict(json.loads(text)) == obj
     assert json.dumps(cls.from_dict(json.loads(text)).to_dict(), indent=2, ensure_ascii=False) == text
-    assert dict(obj) == obj.to_dict() and list(obj) == list(obj.to_dict())
 
 
 def _bytes_of(obj) -> bytes:
@@ -138,7 +137,7 @@ def test_an_old_folder_reads_with_the_fields_it_lacks_as_none(tmp_path):
     m = run.manifest
     assert (m.task, m.record_schema, m.parameters, m.prompts, m.invocations, m.epochs) == (
         "ccr-member", None, None, None, None, None)
-    assert m.version == 1 and m.method == "generate" and run.epochs == 1 and "prompts" not in m
+    assert m.version == 1 and m.method == "generate" and run.epochs == 1 and "prompts" not in m.to_dict()
     assert run.metrics.pending is None and run.metrics.cost_usd is None and run.metrics.variant("A_5")["f1"] == 1.0
     assert run.ledger == Ledger() and run.ledger.to_dict() == {"batches": []}
     # Read as it was: nothing is filled in on the way back out.
@@ -147,7 +146,7 @@ def test_an_old_folder_reads_with_the_fields_it_lacks_as_none(tmp_path):
 
 def test_a_folder_without_metrics_reads_as_empty_metrics(tmp_path):
     run = load_run(_old_folder(tmp_path / "r", {"task": "ccr-member", "variants": ["A_5"]}))
-    assert run.metrics == Metrics() and not run.metrics and run.metrics.variant("A_5") == {}
+    assert run.metrics == Metrics() and run.metrics.to_dict() == {} and run.metrics.variant("A_5") == {}
 
 
 @pytest.mark.parametrize("name,content,message", [
@@ -176,7 +175,7 @@ def test_an_unknown_field_or_a_newer_schema_is_refused_in_one_line_naming_the_fi
 def test_a_run_built_by_hand_takes_dicts_and_holds_objects():
     run = Run(path=Path("r"), manifest={"task": "t", "epochs": 2}, responses=[], metrics={"items": 0})
     assert isinstance(run.manifest, Manifest) and run.manifest.epochs == 2 and run.epochs == 2
-    assert isinstance(run.metrics, Metrics) and run.metrics["items"] == 0 and isinstance(run.ledger, Ledger)
+    assert isinstance(run.metrics, Metrics) and run.metrics.items == 0 and isinstance(run.ledger, Ledger)
 
 
 @pytest.mark.parametrize("options", [{}, {"epochs": 3, "temperature": 0.7}])
@@ -191,3 +190,12 @@ def test_the_run_page_shows_the_tokens_and_cost_scoring_wrote(tmp_path, isolated
     assert view.totals["cost_usd"] == pytest.approx(metrics.cost_usd)
     for row in view.summary:
         assert row["f1"] == metrics.variant(row["variant"]).get("f1")
+
+
+def test_the_log_files_answer_by_attribute_only_not_as_mappings(tmp_path):
+    """One API per file (issue 36): the objects stopped answering ``m["task"]``, ``.get``, ``in`` and ``dict(m)``."""
+    m = Manifest.from_dict({"task": "t", "variants": ["v"]})
+    assert m.task == "t" and m.to_dict() == {"task": "t", "variants": ["v"]}
+    for use in (lambda: m["task"], lambda: m.get("task"), lambda: "task" in m, lambda: dict(m), lambda: len(m)):
+        with pytest.raises((TypeError, AttributeError)):
+            use()
