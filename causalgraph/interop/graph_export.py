@@ -15,7 +15,7 @@ from typing import Optional, Sequence
 
 from ..errors import ConfigError
 from ..graph import compile_graph
-from ..readwrite import GRAPH_FORMATS, check_dag, get_format, graph_text
+from ..readwrite import get_format, graph_text
 from .._core.outputs import output_dir
 
 __all__ = ["GraphExport", "export_graphs", "file_stem"]
@@ -71,9 +71,7 @@ def export_graphs(corpus, out, fmt: str, *, statements: Optional[Sequence[str]] 
     >>> [p.name for p in res.files], res.skipped
     (['sample-001.gml', 'sample-002.gml', 'sample-003.gml'], ['sample-004'])
     """
-    record = get_format(fmt)  # an unknown name: one line listing the formats
-    if record.write is None:
-        raise ConfigError(f"graph format {fmt!r} has no writer; it is read only")
+    suffix = get_format(fmt).suffix  # an unknown name: one line listing the formats
     if statements:
         chosen = []
         for sid in statements:
@@ -92,7 +90,6 @@ def export_graphs(corpus, out, fmt: str, *, statements: Optional[Sequence[str]] 
     result = GraphExport(skipped=[] if statements else [s.id for s in corpus if not s.relations])
     if not chosen:
         raise ConfigError(f"corpus {corpus.name!r} has no statement with causal relations: no graph to write")
-    suffix = record.suffix
     if merged:
         relations = [r for s in chosen for r in s.relations]
         jobs = [("merged", compile_graph(relations))]
@@ -104,10 +101,8 @@ def export_graphs(corpus, out, fmt: str, *, statements: Optional[Sequence[str]] 
                 raise ConfigError(f"statements {stems[stem]!r} and {st.id!r} would both be written to "
                                   f"{stem}{suffix}; expected ids that differ in letters, digits, '.', '_' or '-'")
             stems[stem] = st.id
-    # Every text first: a graph a DAG format refuses stops the export before any file is written.
-    if record.dag and fmt not in GRAPH_FORMATS:  # the built-in dagitty writer checks with its own words
-        for _, g in jobs:
-            check_dag(g, f"graph format {fmt!r}")
+    # Every text first: a graph a DAG format refuses (or a format with no writer) stops the export before
+    # any file is written.
     texts = [(stem, graph_text(g, fmt)) for stem, g in jobs]
     folder = output_dir(out, "graph folder")
     targets = [folder / f"{stem}{suffix}" for stem, _ in texts]

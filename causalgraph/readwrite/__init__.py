@@ -41,7 +41,7 @@ from typing import Any, Callable, Optional
 from .._core.registry import ENTRY_POINT_GROUPS, Registry, record_name, short_repr
 from ..errors import ConfigError
 from ._digraph import check_dag, edge_labels, find_cycle, to_digraph
-from .dagitty import read_dagitty, to_dagitty
+from .dagitty import dagitty_text, read_dagitty, to_dagitty
 from .dot import read_dot, to_dot
 from .dowhy_graph import to_dowhy
 from .edgelist import read_edgelist, to_edgelist
@@ -51,7 +51,7 @@ from .node_link import read_node_link, to_node_link
 from .pgmpy_dag import to_pgmpy
 
 __all__ = ["GraphFormat", "FORMATS", "register_format", "unregister_format", "get_format", "format_names",
-           "reader_for", "GRAPH_FORMATS", "DAG_FORMATS", "SUFFIXES", "READERS", "graph_text", "edge_labels",
+           "reader_for", "GRAPH_FORMATS", "SUFFIXES", "READERS", "graph_text", "edge_labels",
            "to_digraph", "find_cycle", "check_dag", "to_gml", "read_gml", "to_graphml", "read_graphml", "to_dot",
            "read_dot", "to_dagitty", "read_dagitty", "to_node_link", "read_node_link", "to_edgelist", "read_edgelist",
            "to_pgmpy", "to_dowhy"]
@@ -75,10 +75,11 @@ class GraphFormat:
         written, edge labels (``correlation``, ``relation_type``/``polarity``) as edge attributes;
         ``None`` for a write-only format.
     dag
-        Whether the format means a DAG: ``export-graphs`` checks every graph for a cycle before it
-        writes any file.
+        Whether the format means a DAG: :func:`graph_text` refuses a graph with a cycle, naming it
+        (so ``export-graphs`` refuses before it writes any file), before the writer is called.
     description
-        One line for listings.
+        The format as messages and listings name it (``"dagitty's dag"``); ``graph format '<name>'``
+        when empty.
     """
 
     name: str
@@ -119,7 +120,7 @@ _BUILTIN = (
     GraphFormat("graphml", ".graphml", to_graphml, read_graphml, description="GraphML (networkx, yEd, Gephi)"),
     GraphFormat("gml", ".gml", to_gml, read_gml, description="GML (networkx, DoWhy)"),
     GraphFormat("dot", ".dot", to_dot, read_dot, description="Graphviz DOT"),
-    GraphFormat("dagitty", ".dagitty", to_dagitty, read_dagitty, dag=True, description="dagitty's dag model"),
+    GraphFormat("dagitty", ".dagitty", dagitty_text, read_dagitty, dag=True, description="dagitty's dag"),
     GraphFormat("json", ".json", to_node_link, read_node_link, description="networkx node-link JSON"),
     GraphFormat("edgelist", ".tsv", to_edgelist, read_edgelist, description="a tab-separated edge list"),
 )
@@ -137,8 +138,6 @@ FORMATS: Registry[GraphFormat] = Registry("graph format", group=ENTRY_POINT_GROU
 
 #: ``export-graphs --format`` choices of causalgraph itself (help texts list these; plugins are read on use).
 GRAPH_FORMATS = tuple(f.name for f in _BUILTIN)
-#: The built-in formats that require a DAG.
-DAG_FORMATS = tuple(f.name for f in _BUILTIN if f.dag)
 #: File suffix of each built-in format.
 SUFFIXES = {f.name: f.suffix for f in _BUILTIN}
 #: The built-in reader of each file suffix (``.gv`` is DOT too): ``reader(path)`` → a networkx directed graph.
@@ -181,18 +180,18 @@ def format_names(*, plugins: bool = True) -> tuple[str, ...]:
     return FORMATS.names(plugins=False) if not plugins else tuple(FORMATS.usable())
 
 
-def reader_for(suffix: str, *, plugins: bool = True) -> Optional[Callable[[Path], Any]]:
-    """The reader of a file suffix: a built-in's, else a registered format's (plugins read only here).
+def reader_for(suffix: str) -> Optional[Callable[[Path], Any]]:
+    """The reader of a file suffix: a built-in's, else a registered format's (the plugins are read only then).
 
     Examples
     --------
-    >>> reader_for(".gv").__name__, reader_for(".nope", plugins=False)
+    >>> reader_for(".gv").__name__, reader_for(".nope")
     ('read_dot', None)
     """
     suffix = suffix.lower()
     if suffix in READERS:
         return READERS[suffix]
-    for fmt in (FORMATS.usable().values() if plugins else (FORMATS.get(n) for n in FORMATS.names(plugins=False))):
+    for fmt in FORMATS.usable().values():
         if fmt.read is not None and fmt.suffix == suffix:
             return _checked_reader(fmt)
     return None
@@ -211,11 +210,14 @@ def _checked_reader(fmt: GraphFormat) -> Callable[[Path], Any]:
 def graph_text(graph, fmt: str) -> str:
     """The graph in a registered format (:data:`GRAPH_FORMATS` and any registered since).
 
-    A plugin's writer that raises or returns something else than text is one line naming it.
+    A graph with a cycle is refused, naming it, for a format marked ``dag``; a plugin's writer that
+    raises or returns something else than text is one line naming it.
     """
     record = get_format(fmt)
     if record.write is None:
         raise ConfigError(f"{FORMATS.describe(fmt)} has no writer; it is read only")
+    if record.dag:
+        check_dag(graph, record.description or f"graph format {fmt!r}")
     text = FORMATS.call(fmt, "writer", record.write, graph)
     if not isinstance(text, str):
         raise FORMATS.refuse(fmt, "writer", text, "the graph as text (str)")

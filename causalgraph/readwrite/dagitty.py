@@ -16,7 +16,7 @@ from ..errors import SchemaError
 from ._digraph import check_dag
 from .dot import quote_id, unquote_id
 
-__all__ = ["to_dagitty", "read_dagitty"]
+__all__ = ["to_dagitty", "dagitty_text", "read_dagitty"]
 
 
 def to_dagitty(graph) -> str:
@@ -39,6 +39,12 @@ def to_dagitty(graph) -> str:
     }
     """
     check_dag(graph, "dagitty's dag")
+    return dagitty_text(graph)
+
+
+def dagitty_text(graph) -> str:
+    """:func:`to_dagitty` without its cycle check: the writer of the ``dagitty`` format record, which
+    :func:`causalgraph.readwrite.graph_text` checks (as every format marked ``dag``) before writing."""
     lines = ["dag {"] + [f"  {quote_id(n)}" for n in graph.nodes]
     lines += [f"  {quote_id(e.cause)} -> {quote_id(e.effect)}" for e in graph.edges]
     return "\n".join(lines) + "\n}\n"

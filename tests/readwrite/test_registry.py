@@ -9,7 +9,7 @@ from causalgraph.datasets import load_corpus
 from causalgraph.errors import ConfigError, SchemaError
 from causalgraph.graph import compile_graph
 from causalgraph.interop.graph_export import export_graphs
-from causalgraph.model import Correlation, Relation
+from causalgraph.model import Correlation, Corpus, Relation, Statement
 from causalgraph.readwrite import (FORMATS, GRAPH_FORMATS, GraphFormat, edge_labels, format_names, get_format,
                                    graph_text, reader_for, register_format, unregister_format)
 
@@ -98,32 +98,17 @@ def test_a_format_writer_that_gives_no_text_or_a_dag_format_given_a_cycle_is_one
     try:
         with pytest.raises(ConfigError, match=r"its writer returned 7 \(int\); expected the graph as text"):
             graph_text(compile_graph([Relation("a", "b")]), "seven")
-        g = compile_graph([Relation("a", "b"), Relation("b", "a")])
+        rels = (Relation("a", "b", correlation=Correlation.POSITIVE), Relation("b", "a", correlation=Correlation.POSITIVE))
+        cyclic = Corpus("cyclic", [Statement("s1", "A b. B a.", True, rels)])
         with pytest.raises(SchemaError, match="graph format 'dagonly' needs a DAG, and the graph has the cycle"):
-            export_graphs(_Corpus(g), tmp_path / "d", "dagonly")
+            graph_text(compile_graph(cyclic["s1"]), "dagonly")  # the mechanism, whoever calls it
+        with pytest.raises(SchemaError, match="statement s1: graph format 'dagonly' needs a DAG, and the graph has "
+                                              "the cycle 'a' -> 'b' -> 'a'"):
+            export_graphs(cyclic, tmp_path / "d", "dagonly")
         assert not (tmp_path / "d").exists()  # refused before the folder is made
     finally:
         unregister_format("seven")
         unregister_format("dagonly")
-
-
-class _Corpus:
-    """A corpus of one statement whose relations make the graph given (a -> b -> a)."""
-
-    def __init__(self, graph):
-        from causalgraph.model import Statement
-
-        self.name = "cyclic"
-        rels = tuple(Relation(e.cause, e.effect, correlation=Correlation.POSITIVE) for e in graph.edges)
-        self._st = Statement("s1", "A b. B a.", True, rels)
-
-    def __iter__(self):
-        return iter([self._st])
-
-    def __getitem__(self, key):
-        if key != "s1":
-            raise KeyError(key)
-        return self._st
 
 
 def test_the_registry_is_the_one_registry_kind_with_the_formats_entry_point_group():
