@@ -1,9 +1,9 @@
 """Everything an extension author needs, in one import.
 
 A study's own code or a plugin distribution (entry points in the groups ``causalgraph.tasks``,
-``causalgraph.backends``, ``causalgraph.encodings``, ``causalgraph.metrics``, ``causalgraph.reducers``
-and ``causalgraph.formats``; docs/architecture.md, "Registries and plugins") builds its records from the
-classes here and registers them with the functions here.  Every ``register_*`` function follows one
+``causalgraph.backends``, ``causalgraph.encodings``, ``causalgraph.metrics`` (complexity metrics),
+``causalgraph.reducers``, ``causalgraph.formats`` and ``causalgraph.scoring_metrics``;
+docs/architecture.md, "Registries and plugins") builds its records from the classes here and registers them with the functions here.  Every ``register_*`` function follows one
 rule: the record (or the ``"module:attr"`` target of one, imported on first use) first, then
 ``replace=`` (a taken name is refused without it) and ``name=`` (needed for a target; for a record,
 its own name if given) by keyword.
@@ -20,7 +20,12 @@ a complexity metric  :class:`ComplexityMetric` (called with        :func:`regist
                      :class:`MetricOptions`)
 a reducer of epochs  :class:`ReducerKind`                          :func:`register_reducer`
 a graph file format  :class:`GraphFormat`                          :func:`register_format`
+a scoring metric     :class:`ScoringMetric` (a function of a run   :func:`register_scoring_metric`
+of runs              variant's confusion matrix)
 ===================  ===========================================  ==============================
+
+The two kinds of metric are apart: a *complexity metric* measures a graph (C^com … C(s)); a
+*scoring metric* scores a run's answers against the gold labels (``bench report --scoring-metric``).
 
 A backend reports what went wrong with the errors here: :class:`TransientBackendError` (retried),
 :class:`BackendUnreachable` (nothing answers), :class:`BackendUnavailable` (the run asks nothing new),
@@ -46,16 +51,17 @@ from .llm.base import Backend, Completion, Request
 from .llm.registry import register_provider
 from .metrics.complexity import ComplexityMetric, MetricOptions, register_metric
 from .readwrite import GraphFormat, register_format
+from .scoring.scoring_metrics import ScoringMetric, register_scoring_metric
 from .taskkit.item import Item
 from .tasks import ItemView, Task, register_task
 
 __all__ = [
     # records
     "Task", "Item", "ItemView", "Backend", "Request", "Completion", "Encoding", "ComplexityMetric",
-    "MetricOptions", "ReducerKind", "GraphFormat",
+    "MetricOptions", "ReducerKind", "GraphFormat", "ScoringMetric",
     # registration, one rule: the record first, replace= and name= by keyword
     "register_task", "register_provider", "register_encoding", "register_metric", "register_reducer",
-    "register_format",
+    "register_format", "register_scoring_metric",
     # what a backend raises
     "TransientBackendError", "BackendUnreachable", "BackendUnavailable", "ConfigError",
 ]

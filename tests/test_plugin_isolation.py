@@ -1,4 +1,4 @@
-"""A plugin can only break itself (issue 35, item 1): five registry groups × five ways to be broken, through the CLI.
+"""A plugin can only break itself (issue 35, item 1): every registry group × five ways to be broken, through the CLI.
 
 Each cell installs one broken distribution in a folder of its own (its module and a ``*.dist-info``
 folder with ``entry_points.txt``, what ``pip install`` leaves in site-packages) and runs the
@@ -38,6 +38,7 @@ GROUPS = {
     "metrics": ("causalgraph.metrics", "bad_metric", "com"),
     "reducers": ("causalgraph.reducers", "bad~k", "mean"),
     "formats": ("causalgraph.formats", "bad-format", "graphml"),
+    "scoring metrics": ("causalgraph.scoring_metrics", "bad_scoring", "mcc"),
 }
 KINDS = ("missing module", "raises at import", "wrong type", "name collision", "bad return value")
 
@@ -47,6 +48,7 @@ PLUGIN_MODULE = textwrap.dedent('''
     from causalgraph.encodings import Encoding
     from causalgraph.metrics.complexity import ComplexityMetric
     from causalgraph.readwrite import GraphFormat
+    from causalgraph.scoring.scoring_metrics import ScoringMetric
     from causalgraph.tasks import Task
 
     WRONG = 42   # no group holds an int
@@ -62,6 +64,8 @@ PLUGIN_MODULE = textwrap.dedent('''
     COM = ComplexityMetric("com", lambda graph, options: 99, "not the paper's C^com", "C^com")
     MEAN = ReducerKind("mean", "not the built-in mean")
     GRAPHML = GraphFormat("graphml", ".graphml", lambda graph: "PLUGIN GRAPHML", None)
+    MCC = ScoringMetric("mcc", lambda matrix, labels, positive: 0.999, "not the built-in mcc",
+                        kinds=("binary", "multiclass"), bounds=(-1.0, 1.0))
 
     # Values that load and then answer wrongly.
     BAD_TASK = Task(name="bad-task", labels=("yes", "no"), positive="yes",
@@ -79,12 +83,14 @@ PLUGIN_MODULE = textwrap.dedent('''
     BAD_REDUCER = ReducerKind("bad~k", "a chance that is text", lambda n, c, k: "seven")
 
     BAD_FORMAT = GraphFormat("bad-format", ".bad", lambda graph: 7, None)
+
+    BAD_SCORING = ScoringMetric("bad_scoring", lambda matrix, labels, positive: "seven", "a score that is text")
 ''')
 
 BAD_VALUES = {"tasks": "BAD_TASK", "providers": "bad_provider", "encodings": "BAD_ENCODING", "metrics": "bad_metric",
-              "reducers": "BAD_REDUCER", "formats": "BAD_FORMAT"}
+              "reducers": "BAD_REDUCER", "formats": "BAD_FORMAT", "scoring metrics": "BAD_SCORING"}
 COLLIDING = {"tasks": "CORRI", "providers": "MOCK", "encodings": "ADJACENCY", "metrics": "COM", "reducers": "MEAN",
-             "formats": "GRAPHML"}
+             "formats": "GRAPHML", "scoring metrics": "MCC"}
 
 #: Runs main() on each argv of a JSON list, in one process, and prints every (rc, stdout, stderr).
 DRIVER = textwrap.dedent('''
@@ -145,6 +151,7 @@ def common(run: Path) -> list[list[str]]:
             ["encode", "--help"], ["items", "--help"], ["bench", "run", "--help"], ["bench", "tasks", "--format", "csv"],
             ["bench", "report", str(run), "--reducer", "pass@2", "--format", "csv"],
             ["bench", "report", str(run), "--reducer", "mean", "--format", "csv"],
+            ["bench", "report", str(run), "--scoring-metric", "mcc", "--format", "csv"],
             ["items", "--task", "corri", "--variant", "0_1", "--limit", "2", "--format", "json"]]
 
 
@@ -166,7 +173,8 @@ def by_name(group: str, name: str, tmp: Path, run: Path) -> list[str]:
             "encodings": ["encode", "--statement", "cc-007", "--encoding", name],
             "metrics": ["complexity", "--metrics", f"com,ex,nest,corr,pol,{name}", "--format", "csv"],
             "reducers": ["bench", "report", str(run), "--reducer", k, "--format", "csv"],
-            "formats": ["export-graphs", str(tmp / "graphs"), "--format", name, "--statement", "cc-007"]}[group]
+            "formats": ["export-graphs", str(tmp / "graphs"), "--format", name, "--statement", "cc-007"],
+            "scoring metrics": ["bench", "report", str(run), "--scoring-metric", name, "--format", "csv"]}[group]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -194,9 +202,10 @@ def test_a_broken_plugin_breaks_only_itself(group, kind, env, baseline, epochs_r
                                           "--no-progress"], None),
                            "encodings": (["encode", "--statement", "cc-007", "--encoding", "adjacency"], 5),
                            "metrics": (["complexity", "--metrics", "com,ex,nest,corr,pol", "--format", "csv"], 3),
-                           "reducers": (common(epochs_run)[-2], -2),
+                           "reducers": (common(epochs_run)[-3], -3),
                            "formats": (["export-graphs", str(tmp_path / "graphs"), "--format", "graphml", "--statement",
-                                        "cc-007"], None)}[group]
+                                        "cc-007"], None),
+                           "scoring metrics": (common(epochs_run)[-2], -2)}[group]
     commands = [["plugins", "--format", "json"], *common(epochs_run), asking]
     results = drive(env, commands, folder)
     listed, *rest, asked = results

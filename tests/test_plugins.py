@@ -274,7 +274,8 @@ def test_the_reducer_scores_repeated_samples_and_plugins_lists_all_five(cg, tmp_
     listed = {(r["group"], r["name"]): r for r in json.loads(out)}
     assert set(listed) == {("causalgraph.tasks", "plugin-even"), ("causalgraph.backends", "plugin"),
                            ("causalgraph.encodings", "plugin-arrows"), ("causalgraph.metrics", "events"),
-                           ("causalgraph.reducers", "half~k"), ("causalgraph.formats", "arrows")}
+                           ("causalgraph.reducers", "half~k"), ("causalgraph.formats", "arrows"),
+                           ("causalgraph.scoring_metrics", "youden_j")}
     assert {(r["distribution"], r["version"], r["status"]) for r in listed.values()} == \
         {("causalgraph-plugin-demo", "0.1", "ok")}
 
@@ -378,3 +379,42 @@ def test_the_file_format_is_written_by_export_graphs_and_read_back_by_data(cg, c
     rc, out, err = cg("export-graphs", str(tmp_path / "b"), "--format", "graphml", "--statement", "cc-046")
     assert rc == 0, err
     assert (tmp_path / "b" / "cc-046.graphml").read_text(encoding="utf-8") == to_graphml(graph)
+
+
+def test_the_scoring_metric_reaches_report_metrics_view_and_compare_only_when_asked(cg, tmp_path):
+    # plugin/fours on 0…11: gold yes for the 6 even numbers, it says yes for 0, 4, 8 (3 of them) and no for every
+    # odd one: recall of yes 3/6, of no 6/6, so Youden's J = 0.5 + 1 - 1 = 0.5.
+    for name, model in (("fours", "plugin/fours"), ("oracle", "mock/oracle")):
+        rc, out, err = cg("bench", "run", "--task", "plugin-even", "--variant", "v_1", "--model", model,
+                          "--out", str(tmp_path / name), "--no-progress")
+        assert rc == 0, err
+    rc, plain, err = cg("bench", "report", str(tmp_path / "fours"), "--format", "json")
+    assert rc == 0, err
+    assert "youden_j" not in plain and "scoring_metrics" not in plain  # installed, not asked: nothing changes
+    rc, out, err = cg("bench", "report", str(tmp_path / "fours"), "--scoring-metric", "youden_j", "--format", "json")
+    assert rc == 0, err
+    [report] = json.loads(out)
+    v = report["metrics"]["variants"]["v_1"]
+    assert v["scoring_metrics"] == {"youden_j": pytest.approx(0.5)}
+    assert report["metrics"]["scoring_metrics"] == {"youden_j": "Youden's J: recall of both classes minus 1"}
+    rc, out, err = cg("bench", "report", str(tmp_path / "fours"), "--scoring-metric", "youden_j", "--format", "csv")
+    assert rc == 0, err
+    row = next(r for r in rows(out) if r["variant"] == "v_1")
+    # 12 items without a statement, each a bootstrap unit of its own: fewer than 30, so no interval
+    assert float(row["youden_j"]) == pytest.approx(0.5) and row["youden_j_ci95"] == ""
+    rc, out, err = cg("bench", "run", "--task", "plugin-even", "--variant", "v_1", "--model", "plugin/fours",
+                      "--out", str(tmp_path / "fours"), "--no-progress", "--scoring-metric", "youden_j")
+    assert rc == 0, err
+    written = json.loads((tmp_path / "fours" / "metrics.json").read_text(encoding="utf-8"))
+    assert written["variants"]["v_1"]["scoring_metrics"]["youden_j"] == pytest.approx(0.5)
+    rc, out, err = cg("bench", "view", str(tmp_path / "fours"), "-o", str(tmp_path / "v.html"))
+    assert rc == 0, err
+    assert '"scoring_metrics": [["youden_j", 0.5, null]]' in (tmp_path / "v.html").read_text(encoding="utf-8")
+    rc, out, err = cg("stats", "compare", str(tmp_path / "fours"), str(tmp_path / "oracle"), "--by", "model",
+                      "--scoring-metric", "youden_j", "--format", "json")
+    assert rc == 0, err
+    [cmp] = json.loads(out)
+    assert (cmp["youden_j_a"], cmp["youden_j_b"]) == (pytest.approx(0.5), pytest.approx(1.0))
+    assert cmp["youden_j_diff"] == pytest.approx(0.5) and cmp["youden_j_ci_low"] is None
+    assert cmp["scoring_note"] == ("youden_j interval not estimable: 12 statements, at least 30 needed "
+                                   "(docs/statistics.md#scoring-metrics)")

@@ -1,4 +1,5 @@
-"""One registry kind for every extension point: tasks, backends, encodings, metrics, reducers and graph file formats.
+"""One registry kind for every extension point: tasks, backends, encodings, complexity metrics, reducers, graph file
+formats and scoring metrics.
 
 A :class:`Registry` maps names to values of one kind.  Every registry of causalgraph is one of
 these, so they all follow the same rules:
@@ -9,8 +10,9 @@ these, so they all follow the same rules:
 * an unknown name raises :class:`~causalgraph.errors.ConfigError` in one line that lists what is
   registered and names the closest match ("did you mean");
 * the registry also reads the entry points of its group (``causalgraph.tasks``,
-  ``causalgraph.backends``, ``causalgraph.encodings``, ``causalgraph.metrics``,
-  ``causalgraph.reducers``, ``causalgraph.formats``) from the installed distributions: once, on first use (never
+  ``causalgraph.backends``, ``causalgraph.encodings``, ``causalgraph.metrics`` (complexity metrics),
+  ``causalgraph.reducers``, ``causalgraph.formats``, ``causalgraph.scoring_metrics``) from the
+  installed distributions: once, on first use (never
   while the command line's parser is built), sorted by entry-point name then distribution,
   so the order never depends on how the environment lists them;
 * a plugin can only break itself.  A name causalgraph (or code run before the plugins are read)
@@ -47,7 +49,8 @@ T = TypeVar("T")
 #: The entry-point group each plugin kind is read from, by registry kind.
 ENTRY_POINT_GROUPS = {"task": "causalgraph.tasks", "provider": "causalgraph.backends",
                       "encoding": "causalgraph.encodings", "metric": "causalgraph.metrics",
-                      "reducer": "causalgraph.reducers", "format": "causalgraph.formats"}
+                      "reducer": "causalgraph.reducers", "format": "causalgraph.formats",
+                      "scoring metric": "causalgraph.scoring_metrics"}
 
 _log = logging.getLogger("causalgraph._core.registry")
 # Notes already given in this process: a plugin is reported once, however often its registry is listed.

@@ -143,6 +143,11 @@ class RunConfig:
         position where they diverge (:mod:`causalgraph.llm.choice_logprobs`);
         an item whose answer departs from the choices is parsed.  Needs a
         backend that declares :attr:`~causalgraph.llm.base.Backend.choice_logprobs`.
+    scoring_metrics
+        Registered scoring metrics (:mod:`causalgraph.scoring.scoring_metrics`) that
+        ``metrics.json`` adds beside the built-in scores (none by default); checked
+        before anything is asked.  A run's ``metrics.json`` keeps those it was last
+        scored with when it is written again (a resumed run, ``bench parse``).
     """
 
     task: str
@@ -169,6 +174,7 @@ class RunConfig:
     prompts: Optional[str] = None
     graph_edit: Optional[str] = None
     method: str = "generate"
+    scoring_metrics: Sequence[str] = ()
 
     def validate(self) -> None:
         if self.concurrency is not None and self.concurrency < 1:

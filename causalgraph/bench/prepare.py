@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
+from .scoring import check_scoring_metrics
 from .._version import __version__
 from ..errors import CausalGraphError, ConfigError
 from ..llm.base import Backend, is_secret_option, redact_options
@@ -255,6 +256,7 @@ def prepare_run(config: RunConfig, backend: Backend, *, items: Optional[Sequence
     """
     config.validate()
     spec = get_task(config.task)
+    check_scoring_metrics(config.scoring_metrics, spec)  # before the folder is touched or anything asked
     variants = resolve_variants(config, spec, given_items=items is not None)
     # Every variant's continuations before any item is built or the folder touched: a variant that
     # asks for reasoning first is refused in one line.

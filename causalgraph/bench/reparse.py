@@ -101,7 +101,8 @@ def _reparse_locked(store, spec, dry_run: bool) -> list[dict[str, Any]]:
         text = "".join(json.dumps(rec, ensure_ascii=False, allow_nan=False) + "\n" for rec in lines)
         write_atomic(store.responses_path, text.encode("utf-8"))
         run = store.load()
-        metrics = compute_metrics(run, spec=spec)
+        # The scoring metrics the run was scored with stay (bench run --scoring-metric).
+        metrics = compute_metrics(run, spec=spec, scoring_metrics=list(run.metrics.scoring_metrics or ()))
         # What the invocations did is not a score: kept from the metrics the run had.
         for k in ("requests_sent", "cache_hits", "skipped", "batch_requests"):
             if getattr(run.metrics, k) is not None:

@@ -45,6 +45,7 @@ from ..errors import ConfigError, SchemaError
 from ..scoring.scores import binary_scores, prf_counts, small_sample_factor
 from ..llm.loglik import choose
 from ..runlog.files import Metrics
+from ..scoring.scoring_metrics import SCORING_METRICS, ScoringMetric, scoring_metrics_asked
 from .._core.wording import plural
 from .calibration import calibration
 from ..tasks import get_task, find_task
@@ -76,6 +77,9 @@ __all__ = [
     "bootstrap_unit",
     "score_notes",
     "MAX_UNDEFINED_SHARE",
+    "scoring_metric_scores",
+    "check_scoring_metrics",
+    "group_confusions",
 ]
 
 UNPARSED = "unparsed"
@@ -224,10 +228,34 @@ def _resampled_confusions(records: Sequence[Mapping[str, Any]], labels: Sequence
     RNG is seeded alike for each), so they are drawn once per set.
     """
     groups = _groups(records)
+    per = group_confusions(records, labels, groups)
+    rng = np.random.default_rng(seed)
+    weights = rng.multinomial(len(groups), np.full(len(groups), 1.0 / len(groups)), size=n_boot)
+    mats = np.einsum("bs,sij->bij", weights, per)
+    return (mats, per.sum(axis=0)) if with_full else mats
+
+
+def group_confusions(records: Sequence[Mapping[str, Any]], labels: Sequence[str],
+                     groups: Sequence[Sequence[int]]) -> np.ndarray:
+    """One confusion matrix (gold × label, plus ``unparsed``) per group of records (``groups``: index lists).
+
+    A statement-bootstrap resample's matrix is the weighted sum of these.
+
+    Raises
+    ------
+    SchemaError
+        For a gold label that is not one of ``labels``.
+
+    Examples
+    --------
+    >>> recs = [{"gold": "yes", "label": "yes"}, {"gold": "no", "label": None}, {"gold": "no", "label": "no"}]
+    >>> group_confusions(recs, ["yes", "no"], [[0, 1], [2]]).tolist()
+    [[[1, 0, 0], [0, 0, 1]], [[0, 0, 0], [0, 1, 0]]]
+    """
     k = len(labels)
     idx = {lab: i for i, lab in enumerate(labels)}
-    # One confusion matrix per statement; a resample's matrix is the weighted sum.  The cells are counted
-    # in one numpy call from index lists (a numpy scalar update per record was most of the scoring time).
+    # The cells are counted in one numpy call from index lists (a numpy scalar update per record was most
+    # of the scoring time).
     at_s: list[int] = []
     at_gold: list[int] = []
     at_label: list[int] = []
@@ -242,10 +270,7 @@ def _resampled_confusions(records: Sequence[Mapping[str, Any]], labels: Sequence
     per = np.zeros((len(groups), k, k + 1), dtype=np.int64)
     np.add.at(per, (np.asarray(at_s, dtype=np.intp), np.asarray(at_gold, dtype=np.intp),
                     np.asarray(at_label, dtype=np.intp)), 1)
-    rng = np.random.default_rng(seed)
-    weights = rng.multinomial(len(groups), np.full(len(groups), 1.0 / len(groups)), size=n_boot)
-    mats = np.einsum("bs,sij->bij", weights, per)
-    return (mats, per.sum(axis=0)) if with_full else mats
+    return per
 
 
 #: Fewest statements for the run scores' statement-bootstrap intervals of precision, recall and F1: with
@@ -303,6 +328,13 @@ def _interval_and_share(mats: np.ndarray, metric: str, *, kind: str, labels: Seq
     (clipped to [0, 1]); fewer than 2 statements give no interval.
     """
     values = _resample_values(mats, metric, kind=kind, labels=labels, positive=positive)
+    return _percentile_interval(values, level=level, point=point, n_groups=n_groups, bounds=(0.0, 1.0))
+
+
+def _percentile_interval(values: np.ndarray, *, level: float, point: Optional[float], n_groups: Optional[int],
+                         bounds: tuple[float, float]) -> tuple[tuple[float, float], float]:
+    """:func:`_interval_and_share` of resampled ``values`` (NaN: undefined), widened around ``point`` within
+    ``bounds``."""
     share = float(np.isnan(values).mean()) if values.size else 1.0
     values = values[~np.isnan(values)]
     if values.size == 0 or share > MAX_UNDEFINED_SHARE:
@@ -313,7 +345,7 @@ def _interval_and_share(mats: np.ndarray, metric: str, *, kind: str, labels: Seq
         if n_groups < 2 or not math.isfinite(point):
             return (math.nan, math.nan), share
         c = small_sample_factor(n_groups, level)
-        lo, hi = max(0.0, point - c * (point - lo)), min(1.0, point + c * (hi - point))
+        lo, hi = max(bounds[0], point - c * (point - lo)), min(bounds[1], point + c * (hi - point))
     return (float(lo), float(hi)), share
 
 
@@ -596,7 +628,8 @@ def _metric_names(spec) -> list[str]:
     return list(spec.extra_metrics)  # a task scored by its own scorer: the figures it asks to aggregate
 
 
-def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reducer=None) -> dict[str, Any]:
+def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reducer=None,
+                    scoring_metrics=None) -> dict[str, Any]:
     """``metrics.json`` of a run: per-variant scores and counts, strategy means, tokens and cost.
 
     Parameters
@@ -615,6 +648,15 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reduce
         ``agreement`` across epochs.  A run without epochs takes only
         ``majority`` and ``mean`` (both its plain scores) and the pass
         reducers with ``k = 1``.
+    scoring_metrics
+        Registered scoring metrics to add, by name
+        (:mod:`causalgraph.scoring.scoring_metrics`; none by default, so
+        that installing one changes nothing unasked): each variant gets its
+        value under ``scoring_metrics`` and its statement-bootstrap interval
+        under ``scoring_metrics_ci95``, each strategy their mean ± std, and
+        the file a ``scoring_metrics`` entry naming what each measures.
+        For tasks scored by labels (binary, multiclass) with one answer per
+        item (the ``majority`` reducer); refused otherwise.
 
     Examples
     --------
@@ -628,6 +670,7 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reduce
     red = reducer if isinstance(reducer, Reducer) else parse_reducer(reducer or "majority")
     if red.per_item and red.k is None:
         red = Reducer(red.name, epochs)  # pass@k: k is every epoch of this run
+    asked = check_scoring_metrics(scoring_metrics, spec, red, epochs)
     per_variant: dict[str, Any] = {}
     for v in run.variants:
         recs = run.records(v)
@@ -644,6 +687,13 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reduce
         s["pending"] = pending_samples(run, v)
         if epochs > 1:
             s["agreement"] = epoch_agreement(run.sample_records(v), epochs=epochs)
+        if asked:
+            extra = scoring_metric_scores(recs, spec, asked, n_boot=n_boot, seed=seed,
+                                          unscored=s.get("n_scored") == 0)
+            notes = extra.pop("notes", [])
+            s.update(extra)
+            if notes:
+                s.setdefault("notes", []).extend(notes)
         per_variant[v] = s
     tok_in, tok_out, cost, _ = usage_totals(run.samples)
     # The choice-logprobs probes reached the server too (docs/benchmarks.md): the run's totals count them.
@@ -661,6 +711,9 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reduce
         metric_names = ["precision", "recall", "f1"]
     else:
         metric_names = _metric_names(spec)
+    metric_names += [f"scoring_metrics.{m.name}" for m in asked]
+    # Only a run asked for scoring metrics has the key (every other metrics.json keeps its bytes).
+    described = {"scoring_metrics": {m.name: m.description for m in asked}} if asked else {}
     return {
         "task": run.task,
         "model": run.model,
@@ -674,7 +727,90 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reduce
         "bootstrap": _bootstrap_record(run, n_boot, seed),
         "variants": per_variant,
         "strategies": aggregate_strategies(per_variant, spec.strategy_of, metric_names),
+        **described,
     }
+
+
+def check_scoring_metrics(names, spec, red: Optional[Reducer] = None, epochs: int = 1) -> tuple[ScoringMetric, ...]:
+    """The scoring metrics ``names`` asks for, refused in one line where a run of ``spec`` scored with reducer
+    ``red`` (default ``majority``) cannot give them (a task not scored by labels, a kind the metric does not
+    score, a reducer other than one answer per item)."""
+    red = red or Reducer("majority", None)
+    asked = scoring_metrics_asked(names)
+    if not asked:
+        return ()
+    if not spec.by_labels:
+        raise ConfigError(f"--scoring-metric: task {spec.name!r} is scored by its own scorer, not by labels; scoring "
+                          f"metrics ({', '.join(m.name for m in asked)}) read the confusion matrix of a binary or "
+                          "multiclass task")
+    for m in asked:
+        if spec.kind not in m.kinds:
+            raise ConfigError(f"--scoring-metric: {SCORING_METRICS.describe(m.name)} scores "
+                              f"{' and '.join(m.kinds)} tasks; task {spec.name!r} is {spec.kind}")
+    if not (red.name == "majority" or (red.name == "mean" and epochs == 1)):
+        raise ConfigError(f"--scoring-metric scores one answer per item (the majority answer of a run with epochs); "
+                          f"reducer {red.label} is not supported with it: drop --reducer or the scoring metric")
+    return asked
+
+
+def scoring_metric_scores(records: Sequence[Mapping[str, Any]], spec, metrics: Sequence[ScoringMetric], *,
+                          n_boot: int = 1000, seed: int = 0, level: float = 0.95,
+                          unscored: bool = False, minimum: bool = True) -> dict[str, Any]:
+    """Scoring metrics of one variant's records: ``scoring_metrics`` (name → value or ``None``),
+    ``scoring_metrics_ci95`` (name → interval or ``None``) and ``notes`` on what is undefined.
+
+    The interval is the statement bootstrap of the built-in scores (the same resamples of the same
+    seed), percentile, widened for few statements by :func:`small_sample_factor` and clipped to the
+    metric's bounds; it is not estimable (``None``, a note) with fewer than
+    :data:`MIN_STATEMENTS_INTERVAL` statements or more than :data:`MAX_UNDEFINED_SHARE` of
+    resamples where the metric is undefined (docs/statistics.md, "Scoring metrics").  ``minimum=False``
+    gives the interval below the minimum too (for the simulations that set the minimum:
+    benchmarks/bench_scoring_metric_level.py); ``unscored``: the variant has no answered item.
+
+    Examples
+    --------
+    >>> from causalgraph.tasks import get_task
+    >>> from causalgraph.scoring.scoring_metrics import get_scoring_metric
+    >>> recs = [{"gold": g, "label": a, "meta": {"statement_id": f"s{i}"}}
+    ...         for i, (g, a) in enumerate([("yes", "yes"), ("yes", "no"), ("no", "no"), ("no", None)])]
+    >>> out = scoring_metric_scores(recs, get_task("ccr-member"), [get_scoring_metric("balanced_accuracy")])
+    >>> out["scoring_metrics"], out["scoring_metrics_ci95"]
+    ({'balanced_accuracy': 0.5}, {'balanced_accuracy': None})
+    """
+    values: dict[str, Any] = {m.name: None for m in metrics}
+    cis: dict[str, Any] = {m.name: None for m in metrics}
+    notes: list[str] = []
+    out = {"scoring_metrics": values, "scoring_metrics_ci95": cis}
+    if unscored or not records:
+        return out  # the variant's own note says no item was answered
+    labels = list(spec.labels)
+    positive = spec.positive if spec.kind == "binary" else None
+    mats, full = _resampled_confusions(records, labels, n_boot, seed, with_full=True)
+    n_groups = len(_groups(records))
+    for m in metrics:
+        point = m.value(full, labels, positive)
+        values[m.name] = point
+        if point is None:
+            notes.append(f"{m.name} undefined on these answers" + (f": {m.undefined}" if m.undefined else ""))
+            continue
+        if not n_boot:
+            continue
+        if n_groups < (MIN_STATEMENTS_INTERVAL if minimum else 2):
+            notes.append(f"{m.name}_ci95 not estimable: "
+                         + ("all items come from one statement" if n_groups < 2 else
+                            f"{n_groups} statements, at least {MIN_STATEMENTS_INTERVAL} needed for the statement "
+                            "bootstrap to cover (docs/statistics.md)"))
+            continue
+        resampled = np.array([math.nan if (x := m.value(mat, labels, positive)) is None else x for mat in mats])
+        ci, share = _percentile_interval(resampled, level=level, point=point, n_groups=n_groups,
+                                         bounds=m.bounds)
+        cis[m.name] = _ci_list(ci)
+        if cis[m.name] is None:
+            notes.append(f"{m.name}_ci95 not estimable: {m.name} is undefined in {share:.0%} of the bootstrap "
+                         "resamples")
+    if notes:
+        out["notes"] = notes
+    return out
 
 
 def _bootstrap_record(run, n_boot: int, seed: int) -> dict[str, Any]:
@@ -935,6 +1071,9 @@ def report_rows(metrics: Metrics | Mapping[str, Any], *, run_name: str = "", spe
             row["pass_ci95"] = _ci(s.get("pass_ci95"))
             rows.append(row)
             continue
+        for name, value in (s.get("scoring_metrics") or {}).items():  # asked for by name (--scoring-metric)
+            row[name] = value
+            row[f"{name}_ci95"] = _ci((s.get("scoring_metrics_ci95") or {}).get(name))
         sd = s.get("epoch_sd") or {}
         if "macro_f1" in s:
             row.update({"precision": s["macro_precision"], "recall": s["macro_recall"], "f1": s["macro_f1"],
@@ -967,6 +1106,9 @@ def report_rows(metrics: Metrics | Mapping[str, Any], *, run_name: str = "", spe
         for path in extra:
             if path in agg:
                 row[column_name(path)] = format_mean_std(agg[path])
+        for name in metrics.scoring_metrics or {}:
+            if f"scoring_metrics.{name}" in agg:
+                row[name] = format_mean_std(agg[f"scoring_metrics.{name}"])
         rows.append(row)
     return rows
 

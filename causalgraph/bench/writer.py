@@ -188,6 +188,8 @@ class RunWriter:
         # The choice-logprobs probe's tokens and USD (the runner sets them): no record holds them, so the
         # invocation does, and the run's totals add them.
         self.probe_usage: Optional[dict[str, Any]] = None
+        # The scoring metrics metrics.json adds (RunConfig.scoring_metrics); () keeps those it holds.
+        self.scoring_metrics: tuple[str, ...] = ()
         self._last_sync = time.monotonic()
 
     @classmethod
@@ -195,7 +197,9 @@ class RunWriter:
                 dataset: Optional[dict[str, Any]] = None, mode: str = "live") -> "RunWriter":
         """Prepare the run folder for a new invocation (:func:`~causalgraph.bench.prepare.prepare_run`)."""
         prep = prepare_run(config, backend, items=items, dataset=dataset, mode=mode)
-        return cls(prep.store, prep.spec, prep.manifest, prep=prep, mode=mode)
+        writer = cls(prep.store, prep.spec, prep.manifest, prep=prep, mode=mode)
+        writer.scoring_metrics = tuple(config.scoring_metrics or ())
+        return writer
 
     @classmethod
     def reopen(cls, store: RunStore, spec: Task, manifest: dict[str, Any], mode: str) -> "RunWriter":
@@ -257,7 +261,9 @@ class RunWriter:
         if not score:
             return None
         # The lines kept since prepare (store.keep_lines) and appended since: the folder is not read again.
-        out = compute_metrics(self.store.load(), spec=self.spec)
+        run = self.store.load()
+        out = compute_metrics(run, spec=self.spec,
+                              scoring_metrics=self.scoring_metrics or list(run.metrics.scoring_metrics or ()))
         out.update(metrics or {})
         self.store.write_metrics(out)
         return out

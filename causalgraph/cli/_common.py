@@ -15,8 +15,9 @@ from ..metrics.chains import RULES
 from ..graph.edits import GRAPH_EDITS, is_edit
 from ..errors import ConfigError
 from ..llm.registry import parse_model_options
+from ..scoring.scoring_metrics import scoring_metric_names
 
-__all__ = ["add_data_option", "add_prompts_option", "add_graph_edit_option", "add_split_option", "add_rule_option",
+__all__ = ["add_data_option", "add_scoring_metric_option", "add_prompts_option", "add_graph_edit_option", "add_split_option", "add_rule_option",
            "add_format_option", "find_statement", "emit_table", "emit_rows", "emit_json", "to_jsonable", "format_float",
            "TABLE_FLOATS", "MultiValue", "add_list_option", "positive_int",
            "nonnegative_int", "path_arg", "add_power_design_options"]
@@ -102,6 +103,19 @@ def add_list_option(parser, *flags: str, split: bool = True, help: str = "", **k
     how = "repeat the flag or separate values by commas" if split else "repeat the flag for several"
     return parser.add_argument(*flags, action=MultiValue, split=split, help=f"{help} ({how})" if help else how,
                                **kwargs)
+
+
+def add_scoring_metric_option(parser) -> None:
+    """``--scoring-metric NAME``: registered scoring metrics of runs to add (none by default).
+
+    The help lists causalgraph's own (the parser reads no plugin); a plugin's name is taken too
+    and checked when the command runs.
+    """
+    own = ", ".join(scoring_metric_names(plugins=False))
+    add_list_option(parser, "--scoring-metric", metavar="NAME", default=[],
+                    help=f"add a scoring metric of runs with its statement-bootstrap interval: {own}, or a plugin's "
+                         "(`causalgraph plugins`); binary and multiclass tasks; none by default "
+                         "(docs/benchmarks.md#scoring-metrics)")
 
 
 def add_data_option(parser, *, help_extra: str = "") -> None:

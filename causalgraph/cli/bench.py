@@ -15,7 +15,7 @@ from ..llm.registry import model_forms
 from .._core.wording import plural
 from ._common import (add_data_option, add_format_option, add_graph_edit_option, add_list_option, add_model_args,
                       add_power_design_options, add_prompts_option, emit_json, emit_table, model_options,
-                      nonnegative_int, path_arg)
+                      add_scoring_metric_option, nonnegative_int, path_arg)
 from ..llm.pricing import load_prices
 from ..bench.scoring import (
     ANSWER_GRAPH_COLUMNS, report_rows, accuracy_column, agreement_columns, answer_graph_columns, loglik_columns,
@@ -115,6 +115,7 @@ def _config(args):
                      cache=not args.no_cache, epochs=getattr(args, "epochs", 1), prompts=args.prompts,
                      graph_edit=args.graph_edit,
                      method=getattr(args, "method", "generate"),
+                     scoring_metrics=getattr(args, "scoring_metric", None) or (),
                      prices=load_prices(args.prices) if args.prices else None)
 
 
@@ -180,7 +181,8 @@ def _cmd_run(args) -> int:
             print(f"causalgraph bench: note: variant {v}: {s.get('note')}", file=sys.stderr)
     emit_table(_dash_unscored(rows, args.format), args.format,
                columns=_RUN_COLUMNS[:2] + pending_column(rows) + _RUN_COLUMNS[2:]
-               + accuracy_column(rows) + agreement_columns(rows) + loglik_columns(rows) + _scored_column(rows, args))
+               + accuracy_column(rows) + agreement_columns(rows) + loglik_columns(rows) + _scored_column(rows, args)
+               + [c for name in (m.get("scoring_metrics") or {}) for c in (name, f"{name}_ci95")])
     for line in score_notes(m):  # undefined scores are blank in the table; say why
         print(f"causalgraph bench: note: {line}", file=sys.stderr)
     return 1 if result.errors else 0
@@ -218,7 +220,8 @@ def _cmd_report(args) -> int:
         if reducer is not None and reducer.name == "mean" and run.epochs == 1:
             print(f"causalgraph bench: note: --reducer mean: {path} has one answer per item (no --epochs); "
                   f"its plain scores are shown", file=sys.stderr)
-        m = compute_metrics(run, n_boot=args.bootstrap, seed=args.seed, reducer=reducer)
+        m = compute_metrics(run, n_boot=args.bootstrap, seed=args.seed, reducer=reducer,
+                            scoring_metrics=args.scoring_metric)
         _add_answer_graph(m, run, args)
         if (args.per_class or args.confusion) and m["variants"] and not any(
                 "per_class" in s or "confusion" in s for s in m["variants"].values()):
@@ -267,6 +270,7 @@ def _cmd_report(args) -> int:
         cols = [*counts, "precision", "recall", "f1",
                 "f1_ci95"] + (["f1_sd"] if any("f1_sd" in r for r in rows) else []) + accuracy_column(rows)
     cols += task_columns(rows) + answer_graph_columns(rows)
+    cols += [c for name in args.scoring_metric or () for c in (name, f"{name}_ci95")]
     cols += agreement_columns(rows) + loglik_columns(rows)
     if len(args.runs) == 1:
         cols = cols[1:]
@@ -485,6 +489,7 @@ def register(subparsers) -> None:
                         "each epoch is its own cache entry, and `bench report --reducer` reduces them (default 1)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_method_option(p)
+    add_scoring_metric_option(p)
     add_format_option(p)
     p.set_defaults(func=_cmd_run)
 
@@ -524,6 +529,7 @@ def register(subparsers) -> None:
                    help="graph-first variants (GF_…): how the events of the graph an answer wrote are matched to the "
                         f"gold events before its edge F1 is computed (default: {DEFAULT_RULE}; "
                         "docs/graphs.md#event-alignment)")
+    add_scoring_metric_option(p)
     add_format_option(p)
     p.set_defaults(func=_cmd_report)
 

@@ -7,6 +7,7 @@ from ..viewer import write_run_page
 from ..alignment.events import ALIGN_RULES, DEFAULT_RULE
 from ..stats.compare import AXES
 from ..viewer.ranking import RANK_AXIS
+from ._common import add_scoring_metric_option
 
 __all__ = ["register", "run"]
 
@@ -39,6 +40,7 @@ def register(sub) -> None:
                    help="several runs: rank their arms along AXIS as `stats compare --by AXIS --rank` does (score "
                         "with its interval, tie groups after Holm as a compact letter display, rank interval); "
                         f"{', '.join(AXES)} or none (default {RANK_AXIS})")
+    add_scoring_metric_option(p)
     p.set_defaults(func=run)
 
 
@@ -47,7 +49,7 @@ def run(args) -> int:
 
     path = write_run_page(args.runs, args.output, title=args.title, data=args.data,
                           difficulty_feature=args.difficulty_feature, align=args.align,
-                          rank=None if args.rank == "none" else args.rank)
+                          rank=None if args.rank == "none" else args.rank, scoring_metrics=args.scoring_metric)
     print(path)
     if args.open and not open_page(path):
         print(f"causalgraph bench: note: --open: {NO_BROWSER.format(path=path.resolve())}", file=sys.stderr)

@@ -10,6 +10,7 @@ from ..bench import epochs as _epochs  # noqa: F401
 from ..llm import registry as _providers  # noqa: F401
 from ..metrics import complexity as _metrics  # noqa: F401
 from .. import readwrite as _formats  # noqa: F401
+from ..scoring import scoring_metrics as _scoring  # noqa: F401
 from .._core.registry import ENTRY_POINT_GROUPS, plugin_rows
 from ._common import add_format_option, emit_table
 
@@ -21,7 +22,8 @@ COLUMNS = ["distribution", "version", "group", "name", "target", "status", "deta
 
 def register(sub) -> None:
     p = sub.add_parser(
-        "plugins", help="list installed plugins (tasks, backends, encodings, metrics, reducers, graph formats) and their status",
+        "plugins", help="list installed plugins (tasks, backends, encodings, complexity metrics, reducers, graph formats, "
+             "scoring metrics) and their status",
         description="List every installed extension of causalgraph: its distribution, version, entry-point group "
                     f"({', '.join(ENTRY_POINT_GROUPS.values())}), name, target and status: ok; failed (it cannot "
                     "be used: the detail says why, and a command asking for it by name says so in one line); "

@@ -17,7 +17,8 @@ import argparse
 import sys
 
 from ..errors import ConfigError
-from ._common import (add_data_option, add_format_option, add_list_option, add_power_design_options, emit_json,
+from ._common import (add_data_option, add_format_option, add_list_option, add_power_design_options,
+                      add_scoring_metric_option, emit_json,
                       emit_table, nonnegative_int)
 from ..stats import mcnemar_runs, kruskal_runs, consistency, sign_consistency
 from ..datasets import load_corpus
@@ -152,6 +153,7 @@ def _register_analyses(ssub) -> None:
     cmp_.add_argument("--align", choices=list(ALIGN_RULES), default=DEFAULT_RULE,
                       help="graph-first arms (GF_… variants): how the events of the graph an answer wrote are matched "
                            f"to the gold events before its edge F1 is computed (default: {DEFAULT_RULE})")
+    add_scoring_metric_option(cmp_)
     add_format_option(cmp_)
     cmp_.set_defaults(func=run_compare)
 
@@ -328,11 +330,13 @@ def run_compare(args) -> int:
               "docs/statistics.md); the default, cr2, does", file=sys.stderr)
     table = compare_runs(args.runs, by=args.by, alpha=args.alpha, n_boot=args.n_boot, seed=args.seed,
                          exact=not args.chi2, midp=args.midp, interval=args.interval or "cr2", test=args.test,
-                         align=args.align)
+                         align=args.align, scoring_metrics=args.scoring_metric)
     if args.format == "json":
         emit_json(table.to_dict(orient="records"))
         return 0
     rows = table.to_dict(orient="records")
+    scoring_cols = [c for c in table.columns if c not in COMPARE_COLUMNS and c not in compare_graph_columns(rows)
+                    and c != "note"]
     for row in rows:
         if isinstance(row.get("note"), str):
             print(f"causalgraph stats: note: {row['task']} {row['arm_a']} vs {row['arm_b']}: {row['note']}",
@@ -340,6 +344,9 @@ def run_compare(args) -> int:
             if args.format == "table":  # no score is shown as such, never as an empty cell or 0
                 row.update({k: "—" for k in ("f1_a", "f1_b", "diff", "ci_low", "ci_high", "p", "p_holm",
                                              "significant") if row.get(k) is None or row.get(k) != row.get(k)})
+        if isinstance(row.get("scoring_note"), str):
+            print(f"causalgraph stats: note: {row['task']} {row['arm_a']} vs {row['arm_b']}: {row['scoring_note']}",
+                  file=sys.stderr)
         if isinstance(row.get("graph_note"), str):
             print(f"causalgraph stats: note: {row['task']} {row['arm_a']} vs {row['arm_b']}: {row['graph_note']}",
                   file=sys.stderr)
@@ -349,7 +356,8 @@ def run_compare(args) -> int:
                     row.update({f"{c}_{x}": "—" for c in ("accuracy", "edge_f1", "gap", "gap_ci_low", "gap_ci_high")
                                 if not _defined(row.get(f"{c}_{x}"))})
     graph_cols = [c for c in compare_graph_columns(rows) if c != "graph_note"]
-    emit_table(rows, args.format, columns=COMPARE_COLUMNS + graph_cols)
+    emit_table(rows, args.format, columns=COMPARE_COLUMNS + [c for c in scoring_cols if c != "scoring_note"]
+               + graph_cols)
     if args.format == "table" and len(table):
         level = f"{100 * (1 - args.alpha):g}%"
         how = ("CR2 t over statements (linearised F1, Bell-McCaffrey df)" if args.interval in (None, "cr2")

@@ -252,6 +252,10 @@ class Metrics(LogFile):
         Variant id → its scores (which scores depends on the task's kind).
     strategies
         Strategy → the mean and spread of its variants' scores.
+    scoring_metrics
+        The scoring metrics asked for (``--scoring-metric``), name → what it
+        measures; absent when none was (each variant then has no
+        ``scoring_metrics`` either).
     requests_sent, cache_hits, skipped, batch_requests
         What the invocation that wrote the file did.
     metrics_schema
@@ -285,6 +289,7 @@ class Metrics(LogFile):
     bootstrap: Optional[dict[str, Any]] = None
     variants: Optional[dict[str, dict[str, Any]]] = None
     strategies: Optional[dict[str, Any]] = None
+    scoring_metrics: Optional[dict[str, str]] = None
     requests_sent: Optional[int] = None
     cache_hits: Optional[int] = None
     skipped: Optional[int] = None
@@ -309,7 +314,7 @@ class Metrics(LogFile):
                      "epochs", "requests_sent", "cache_hits", "skipped", "batch_requests"):
             if kw.get(name) is not None and not _is_int(kw[name]):
                 raise SchemaError(f"{where}: {name} {kw[name]!r:.80}, expected an integer count")
-        for name in ("variants", "strategies", "bootstrap"):
+        for name in ("variants", "strategies", "bootstrap", "scoring_metrics"):
             if kw.get(name) is not None and not isinstance(kw[name], Mapping):
                 raise SchemaError(f"{where}: {name} {kw[name]!r:.80}, expected a JSON object")
         return cls(**kw)

@@ -68,8 +68,10 @@ from .resampling import cluster_interval, cluster_t_interval, ratio_influence, s
 from .answer_graph import answer_graph_scores
 from ..alignment.events import DEFAULT_RULE
 from ..tasks import get_task
+from ..bench.scoring import MIN_STATEMENTS_INTERVAL, check_scoring_metrics, group_confusions
 
-__all__ = ["AXES", "COLUMNS", "GRAPH_COLUMNS", "graph_columns", "INTERVALS", "TESTS", "compare_runs", "arm_of", "arm_cells", "f1_influence"]
+__all__ = ["AXES", "COLUMNS", "GRAPH_COLUMNS", "graph_columns", "INTERVALS", "TESTS", "compare_runs", "arm_of",
+           "arm_cells", "f1_influence", "SCORING_COLUMNS", "confusion_influence", "MIN_STATEMENTS_DIFF"]
 
 #: The axes arms can differ along.
 AXES = ("encoding", "event-names", "graph-edit", "variant", "model", "prompts")
@@ -224,7 +226,7 @@ def _unscored_arms(row: dict[str, Any], arms: Sequence[str]) -> None:
 
 def compare_runs(runs: Sequence[Any], by: str = "encoding", *, alpha: float = 0.05, n_boot: int = 1000,
                  seed: int = 0, exact: bool = True, midp: bool = False, interval: str = "cr2",
-                 test: str = "mcnemar", align: str = DEFAULT_RULE):
+                 test: str = "mcnemar", align: str = DEFAULT_RULE, scoring_metrics=None):
     """Per task, every pair of arms compared on their paired items (see the module docstring).
 
     Parameters
@@ -250,6 +252,13 @@ def compare_runs(runs: Sequence[Any], by: str = "encoding", *, alpha: float = 0.
         For arms whose variant writes a graph before it answers (graph-first): the event alignment
         (default ``token``) under which each item's graph gets its edge F1; such arms add the
         :data:`GRAPH_COLUMNS` (``accuracy_a``, ``edge_f1_a``, ``gap_a`` …) on the paired items.
+    scoring_metrics
+        Registered scoring metrics (:mod:`causalgraph.scoring.scoring_metrics`; none by default) to
+        compare too: per metric ``<name>_a``, ``<name>_b``, ``<name>_diff`` (b − a) and the
+        interval ``<name>_ci_low``/``<name>_ci_high`` of the difference, built as ``interval`` says
+        (``cr2``: the linearised difference, :func:`confusion_influence`; ``bootstrap``: paired
+        statement resamples); not estimable with fewer than :data:`MIN_STATEMENTS_DIFF` statements
+        (a ``scoring_note`` says so).  For tasks scored by labels; they add no test to Holm's family.
 
     Returns
     -------
@@ -279,10 +288,13 @@ def compare_runs(runs: Sequence[Any], by: str = "encoding", *, alpha: float = 0.
     # task -> arm -> (rest, key) -> record ; arms in order of first appearance
     cells = arm_cells(runs, by)
     rows = []
+    names: list[str] = []
     for task_name, arms in cells.items():
         task = get_task(task_name)
         task.check_paired()
         metric = task.paired_metric_name()
+        asked = check_scoring_metrics(scoring_metrics, task)  # before any pair is scored: one error line
+        names = [m.name for m in asked]
         task_rows = []
         for a, b in itertools.combinations(list(arms), 2):
             keys = [k for k in arms[a] if k in arms[b]]
@@ -334,6 +346,10 @@ def compare_runs(runs: Sequence[Any], by: str = "encoding", *, alpha: float = 0.
                     if notes:  # each arm's notes (both arms may be graph-first)
                         row["graph_note"] = "; ".join([*filter(None, [row.get("graph_note")]),
                                                        *(f"arm {arm}: {n}" for n in notes)])
+            if asked:
+                _scoring_metric_diffs(row, asked, task, [arms[a][k] for k in keys], [arms[b][k] for k in keys],
+                                      list(stmts.values()), n_boot=n_boot, seed=seed, level=1 - alpha,
+                                      interval=interval)
             _unscored_arms(row, [arm for arm in (a, b) if all(arms[arm][k].get("error") for k in keys)])
             undefined = [arm for arm, f in ((a, f1_a), (b, f1_b)) if f != f]
             if "note" not in row and undefined:
@@ -358,8 +374,108 @@ def compare_runs(runs: Sequence[Any], by: str = "encoding", *, alpha: float = 0.
         rows += task_rows
     # ``note`` only where an arm had nothing answered or an undefined F1 (otherwise the columns are kept);
     # the answer-against-graph columns only where an arm wrote graphs.
-    return pd.DataFrame(rows, columns=COLUMNS + graph_columns(rows) + (["note"] if any("note" in r for r in rows)
-                                                                       else []))
+    extra = [f"{n}_{x}" for n in names for x in SCORING_COLUMNS]
+    extra += ["scoring_note"] if any("scoring_note" in r for r in rows) else []
+    return pd.DataFrame(rows, columns=COLUMNS + extra + graph_columns(rows)
+                        + (["note"] if any("note" in r for r in rows) else []))
+
+
+#: The columns each scoring metric adds to a comparison row, after its name (``mcc_a`` …).
+SCORING_COLUMNS = ("a", "b", "diff", "ci_low", "ci_high")
+
+
+def confusion_influence(value, matrix: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """Each item's influence on a metric of the confusion matrix (the delta method), for CR2 intervals.
+
+    ``value(matrix) -> float | None`` is the metric of a (float) matrix of counts, ``matrix`` the
+    items' totals and ``rows``/``cols`` each item's cell.  With ``g`` the metric's gradient in the
+    counts (central differences at the cells that hold items), item ``i``'s influence is
+    ``n (g[cell_i] − mean_j g[cell_j])``, so that the CR2 standard error of its mean is the metric's
+    (for a ratio of totals this is :func:`~causalgraph.stats.resampling.ratio_influence`).  All NaN
+    where the metric is undefined at or next to ``matrix``.
+
+    Examples
+    --------
+    >>> acc = lambda m: float(np.trace(m[:, :2]) / m.sum())
+    >>> u = confusion_influence(acc, np.array([[2, 1, 0], [0, 1, 0]]), np.array([0, 0, 0, 1]),
+    ...                         np.array([0, 0, 1, 1]))
+    >>> [round(float(x), 6) for x in u]
+    [0.25, 0.25, -0.75, 0.25]
+    """
+    base = np.asarray(matrix, dtype=float)
+    n = len(rows)
+    grad = np.full(base.shape, math.nan)
+    step = 1e-4
+    for r, c in set(zip(rows.tolist(), cols.tolist())):
+        up, down = base.copy(), base.copy()
+        up[r, c] += step
+        down[r, c] -= step
+        hi, lo = value(up), value(down)
+        if hi is None or lo is None:
+            return np.full(n, math.nan)
+        grad[r, c] = (hi - lo) / (2 * step)
+    g = grad[rows, cols]
+    return n * (g - g.mean())
+
+
+def _scoring_metric_diffs(row: dict[str, Any], metrics, task, recs_a, recs_b, groups, *, n_boot: int, seed: int,
+                          level: float, interval: str, minimum: bool = True) -> None:
+    """Each scoring metric of both arms on the paired items, their difference and its interval: ``cr2`` (the
+    CR2 t interval of the linearised difference, :func:`confusion_influence`) or ``bootstrap`` (both arms'
+    matrices summed over the same drawn statements, widened for few statements).  ``minimum=False`` gives the
+    interval below :data:`MIN_STATEMENTS_DIFF` too (for benchmarks/bench_scoring_metric_level.py)."""
+    labels = list(task.labels)
+    positive = task.positive if task.kind == "binary" else None
+    per_a, per_b = group_confusions(recs_a, labels, groups), group_confusions(recs_b, labels, groups)
+    order = [i for idx in groups for i in idx]
+    group_of = [g for g, idx in enumerate(groups) for _ in idx]
+    cells_a, cells_b = _cells([recs_a[i] for i in order], labels), _cells([recs_b[i] for i in order], labels)
+    weights = statement_weights(len(groups), n_boot, seed) if n_boot and interval == "bootstrap" else None
+    notes = []
+    for m in metrics:
+        va, vb = m.value(per_a.sum(axis=0), labels, positive), m.value(per_b.sum(axis=0), labels, positive)
+        diff = None if va is None or vb is None else vb - va
+        lo = hi = None
+        width = m.bounds[1] - m.bounds[0]
+        if diff is None:
+            where = ", ".join(arm for arm, v in ((row["arm_a"], va), (row["arm_b"], vb)) if v is None)
+            notes.append(f"{m.name} undefined in arm {where}: no difference")
+        elif minimum and len(groups) < MIN_STATEMENTS_DIFF:
+            notes.append(f"{m.name} interval not estimable: {len(groups)} statements, at least "
+                         f"{MIN_STATEMENTS_DIFF} needed (docs/statistics.md#scoring-metrics)")
+        elif interval == "cr2":
+            def metric(mat):
+                return m.value(mat, labels, positive)
+            ua = confusion_influence(metric, per_a.sum(axis=0), *cells_a)
+            ub = confusion_influence(metric, per_b.sum(axis=0), *cells_b)
+            ci = cluster_t_interval(diff, ub - ua, group_of, level=level, bounds=(-width, width))
+            lo, hi = ci["low"], ci["high"]
+        elif weights is not None:
+            mats_a, mats_b = np.einsum("bs,sij->bij", weights, per_a), np.einsum("bs,sij->bij", weights, per_b)
+            diffs = np.array([math.nan if (x := m.value(ma, labels, positive)) is None
+                              or (y := m.value(mb, labels, positive)) is None else y - x
+                              for ma, mb in zip(mats_a, mats_b)])
+            lo, hi = cluster_interval(diffs, diff, len(groups), level=level, bounds=(-width, width))
+        if lo is not None and lo != lo:
+            lo = hi = None
+            notes.append(f"{m.name} interval not estimable: the metric is undefined next to these answers")
+        row.update({f"{m.name}_a": va, f"{m.name}_b": vb, f"{m.name}_diff": diff,
+                    f"{m.name}_ci_low": None if lo is None else float(lo),
+                    f"{m.name}_ci_high": None if hi is None else float(hi)})
+    if notes:
+        row["scoring_note"] = "; ".join(notes)
+
+
+#: Fewest statements for the interval of a scoring metric's difference (docs/statistics.md#scoring-metrics).
+MIN_STATEMENTS_DIFF = MIN_STATEMENTS_INTERVAL
+
+
+def _cells(records, labels) -> tuple[np.ndarray, np.ndarray]:
+    """Each record's confusion cell: (gold row, answer column; ``unparsed`` last)."""
+    idx = {lab: i for i, lab in enumerate(labels)}
+    rows = np.array([idx[r.get("gold")] for r in records], dtype=np.intp)
+    cols = np.array([idx.get(r.get("label"), len(labels)) for r in records], dtype=np.intp)
+    return rows, cols
 
 
 def graph_columns(rows) -> list[str]:

@@ -42,7 +42,8 @@ def _assets() -> tuple[str, str]:
 
 
 def load_views(runs: Sequence[Any], *, data: Any = None, names: Optional[Sequence[str]] = None,
-               difficulty_feature: Optional[str] = None, align: Optional[str] = None, rank: Optional[str] = RANK_AXIS):
+               difficulty_feature: Optional[str] = None, align: Optional[str] = None, rank: Optional[str] = RANK_AXIS,
+               scoring_metrics: Optional[Sequence[str]] = None):
     """Load runs (folders or :class:`~causalgraph.runlog.store.Run`) and build their views and comparison.
 
     ``difficulty_feature`` is the feature of each variant's difficulty plot
@@ -51,7 +52,9 @@ def load_views(runs: Sequence[Any], *, data: Any = None, names: Optional[Sequenc
     (:func:`causalgraph.viewer.overlay.aligned_overlay`; default
     :data:`causalgraph.alignment.events.DEFAULT_RULE`).  With several runs, ``rank`` is the axis
     their arms are ranked along (:func:`causalgraph.viewer.ranking.ranking_section`, added to the
-    comparison as ``ranking``; ``None``: no ranking).
+    comparison as ``ranking``; ``None``: no ranking).  ``scoring_metrics`` names registered scoring
+    metrics to show beside each variant's scores (:mod:`causalgraph.scoring.scoring_metrics`; those a
+    run's ``metrics.json`` holds are shown anyway).
 
     Returns
     -------
@@ -69,7 +72,8 @@ def load_views(runs: Sequence[Any], *, data: Any = None, names: Optional[Sequenc
     loaded = [r if hasattr(r, "responses") and hasattr(r, "manifest") else load_run(r) for r in runs]
     names = list(names) if names is not None else unique_names([getattr(r, "path", None) for r in loaded])
     cache: dict = {}
-    views = [build_run_view(r, n, data=data, cache=cache, difficulty_feature=feature, align=align or DEFAULT_RULE)
+    views = [build_run_view(r, n, data=data, cache=cache, difficulty_feature=feature, align=align or DEFAULT_RULE,
+                            scoring_metrics=scoring_metrics)
              for r, n in zip(loaded, names)]
     comparison = compare_runs(views, loaded)
     if comparison is not None:
@@ -103,7 +107,8 @@ _BODY = """<header><h1 id="title">{title}</h1><p class="muted" id="subtitle"></p
 
 def run_page_html(runs: Sequence[Any], *, title: Optional[str] = None, data: Any = None,
                   assets: Optional[str] = None, views=None, difficulty_feature: Optional[str] = None,
-                  align: Optional[str] = None, rank: Optional[str] = RANK_AXIS) -> str:
+                  align: Optional[str] = None, rank: Optional[str] = RANK_AXIS,
+                  scoring_metrics: Optional[Sequence[str]] = None) -> str:
     """The run page for one or more runs, as a string.
 
     Parameters
@@ -128,6 +133,8 @@ def run_page_html(runs: Sequence[Any], *, title: Optional[str] = None, data: Any
         The event alignment rule of the overlay graphs of pair runs (see :func:`load_views`).
     rank
         With several runs, the axis their arms are ranked along (see :func:`load_views`; ``None``: none).
+    scoring_metrics
+        Registered scoring metrics to show beside each variant's scores (see :func:`load_views`).
 
     Examples
     --------
@@ -137,7 +144,8 @@ def run_page_html(runs: Sequence[Any], *, title: Optional[str] = None, data: Any
     """
     views, comparison = views if views is not None else load_views(runs, data=data,
                                                                    difficulty_feature=difficulty_feature,
-                                                                   align=align, rank=rank)
+                                                                   align=align, rank=rank,
+                                                                   scoring_metrics=scoring_metrics)
     heading = title if title is not None else "Runs: " + ", ".join(v.name for v in views)
     payload = build_payload(views, comparison, title=heading)
     js, css = _assets()

@@ -335,9 +335,16 @@ def _rebuild_prompts(task, corpus, run, records: Sequence[dict], notes: list[str
     return out
 
 
-def _summary(run, task, records: Sequence[dict], notes: list[str]) -> tuple[list[dict], dict]:
+def _summary(run, task, records: Sequence[dict], notes: list[str], *,
+             scoring_metrics: Optional[Sequence[str]] = None) -> tuple[list[dict], dict]:
     metrics = Metrics.of(run.metrics)
-    if not metrics.variants and task is not None:
+    if scoring_metrics:
+        if task is None:
+            raise ConfigError(f"--scoring-metric: {run.path} is a run of task {run.task!r}, which is not registered "
+                              "here; its answers cannot be scored")
+        # Asked for by name: the run scored with them (metrics.json may predate them), a bad ask one error line.
+        metrics = Metrics.from_dict(compute_metrics(run, spec=task, scoring_metrics=scoring_metrics))
+    elif not metrics.variants and task is not None:
         try:
             metrics = Metrics.from_dict(compute_metrics(run, spec=task))
         except (CausalGraphError, ValueError, KeyError, TypeError) as exc:
@@ -369,6 +376,11 @@ def _summary(run, task, records: Sequence[dict], notes: list[str]) -> tuple[list
             row.update(precision=m.get("precision"), recall=m.get("recall"), f1=m.get("f1"),
                        precision_ci95=m.get("precision_ci95"), recall_ci95=m.get("recall_ci95"),
                        f1_ci95=m.get("f1_ci95"), accuracy=m.get("accuracy"))
+        if m.get("scoring_metrics"):  # asked for by name (--scoring-metric, or the run's metrics.json)
+            cis = m.get("scoring_metrics_ci95") or {}
+            row["scoring_metrics"] = [[name, value, cis.get(name)] for name, value in m["scoring_metrics"].items()]
+            notes.extend(f"variant {v}: {n}" for n in m.get("notes") or () if n.split(" ")[0].split("_ci95")[0]
+                         in m["scoring_metrics"])
         if m.get("n_scored") == 0:  # nothing answered: no score (shown "—"), and why
             row["n_scored"] = 0
             notes.append(f"variant {v}: {m.get('note') or 'no score: no item was answered'}")
@@ -477,7 +489,8 @@ def run_difficulty(run, task, corpus, *, feature: str = DIFFICULTY_FEATURE, cach
 
 
 def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: Optional[dict] = None,
-                   difficulty_feature: str = DIFFICULTY_FEATURE, align: str = DEFAULT_RULE) -> RunView:
+                   difficulty_feature: str = DIFFICULTY_FEATURE, align: str = DEFAULT_RULE,
+                   scoring_metrics: Optional[Sequence[str]] = None) -> RunView:
     """Everything the page shows about one loaded run.
 
     Parameters
@@ -495,6 +508,9 @@ def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: 
     align
         For pair runs: the event alignment rule of each item's overlay graph
         (:func:`causalgraph.viewer.overlay.aligned_overlay`; default the one ``compare-graphs`` uses).
+    scoring_metrics
+        Registered scoring metrics (:mod:`causalgraph.scoring.scoring_metrics`) to score the run
+        with, shown beside each variant's scores; without them, those its ``metrics.json`` holds.
 
     Examples
     --------
@@ -563,7 +579,7 @@ def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: 
                       for x in by_item.get((r.get("variant"), r.get("item_id")), [])] for r in records]
         notes.append(f"every item was asked {n_epochs} times (--epochs); the table shows each item's majority answer "
                      "(ties: the earliest epoch's), and the item lists the answer of every epoch")
-    summary, totals = _summary(run, task, records, notes)
+    summary, totals = _summary(run, task, records, notes, scoring_metrics=scoring_metrics)
     # Pair runs (extraction, annotation) have no right-or-wrong label per item to model.
     difficulty = run_difficulty(run, task, corpus, feature=difficulty_feature, cache=cache) if pairs is None else []
     return RunView(name=name or Path(str(run.path)).name, path=str(run.path), task_name=task_name, model=run.model,

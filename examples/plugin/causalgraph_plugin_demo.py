@@ -15,7 +15,10 @@ Installed (``pip install ./examples/plugin``), it adds, with no file of causalgr
 * the reducer ``half~k`` (the chance that at least half of ``k`` samples drawn from an item's
   answers are right): ``bench report RUN --reducer half~3`` on a run with ``--epochs``;
 * the graph file format ``arrows`` (``.arrows`` files: one ``cause -> effect`` line per edge):
-  ``export-graphs DIR --format arrows`` writes it and ``--data FILE.arrows`` reads it back.
+  ``export-graphs DIR --format arrows`` writes it and ``--data FILE.arrows`` reads it back;
+* the scoring metric ``youden_j`` (Youden's J: recall of the positive class plus recall of the
+  negative class, minus 1) of binary runs: ``bench report RUN --scoring-metric youden_j``,
+  ``stats compare … --scoring-metric youden_j``, ``bench view RUN --scoring-metric youden_j``.
 
 ``causalgraph plugins`` lists them with their distribution, version and status.
 
@@ -31,10 +34,10 @@ import math
 import re
 
 from causalgraph.extend import (Backend, ComplexityMetric, Completion, Encoding, GraphFormat, Item, ReducerKind, Request,
-                                Task)
+                                ScoringMetric, Task)
 
-__all__ = ["TASK", "FoursBackend", "ENCODING", "METRIC", "REDUCER", "even_items", "arrows", "count_events",
-           "at_least_half"]
+__all__ = ["TASK", "FoursBackend", "ENCODING", "METRIC", "REDUCER", "FORMAT", "SCORING_METRIC", "even_items", "arrows",
+           "count_events", "at_least_half", "youden_j"]
 
 _VARIANTS = ("v_1",)
 _NUMBER = re.compile(r"Is (\d+) an even number")
@@ -122,3 +125,21 @@ def read_arrows(path):
 
 #: The file format: entry point ``arrows = "causalgraph_plugin_demo:FORMAT"`` in ``causalgraph.formats``.
 FORMAT = GraphFormat("arrows", ".arrows", write_arrows, read_arrows, description="one cause -> effect line per edge")
+
+
+def youden_j(matrix, labels, positive):
+    """Recall of the positive class + recall of the negative class − 1 (an unparsed answer is wrong).
+
+    ``matrix``: gold rows × answer columns (the labels, then unparsed); ``None`` when a class has no item.
+    """
+    pos = labels.index(positive)
+    neg = 1 - pos
+    if not matrix[pos].sum() or not matrix[neg].sum():
+        return None
+    return matrix[pos, pos] / matrix[pos].sum() + matrix[neg, neg] / matrix[neg].sum() - 1
+
+
+#: The scoring metric: entry point ``youden_j = "causalgraph_plugin_demo:SCORING_METRIC"`` in
+#: ``causalgraph.scoring_metrics``.
+SCORING_METRIC = ScoringMetric("youden_j", youden_j, "Youden's J: recall of both classes minus 1",
+                               bounds=(-1.0, 1.0), undefined="gold has one class only")

@@ -232,14 +232,17 @@ def test_the_six_registries_are_registries():
     from causalgraph.llm.registry import PROVIDERS
     from causalgraph.metrics import complexity
     from causalgraph.readwrite import FORMATS
+    from causalgraph.scoring.scoring_metrics import SCORING_METRICS
     from causalgraph.tasks import TASKS
 
-    assert {r.group for r in (TASKS, PROVIDERS, ENCODINGS_REGISTRY, complexity._REGISTRY, REDUCERS, FORMATS)} == {
+    assert {r.group for r in (TASKS, PROVIDERS, ENCODINGS_REGISTRY, complexity._REGISTRY, REDUCERS, FORMATS,
+                              SCORING_METRICS)} == {
         "causalgraph.tasks", "causalgraph.backends", "causalgraph.encodings", "causalgraph.metrics",
-        "causalgraph.reducers", "causalgraph.formats"} == set(ENTRY_POINT_GROUPS.values())
+        "causalgraph.reducers", "causalgraph.formats", "causalgraph.scoring_metrics"} == set(ENTRY_POINT_GROUPS.values())
     assert REDUCERS.names()[:4] == ("majority", "mean", "pass@k", "pass^k")
     for reg, typo in ((TASKS, "corrri"), (PROVIDERS, "mokc"), (ENCODINGS_REGISTRY, "graphxml"),
-                      (complexity._REGISTRY, "neste"), (REDUCERS, "majorty"), (FORMATS, "grahpml")):
+                      (complexity._REGISTRY, "neste"), (REDUCERS, "majorty"), (FORMATS, "grahpml"),
+                      (SCORING_METRICS, "mmc")):
         with pytest.raises(ConfigError, match="did you mean"):
             reg.get(typo)
 

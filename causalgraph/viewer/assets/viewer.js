@@ -138,6 +138,21 @@
       box.appendChild(table(["variant", "strategy", "items", "answered", "errors", "parse failures",
         macro ? "macro P" : "precision", macro ? "macro R" : "recall", macro ? "macro F1" : "F1", "F1 95% CI",
         "accuracy", "tokens in", "tokens out", "cost"], rows, {id: "summary-" + k}));
+      // Scoring metrics asked for by name (bench view --scoring-metric, or the run's metrics.json): a table of
+      // their own, a value with no number "undefined" (the notes say why), never a blank or a 0.
+      var asked = r.summary.filter(function (s) { return s.scoring_metrics; });
+      if (asked.length) {
+        var names = asked[0].scoring_metrics.map(function (m) { return m[0]; });
+        var head = ["variant"];
+        names.forEach(function (n) { head.push(n, n + " 95% CI"); });
+        box.appendChild(table(head, asked.map(function (s) {
+          var row = [s.variant];
+          s.scoring_metrics.forEach(function (m) {
+            row.push(s.n_scored === 0 ? "\u2014" : (m[1] === null ? "undefined" : m[1]), m[2] ? ci(m[2]) : "");
+          });
+          return row;
+        }), {id: "scoring-" + k}));
+      }
       var ll = r.summary.filter(function (s) { return s.method === "loglik" || s.method === "choice-logprobs"; });
       if (ll.length) {
         // Scored by log-likelihood: both choice rules, calibration, and a reliability diagram per variant.
