@@ -50,7 +50,7 @@ try:
         probs = ", ".join(f"{k} {v:.3f}" for k, v in (r.get("probs") or {}).items())
         print(f"{r['item_id']}: gold={r['gold']} label={r['label']} scored by {r.get('scoring')} "
               f"({probs or r.get('choice_read', {}).get('note')}); answer {r['response']!r}")
-    m = res.metrics["variants"]["A_5"]
+    m = res.metrics.variants["A_5"]
     ch, cal = m["choice_logprobs"], m["calibration"]
     # With no item read, ECE and Brier are undefined (None, with a note), not 0.
     figures = (f"ECE {cal['ece']:.4f}, Brier {cal['brier']:.4f} over the items read" if cal and cal["n"]

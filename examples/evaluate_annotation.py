@@ -23,7 +23,7 @@ out = Path(tempfile.mkdtemp()) / "annotate-run"
 res = annotate_corpus(cg.load_climatecause(), model, out=out, limit=limit, model_options=options,
                       max_tokens=1024 if model.startswith("llamacpp/") else None)
 print(f"run {res.path}: {res.requests_sent} requests, "
-      f"{res.metrics['parse_failures']} unreadable answers of {res.metrics['items']}")
+      f"{res.metrics.parse_failures} unreadable answers of {res.metrics.items}")
 
 report = cg.evaluate_annotation(out)
 for row in report.rows():

@@ -29,4 +29,4 @@ print(get_task("d-separation").items([asia], "MX_1.letters")[0].prompt)
 with tempfile.TemporaryDirectory() as tmp:
     built = get_task("adjustment-set").items(load_corpus("sample"), "A_1")
     run = run_benchmark("adjustment-set", ["A_1"], "mock/oracle", items=built, out=str(Path(tmp) / "oracle"))
-    print("oracle on the sample:", run.metrics["variants"]["A_1"]["f1"])
+    print("oracle on the sample:", run.metrics.variants["A_1"]["f1"])

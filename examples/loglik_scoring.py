@@ -40,7 +40,7 @@ first = cg.load_run(ll.path).responses[0]
 print(f"{first['item_id']}: gold {first['gold']}, continuations {first['continuations']}")
 print(f"  log-probabilities {first['logprobs']}, probabilities {first['probs']} -> {first['label']}")
 
-v = ll.metrics["variants"]["A_5"]
+v = ll.metrics.variants["A_5"]
 cal = v["calibration"]
 print(f"acc {v['loglik']['acc']:.4f}  acc_norm {v['loglik']['acc_norm']:.4f}  "
       f"(figures above use rule {v['loglik']['scores_rule']!r})")

@@ -32,7 +32,7 @@ print(f"{res.path}: {len(run.samples)} samples of {len(run.responses)} items, {r
 
 # One line per reducer: how a study would report the same 300 answers.
 for reducer in ("majority", "mean", "pass@1", "pass@k", "pass^k"):
-    v = compute_metrics(run, reducer=reducer)["variants"]["A_5"]
+    v = compute_metrics(run, reducer=reducer).variants["A_5"]
     if "pass" in v:
         lo, hi = v["pass_ci95"]
         print(f"{reducer:>8}: {v['pass']:.4f}  95% CI [{lo:.4f}, {hi:.4f}]")

@@ -31,5 +31,5 @@ for res in (oracle, const):
     emit_table(report_rows(run.metrics, run_name=run.model), "table",
                columns=["run", "variant", "items", "parse_fail_rate", "precision", "recall", "f1", "f1_ci95"])
     print()
-per_class = const.metrics["variants"]["A_4"]["per_class"]
+per_class = const.metrics.variants["A_4"]["per_class"]
 print("A_4 per class:", {k: round(v["f1"], 3) for k, v in per_class.items()})

@@ -33,7 +33,7 @@ with tempfile.TemporaryDirectory() as tmp:
     blank = run_benchmark("parents", variants, "mock/constant", items=built, out=str(Path(tmp) / "none"),
                           model_options={"text": "<Answer>none</Answer>"})
     for v in variants:
-        s = blank.metrics["variants"][v]
+        s = blank.metrics.variants[v]
         print(f"always 'none' on {v}: micro F1 {s['f1']:.3f}, exact-set accuracy {s['exact_match']:.3f}")
     table = compare_runs([oracle.path, blank.path], by="model")
     print(table[["task", "arm_a", "arm_b", "n", "diff", "ci_low", "ci_high", "b", "c", "p_holm"]].to_string())

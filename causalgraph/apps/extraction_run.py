@@ -53,7 +53,7 @@ def run_extraction(model: str, strategy: str | Sequence[str] = "zero-shot", *, t
     --------
     >>> r = run_extraction("mock/constant", "few-shot", limit=3, out="runs/demo",
     ...                    model_options={"text": "No relations extracted."})  # doctest: +SKIP
-    >>> r.metrics["variants"]["few-shot"]["token_pair_f1"]                     # doctest: +SKIP
+    >>> r.metrics.variants["few-shot"]["token_pair_f1"]                     # doctest: +SKIP
     0.0
     """
     task = _check_task(task)

@@ -42,7 +42,7 @@ from ..tasks import get_task
 from ..taskkit.item import Item
 from .clock import utc_now
 from .config import RunConfig
-from ..runlog.files import Ledger
+from ..runlog.files import Ledger, Metrics
 from .runner import open_cache, plan_requests, request_cost, write_cache_hits
 from ..llm.base import redact
 from ..runlog.store import RunStore, record_key
@@ -74,7 +74,7 @@ class BatchCollection:
     ingested: int = 0
     errors: int = 0
     pending: int = 0
-    metrics: Optional[dict[str, Any]] = None
+    metrics: Optional[Metrics] = None
 
 
 def _batch_backend(model: str, options: dict[str, Any], *, stored: bool = False):

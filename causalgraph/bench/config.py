@@ -15,6 +15,7 @@ from typing import Any, Optional, Sequence
 
 from ..errors import ConfigError
 from .._core.outputs import safe_name
+from ..runlog.files import Metrics
 from ..runlog.store import Run, load_run
 
 __all__ = ["RunConfig", "RunResult", "default_run_dir", "METHODS", "MAX_EPOCHS", "DEFAULT_MAX_CONNECTION_FAILURES",
@@ -237,10 +238,10 @@ class RunConfig:
 
 @dataclass
 class RunResult:
-    """What a run invocation did."""
+    """What a run invocation did (``metrics``: the typed ``metrics.json`` it wrote)."""
 
     path: Path
-    metrics: dict[str, Any]
+    metrics: Metrics
     requests_sent: int
     cache_hits: int
     skipped: int

@@ -7,6 +7,8 @@ task up, which that one must not do (the registry uses the rules).
 
 from __future__ import annotations
 
+import dataclasses
+
 import json
 from typing import Any, Optional
 
@@ -104,8 +106,7 @@ def _reparse_locked(store, spec, dry_run: bool) -> list[dict[str, Any]]:
         # The scoring metrics the run was scored with stay (bench run --scoring-metric).
         metrics = compute_metrics(run, spec=spec, scoring_metrics=list(run.metrics.scoring_metrics or ()))
         # What the invocations did is not a score: kept from the metrics the run had.
-        for k in ("requests_sent", "cache_hits", "skipped", "batch_requests"):
-            if getattr(run.metrics, k) is not None:
-                metrics[k] = getattr(run.metrics, k)
+        metrics = dataclasses.replace(metrics, **{k: getattr(run.metrics, k) for k in (
+            "requests_sent", "cache_hits", "skipped", "batch_requests") if getattr(run.metrics, k) is not None})
         store.write_metrics(metrics)
     return [summary[v] for v in summary]

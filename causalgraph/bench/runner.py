@@ -726,7 +726,7 @@ def run_benchmark(task: str, variants: Sequence[str] | str, model: str, *, items
     >>> from causalgraph.bench import Item
     >>> items = [Item("q1", "demo-yesno", "v1", "Is it?", "yes")]   # doctest: +SKIP
     >>> r = run_benchmark("demo-yesno", ["v1"], "mock/oracle", items=items, out="runs/demo")  # doctest: +SKIP
-    >>> r.metrics["variants"]["v1"]["f1"]   # doctest: +SKIP
+    >>> r.metrics.variants["v1"]["f1"]   # doctest: +SKIP
     1.0
     """
     if isinstance(variants, str):

@@ -79,6 +79,7 @@ __all__ = [
     "MAX_UNDEFINED_SHARE",
     "scoring_metric_scores",
     "check_scoring_metrics",
+    "REPORTED_NONE",
     "group_confusions",
 ]
 
@@ -204,7 +205,7 @@ def bootstrap_unit(records: Sequence[Mapping[str, Any]]) -> str:
     return "item" if have == 0 else "statement and item"
 
 
-def score_notes(metrics: Mapping[str, Any]) -> list[str]:
+def score_notes(metrics: "Metrics | Mapping[str, Any]") -> list[str]:
     """One line per variant note of a run's scores (undefined scores, intervals not estimable, the bootstrap unit).
 
     Examples
@@ -213,8 +214,9 @@ def score_notes(metrics: Mapping[str, Any]) -> list[str]:
     ...              "bootstrap": {"unit": "item", "unit_note": "no item names its statement"}})
     ["A_5: no 'yes' in gold or answers", 'bootstrap: no item names its statement']
     """
-    out = [f"{v}: {n}" for v, s in (metrics.get("variants") or {}).items() for n in (s.get("notes") or [])]
-    note = (metrics.get("bootstrap") or {}).get("unit_note")
+    metrics = Metrics.of(metrics)
+    out = [f"{v}: {n}" for v, s in (metrics.variants or {}).items() for n in (s.get("notes") or [])]
+    note = (metrics.bootstrap or {}).get("unit_note")
     if note:
         out.append(f"bootstrap: {note}")
     return out
@@ -629,8 +631,9 @@ def _metric_names(spec) -> list[str]:
 
 
 def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reducer=None,
-                    scoring_metrics=None) -> dict[str, Any]:
-    """``metrics.json`` of a run: per-variant scores and counts, strategy means, tokens and cost.
+                    scoring_metrics=None) -> Metrics:
+    """``metrics.json`` of a run, as the typed :class:`~causalgraph.runlog.files.Metrics`: per-variant
+    scores and counts, strategy means, tokens and cost (``to_dict()`` is what is written).
 
     Parameters
     ----------
@@ -662,8 +665,8 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reduce
     --------
     >>> from causalgraph.runlog.store import load_run
     >>> m = compute_metrics(load_run("runs/demo-yesno__mock-oracle__v1"))   # doctest: +SKIP
-    >>> m["variants"]["v1"]["f1"]                                       # doctest: +SKIP
-    1.0
+    >>> m.variants["v1"]["f1"], m.to_dict()["task"]                    # doctest: +SKIP
+    (1.0, 'yes-no')
     """
     spec = spec or get_task(run.task)
     epochs = run.epochs
@@ -712,23 +715,27 @@ def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reduce
     else:
         metric_names = _metric_names(spec)
     metric_names += [f"scoring_metrics.{m.name}" for m in asked]
-    # Only a run asked for scoring metrics has the key (every other metrics.json keeps its bytes).
-    described = {"scoring_metrics": {m.name: m.description for m in asked}} if asked else {}
-    return {
-        "task": run.task,
-        "model": run.model,
+    # Built as the typed record (the written form is its to_dict()); the fields it leaves None are not
+    # written, so only a run asked for scoring metrics has that key (every other metrics.json keeps its bytes).
+    return Metrics(
+        task=run.task,
+        model=run.model,
         **sampling,
         **totals,
         # of no answer: undefined, not 0 (a run whose every request failed has no parse-failure rate)
-        "parse_failure_rate": totals["parse_failures"] / totals["answered"] if totals["answered"] else None,
-        "tokens_in": tok_in,
-        "tokens_out": tok_out,
-        "cost_usd": cost,
-        "bootstrap": _bootstrap_record(run, n_boot, seed),
-        "variants": per_variant,
-        "strategies": aggregate_strategies(per_variant, spec.strategy_of, metric_names),
-        **described,
-    }
+        parse_failure_rate=totals["parse_failures"] / totals["answered"] if totals["answered"] else None,
+        tokens_in=tok_in,
+        tokens_out=tok_out,
+        cost_usd=cost,
+        bootstrap=_bootstrap_record(run, n_boot, seed),
+        variants=per_variant,
+        strategies=aggregate_strategies(per_variant, spec.strategy_of, metric_names),
+        scoring_metrics={m.name: m.description for m in asked} if asked else None,
+    )
+
+
+#: The fields of a run's scores that ``bench report --format json`` shows as ``null`` when undefined.
+REPORTED_NONE = ("parse_failure_rate",)
 
 
 def check_scoring_metrics(names, spec, red: Optional[Reducer] = None, epochs: int = 1) -> tuple[ScoringMetric, ...]:

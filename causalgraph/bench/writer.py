@@ -15,6 +15,8 @@ fields parsed by the same task parser.
 
 from __future__ import annotations
 
+import dataclasses
+
 import hashlib
 import time
 from pathlib import Path
@@ -30,6 +32,7 @@ from .config import RunConfig
 from ..taskkit.item import Item
 from .prepare import PreparedRun, prepare_run
 from .progress import Progress
+from ..runlog.files import Metrics
 from ..runlog.record import RunRecord
 from .scoring import compute_metrics
 from ..runlog.store import RunStore
@@ -234,7 +237,7 @@ class RunWriter:
         self.store.sync()
 
     def finish(self, invocation: dict[str, Any], metrics: Optional[dict[str, Any]] = None, *,
-               score: bool = True) -> Optional[dict[str, Any]]:
+               score: bool = True) -> Optional[Metrics]:
         """Record the invocation in the manifest and, with ``score``, score the run into ``metrics.json``.
 
         Parameters
@@ -249,7 +252,7 @@ class RunWriter:
 
         Returns
         -------
-        dict or None
+        Metrics or None
             The metrics written, or ``None`` without ``score``.
         """
         if self.prep is not None:
@@ -264,11 +267,11 @@ class RunWriter:
         run = self.store.load()
         out = compute_metrics(run, spec=self.spec,
                               scoring_metrics=self.scoring_metrics or list(run.metrics.scoring_metrics or ()))
-        out.update(metrics or {})
+        out = dataclasses.replace(out, **(metrics or {}))
         self.store.write_metrics(out)
         return out
 
-    def finish_counts(self) -> dict[str, Any]:
+    def finish_counts(self) -> Optional[Metrics]:
         """:meth:`finish` with this invocation's counters (a live run, an inspect import)."""
         c, skipped = self.counters, self.prep.skipped if self.prep is not None else 0
         probe = {} if self.probe_usage is None else {"probe_usage": dict(self.probe_usage)}

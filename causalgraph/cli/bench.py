@@ -19,7 +19,7 @@ from ._common import (add_data_option, add_format_option, add_graph_edit_option,
 from ..llm.pricing import load_prices
 from ..bench.scoring import (
     ANSWER_GRAPH_COLUMNS, report_rows, accuracy_column, agreement_columns, answer_graph_columns, loglik_columns,
-    pending_column, compute_metrics, task_columns, score_notes, format_mean_std as _pm
+    pending_column, compute_metrics, task_columns, score_notes, format_mean_std as _pm, REPORTED_NONE
 )
 from ..bench.reparse import reparse_run
 from ..runlog.files import Metrics
@@ -164,25 +164,25 @@ def _cmd_run(args) -> int:
     print(f"run {result.path}: {result.written} written, {result.skipped} already answered; "
           f"{plural(result.requests_sent, 'request')} sent{probes}, {plural(result.cache_hits, 'cache hit')}{shared}"
           f"{asked}; {plural(result.errors, 'error')}; "
-          f"tokens in {m['tokens_in']:,} out {m['tokens_out']:,}, cost ${m['cost_usd']:.4f}", file=sys.stderr)
+          f"tokens in {m.tokens_in:,} out {m.tokens_out:,}, cost ${m.cost_usd:.4f}", file=sys.stderr)
     if result.waiting_in_batch:
         print(f"causalgraph bench: {plural(result.waiting_in_batch, 'item waits', 'items wait')} in an open Batch job; "
               f"run `causalgraph bench "
               f"batch collect {result.path}` for them", file=sys.stderr)
-    for v, s in m.get("variants", {}).items():
+    for v, s in (m.variants or {}).items():
         # A high share of unreadable answers usually means a prompt/parser mismatch, not a bad model.
         if s.get("answered") and s.get("parse_failure_rate", 0) >= 0.2:
             print(f"causalgraph bench: warning: variant {v}: {s['parse_failures']} of {s['answered']} answers name no "
                   f"label (rules {s.get('rules')}); they count as wrong — inspect {result.path}/responses.jsonl",
                   file=sys.stderr)
     rows = _summary_rows(m, result.path)
-    for v, s in m.get("variants", {}).items():
+    for v, s in (m.variants or {}).items():
         if s.get("n_scored") == 0:
             print(f"causalgraph bench: note: variant {v}: {s.get('note')}", file=sys.stderr)
     emit_table(_dash_unscored(rows, args.format), args.format,
                columns=_RUN_COLUMNS[:2] + pending_column(rows) + _RUN_COLUMNS[2:]
                + accuracy_column(rows) + agreement_columns(rows) + loglik_columns(rows) + _scored_column(rows, args)
-               + [c for name in (m.get("scoring_metrics") or {}) for c in (name, f"{name}_ci95")])
+               + [c for name in (m.scoring_metrics or {}) for c in (name, f"{name}_ci95")])
     for line in score_notes(m):  # undefined scores are blank in the table; say why
         print(f"causalgraph bench: note: {line}", file=sys.stderr)
     return 1 if result.errors else 0
@@ -223,31 +223,32 @@ def _cmd_report(args) -> int:
         m = compute_metrics(run, n_boot=args.bootstrap, seed=args.seed, reducer=reducer,
                             scoring_metrics=args.scoring_metric)
         _add_answer_graph(m, run, args)
-        if (args.per_class or args.confusion) and m["variants"] and not any(
-                "per_class" in s or "confusion" in s for s in m["variants"].values()):
-            spec = get_task(m["task"]) if m["task"] in list_tasks() else None
+        if (args.per_class or args.confusion) and m.variants and not any(
+                "per_class" in s or "confusion" in s for s in m.variants.values()):
+            spec = get_task(m.task) if m.task in list_tasks() else None
             what = (f"a binary task: its precision, recall and F1 are those of the positive class {spec.positive!r}"
                     if spec is not None and spec.kind == "binary" else "a task scored without classes")
             opts = " and ".join(o for o, on in (("--per-class", args.per_class), ("--confusion", args.confusion)) if on)
-            print(f"causalgraph bench: note: {opts}: {path} ({m['task']}) is {what}; per-class scores and "
+            print(f"causalgraph bench: note: {opts}: {path} ({m.task}) is {what}; per-class scores and "
                   f"confusion matrices are for multiclass tasks", file=sys.stderr)
-        allm.append({"run": str(path), "metrics": m})
+        # the JSON output: the written form, with the parse-failure rate of a run with no answer as null
+        allm.append({"run": str(path), "metrics": m.to_dict(keep=REPORTED_NONE)})
         for line in score_notes(m):
             print(f"causalgraph bench: note: {path}: {line}", file=sys.stderr)
         if plot_dir is not None:
             _plot_run(plot_dir, path, m)
         rows += report_rows(m, run_name=str(path))
         if args.per_class:
-            for v, s in m["variants"].items():
+            for v, s in m.variants.items():
                 for lab, pc in (s.get("per_class") or {}).items():
-                    rows.append({"run": str(path), "task": m["task"], "model": m["model"], "variant": f"{v}:{lab}",
+                    rows.append({"run": str(path), "task": m.task, "model": m.model, "variant": f"{v}:{lab}",
                                  "strategy": s.get("strategy"), "items": pc["support"],
                                  "precision": pc["precision"], "recall": pc["recall"], "f1": pc["f1"]})
             # Per class, mean ± std over the variants of each strategy (the layout of Table 18).
-            for strat, agg in m.get("strategies", {}).items():
+            for strat, agg in (m.strategies or {}).items():
                 labels = [k.split(".")[1] for k in agg if k.startswith("per_class.") and k.endswith(".f1")]
                 for lab in labels:
-                    rows.append({"run": str(path), "task": m["task"], "model": m["model"],
+                    rows.append({"run": str(path), "task": m.task, "model": m.model,
                                  "variant": f"[{strat}]:{lab}",
                                  "strategy": strat, **{met: _pm(agg[f"per_class.{lab}.{met}"])
                                                        for met in ("precision", "recall", "f1")}})
@@ -303,7 +304,7 @@ def _add_answer_graph(metrics, run, args) -> None:
     spec = find_task(run.task)
     if spec is None or spec.parse_graph is None:
         return
-    for v, s in metrics["variants"].items():
+    for v, s in (metrics.variants or {}).items():
         ag = answer_graph_scores(run.records(v), spec, rule=args.align, n_boot=args.bootstrap, seed=args.seed)
         if ag is not None:
             s["answer_graph"] = ag

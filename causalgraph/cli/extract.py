@@ -45,7 +45,7 @@ def run(args) -> int:
                          concurrency=args.concurrency, max_tokens=args.max_tokens, temperature=args.temperature,
                          model_options=model_options(args), cache=not args.no_cache)
     rows = []
-    for v, m in res.metrics.get("variants", {}).items():
+    for v, m in (res.metrics.variants or {}).items():
         row = {"strategy": v, "items": m.get("items"), "answered": m.get("answered"), "errors": m.get("errors"),
                "parse_failures": m.get("parse_failures")}
         if task == "pubmedcausal-extract":

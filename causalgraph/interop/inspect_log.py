@@ -239,7 +239,7 @@ def import_inspect_log(log: str | os.PathLike, out: Optional[str | os.PathLike] 
     Examples
     --------
     >>> res = import_inspect_log("logs/2026-01-01_ccr-member_abc.eval", "runs/ccr-member-inspect")  # doctest: +SKIP
-    >>> res.metrics["variants"]["A_5"]["f1"]                                                          # doctest: +SKIP
+    >>> res.metrics.variants["A_5"]["f1"]                                                          # doctest: +SKIP
     0.5
     """
     path = Path(log)

@@ -94,10 +94,14 @@ class LogFile:
     def _written(self, name: str, value: Any) -> Any:
         return value
 
-    def to_dict(self) -> dict[str, Any]:
-        """The object as written: keys in :meth:`field_names` order, a field left unset (``None``) out."""
+    def to_dict(self, *, keep: tuple[str, ...] = ()) -> dict[str, Any]:
+        """The object as written: keys in :meth:`field_names` order, a field left unset (``None``) out.
+
+        ``keep`` names fields written even when ``None`` (``null``: a value that is undefined, as the
+        parse-failure rate of a run with no answer in ``bench report --format json``).
+        """
         return {name: self._written(name, getattr(self, name)) for name in self.field_names()
-                if getattr(self, name) is not None}
+                if getattr(self, name) is not None or name in keep}
 
     @classmethod
     def of(cls, value: Any, where: Optional[str] = None):

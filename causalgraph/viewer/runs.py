@@ -343,10 +343,10 @@ def _summary(run, task, records: Sequence[dict], notes: list[str], *,
             raise ConfigError(f"--scoring-metric: {run.path} is a run of task {run.task!r}, which is not registered "
                               "here; its answers cannot be scored")
         # Asked for by name: the run scored with them (metrics.json may predate them), a bad ask one error line.
-        metrics = Metrics.from_dict(compute_metrics(run, spec=task, scoring_metrics=scoring_metrics))
+        metrics = compute_metrics(run, spec=task, scoring_metrics=scoring_metrics)
     elif not metrics.variants and task is not None:
         try:
-            metrics = Metrics.from_dict(compute_metrics(run, spec=task))
+            metrics = compute_metrics(run, spec=task)
         except (CausalGraphError, ValueError, KeyError, TypeError) as exc:
             notes.append(f"scores could not be computed ({exc}); counts only")
     rows = []

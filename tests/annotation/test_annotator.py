@@ -85,13 +85,13 @@ def test_annotate_texts_resumes_without_asking_again(tmp_path):
     assert (r2.requests_sent, r2.skipped) == (0, 2)
     sts = statements_from_run(out)
     assert [s.id for s in sts] == ["text-1", "text-2"] and all(len(s.relations) == 2 for s in sts)
-    assert r1.metrics["variants"]["few-shot"]["evaluated"] is False  # free text has no gold
+    assert r1.metrics.variants["few-shot"]["evaluated"] is False  # free text has no gold
 
 
 def test_annotate_corpus_with_the_oracle_reproduces_gold_exactly(tmp_path, climatecause):
     out = tmp_path / "oracle"
     res = annotate_corpus(climatecause, "mock/oracle", out=out, limit=8, cache=False)
-    m = res.metrics["variants"]["few-shot"]
+    m = res.metrics.variants["few-shot"]
     assert m["parse_failures"] == 0 and m["rules"] == {"embedded": 8}  # the oracle wraps its answer in <Answer>
     rep = evaluate_annotation(out)
     assert rep.pairs["exact"] == {"precision": 1.0, "recall": 1.0, "f1": 1.0}
@@ -164,7 +164,7 @@ def test_annotate_corpus_end_to_end_with_smollm2(tmp_path, climatecause, smollm2
         "json", "fenced", "embedded", "repaired", "list", "arrows", "unparsed", "empty")
     rep = evaluate_annotation(out, reference="paper")
     assert rep.counts["statements"] == 1 and rep.counts["failed"] == int(line["label"] is None)
-    assert res.metrics["variants"]["zero-shot"]["parse_failures"] == rep.counts["failed"]
+    assert res.metrics.variants["zero-shot"]["parse_failures"] == rep.counts["failed"]
 
 
 def test_statements_from_run_restores_input_order_whatever_the_finishing_order(tmp_path):

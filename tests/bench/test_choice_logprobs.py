@@ -441,7 +441,7 @@ def test_a_variant_whose_every_request_failed_keeps_its_choice_logprobs_columns_
     res = run_benchmark("ccr-eci-position", ["0_4"], "openai/standin", method="choice-logprobs", limit=2,
                         data=str(climatecause_path), concurrency=1, model_options={"base_url": standin.url},
                         out=tmp_path / "r")
-    v = res.metrics["variants"]["0_4"]
+    v = res.metrics.variants["0_4"]
     assert (v["n_scored"], v["method"], v["calibration"]) == (0, "choice-logprobs", None)
     ch = v["choice_logprobs"]
     assert (ch["acc"], ch["acc_norm"], ch["reached"], ch["read"], ch["parsed"]) == (None, None, None, 0, 0)
@@ -473,7 +473,7 @@ def test_no_item_read_shows_calibration_undefined_with_its_note(standin, isolate
     from causalgraph.viewer import build_run_view
 
     res = _departing_run(standin, climatecause_path, tmp_path)
-    v = res.metrics["variants"]["0_4"]
+    v = res.metrics.variants["0_4"]
     assert (v["choice_logprobs"]["read"], v["choice_logprobs"]["reached"], v["calibration"]["n"]) == (0, 0.0, 0)
     assert v["calibration"]["ece"] is None and v["calibration"]["brier"] is None
     # bench report: the blank ECE and Brier cells are said why, on stderr.

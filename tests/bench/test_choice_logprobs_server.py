@@ -57,7 +57,7 @@ def test_three_tasks_are_read_from_a_real_chat_endpoint_and_agree_with_true_logl
         if r["scoring"] == "logprobs":
             assert r["choice_read"]["position"] == 0 and r["choice_read"]["top_k"] >= 20
             assert abs(sum(r["probs"].values()) - 1) < 1e-9
-    m = ch.metrics["variants"][variant]["choice_logprobs"]
+    m = ch.metrics.variants[variant]["choice_logprobs"]
     read = [i for i, r in chr_.items() if r["scoring"] == "logprobs"]
     assert m["read"] == len(read) and m["reached"] == pytest.approx(len(read) / 4)
     if task in ("ccr-member", "reachability"):

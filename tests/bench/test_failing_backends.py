@@ -296,7 +296,7 @@ def test_an_epochs_run_with_nothing_answered_has_no_mean_score(always_raises, is
     assert res.errors == 6
     run = load_run(res.path)
     for reducer in ("mean", "majority", "pass@2"):
-        v = compute_metrics(run, reducer=reducer, n_boot=10)["variants"]["v_1"]
+        v = compute_metrics(run, reducer=reducer, n_boot=10).variants["v_1"]
         assert v["n_scored"] == 0, reducer
         assert all(v.get(k) is None for k in ("precision", "recall", "f1", "pass")), (reducer, v)
 

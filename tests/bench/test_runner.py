@@ -217,11 +217,11 @@ def test_constant_answers_score_the_paper_label_distribution(climatecause_path, 
     # §6.1: membership yes 115 / no 397; position start 32, middle 48, end 35, none 397 (512 events).
     yes = run_benchmark("ccr-member", ["SN_5"], "mock/constant", data=str(climatecause_path), out=tmp_path / "m",
                         model_options={"text": "Yes"})
-    m = yes.metrics["variants"]["SN_5"]
+    m = yes.metrics.variants["SN_5"]
     assert (m["items"], m["precision"], m["recall"]) == (512, 115 / 512, 1.0)
     start = run_benchmark("ccr-position", ["ML_4"], "mock/constant", data=str(climatecause_path), out=tmp_path / "p",
                           model_options={"text": "<Answer>start</Answer>"})
-    p = start.metrics["variants"]["ML_4"]
+    p = start.metrics.variants["ML_4"]
     assert {k: v["support"] for k, v in p["per_class"].items()} == {"start": 32, "middle": 48, "end": 35, "none": 397}
     assert p["per_class"]["start"]["precision"] == 32 / 512 and p["accuracy"] == 32 / 512
     # The authors' start-against-none figure keeps the 32 start and 397 none events only.
@@ -287,7 +287,7 @@ def test_run_benchmark_works_where_an_event_loop_is_already_running_as_in_a_note
         return run_benchmark(YN_TASK, ["v_1"], "mock/oracle", items=items, out=tmp_path / "nb")
 
     res = asyncio.run(cell())
-    assert res.written == 4 and res.metrics["variants"]["v_1"]["f1"] == 1.0
+    assert res.written == 4 and res.metrics.variants["v_1"]["f1"] == 1.0
     # An error inside reaches the caller as itself.
     async def failing():
         return run_benchmark(YN_TASK, ["v_1"], "mock/oracle", items=items, out=tmp_path / "nb", limit=0)

@@ -148,16 +148,16 @@ def test_report_reducers_on_a_run_counted_by_hand(tmp_path):
     assert run.epochs == 3 and len(run.samples) == 12 and len(run.responses) == 4
     # majority: yes, yes (1 of 3 epochs said no), no (a three-way tie: epoch 1's "no"), no
     assert [r["label"] for r in run.responses] == ["yes", "yes", "no", "no"]
-    maj = compute_metrics(run, n_boot=50)["variants"][HAND_VARIANT]
+    maj = compute_metrics(run, n_boot=50).variants[HAND_VARIANT]
     assert (maj["precision"], maj["recall"], maj["f1"]) == (0.5, 0.5, 0.5)  # TP q0, FP q1, FN q2
     assert maj["agreement"]["identical"] == 0.25 and maj["agreement"]["fleiss_kappa"] == pytest.approx(-1 / 41)
     # mean: epoch F1 = 0.5 (as the majority), 1.0 (all right), 0.0 (no true positive)
     mean = compute_metrics(run, reducer="mean")
-    v = mean["variants"][HAND_VARIANT]
-    assert mean["reducer"] == "mean" and v["f1"] == pytest.approx(0.5) and v["epoch_sd"]["f1"] == pytest.approx(0.5)
+    v = mean.variants[HAND_VARIANT]
+    assert mean.reducer == "mean" and v["f1"] == pytest.approx(0.5) and v["epoch_sd"]["f1"] == pytest.approx(0.5)
     assert (v["items"], v["samples"], v["parse_failures"]) == (4, 12, 1)
-    assert compute_metrics(run, reducer="pass@2")["variants"][HAND_VARIANT]["pass"] == pytest.approx(5 / 6)
-    assert compute_metrics(run, reducer="pass^k")["variants"][HAND_VARIANT]["pass"] == pytest.approx(1 / 4)
+    assert compute_metrics(run, reducer="pass@2").variants[HAND_VARIANT]["pass"] == pytest.approx(5 / 6)
+    assert compute_metrics(run, reducer="pass^k").variants[HAND_VARIANT]["pass"] == pytest.approx(1 / 4)
 
 
 def test_bench_report_and_stats_agreement_print_the_reduced_scores(tmp_path, capsys):
@@ -194,7 +194,7 @@ def test_pass_k_of_a_set_valued_task_counts_exact_sets(climatecause_path, isolat
     for r in run.samples:  # right when the parsed set is the gold set
         exact.setdefault(r["item_id"], []).append(sorted(r["label"] or []) == sorted(r["gold"]))
     expected = sum(all(v) for v in exact.values()) / len(exact)
-    assert compute_metrics(run, reducer="pass^3")["variants"]["A_1"]["pass"] == pytest.approx(expected)
+    assert compute_metrics(run, reducer="pass^3").variants["A_1"]["pass"] == pytest.approx(expected)
     assert 0 < expected < 1
 
 
@@ -203,8 +203,8 @@ def test_a_run_without_epochs_keeps_its_metrics_keys_and_reads_as_one_epoch(isol
     m = json.loads((tmp_path / "r" / "metrics.json").read_text())
     assert "epochs" not in m and "reducer" not in m and "agreement" not in m["variants"]["v_1"]
     assert load_run(res.path).epochs == 1
-    assert compute_metrics(load_run(res.path), reducer="mean")["variants"]["v_1"]["f1"] == 1.0
-    assert compute_metrics(load_run(res.path), reducer="pass@1")["variants"]["v_1"]["pass"] == 1.0
+    assert compute_metrics(load_run(res.path), reducer="mean").variants["v_1"]["f1"] == 1.0
+    assert compute_metrics(load_run(res.path), reducer="pass@1").variants["v_1"]["pass"] == 1.0
 
 
 def test_a_line_with_a_bad_epoch_is_refused_naming_the_value():
@@ -310,8 +310,8 @@ def test_the_mean_refuses_a_run_whose_epochs_are_not_all_complete_and_says_what_
         compute_metrics(run, reducer="mean")
     with pytest.raises(ConfigError, match=r"fewer than 3 samples .*--epochs 3"):
         compute_metrics(run, reducer="pass@3")
-    assert compute_metrics(run, reducer="pass@2")["variants"][HAND_VARIANT]["items"] == 4
-    assert compute_metrics(run)["variants"][HAND_VARIANT]["pending"] == 1
+    assert compute_metrics(run, reducer="pass@2").variants[HAND_VARIANT]["items"] == 4
+    assert compute_metrics(run).variants[HAND_VARIANT]["pending"] == 1
 
 
 def test_a_variant_without_answers_has_no_pass_value_and_stays_out_of_the_strategy_mean(tmp_path):
@@ -321,9 +321,9 @@ def test_a_variant_without_answers_has_no_pass_value_and_stays_out_of_the_strate
     manifest["items"]["A_2"] = 4
     (path / "manifest.json").write_text(json.dumps(manifest))
     m = compute_metrics(load_run(path), reducer="pass@2")
-    assert m["variants"]["A_2"]["pass"] is None and m["variants"]["A_2"]["pending"] == 12
-    assert m["reducer"] == "pass@2"
-    assert m["strategies"]["Avg"]["pass"] == {"mean": pytest.approx(5 / 6), "std": None, "n": 1}
+    assert m.variants["A_2"]["pass"] is None and m.variants["A_2"]["pending"] == 12
+    assert m.reducer == "pass@2"
+    assert m.strategies["Avg"]["pass"] == {"mean": pytest.approx(5 / 6), "std": None, "n": 1}
 
 
 def test_pass_at_k_names_its_k_per_run_in_a_report_of_several_runs(tmp_path, capsys, isolated_cache):

@@ -40,11 +40,11 @@ def test_the_oracle_scores_accuracy_one_and_every_record_keeps_continuations_log
         assert r["continuations"] == {"start": "start", "middle": "middle", "end": "end", "none": "none"}
         assert r["logprobs"][r["gold"]] == 0.0 and r["probs"][r["gold"]] == 1.0
         assert sum(r["probs"].values()) == pytest.approx(1.0) and r["response"] == r["gold"]
-    s = res.metrics["variants"]["A_5"]
+    s = res.metrics.variants["A_5"]
     assert s["loglik"]["acc"] == 1.0 and s["loglik"]["acc_norm"] == 1.0 and s["accuracy"] == 1.0
     assert s["loglik"]["scores_rule"] == "acc" and set(s["loglik"]["rules"]) == {"acc", "acc_norm"}
     assert s["calibration"]["ece"] == 0.0 and s["calibration"]["brier"] == 0.0 and s["calibration"]["n"] == 30
-    assert res.metrics["method"] == "loglik"
+    assert res.metrics.method == "loglik"
     assert run.manifest.parameters["method"] == "loglik" and run.manifest.record_schema == 3
 
 
@@ -55,7 +55,7 @@ def test_a_generated_run_writes_no_method_anywhere(climatecause_path, tmp_path):
     text = (res.path / "responses.jsonl").read_text()
     for key in ("method", "continuations", "logprobs", "probs"):
         assert f'"{key}"' not in text
-    assert "method" not in res.metrics and "loglik" not in res.metrics["variants"]["A_5"]
+    assert res.metrics.method is None and "loglik" not in res.metrics.variants["A_5"]
 
 
 def test_mock_noisy_puts_its_mass_on_a_seeded_wrong_label_with_probability_flip(climatecause_path, tmp_path):
@@ -75,10 +75,10 @@ def test_mock_noisy_puts_its_mass_on_a_seeded_wrong_label_with_probability_flip(
         assert r["probs"][r["label"]] == 1.0 and r["probs"][r["gold"]] == 0.0
     # All mass on one label: confidence 1 everywhere, so ECE is the error rate and Brier twice it.
     err = len(wrong) / len(ra)
-    cal = a.metrics["variants"]["A_5"]["calibration"]
+    cal = a.metrics.variants["A_5"]["calibration"]
     assert cal["ece"] == pytest.approx(err) and cal["ece_adaptive"] == pytest.approx(err)
     assert cal["brier"] == pytest.approx(2 * err)
-    assert a.metrics["variants"]["A_5"]["loglik"]["acc"] == pytest.approx(1 - err)
+    assert a.metrics.variants["A_5"]["loglik"]["acc"] == pytest.approx(1 - err)
 
 
 def test_a_variant_that_asks_for_reasoning_first_is_refused_in_one_line_before_anything(climatecause_path, tmp_path):
@@ -123,7 +123,7 @@ def test_a_task_without_closed_labels_is_refused(climatecause_path, tmp_path):
 def test_variant_all_under_loglik_takes_the_variants_that_ask_for_the_answer_alone(climatecause_path, tmp_path):
     res = run_benchmark("ccr-member", "all", "mock/oracle", data=str(climatecause_path), limit=2, method="loglik",
                         out=tmp_path / "r")
-    assert list(res.metrics["variants"]) == ["A_5", "A_6", "SN_5", "SN_6", "ML_5", "ML_6"]
+    assert list(res.metrics.variants) == ["A_5", "A_6", "SN_5", "SN_6", "ML_5", "ML_6"]
 
 
 def test_the_cache_key_holds_the_method_and_the_continuations():

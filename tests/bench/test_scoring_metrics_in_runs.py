@@ -54,11 +54,12 @@ def test_unasked_the_metrics_are_those_of_before_and_asked_only_keys_are_added(t
     run = load_run(two_runs[0])
     plain = compute_metrics(run)
     asked = compute_metrics(run, scoring_metrics=["mcc", "balanced_accuracy"])
-    assert "scoring_metrics" not in plain and all("scoring_metrics" not in v for v in plain["variants"].values())
-    v0, v1 = plain["variants"]["A_5"], asked["variants"]["A_5"]
+    assert plain.scoring_metrics is None and all("scoring_metrics" not in v for v in plain.variants.values())
+    assert "scoring_metrics" not in plain.to_dict()
+    v0, v1 = plain.variants["A_5"], asked.variants["A_5"]
     assert {k: v for k, v in v1.items() if not k.startswith("scoring_metrics")} == v0
-    assert {k: v for k, v in asked.items() if k not in ("variants", "strategies", "scoring_metrics")} == \
-        {k: v for k, v in plain.items() if k not in ("variants", "strategies")}
+    assert {k: v for k, v in asked.to_dict().items() if k not in ("variants", "strategies", "scoring_metrics")} == \
+        {k: v for k, v in plain.to_dict().items() if k not in ("variants", "strategies")}
     recs = run.records("A_5")
     gold = [r["gold"] for r in recs]
     pred = [r["label"] if r["label"] is not None else "unparsed" for r in recs]
@@ -81,7 +82,7 @@ def test_the_interval_is_the_statement_bootstrap_of_the_f1_interval_with_the_sam
     register_scoring_metric(ScoringMetric("f1_again", f1, "F1 of the positive class"))
     try:
         m = compute_metrics(load_run(two_runs[0]), scoring_metrics=["f1_again"], n_boot=300, seed=4)
-        v = m["variants"]["A_5"]
+        v = m.variants["A_5"]
         assert v["scoring_metrics"]["f1_again"] == pytest.approx(v["f1"])
         assert v["scoring_metrics_ci95"]["f1_again"] == pytest.approx(v["f1_ci95"], abs=1e-12)
     finally:

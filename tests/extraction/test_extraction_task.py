@@ -46,7 +46,7 @@ def test_run_extraction_with_gold_answers_scores_one_and_resumes(tmp_path, pubme
     backend = GoldTuples({i.id: i.meta["pairs"] for i in items})
     out = tmp_path / "run"
     r = run_extraction("test/gold-tuples", "few-shot", limit=4, out=out, backend=backend, cache=False)
-    m = r.metrics["variants"]["few-shot"]
+    m = r.metrics.variants["few-shot"]
     assert m["token_pair_f1"] == 1.0 and m["exact_pair_f1"] == 1.0 and m["parse_failures"] == 0
     # The headline scores `bench report` prints are the token pair scores.
     assert (m["precision"], m["recall"], m["f1"]) == (1.0, 1.0, 1.0)
@@ -62,7 +62,7 @@ def test_run_extraction_with_gold_answers_scores_one_and_resumes(tmp_path, pubme
 def test_run_extraction_null_answers_count_as_parse_failures_and_missed_pairs(tmp_path, pubmed_test):
     r = run_extraction("mock/constant", "zs", limit=3, out=tmp_path / "r", cache=False,
                        model_options={"text": "I do not know."})
-    m = r.metrics["variants"]["zero-shot"]
+    m = r.metrics.variants["zero-shot"]
     assert m["parse_failures"] == 3 and m["null_predictions"] == 3 and m["token_pair_recall"] == 0.0
     saved = json.loads((tmp_path / "r" / "predictions.json").read_text())
     assert [p["null"] for p in saved["predictions"]] == [True, True, True]
@@ -72,7 +72,7 @@ def test_run_extraction_null_answers_count_as_parse_failures_and_missed_pairs(tm
 def test_run_extraction_detection_scores_the_causal_class(tmp_path):
     r = run_extraction("mock/constant", "cot", task="detect", limit=5, out=tmp_path / "d", cache=False,
                        model_options={"text": "Reasoning... Final Output: \"1\""})
-    m = r.metrics["variants"]["cot"]
+    m = r.metrics.variants["cot"]
     # The prepared split holds causal rows only: all five are true positives.
     assert (m["precision"], m["recall"], m["f1"]) == (1.0, 1.0, 1.0)
 
@@ -110,7 +110,7 @@ def test_run_extraction_end_to_end_with_smollm2(tmp_path, pubmed_test, smollm2_g
         row = preds.rows[str(line["meta"]["s/n"])]
         assert row.rule == parsed.rule and row.null == parsed.null
         assert [p.cause for p in row.pairs] == [p.cause for p in parsed.pairs]
-    m = r.metrics["variants"]["zero-shot"]
+    m = r.metrics.variants["zero-shot"]
     rep = evaluate_extraction(out, pubmed_test, only_predicted=True)
     assert m["token_pair_f1"] == pytest.approx(rep.metric("token")["f1"])
     assert m["parse_failures"] == rep.summary["null_predictions"]

@@ -152,7 +152,7 @@ def test_a_failed_sample_is_a_failed_line_counted_as_wrong(climatecause_path, tm
     assert (res.written, res.errors) == (8, 1)
     rec = next(r for r in load_run(res.path).responses if r["item_id"] == items[3].id)
     assert rec["response"] is None and rec["label"] is None and "the model server went away" in rec["error"]
-    s = res.metrics["variants"]["A_5"]
+    s = res.metrics.variants["A_5"]
     assert (s["items"], s["answered"], s["errors"]) == (8, 7, 1)
 
 
@@ -189,7 +189,7 @@ def test_a_log_with_epochs_imports_as_a_run_with_epochs(climatecause_path, tmp_p
     # mockllm answers from the prompt alone: every epoch the same answer, the planned one.
     planned = {it.id: planned_answer(task, it)[1] for it in items}
     assert all(r["label"] == planned[r["item_id"]] for r in run.samples)
-    assert res.metrics["variants"]["A_5"]["agreement"]["identical"] == 1.0
+    assert res.metrics.variants["A_5"]["agreement"]["identical"] == 1.0
     # Importing again adds nothing.
     assert import_inspect_log(log.location, tmp_path / "run").written == 0
     # One epoch alone and every epoch do not mix in one folder, in either order; nor do two single epochs.
@@ -223,7 +223,7 @@ def test_a_custom_scored_task_reports_in_inspect_what_bench_report_reports(pubme
     log = run_eval(inspect_task("pubmedcausal-extract", "zero-shot", data=str(pubmed_test_path)),
                    mock_model(answer), tmp_path / "logs", limit=40)
     res = import_inspect_log(log.location, tmp_path / "run")
-    mine = res.metrics["variants"]["zero-shot"]
+    mine = res.metrics.variants["zero-shot"]
     figures = metrics_of(log)
     assert set(figures) == {"precision", "recall", "f1", "parse_failure_rate"}
     for k, v in figures.items():

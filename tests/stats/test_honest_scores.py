@@ -169,7 +169,7 @@ def test_metrics_json_records_item_unit_when_no_item_names_its_statement(tmp_pat
         x["meta"].pop("statement_id", None)
     (run / "responses.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
     m = compute_metrics(load_run(run))
-    assert m["bootstrap"]["unit"] == "item" and "6 of 6 items" in m["bootstrap"]["unit_note"]
+    assert m.bootstrap["unit"] == "item" and "6 of 6 items" in m.bootstrap["unit_note"]
 
 
 def _bin_frame():

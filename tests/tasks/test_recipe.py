@@ -59,8 +59,8 @@ def test_the_runner_scores_a_task_it_has_never_heard_of(runs, golds):
     n_yes = golds.count("yes")
     assert 0 < n_yes < len(golds)  # the check below can tell a right answer from a wrong one
     for v in ("plain", "polite"):
-        assert oracle.metrics["variants"][v]["f1"] == 1.0
-        m = no.metrics["variants"][v]
+        assert oracle.metrics.variants[v]["f1"] == 1.0
+        m = no.metrics.variants[v]
         assert (m["tp"], m["fn"], m["tn"]) == (0, n_yes, len(golds) - n_yes) and m["f1"] == 0.0
 
 

@@ -52,7 +52,7 @@ def test_the_oracle_answers_extraction_items_with_the_reference_and_scores_full_
     run = load_run(res.path)
     items = {it.id: it for it in TASK.items(pubmed_test, "few-shot")[:60]}
     assert all(r["response"] == reference_extraction(items[r["item_id"]]) for r in run.responses)
-    s = res.metrics["variants"]["few-shot"]
+    s = res.metrics.variants["few-shot"]
     assert s["parse_failures"] == 0 and s["f1"] == pytest.approx(1.0)
 
 
@@ -73,7 +73,7 @@ def test_noisy_mock_answers_a_flipped_extraction_item_with_no_relation_or_an_unr
             "Output: No relations extracted.", [], "none-stated")
     r = got[empty.id]
     assert [(p["cause"], p["effect"]) for p in r["label"]] == [("an unrelated event", "another unrelated event")]
-    assert res.metrics["variants"]["zero-shot"]["parse_failures"] == 0
+    assert res.metrics.variants["zero-shot"]["parse_failures"] == 0
 
 
 def test_noisy_mock_answers_a_flipped_annotation_with_a_wrong_annotation_in_the_answer_format(climatecause,
@@ -87,7 +87,7 @@ def test_noisy_mock_answers_a_flipped_annotation_with_a_wrong_annotation_in_the_
     items = text_items([st.text for st in statements], "zero-shot")
     res = run_benchmark("annotate", "zero-shot", "mock/noisy", items=items, out=tmp_path / "n", temperature=1.0,
                         model_options={"flip": 1})
-    assert res.metrics["variants"]["zero-shot"]["parse_failures"] == 0
+    assert res.metrics.variants["zero-shot"]["parse_failures"] == 0
     got = statements_from_run(tmp_path / "n")
     assert [[(r.cause, r.effect) for r in st.relations] for st in got] == [
         [("an unrelated event", "another unrelated event")], [], [], []]

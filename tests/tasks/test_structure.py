@@ -179,11 +179,11 @@ def test_parents_and_reachability_run_through_the_oracle_and_score_perfectly(cli
     res = run_benchmark("parents", ["A_1", "INC_2.nonsense"], "mock/oracle", data=str(climatecause_path),
                         out=str(tmp_path / "p"))
     for v in ("A_1", "INC_2.nonsense"):
-        s = res.metrics["variants"][v]
+        s = res.metrics.variants[v]
         assert s["items"] == 512 and s["f1"] == 1.0 and s["exact_match"] == 1.0 and s["macro"]["f1"] == 1.0
         assert s["parse_failures"] == 0 and s["unknown_answers"] == 0
     res = run_benchmark("reachability", ["MX_1"], "mock/oracle", data=str(climatecause_path), out=str(tmp_path / "r"))
-    assert res.metrics["variants"]["MX_1"]["f1"] == 1.0
+    assert res.metrics.variants["MX_1"]["f1"] == 1.0
 
 
 @pytest.mark.parametrize("task", ["parents", "sinks"])

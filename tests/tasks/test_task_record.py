@@ -180,4 +180,4 @@ def test_bench_report_prints_the_custom_task(runs, capsys):
     assert main(["bench", "report", str(oracle.path), "--format", "csv"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0].endswith("exact_accuracy") and TOY in out
-    assert json.dumps(oracle.metrics["strategies"]["plain"]["exact.accuracy"]["mean"]) == "1.0"
+    assert json.dumps(oracle.metrics.strategies["plain"]["exact.accuracy"]["mean"]) == "1.0"

@@ -27,9 +27,9 @@ def test_the_payload_carries_each_items_choices_and_the_summary_its_calibration(
         assert d["choices"] == [[lab, r["continuations"][lab], r["logprobs"][lab], r["probs"][lab]]
                                 for lab in ("start", "middle", "end", "none")]
     row = view.summary[0]
-    cal = res.metrics["variants"]["A_5"]["calibration"]
+    cal = res.metrics.variants["A_5"]["calibration"]
     assert (row["method"], row["ece"], row["brier"], row["calibrated"]) == ("loglik", cal["ece"], cal["brier"], 40)
-    assert row["acc"] == res.metrics["variants"]["A_5"]["loglik"]["acc"] and len(row["reliability"]) == 15
+    assert row["acc"] == res.metrics.variants["A_5"]["loglik"]["acc"] and len(row["reliability"]) == 15
     # A generated run carries none of it.
     gen = run_benchmark("ccr-position", ["A_5"], "mock/oracle", data=str(climatecause_path), limit=5, out=tmp_path / "g")
     gview = build_run_view(load_run(gen.path), data=str(climatecause_path))
@@ -47,7 +47,7 @@ def test_the_page_shows_calibration_a_reliability_diagram_and_the_choice_probabi
     assert load.errors == [] and load.external == []
     cells = chromium.js("return Array.prototype.map.call(document.querySelectorAll('#calibration-0 tbody td'),"
                         " function (td) { return td.textContent; })")
-    cal = res.metrics["variants"]["A_5"]["calibration"]
+    cal = res.metrics.variants["A_5"]["calibration"]
     # variant, acc, acc_norm, reached (choice-logprobs runs only: blank here), ECE, adaptive ECE, Brier, items
     assert cells[0] == "A_5" and cells[3] == "" and cells[4] == f"{cal['ece']:.4f}" and \
         cells[6] == f"{cal['brier']:.4f}"
