@@ -42,7 +42,7 @@ from ..tasks import get_task
 from ..taskkit.item import Item
 from .clock import utc_now
 from .config import RunConfig
-from ..runlog.files import Ledger, Metrics
+from ..runlog.files import Ledger, Manifest, Metrics
 from .runner import open_cache, plan_requests, request_cost, write_cache_hits
 from ..llm.base import redact
 from ..runlog.store import RunStore, record_key
@@ -109,9 +109,9 @@ def _never_submitted(entries: Sequence[dict[str, Any]]) -> list[str]:
     return [e["local_id"] for e in entries if e.get("state") in ("prepared", "uploaded")]
 
 
-def _run_token(store: RunStore, manifest: dict[str, Any]) -> str:
+def _run_token(store: RunStore, manifest: Manifest) -> str:
     """An id for this run directory, put into batch metadata to find lost batches again."""
-    raw = f"{store.path.resolve()}|{manifest.get('started')}"
+    raw = f"{store.path.resolve()}|{manifest.started}"
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
@@ -344,16 +344,16 @@ def _collect_locked(store: RunStore, wait: bool, poll_interval: float, timeout: 
     ledger = store.read_ledger()
     if not ledger["batches"]:
         raise ConfigError(f"{store.path}: the run has no Batch job (no {store.ledger_path.name})")
-    options = dict((manifest.get("parameters") or {}).get("model_options") or {})
-    backend = _batch_backend(manifest["model"], options, stored=True)
+    options = dict((manifest.parameters or {}).get("model_options") or {})
+    backend = _batch_backend(manifest.model, options, stored=True)
     unsent = _never_submitted(ledger["batches"])
     _offline_guard(backend, "bench batch collect" + (f" (which submits batch {', '.join(unsent)}, never submitted)"
                                                      if unsent else ""))
-    writer = RunWriter.reopen(store, get_task(manifest["task"]), manifest, mode="batch-collect")
+    writer = RunWriter.reopen(store, get_task(manifest.task), manifest, mode="batch-collect")
     client = batch_client_for(backend)
     token = _run_token(store, manifest)
     result = BatchCollection(path=store.path)
-    cfg = RunConfig(task=manifest["task"], variants=manifest.get("variants") or ["-"], model=manifest["model"],
+    cfg = RunConfig(task=manifest.task, variants=manifest.variants or ["-"], model=manifest.model,
                     cache=cache, cache_path=cache_path)
     rcache = open_cache(cfg)
     deadline = None if timeout is None else time.monotonic() + timeout

@@ -27,6 +27,7 @@ from .clock import utc_now
 from .config import DEFAULT_MAX_FAILED_ITEMS, RunConfig, default_run_dir
 from ..runlog.samples import sample_key
 from ..taskkit.item import Item
+from ..runlog.files import Manifest
 from ..runlog.store import RunStore
 from ..datasets import load_corpus
 from ..graph.edits import check_edit, join_edit, split_edit
@@ -93,11 +94,12 @@ def dataset_info(corpus) -> dict[str, Any]:
     return {"name": getattr(corpus, "name", None), "source": None if src is None else str(src), "sha256": sha}
 
 
-def _fingerprint(manifest: dict[str, Any], spec: Task) -> dict[str, Any]:
+def _fingerprint(manifest: Manifest, spec: Task) -> dict[str, Any]:
     """What must not change between two invocations writing into one run directory."""
-    p = manifest.get("parameters", {})
-    return {"task": manifest.get("task"), "model": manifest.get("model"),
-            "dataset_sha256": (manifest.get("dataset") or {}).get("sha256"),
+    p = manifest.parameters or {}
+    dataset = manifest.dataset if isinstance(manifest.dataset, dict) else {}
+    return {"task": manifest.task, "model": manifest.model,
+            "dataset_sha256": dataset.get("sha256"),
             "temperature": p.get("temperature"), "max_tokens": p.get("max_tokens"), "seed": p.get("seed"),
             "backend": p.get("backend_identity"), "method": p.get("method", "generate"),
             "choice_logprobs": p.get("choice_logprobs"),
@@ -152,7 +154,7 @@ def run_prompts(spec: Task, config: RunConfig, store: Optional[RunStore] = None,
             old = store.read_manifest()
         except CausalGraphError:
             old = None  # reported where the manifest is checked, before anything is written
-        if old is not None and old.get("task") == spec.name:
+        if old is not None and old.task == spec.name:
             return spec.manifest_prompts(old)
     return spec.prompt_catalog()
 
@@ -165,7 +167,7 @@ class PreparedRun:
     variants: list[str]
     by_variant: dict[str, list[Item]]
     store: RunStore
-    manifest: dict[str, Any]
+    manifest: Manifest
     invocation: dict[str, Any]
     todo: list[Item]
     skipped: int
@@ -291,11 +293,12 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: l
                     mode: str, prompts: Optional[str] = None,
                     choices: Optional[dict[str, dict[str, str]]] = None) -> PreparedRun:
     """The part of :func:`prepare_run` that runs while this process holds the run directory."""
-    manifest = {
-        "task": config.task,
-        "variants": variants,
-        "model": config.model,
-        "parameters": {
+    # Built as the typed record and serialised once, by the store (fields left None are not written).
+    manifest = Manifest(
+        task=config.task,
+        variants=variants,
+        model=config.model,
+        parameters={
             "temperature": config.temperature, "max_tokens": config.max_tokens, "seed": config.seed,
             "limit": config.limit, "concurrency": config.concurrency, "max_attempts": config.max_attempts,
             "retry_base": config.retry_base, "retry_cap": config.retry_cap,
@@ -311,18 +314,18 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: l
             **({"choice_logprobs": _choice_parameters(config, backend, choices or {})}
                if config.method == "choice-logprobs" else {}),
         },
-        "dataset": ds,
-        **({"prompts": prompts} if prompts is not None else {}),
-        "items": {v: len(its) for v, its in by_variant.items()},
-        **({"graph_edit": config.graph_edit} if config.graph_edit not in (None, "real") else {}),
-        "causalgraph_version": __version__,
+        dataset=ds,
+        prompts=prompts,
+        items={v: len(its) for v, its in by_variant.items()},
+        graph_edit=config.graph_edit if config.graph_edit not in (None, "real") else None,
+        causalgraph_version=__version__,
         # The lowest schema that reads the lines: 3 for loglik lines, 2 for epochs, 1 otherwise.
-        "record_schema": {"loglik": 3, "choice-logprobs": 4}.get(config.method, 1),
-        "python": platform.python_version(),
-        "started": utc_now(),
-        "invocations": [],
-    }
-    old: dict[str, Any] = {}
+        record_schema={"loglik": 3, "choice-logprobs": 4}.get(config.method, 1),
+        python=platform.python_version(),
+        started=utc_now(),
+        invocations=[],
+    )
+    old = Manifest()
     if store.exists():
         old = store.read_manifest()
         a, b = _fingerprint(old, spec), _fingerprint(manifest, spec)
@@ -331,13 +334,11 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: l
             raise ConfigError(
                 f"{out} holds a run with different " + ", ".join(f"{k} ({a[k]!r} there, {b[k]!r} now)" for k in diff)
                 + "; choose another --out to start a new run")
-        manifest["started"] = old.get("started", manifest["started"])
-        manifest["invocations"] = list(old.get("invocations") or [])
-        manifest["variants"] = list(old.get("variants") or []) + [v for v in variants if v not in (old.get("variants") or [])]
-        items_count = dict(old.get("items") or {})
-        items_count.update(manifest["items"])
-        manifest["items"] = items_count
-    epochs = max(int(config.epochs), int(old.get("epochs") or 1))
+        manifest.started = old.started or manifest.started
+        manifest.invocations = list(old.invocations or [])
+        manifest.variants = list(old.variants or []) + [v for v in variants if v not in (old.variants or [])]
+        manifest.items = {**(old.items or {}), **manifest.items}
+    epochs = max(int(config.epochs), int(old.epochs or 1))
     if epochs > 1:
         if mode not in ("live", "import-inspect"):
             raise ConfigError(f"{out} asks every item {epochs} times (--epochs); {mode} answers each item once — "
@@ -345,12 +346,12 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: l
         if mode == "live" and config.temperature is not None and float(config.temperature) == 0.0:
             raise ConfigError(f"{out} asks every item {epochs} times, which only samples different answers above "
                               "temperature 0: give --temperature T > 0 (or 'default'), or choose another --out")
-        manifest["epochs"] = epochs
+        manifest.epochs = epochs
         # Lines carry `epoch`: the lowest schema that reads them (older runs keep version 1).
-        manifest["record_schema"] = max(2, manifest["record_schema"])
-    if spec.parse_graph is not None and any(spec.parse_graph("", v) is not None for v in manifest["variants"]):
+        manifest.record_schema = max(2, manifest.record_schema)
+    if spec.parse_graph is not None and any(spec.parse_graph("", v) is not None for v in manifest.variants):
         # Lines of a graph-first variant carry `graph` (version 5); other runs keep the version they had.
-        manifest["record_schema"] = max(5, manifest["record_schema"])
+        manifest.record_schema = max(5, manifest.record_schema)
     # Every line checked before anything is asked or written: a broken folder stays as it is.
     lines = store.checked_lines(manifest, epochs, quiet=True)
     answered = {sample_key(r) for r in lines if not r.get("error")}
@@ -365,7 +366,7 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: l
         invocation["epochs"] = epochs
         if config.epochs != epochs:
             invocation["epochs_asked"] = config.epochs
-    manifest["invocations"].append(invocation)
+    manifest.invocations.append(invocation)
     store.write_manifest(manifest)
 
     in_batch = _keys_in_open_batches(store)

@@ -64,7 +64,7 @@ def reparse_run(path, *, dry_run: bool = False) -> list[dict[str, Any]]:
     [{'variant': '0_1', 'lines': 874, 'changed': 0, 'parse_failures_before': 0, 'parse_failures_after': 0}]
     """
     store = RunStore(path)
-    spec = get_task(store.read_run_manifest().task)
+    spec = get_task(store.read_manifest().task)
     if not dry_run:  # rewriting the file while a run appends to it would lose the appended lines
         store.acquire("bench parse")
     try:

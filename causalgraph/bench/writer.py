@@ -32,7 +32,7 @@ from .config import RunConfig
 from ..taskkit.item import Item
 from .prepare import PreparedRun, prepare_run
 from .progress import Progress
-from ..runlog.files import Metrics
+from ..runlog.files import Manifest, Metrics
 from ..runlog.record import RunRecord
 from .scoring import compute_metrics
 from ..runlog.store import RunStore
@@ -174,7 +174,8 @@ class RunWriter:
     spec
         The run's task.
     manifest
-        The manifest being written (the caller may add to it before :meth:`finish`).
+        The :class:`~causalgraph.runlog.files.Manifest` being written (the caller may set its fields
+        before :meth:`finish`; it is serialised once, by the store).
     prep
         What :meth:`prepare` found (``None`` after :meth:`reopen`).
     counters
@@ -182,7 +183,7 @@ class RunWriter:
         invocation; :meth:`append` counts ``written``, the caller the rest.
     """
 
-    def __init__(self, store: RunStore, spec: Task, manifest: dict[str, Any], *,
+    def __init__(self, store: RunStore, spec: Task, manifest: Manifest, *,
                  prep: Optional[PreparedRun] = None, mode: str = "live", progress: Optional[Progress] = None):
         self.store, self.spec, self.manifest, self.prep, self.mode = store, spec, manifest, prep, mode
         self.progress = progress
@@ -205,7 +206,7 @@ class RunWriter:
         return writer
 
     @classmethod
-    def reopen(cls, store: RunStore, spec: Task, manifest: dict[str, Any], mode: str) -> "RunWriter":
+    def reopen(cls, store: RunStore, spec: Task, manifest: Manifest, mode: str) -> "RunWriter":
         """A writer for a folder this process holds already, whose invocation :meth:`finish` records."""
         return cls(store, spec, manifest, mode=mode)
 
@@ -258,8 +259,9 @@ class RunWriter:
         if self.prep is not None:
             self.prep.invocation.update(invocation)
         else:
-            self.manifest.setdefault("invocations", []).append({"started": utc_now(), "mode": self.mode,
-                                                                **invocation})
+            if self.manifest.invocations is None:
+                self.manifest.invocations = []
+            self.manifest.invocations.append({"started": utc_now(), "mode": self.mode, **invocation})
         self.store.write_manifest(self.manifest)
         if not score:
             return None

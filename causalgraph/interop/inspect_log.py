@@ -91,7 +91,7 @@ def _pick_epoch(log, path: Path, epoch: Optional[int]) -> list:
 def _old_inspect(out: Path) -> dict[str, Any]:
     """The ``inspect`` entry of the manifest already in ``out`` (``{}`` for a new folder or a run of causalgraph's)."""
     store = RunStore(out)
-    return dict(store.read_manifest().get("inspect") or {}) if store.exists() else {}
+    return dict(store.read_manifest().inspect or {}) if store.exists() else {}
 
 
 def _check_epoch_mix(out: Path, old: dict[str, Any], epochs: Optional[list[int]], single: int) -> None:
@@ -187,7 +187,7 @@ def _check_same_items(path: Path, out: Path, items, first: dict) -> None:
         return
     manifest = store.read_manifest()
     held: dict[tuple[str, str], dict[str, Any]] = {}
-    for r in store.checked_lines(manifest, int(manifest.get("epochs") or 1), quiet=True):
+    for r in store.checked_lines(manifest, int(manifest.epochs or 1), quiet=True):
         held.setdefault((r.get("variant"), r.get("item_id")), r)
     for it in items:
         rec = held.get((it.variant, it.id))
@@ -291,7 +291,7 @@ def import_inspect_log(log: str | os.PathLike, out: Optional[str | os.PathLike] 
     writer = RunWriter.prepare(config, backend, items=items, dataset=dataset, mode="import-inspect")
     prep = writer.prep
     try:
-        prep.manifest["inspect"] = {
+        prep.manifest.inspect = {
             "log": str(path.resolve()), "eval_id": data.eval.eval_id, "run_id": data.eval.run_id,
             "task": data.eval.task, "task_args": dict(data.eval.task_args or {}), "status": data.status,
             "created": data.eval.created,

@@ -198,7 +198,7 @@ OPTIONAL_FIELDS = ("epoch", "batch_id", "graph", "method", "continuations", "log
                    "choice_read")
 
 
-def record_schema_of(manifest: Mapping[str, Any], where: str = "manifest") -> int:
+def record_schema_of(manifest: Any, where: str = "manifest") -> int:
     """The record schema of a run (1 for folders written before the version was recorded).
 
     Raises
@@ -211,7 +211,8 @@ def record_schema_of(manifest: Mapping[str, Any], where: str = "manifest") -> in
     >>> record_schema_of({}), record_schema_of({"record_schema": 1})
     (1, 1)
     """
-    version = manifest.get("record_schema", 1)
+    # A Manifest (runlog.files, which imports this module) or the dict of one.
+    version = manifest.get("record_schema", 1) if isinstance(manifest, Mapping) else manifest.record_schema or 1
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise SchemaError(f"{where}: record_schema {version!r}, expected a positive integer")
     if version > RECORD_SCHEMA:

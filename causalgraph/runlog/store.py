@@ -360,18 +360,12 @@ class RunStore:
         if self.orphans():
             raise self._missing_manifest("nothing in it was changed")
 
-    def read_manifest(self) -> dict[str, Any]:
+    def read_manifest(self) -> Manifest:
+        """``manifest.json`` as a :class:`~causalgraph.runlog.files.Manifest` (an unknown field, a newer schema or
+        a wrong type refused in one line naming the file)."""
         if not self.manifest_path.is_file():
             raise self._missing_manifest("it cannot be read as a run")
-        manifest = _read_json(self.manifest_path)
-        # Checked through the typed manifest (an unknown field, a newer schema, a wrong type are refused); the
-        # writers that read it to write it again get the dict.
-        Manifest.from_dict(manifest, str(self.manifest_path))
-        return manifest
-
-    def read_run_manifest(self) -> Manifest:
-        """``manifest.json`` as a :class:`~causalgraph.runlog.files.Manifest` (refused as :meth:`read_manifest`)."""
-        return Manifest.from_dict(self.read_manifest(), str(self.manifest_path))
+        return Manifest.from_dict(_read_json(self.manifest_path), str(self.manifest_path))
 
     def write_manifest(self, manifest: Manifest | dict[str, Any]) -> None:
         """Write ``manifest.json`` through :class:`~causalgraph.runlog.files.Manifest` (its written key order)."""
@@ -477,7 +471,7 @@ class RunStore:
         except FileNotFoundError:
             self._kept_size = 0
 
-    def _kept_lines(self, manifest: dict[str, Any]) -> Optional[list[dict[str, Any]]]:
+    def _kept_lines(self, manifest: Manifest) -> Optional[list[dict[str, Any]]]:
         """The kept lines when they are still the whole file, checked as :meth:`checked_lines` checks them."""
         if self._kept is None:
             return None
@@ -556,7 +550,7 @@ class RunStore:
         """Keys ``(task, variant, item_id)`` of items that have an answer (a line without error)."""
         return {record_key(r) for r in self.iter_lines() if not r.get("error")}
 
-    def checked_lines(self, manifest: dict[str, Any], epochs: Optional[int] = None, *,
+    def checked_lines(self, manifest: Manifest, epochs: Optional[int] = None, *,
                       quiet: bool = False) -> list[dict[str, Any]]:
         """Every line of ``responses.jsonl`` through the record schema, checked against the manifest.
 
@@ -569,12 +563,13 @@ class RunStore:
         """
         return self._checked(self.iter_numbered_lines(quiet), manifest, epochs)
 
-    def _checked(self, numbered, manifest: dict[str, Any], epochs: Optional[int], *,
+    def _checked(self, numbered, manifest: Manifest, epochs: Optional[int], *,
                  start: Optional[int] = 1) -> list[dict[str, Any]]:
         """Records through the schema and the manifest's checks (``numbered``: (line, raw) pairs, or raws when
         ``start`` is None)."""
-        limit = epochs if epochs is not None else int(manifest.get("epochs") or 1)
-        task = manifest.get("task")
+        manifest = Manifest.of(manifest)
+        limit = epochs if epochs is not None else int(manifest.epochs or 1)
+        task = manifest.task
         out = []
         if start is None:
             numbered = ((None, raw) for raw in numbered)
@@ -648,7 +643,7 @@ class RunStore:
                     latest[key] = rec
         # Lines are appended in completion order, which depends on timing; readers get a
         # stable order: variants as the manifest lists them, then item ids.
-        vorder = {v: i for i, v in enumerate(manifest.get("variants") or [])}
+        vorder = {v: i for i, v in enumerate(manifest.variants or [])}
         order.sort(key=lambda k: (k[0], vorder.get(k[1], len(vorder)), k[1], k[2], k[3]))
         samples = [latest[k] for k in order]
         responses = samples
@@ -659,7 +654,7 @@ class RunStore:
         if writer is not None:
             logger.warning(f"note: {self.path} is being written by another process ({writer}); what follows reads "
                            "the lines written so far")
-        return Run(path=self.path, manifest=Manifest.from_dict(manifest, str(self.manifest_path)),
+        return Run(path=self.path, manifest=manifest,
                    responses=responses, metrics=Metrics.from_dict(self.read_metrics(), str(self.metrics_path)),
                    attempts=lines, ledger=Ledger.from_dict(self.read_ledger(), str(self.ledger_path)),
                    samples=samples, writer=writer)
