@@ -322,6 +322,9 @@ def run_compare(args) -> int:
     if args.chi2 and args.midp:
         raise ConfigError("--chi2 and --midp: choose one McNemar test")
     if args.rank:
+        if args.scoring_metric:
+            raise ConfigError("--scoring-metric with --rank: the arms are ranked by their F1 (tie groups, rank "
+                              "intervals); compare a scoring metric's differences without --rank")
         return _compare_rank(args)
     if args.interval == "bootstrap":
         # Kept for comparison with earlier results; it is the one interval of the command that misses the level.

@@ -149,3 +149,10 @@ def test_stats_compare_adds_each_metrics_difference_and_its_interval(two_runs):
     plain = compare_runs(list(two_runs), by="model")
     assert list(plain.columns) == [c for c in t.columns if not c.startswith("mcc_")]
     assert plain.iloc[0].to_dict() == {k: v for k, v in row.items() if not k.startswith("mcc_")}
+
+
+def test_stats_compare_refuses_a_scoring_metric_with_rank_in_one_line(two_runs, capsys):
+    assert main(["stats", "compare", str(two_runs[0]), str(two_runs[1]), "--by", "model", "--rank",
+                 "--scoring-metric", "mcc"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--scoring-metric with --rank" in err
