@@ -768,8 +768,9 @@ def scoring_metric_scores(records: Sequence[Mapping[str, Any]], spec, metrics: S
 
     The interval is the statement bootstrap of the built-in scores (the same resamples of the same
     seed), percentile, widened for few statements by :func:`small_sample_factor` and clipped to the
-    metric's bounds; it is not estimable (``None``, a note) with fewer than
-    :data:`MIN_STATEMENTS_INTERVAL` statements or more than :data:`MAX_UNDEFINED_SHARE` of
+    metric's bounds; it is not estimable (``None``, a note) with fewer than the metric's
+    ``min_statements`` (:data:`MIN_STATEMENTS_INTERVAL` unless a simulation says otherwise) or more than
+    :data:`MAX_UNDEFINED_SHARE` of
     resamples where the metric is undefined (docs/statistics.md, "Scoring metrics").  ``minimum=False``
     gives the interval below the minimum too (for the simulations that set the minimum:
     benchmarks/bench_scoring_metric_level.py); ``unscored``: the variant has no answered item.
@@ -802,10 +803,10 @@ def scoring_metric_scores(records: Sequence[Mapping[str, Any]], spec, metrics: S
             continue
         if not n_boot:
             continue
-        if n_groups < (MIN_STATEMENTS_INTERVAL if minimum else 2):
+        if n_groups < (m.min_statements if minimum else 2):
             notes.append(f"{m.name}_ci95 not estimable: "
                          + ("all items come from one statement" if n_groups < 2 else
-                            f"{n_groups} statements, at least {MIN_STATEMENTS_INTERVAL} needed for the statement "
+                            f"{n_groups} statements, at least {m.min_statements} needed for the statement "
                             "bootstrap to cover (docs/statistics.md)"))
             continue
         resampled = np.array([math.nan if (x := m.value(mat, labels, positive)) is None else x for mat in mats])

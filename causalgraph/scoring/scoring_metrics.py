@@ -52,7 +52,12 @@ from ..errors import ConfigError
 from .._core.registry import ENTRY_POINT_GROUPS, Registry, record_name, short_repr
 
 __all__ = ["ScoringMetric", "register_scoring_metric", "unregister_scoring_metric", "get_scoring_metric",
-           "scoring_metric_names", "scoring_metrics_asked", "SCORING_METRICS", "TASK_KINDS", "RESERVED_NAMES"]
+           "scoring_metric_names", "scoring_metrics_asked", "SCORING_METRICS", "TASK_KINDS", "RESERVED_NAMES",
+           "DEFAULT_MIN_STATEMENTS"]
+
+#: The default fewest statements of a scoring metric's run interval: the F1 interval's
+#: (:data:`causalgraph.bench.scoring.MIN_STATEMENTS_INTERVAL`, which a test keeps equal).
+DEFAULT_MIN_STATEMENTS = 30
 
 #: The task kinds a scoring metric can declare (a task scored by its own scorer has no confusion matrix).
 TASK_KINDS = ("binary", "multiclass")
@@ -93,6 +98,10 @@ class ScoringMetric:
         The least and greatest value it can take: its bootstrap interval is clipped to them.
     undefined
         When it has no value, for the note that says so (``"every answer is one class"``).
+    min_statements
+        Fewest statements for its run interval (``bench report``'s ``NAME_ci95``; below, not
+        estimable with a note): :data:`DEFAULT_MIN_STATEMENTS`, the F1 interval's minimum, unless a
+        simulation of the metric says otherwise (``balanced_accuracy``: 63; docs/statistics.md).
 
     Examples
     --------
@@ -108,6 +117,7 @@ class ScoringMetric:
     kinds: tuple[str, ...] = ("binary",)
     bounds: tuple[float, float] = (0.0, 1.0)
     undefined: str = ""
+    min_statements: int = DEFAULT_MIN_STATEMENTS
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "kinds", tuple(self.kinds))
@@ -147,6 +157,10 @@ def _check(name: str, metric: Any) -> ScoringMetric:
     if not metric.kinds or bad:
         raise ConfigError(f"scoring metric {name!r}: kinds {metric.kinds!r}; expected one or more of "
                           f"{', '.join(TASK_KINDS)}")
+    if isinstance(metric.min_statements, bool) or not isinstance(metric.min_statements, int) \
+            or metric.min_statements < 2:
+        raise ConfigError(f"scoring metric {name!r}: min_statements {metric.min_statements!r}; expected an integer "
+                          "of at least 2 (a bootstrap over statements needs two)")
     lo, hi = metric.bounds if len(metric.bounds) == 2 else (None, None)
     if not all(isinstance(b, (int, float)) and not isinstance(b, bool) and math.isfinite(b) for b in (lo, hi)) \
             or lo >= hi:
@@ -186,7 +200,9 @@ def _builtins(registry: Registry) -> None:
         kinds=TASK_KINDS, bounds=(-1.0, 1.0), undefined="every gold label, or every answer, is one class"))
     registry.register("balanced_accuracy", ScoringMetric(
         "balanced_accuracy", _balanced_accuracy, "mean over the gold classes of each class's recall",
-        kinds=TASK_KINDS, undefined="no item"))
+        # Its run interval covers 0.919 at 30 and 40 statements (4,000 simulated datasets each), 0.936 at 63:
+        # benchmarks/bench_scoring_metric_level.py, docs/statistics.md#scoring-metrics.
+        kinds=TASK_KINDS, undefined="no item", min_statements=63))
 
 
 #: Every scoring metric by name: the built-ins, those registered with :func:`register_scoring_metric`,

@@ -57,7 +57,13 @@ def test_unasked_the_metrics_are_those_of_before_and_asked_only_keys_are_added(t
     assert plain.scoring_metrics is None and all("scoring_metrics" not in v for v in plain.variants.values())
     assert "scoring_metrics" not in plain.to_dict()
     v0, v1 = plain.variants["A_5"], asked.variants["A_5"]
-    assert {k: v for k, v in v1.items() if not k.startswith("scoring_metrics")} == v0
+    assert {k: v for k, v in v1.items() if not k.startswith("scoring_metrics") and k != "notes"} == \
+        {k: v for k, v in v0.items() if k != "notes"}
+    # the notes of before, then the scoring metrics' own (balanced accuracy: 40 statements, 63 needed)
+    old_notes = v0.get("notes", [])
+    assert v1["notes"][:len(old_notes)] == old_notes
+    assert v1["notes"][len(old_notes):] == ["balanced_accuracy_ci95 not estimable: 40 statements, at least 63 "
+                                            "needed for the statement bootstrap to cover (docs/statistics.md)"]
     assert {k: v for k, v in asked.to_dict().items() if k not in ("variants", "strategies", "scoring_metrics")} == \
         {k: v for k, v in plain.to_dict().items() if k not in ("variants", "strategies")}
     recs = run.records("A_5")
@@ -104,7 +110,24 @@ def test_few_statements_give_the_value_and_no_interval_with_a_note():
     out = scoring_metric_scores(recs, get_task("ccr-member"), [get_scoring_metric("balanced_accuracy")])
     assert out["scoring_metrics"] == {"balanced_accuracy": 0.75} and out["scoring_metrics_ci95"] == {
         "balanced_accuracy": None}
-    assert out["notes"] == ["balanced_accuracy_ci95 not estimable: 5 statements, at least 30 needed for the "
+    assert out["notes"] == ["balanced_accuracy_ci95 not estimable: 5 statements, at least 63 needed for the "
+                            "statement bootstrap to cover (docs/statistics.md)"]
+
+
+def test_each_metric_has_the_minimum_its_simulation_supports():
+    # balanced accuracy's run interval covers 0.919 at 30 and 40 statements, 0.936 at 63 (docs/statistics.md):
+    # on the 40 statements of the fixture, mcc gets an interval and balanced accuracy a note.
+    from causalgraph.bench.scoring import MIN_STATEMENTS_INTERVAL
+    from causalgraph.scoring.scoring_metrics import DEFAULT_MIN_STATEMENTS
+
+    assert DEFAULT_MIN_STATEMENTS == MIN_STATEMENTS_INTERVAL == get_scoring_metric("mcc").min_statements
+    assert get_scoring_metric("balanced_accuracy").min_statements == 63
+    recs = [{"gold": g, "label": a, "meta": {"statement_id": f"s{i // 4}"}}
+            for i, (g, a) in enumerate([("yes", "yes"), ("no", "no"), ("yes", "no"), ("no", "yes")] * 40)]
+    out = scoring_metric_scores(recs, get_task("ccr-member"), [get_scoring_metric("mcc"),
+                                                               get_scoring_metric("balanced_accuracy")], n_boot=200)
+    assert out["scoring_metrics_ci95"]["mcc"] is not None and out["scoring_metrics_ci95"]["balanced_accuracy"] is None
+    assert out["notes"] == ["balanced_accuracy_ci95 not estimable: 40 statements, at least 63 needed for the "
                             "statement bootstrap to cover (docs/statistics.md)"]
 
 

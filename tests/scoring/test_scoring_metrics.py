@@ -83,6 +83,7 @@ def test_only_the_two_built_ins_are_causalgraphs_and_none_is_computed_unasked():
     (ScoringMetric("kinds_x", lambda m, l, p: 0.0, "no such kind", kinds=("pairs",)), "kinds ('pairs',)"),
     (ScoringMetric("bounds_x", lambda m, l, p: 0.0, "upside down", bounds=(1.0, 0.0)), "least first"),
     (ScoringMetric("callable_x", "not a function", "text"), "expected a callable"),
+    (ScoringMetric("few_x", lambda m, l, p: 0.0, "one statement", min_statements=1), "at least 2"),
 ])
 def test_a_metric_that_could_shadow_or_cannot_be_computed_is_refused_when_registered(bad, message):
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
