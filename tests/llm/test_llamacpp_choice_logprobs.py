@@ -51,7 +51,7 @@ def test_inprocess_choice_logprobs_equal_true_loglik_for_one_token_choices_and_c
             assert r["probs"][lab] == pytest.approx(llr[i]["probs"][lab], abs=1e-5)
         # The reply was cached as JSON (plain floats) and reads the same offline.
         assert agr[i]["source"] == "cache" and agr[i]["probs"] == r["probs"]
-    assert json.loads(json.dumps(ch.metrics))["variants"]["A_5"]["choice_logprobs"]["reached"] == 1.0
+    assert json.loads(json.dumps(ch.metrics.to_dict()))["variants"]["A_5"]["choice_logprobs"]["reached"] == 1.0
 
 
 def test_inprocess_choice_logprobs_options_and_parameters_are_checked(smollm2_gguf):
