@@ -70,6 +70,8 @@ RESERVED_NAMES = frozenset({
     "run", "task", "model", "notes", "note", "n_scored", "per_class", "confusion", "agreement", "pass", "method",
     "loglik", "choice_logprobs", "calibration", "acc", "acc_norm", "ece", "ece_adaptive", "brier", "reached",
     "identical", "fleiss_kappa", "averaged", "scoring_metrics", "diff", "statements", "n", "p_value", "reject",
+    # the answer-against-graph columns of graph-first variants (bench report; stats compare adds _a, _b)
+    "graph_items", "answer_accuracy", "edge_f1", "gap", "right_answer_wrong_graph", "wrong_answer_right_graph",
 })
 
 _NAME = re.compile(r"[a-z][a-z0-9_]*")

@@ -209,17 +209,21 @@ def arm_cells(runs: Sequence[Any], by: str) -> dict[str, dict[str, dict[tuple, M
     return cells
 
 
-def _unscored_arms(row: dict[str, Any], arms: Sequence[str]) -> None:
+def _unscored_arms(row: dict[str, Any], arms: Sequence[str], scoring: Sequence[str] = ()) -> None:
     """Blank the scores of a comparison row where an arm has no answered item among the shared ones.
 
     Failed requests count as wrong answers beside answered items; alone they would make the arm's F1 0
-    and its McNemar test "significant" against a model that was never asked (issue 35, item 5).
+    and its McNemar test "significant" against a model that was never asked (issue 35, item 5).  The
+    same holds for the scoring metrics named in ``scoring`` (a balanced accuracy of 0 for an arm never
+    asked): the arm's value, the difference and its interval are blanked too.
     """
     if not arms:
         return
-    for arm, key in ((row["arm_a"], "f1_a"), (row["arm_b"], "f1_b")):
+    for arm, x in ((row["arm_a"], "a"), (row["arm_b"], "b")):
         if arm in arms:
-            row[key] = None
+            row[f"f1_{x}"] = None
+            row.update({f"{name}_{x}": None for name in scoring})
+    row.update({f"{name}_{c}": None for name in scoring for c in ("diff", "ci_low", "ci_high")})
     row.update({"diff": None, "ci_low": None, "ci_high": None, "p": None, "p_clustered": None, "df": None,
                 "note": f"no answered item in arm {', '.join(arms)}: no score, no test"})
 
@@ -350,7 +354,8 @@ def compare_runs(runs: Sequence[Any], by: str = "encoding", *, alpha: float = 0.
                 _scoring_metric_diffs(row, asked, task, [arms[a][k] for k in keys], [arms[b][k] for k in keys],
                                       list(stmts.values()), n_boot=n_boot, seed=seed, level=1 - alpha,
                                       interval=interval)
-            _unscored_arms(row, [arm for arm in (a, b) if all(arms[arm][k].get("error") for k in keys)])
+            _unscored_arms(row, [arm for arm in (a, b) if all(arms[arm][k].get("error") for k in keys)],
+                           [m.name for m in asked])
             undefined = [arm for arm, f in ((a, f1_a), (b, f1_b)) if f != f]
             if "note" not in row and undefined:
                 # F1 with no positive in gold or answers is undefined, not 0; McNemar on correctness still holds.

@@ -179,3 +179,29 @@ def test_stats_compare_refuses_a_scoring_metric_with_rank_in_one_line(two_runs, 
                  "--scoring-metric", "mcc"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--scoring-metric with --rank" in err
+
+
+def test_an_arm_that_answered_nothing_has_no_scoring_metric_in_stats_compare(tmp_path, two_runs):
+    # Every request of arm b failed: its balanced accuracy would read 0 (every answer wrong), a score of a
+    # model never asked; it is blank, with the difference and its interval, and the row says why.
+    recs = [json.loads(x) for x in (two_runs[1] / "responses.jsonl").read_text().splitlines()]
+    with open(two_runs[1] / "responses.jsonl", "w", encoding="utf-8") as fh:
+        for r in recs:
+            fh.write(json.dumps({**r, "label": None, "response": None, "error": "HTTP 500"}) + "\n")
+    [row] = compare_runs(list(two_runs), by="model", scoring_metrics=["balanced_accuracy", "mcc"]).to_dict(
+        orient="records")
+    ra = load_run(two_runs[0]).records("A_5")
+    with pytest.warns(UserWarning):
+        want_a = balanced_accuracy_score([r["gold"] for r in ra], [r["label"] or "unparsed" for r in ra])
+    assert row["balanced_accuracy_a"] == pytest.approx(want_a)
+    assert all(row[f"{m}_{c}"] is None for m in ("balanced_accuracy", "mcc")
+               for c in ("b", "diff", "ci_low", "ci_high"))
+    assert row["note"] == "no answered item in arm mock/other: no score, no test"
+
+
+@pytest.mark.parametrize("name", ["gap", "edge_f1", "answer_accuracy"])
+def test_a_metric_named_like_a_graph_first_column_is_refused(name):
+    from causalgraph.scoring.scoring_metrics import ScoringMetric, register_scoring_metric
+
+    with pytest.raises(ConfigError, match="not a column of the built-in scores"):
+        register_scoring_metric(ScoringMetric(name, lambda m, labels, positive: 0.0, "shadows a column"))
