@@ -46,6 +46,7 @@ from ..runlog.files import Ledger, Manifest, Metrics
 from .runner import open_cache, plan_requests, request_cost, write_cache_hits
 from ..llm.base import redact
 from ..runlog.store import RunStore, record_key
+from .prepare import run_scoring_metrics
 from .writer import RunWriter, make_record
 
 __all__ = ["submit_batch", "collect_batch", "batch_status", "BatchSubmission", "BatchCollection"]
@@ -349,7 +350,10 @@ def _collect_locked(store: RunStore, wait: bool, poll_interval: float, timeout: 
     unsent = _never_submitted(ledger["batches"])
     _offline_guard(backend, "bench batch collect" + (f" (which submits batch {', '.join(unsent)}, never submitted)"
                                                      if unsent else ""))
-    writer = RunWriter.reopen(store, get_task(manifest.task), manifest, mode="batch-collect")
+    spec = get_task(manifest.task)
+    scoring = run_scoring_metrics(store, spec)  # before anything is ingested: the metrics can then be written
+    writer = RunWriter.reopen(store, spec, manifest, mode="batch-collect")
+    writer.scoring_metrics = scoring
     client = batch_client_for(backend)
     token = _run_token(store, manifest)
     result = BatchCollection(path=store.path)

@@ -34,7 +34,7 @@ from ..graph.edits import check_edit, join_edit, split_edit
 from ..datasets.fetch import sha256_file
 
 __all__ = ["PreparedRun", "prepare_run", "run_prompts", "loglik_choices", "loglik_variants", "items_by_variant",
-           "resolve_variants"]
+           "resolve_variants", "run_scoring_metrics"]
 
 
 
@@ -92,6 +92,24 @@ def dataset_info(corpus) -> dict[str, Any]:
     if sha is None and src and Path(str(src)).is_file():
         sha = sha256_file(src)
     return {"name": getattr(corpus, "name", None), "source": None if src is None else str(src), "sha256": sha}
+
+
+def run_scoring_metrics(store: RunStore, spec: Task, asked: Sequence[str] = ()) -> tuple[str, ...]:
+    """The scoring metrics a run's ``metrics.json`` is scored with: ``asked``, else those the file holds.
+
+    Checked now, before anything is asked or rewritten, so that a metric the run cannot take (or a
+    plugin's, uninstalled since the file was written) is one line at the start, naming the file,
+    instead of a failure after every request was sent.
+    """
+    if asked or not store.metrics_path.is_file():
+        check_scoring_metrics(asked, spec)
+        return tuple(asked)
+    names = tuple(store.read_metrics().get("scoring_metrics") or {})
+    try:
+        check_scoring_metrics(names, spec)
+    except ConfigError as exc:
+        raise ConfigError(f"{store.metrics_path} is scored with {', '.join(names)}, which it keeps: {exc}") from None
+    return names
 
 
 def _fingerprint(manifest: Manifest, spec: Task) -> dict[str, Any]:
@@ -258,7 +276,6 @@ def prepare_run(config: RunConfig, backend: Backend, *, items: Optional[Sequence
     """
     config.validate()
     spec = get_task(config.task)
-    check_scoring_metrics(config.scoring_metrics, spec)  # before the folder is touched or anything asked
     variants = resolve_variants(config, spec, given_items=items is not None)
     # Every variant's continuations before any item is built or the folder touched: a variant that
     # asks for reasoning first is refused in one line.
@@ -266,6 +283,7 @@ def prepare_run(config: RunConfig, backend: Backend, *, items: Optional[Sequence
 
     out = Path(config.out) if config.out else default_run_dir(config.task, config.model, variants)
     store = RunStore(out)
+    run_scoring_metrics(store, spec, config.scoring_metrics)  # before the folder is touched or anything asked
     prompts = run_prompts(spec, config, store, items)
     if items is None:
         corpus, by_variant = _load_items(spec, config, variants, prompts)

@@ -13,6 +13,7 @@ import json
 from typing import Any, Optional
 
 from ..tasks import get_task
+from .prepare import run_scoring_metrics
 from .scoring import compute_metrics
 from .._core.outputs import write_atomic
 from ..runlog.store import RunStore
@@ -65,6 +66,7 @@ def reparse_run(path, *, dry_run: bool = False) -> list[dict[str, Any]]:
     """
     store = RunStore(path)
     spec = get_task(store.read_manifest().task)
+    run_scoring_metrics(store, spec)  # metrics.json can be scored again: checked before a line is rewritten
     if not dry_run:  # rewriting the file while a run appends to it would lose the appended lines
         store.acquire("bench parse")
     try:
@@ -104,7 +106,7 @@ def _reparse_locked(store, spec, dry_run: bool) -> list[dict[str, Any]]:
         write_atomic(store.responses_path, text.encode("utf-8"))
         run = store.load()
         # The scoring metrics the run was scored with stay (bench run --scoring-metric).
-        metrics = compute_metrics(run, spec=spec, scoring_metrics=list(run.metrics.scoring_metrics or ()))
+        metrics = compute_metrics(run, spec=spec, scoring_metrics=run_scoring_metrics(store, spec))
         # What the invocations did is not a score: kept from the metrics the run had.
         metrics = dataclasses.replace(metrics, **{k: getattr(run.metrics, k) for k in (
             "requests_sent", "cache_hits", "skipped", "batch_requests") if getattr(run.metrics, k) is not None})

@@ -205,3 +205,26 @@ def test_a_metric_named_like_a_graph_first_column_is_refused(name):
 
     with pytest.raises(ConfigError, match="not a column of the built-in scores"):
         register_scoring_metric(ScoringMetric(name, lambda m, labels, positive: 0.0, "shadows a column"))
+
+
+def test_a_metric_no_longer_installed_is_refused_before_anything_is_rewritten(tmp_path, capsys):
+    # metrics.json keeps the scoring metrics a run was scored with; a plugin's, uninstalled since, stops
+    # `bench parse` and a resumed `bench run` in one line at the start, with responses.jsonl untouched.
+    from causalgraph.scoring.scoring_metrics import ScoringMetric, register_scoring_metric, unregister_scoring_metric
+
+    run = write_run(tmp_path / "r", "ccr-member", _rows(2, 3, 4, 0.7))
+    register_scoring_metric(ScoringMetric("gone_x", lambda m, labels, positive: 0.5, "a plugin's"))
+    try:
+        from causalgraph.runlog.store import RunStore
+
+        RunStore(run).write_metrics(compute_metrics(load_run(run), scoring_metrics=["gone_x"]))
+        assert main(["bench", "parse", str(run)]) == 0  # kept while installed
+        written = json.loads((run / "metrics.json").read_text())
+        assert written["scoring_metrics"] == {"gone_x": "a plugin's"}
+    finally:
+        unregister_scoring_metric("gone_x")
+    before = (run / "responses.jsonl").read_bytes(), (run / "metrics.json").read_bytes()
+    assert main(["bench", "parse", str(run)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "metrics.json is scored with gone_x, which it keeps: unknown scoring metric" in err
+    assert before == ((run / "responses.jsonl").read_bytes(), (run / "metrics.json").read_bytes())
