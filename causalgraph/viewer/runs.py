@@ -379,8 +379,9 @@ def _summary(run, task, records: Sequence[dict], notes: list[str], *,
         if m.get("scoring_metrics"):  # asked for by name (--scoring-metric, or the run's metrics.json)
             cis = m.get("scoring_metrics_ci95") or {}
             row["scoring_metrics"] = [[name, value, cis.get(name)] for name, value in m["scoring_metrics"].items()]
-            notes.extend(f"variant {v}: {n}" for n in m.get("notes") or () if n.split(" ")[0].split("_ci95")[0]
-                         in m["scoring_metrics"])
+            # their notes (undefined value, interval not estimable) start with the metric's name or its interval's
+            own = tuple(f"{name}{x} " for name in m["scoring_metrics"] for x in ("", "_ci95"))
+            notes.extend(f"variant {v}: {n}" for n in m.get("notes") or () if n.startswith(own))
         if m.get("n_scored") == 0:  # nothing answered: no score (shown "—"), and why
             row["n_scored"] = 0
             notes.append(f"variant {v}: {m.get('note') or 'no score: no item was answered'}")
