@@ -26,43 +26,26 @@ from __future__ import annotations
 import re
 from typing import Optional, Sequence
 
-from ..errors import ConfigError, ParseError
+from ..errors import ParseError
+from ..readwrite.dot import quote_id, read_quoted
 from .base import Edge, Encoding
 
 __all__ = ["ENCODING"]
 
 # -- dot: Graphviz DOT, every event a double-quoted ID ------------------------------------------------
 #
-# Graphviz's scanner reads a quoted string as: \" -> ", \\ -> \\ (kept as two characters), backslash +
-# line feed -> nothing (a continuation), any other character as itself (checked against Graphviz 2.43's
-# `dot -Tjson` in tests/encodings/test_matrix_dot_incident.py).  Writing an event as it is with
-# each " escaped is therefore exact, except where an odd run of backslashes meets a ", a line feed or
-# the end of the event: no quoted string reads as that event, and it is refused.
-
-_DOT_ODD_BACKSLASHES = re.compile(r'(?<!\\)(?:\\\\)*\\(?=["\n]|\Z)')
-
-
-def _dot_id(name: str) -> str:
-    if "\x00" in name:
-        raise ConfigError(f"event {name!r} holds a NUL character (U+0000), which Graphviz ends a string at, "
-                          f"so it has no DOT encoding")
-    surrogate = next((ch for ch in name if "\ud800" <= ch <= "\udfff"), None)
-    if surrogate is not None:
-        raise ConfigError(f"event {name!r} holds a lone surrogate (U+{ord(surrogate):04X}), which no UTF-8 DOT "
-                          f"file can hold, so it has no DOT encoding")
-    if _DOT_ODD_BACKSLASHES.search(name):
-        raise ConfigError(f"event {name!r} has an odd run of backslashes before a quote, a line feed or its "
-                          f"end; a DOT quoted string keeps \\\\ as two characters and cannot hold it, so it has "
-                          f"no DOT encoding")
-    return '"' + name.replace('"', '\\"') + '"'
+# The ids are written and read by DOT's one escaping rule, Graphviz's own, which lives with the DOT
+# files (causalgraph.readwrite.dot: quote_id, read_quoted): each " escaped, and an event no quoted
+# string spells is refused (checked against Graphviz 2.43's `dot -Tjson` in
+# tests/encodings/test_matrix_dot_incident.py).
 
 
 def _dot(nodes: list[str], edges: list[Edge], signs: bool) -> str:
     lines = ["digraph {"]
-    lines += [f"  {_dot_id(n)};" for n in nodes]
+    lines += [f"  {quote_id(n)};" for n in nodes]
     for c, e, s in edges:
         attrs = f' [correlation="{s}"]' if signs else ""
-        lines.append(f"  {_dot_id(c)} -> {_dot_id(e)}{attrs};")
+        lines.append(f"  {quote_id(c)} -> {quote_id(e)}{attrs};")
     lines.append("}")
     return "\n".join(lines)
 
@@ -80,27 +63,10 @@ _DOT_KEYWORDS = {"node", "edge", "graph", "digraph", "subgraph", "strict"}
 
 
 def _dot_quoted(text: str, i: int) -> tuple[str, int]:
-    """The value of the quoted string opening at ``text[i]`` and where it ends, read as Graphviz's
-    scanner reads it: \\" is a quote, \\\\ stays two backslashes, a backslash before a line feed drops
-    both, every other character is itself."""
-    buf, j, n = [], i + 1, len(text)
-    while True:
-        if j >= n:
-            raise ParseError(f"DOT text: a quoted string opened at character {i + 1} is never closed")
-        c = text[j]
-        if c == '"':
-            return "".join(buf), j + 1
-        if c == "\\" and j + 1 < n:
-            nxt = text[j + 1]
-            if nxt in '"\\':
-                buf.append('"' if nxt == '"' else "\\\\")
-                j += 2
-                continue
-            if nxt == "\n":
-                j += 2
-                continue
-        buf.append(c)
-        j += 1
+    read = read_quoted(text, i)
+    if read is None:
+        raise ParseError(f"DOT text: a quoted string opened at character {i + 1} is never closed")
+    return read
 
 
 def _dot_tokens(text: str) -> list[tuple[str, str]]:

@@ -3,8 +3,9 @@
 Byte for byte what networkx's ElementTree writer (``networkx.write_graphml_xml``) writes for a
 ``DiGraph`` holding the nodes and edges (XML-escaped, indented by two spaces, ending with a
 newline), written by causalgraph itself so that the bytes never depend on whether lxml is
-installed and so that data order can be kept.  With signs, an edge attribute ``correlation``.
-Prompts go on with ``". "`` after it (``"</graphml>\\n. "``).  The decoder keeps the document's
+installed and so that data order can be kept: GraphML's one writer and escaping rule,
+:func:`causalgraph.readwrite.graphml.graphml_document`, which the GraphML files share.  With
+signs, an edge attribute ``correlation``.  Prompts go on with ``". "`` after it (``"</graphml>\\n. "``).  The decoder keeps the document's
 node order and reads signs from the ``correlation`` edge attribute whenever present.
 
 Examples
@@ -26,51 +27,18 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ..errors import ConfigError, ParseError
-from ..model import unprintable_char
+from ..errors import ParseError
+from ..readwrite.graphml import graphml_document
 from .base import Edge, Encoding
 
 __all__ = ["ENCODING"]
 
 
-def _xml_attr(value: str) -> str:
-    bad = unprintable_char(value)
-    if bad:
-        raise ConfigError(f"event {value!r} holds {bad!r} (U+{ord(bad):04X}), a character XML "
-                          f"cannot hold, so it has no GraphML encoding")
-    # ElementTree's attribute escaping, in its order, so the bytes equal networkx's writer
-    return (value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-            .replace("\r", "&#13;").replace("\n", "&#10;").replace("\t", "&#09;"))
-
-
-_GRAPHML_HEAD = (
-    "<?xml version='1.0' encoding='utf-8'?>\n"
-    '<graphml xmlns="http://graphml.graphdrawing.org/xmlns" '
-    'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
-    'xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns '
-    'http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">\n')
-
-
 def _graphml(nodes: list[str], edges: list[Edge], signs: bool) -> str:
-    # Written here rather than through networkx: its writer always groups edges by cause (no
-    # data order) and writes lxml's slightly different bytes whenever lxml is installed.
-    out = [_GRAPHML_HEAD]
-    if signs and edges:
-        out.append('  <key id="d0" for="edge" attr.name="correlation" attr.type="string" />\n')
-    if not nodes:
-        out.append('  <graph edgedefault="directed" />\n</graphml>\n')
-        return "".join(out)
-    out.append('  <graph edgedefault="directed">\n')
-    for n in nodes:
-        out.append(f'    <node id="{_xml_attr(n)}" />\n')
-    for c, e, s in edges:
-        head = f'    <edge source="{_xml_attr(c)}" target="{_xml_attr(e)}"'
-        if signs:
-            out.append(f'{head}>\n      <data key="d0">{s}</data>\n    </edge>\n')
-        else:
-            out.append(f"{head} />\n")
-    out.append("  </graph>\n</graphml>\n")
-    return "".join(out)
+    # Written by causalgraph's one GraphML writer rather than networkx's: networkx always groups edges
+    # by cause (no data order) and writes lxml's slightly different bytes whenever lxml is installed.
+    return graphml_document(nodes, [(c, e, {"correlation": s} if signs else {}) for c, e, s in edges],
+                            declaration=True)
 
 
 _GRAPHML_NS = "{http://graphml.graphdrawing.org/xmlns}"

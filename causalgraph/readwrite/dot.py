@@ -1,29 +1,91 @@
 """Graphviz DOT files: ``digraph { "a" -> "b" [correlation="negative"]; }``, every id quoted by
 :func:`quote_id`, read back by :func:`read_dot` (pydot's parse, subgraphs included, ids unquoted by
 :func:`unquote_id`).
+
+One escaping rule, Graphviz's own, serves every DOT text causalgraph writes or reads: these files, the
+dagitty files (whose ids are quoted as DOT's) and the ``dot`` prompt encoding
+(:mod:`causalgraph.encodings`), which writes its ids with :func:`quote_id` and reads them with
+:func:`read_quoted`.  Graphviz's scanner reads a quoted string as: ``\\"`` a quote, ``\\\\`` kept as
+two characters, a backslash before a line feed dropped with it (a continuation), every other
+character as itself (line breaks included).  So an id is the name with each ``"`` escaped, and a name
+that no quoted string spells (an odd run of backslashes before a quote, a line feed or its end; a NUL,
+which ends Graphviz's C string; a lone surrogate, which UTF-8 cannot hold) is refused in one line.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from ..errors import SchemaError
+from ..errors import ConfigError, SchemaError
 from ._digraph import edge_labels
 
-__all__ = ["quote_id", "unquote_id", "to_dot", "read_dot"]
+__all__ = ["quote_id", "unquote_id", "read_quoted", "to_dot", "read_dot"]
+
+_ODD_BACKSLASHES = re.compile(r'(?<!\\)(?:\\\\)*\\(?=["\n]|\Z)')
 
 
 def quote_id(name: str) -> str:
-    """A DOT (and dagitty) quoted id: a backslash or a quote inside escaped, a line break written as ``\\n``.
+    """A DOT (and dagitty) quoted id that Graphviz reads as ``name``: each ``"`` escaped, nothing else.
 
-    :func:`unquote_id` reads it back; it is the one escaping rule of the DOT and dagitty files.
+    The one escaping rule of DOT text (files, dagitty files and the ``dot`` prompt encoding);
+    :func:`unquote_id` and :func:`read_quoted` read it back.  A name no quoted string spells is
+    refused (:class:`~causalgraph.errors.ConfigError`, naming the character and why).
 
     Examples
     --------
-    >>> print(quote_id('say "hi"'))
-    "say \\"hi\\""
+    >>> print(quote_id('say "hi"'), quote_id("two\\nlines"), quote_id("C:\\\\temp"))
+    "say \\"hi\\"" "two
+    lines" "C:\\temp"
+    >>> quote_id("C:\\\\")
+    Traceback (most recent call last):
+    ...
+    causalgraph.errors.ConfigError: event 'C:\\\\' has an odd run of backslashes before a quote, a line feed or its end; a DOT quoted string keeps \\\\ as two characters and cannot hold it, so it has no DOT encoding
     """
-    return '"' + name.replace("\\", "\\\\").replace('"', '\\"').replace("\r", "\\r").replace("\n", "\\n") + '"'
+    if "\x00" in name:
+        raise ConfigError(f"event {name!r} holds a NUL character (U+0000), which Graphviz ends a string at, "
+                          f"so it has no DOT encoding")
+    surrogate = next((ch for ch in name if "\ud800" <= ch <= "\udfff"), None)
+    if surrogate is not None:
+        raise ConfigError(f"event {name!r} holds a lone surrogate (U+{ord(surrogate):04X}), which no UTF-8 DOT "
+                          f"text can hold, so it has no DOT encoding")
+    if _ODD_BACKSLASHES.search(name):
+        raise ConfigError(f"event {name!r} has an odd run of backslashes before a quote, a line feed or its "
+                          f"end; a DOT quoted string keeps \\\\ as two characters and cannot hold it, so it has no "
+                          f"DOT encoding")
+    return '"' + name.replace('"', '\\"') + '"'
+
+
+def read_quoted(text: str, i: int) -> "tuple[str, int] | None":
+    """The value of the quoted string opening at ``text[i]`` (a ``"``) and the index after its closing
+    quote, read as Graphviz's scanner reads it; ``None`` when the string is never closed.
+
+    Examples
+    --------
+    >>> read_quoted('"a \\\\"b\\\\\\\\" -> x', 0)
+    ('a "b\\\\\\\\', 9)
+    """
+    buf, j, n = [], i + 1, len(text)
+    while j < n:
+        c = text[j]
+        if c == '"':
+            return "".join(buf), j + 1
+        if c == "\\" and j + 1 < n:
+            nxt = text[j + 1]
+            if nxt == '"':
+                buf.append('"')
+                j += 2
+                continue
+            if nxt == "\\":
+                buf.append("\\\\")
+                j += 2
+                continue
+            if nxt == "\n":
+                j += 2
+                continue
+        buf.append(c)
+        j += 1
+    return None
 
 
 def to_dot(graph) -> str:
@@ -50,34 +112,25 @@ def to_dot(graph) -> str:
 
 
 def unquote_id(raw):
-    """A DOT id as pydot returns it (raw, quotes and escapes kept) as the event name it spells.
+    """A DOT id as pydot returns it (raw, quotes and escapes kept) as the event name Graphviz reads.
 
-    A quoted id loses its quotes and the escapes causalgraph's writer makes (``\\"``, ``\\\\``,
-    ``\\n``, ``\\r``; any other backslash stays as written); a port (``"a":p``, ``a:p:n``) is no
-    part of the name.  An unquoted or HTML id is the name as written.
+    A quoted id is read by :func:`read_quoted` (``\\"`` a quote, ``\\\\`` two characters, a
+    backslash-newline nothing); a port after it (``"a":p``, ``a:p:n``) is no part of the name.  An
+    unquoted or HTML id is the name as written.
 
     Examples
     --------
     >>> unquote_id('"say \\\\"hi\\\\""'), unquote_id('"a\\\\\\\\"'), unquote_id("node_1:port")
-    ('say "hi"', 'a\\\\', 'node_1')
+    ('say "hi"', 'a\\\\\\\\', 'node_1')
     """
     if not isinstance(raw, str):
         return raw
     if not raw.startswith('"'):
         # an unquoted id cannot hold ':', so what follows one is a port
         return raw.split(":", 1)[0] if not raw.startswith("<") else raw
-    out, i = [], 1
-    while i < len(raw):
-        ch = raw[i]
-        if ch == "\\" and i + 1 < len(raw) and raw[i + 1] in '"\\nr':
-            out.append({"n": "\n", "r": "\r"}.get(raw[i + 1], raw[i + 1]))
-            i += 2
-            continue
-        if ch == '"':
-            break  # the closing quote; a port may follow
-        out.append(ch)
-        i += 1
-    return "".join(out)
+    read = read_quoted(raw, 0)
+    # pydot hands over whole quoted strings; one left open is kept without its opening quote
+    return read[0] if read is not None else raw[1:]
 
 
 # Unquoted ``node``, ``graph`` and ``edge`` are DOT keywords (a default-attribute statement), which
@@ -104,7 +157,9 @@ def read_dot(path: "str | Path"):
     except ImportError:
         raise SchemaError(f"{p}: reading DOT needs pydot (pip install pydot)") from None
     try:
-        text = p.read_text(encoding="utf-8-sig")
+        # newline="": a carriage return inside a quoted id is part of the name, as Graphviz reads it
+        with p.open(encoding="utf-8-sig", newline="") as fh:
+            text = fh.read()
     except (OSError, UnicodeDecodeError) as exc:
         raise SchemaError(f"{p}: cannot read as UTF-8 text ({exc})") from None
     printed = io.StringIO()

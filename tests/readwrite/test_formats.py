@@ -103,17 +103,19 @@ def test_pydot_reads_the_dot_and_the_dagitty_text_with_awkward_names():
     g = compile_graph(AWKWARD)
     for text in (to_dot(g), to_dagitty(g).replace("dag {", "digraph {", 1)):
         edges, graph = pydot_edges(text)
-        # pydot keeps DOT's escapes in the names it returns; unescape them as DOT defines
-        un = {(_unescape(u), _unescape(v)) for u, v in edges}
+        # pydot keeps DOT's escapes in the names it returns; unescape them as Graphviz's scanner does
+        un = {(_graphviz_unescape(u), _graphviz_unescape(v)) for u, v in edges}
         assert un == set(g.pairs)
 
 
-def _unescape(name: str) -> str:
+def _graphviz_unescape(name: str) -> str:
+    """Graphviz's reading of a quoted id (lib/cgraph/scan.l): \\" is a quote, \\\\ two characters,
+    \\ + line feed nothing, every other character (a backslash before anything else included) itself."""
     s = name[1:-1] if name.startswith('"') else name
     out, i = [], 0
     while i < len(s):
-        if s[i] == "\\" and i + 1 < len(s):
-            out.append({"n": "\n", "r": "\r"}.get(s[i + 1], s[i + 1]))
+        if s[i] == "\\" and i + 1 < len(s) and s[i + 1] in '"\\\n':
+            out.append({'"': '"', "\\": "\\\\", "\n": ""}[s[i + 1]])
             i += 2
         else:
             out.append(s[i])
@@ -326,6 +328,8 @@ _CHARS = st.sampled_from(list('ab "\\\n\r<>&\';{}[]=:,-#/\t') + ["ü", "漢", "�
 event_names = st.lists(_CHARS, min_size=1, max_size=9).map("".join).filter(
     lambda s: not is_blank(s) and unprintable_char(s) is None)
 signs = st.sampled_from([None, Correlation.POSITIVE, Correlation.NEGATIVE])
+# an odd run of backslashes before a quote, a line feed or the end of a name (Graphviz's scanner, scan.l)
+_DOT_UNSPELLABLE = re.compile(r'(?<!\\)(?:\\\\)*\\(?=["\n]|\Z)')
 
 
 @settings(max_examples=60, deadline=None)
@@ -337,6 +341,11 @@ def test_every_format_written_reads_back_the_same_names_edges_and_labels(rels):
     with tempfile.TemporaryDirectory() as d:
         for fmt in ("graphml", "gml", "dot", "json"):
             f = Path(d) / f"g{SUFFIXES[fmt]}"
+            if fmt == "dot" and any(_DOT_UNSPELLABLE.search(n) for n in g.nodes):
+                # no DOT quoted string spells it (Graphviz keeps \\ as two characters): refused, nothing written
+                with pytest.raises(ConfigError, match="odd run of backslashes"):
+                    graph_text(g, fmt)
+                continue
             f.write_text(graph_text(g, fmt), encoding="utf-8")
             if not labelled_all:
                 # a label on some edges only is refused on reading (docs/data.md#graph-files)
@@ -349,18 +358,22 @@ def test_every_format_written_reads_back_the_same_names_edges_and_labels(rels):
             assert sorted(back.nodes) == sorted(g.nodes), fmt
         # dagitty and the edge list through their own readers (no labels in dagitty; an edge list has no
         # isolated node, and a compiled graph has none)
-        if find_cycle(g) is None:
+        if find_cycle(g) is None and any(_DOT_UNSPELLABLE.search(n) for n in g.nodes):
+            with pytest.raises(ConfigError, match="odd run of backslashes"):
+                to_dagitty(g)  # its ids are DOT's
+        elif find_cycle(g) is None:
             f = Path(d) / "g.dagitty"
             f.write_text(to_dagitty(g), encoding="utf-8")
             back = read_dagitty(f)
             assert list(back.nodes) == list(g.nodes)
-            assert [(u, v) for u, v, _ in back.edges] == list(g.pairs)
+            # networkx lists a MultiDiGraph's edges grouped by cause, so compare them as multisets
+            assert sorted((u, v) for u, v, _ in back.edges) == sorted(g.pairs)
         f = Path(d) / "g.tsv"
         f.write_bytes(to_edgelist(g).encode("utf-8"))
         back = read_edgelist(f)
         assert list(back.nodes) == list(g.nodes)
-        assert [(u, v, a.get("correlation", "")) for u, v, a in back.edges(data=True)] == \
-            [(e.cause, e.effect, edge_labels(e).get("correlation", "")) for e in g.edges]
+        assert sorted((u, v, a.get("correlation", "")) for u, v, a in back.edges(data=True)) == \
+            sorted((e.cause, e.effect, edge_labels(e).get("correlation", "")) for e in g.edges)
     rows = list(csv.DictReader(io.StringIO(to_edgelist(g)), delimiter="\t"))
     assert {(r["cause"], r["effect"]): r["correlation"] for r in rows} == \
         {k: v.get("correlation", "") for k, v in want.items()}
@@ -414,9 +427,20 @@ def test_an_exported_dot_file_reads_back_a_name_with_quotes(tmp_path, capsys):
     rc, _, err = run(capsys, "export-graphs", str(tmp_path / "g"), "--format", "dot", "--data", str(f))
     assert rc == 0, err
     (dot,) = (tmp_path / "g").iterdir()
-    assert '"say \\"hi\\"" -> "back\\\\slash";' in dot.read_text(encoding="utf-8")
+    # Graphviz keeps \\ as two characters, so the backslash is written as it is
+    assert '"say \\"hi\\"" -> "back\\slash";' in dot.read_text(encoding="utf-8")
     (st_,) = load_corpus(dot).statements
     assert [(r.cause, r.effect) for r in st_.relations] == [('say "hi"', "back\\slash")]
+
+
+@pytest.mark.parametrize("fmt", ["dot", "dagitty"])
+def test_export_graphs_refuses_a_name_no_dot_id_spells_in_one_line_and_writes_nothing(tmp_path, capsys, fmt):
+    f = tmp_path / "r.csv"
+    f.write_text('text,cause,effect\nT,"C:\\",b\n', encoding="utf-8")
+    rc, out, err = run(capsys, "export-graphs", str(tmp_path / "g"), "--format", fmt, "--data", str(f))
+    assert rc == 2 and out == ""
+    assert err.count("\n") == 1 and "event 'C:\\\\' has an odd run of backslashes" in err
+    assert not (tmp_path / "g").exists()
 
 
 def test_a_dot_file_reads_subgraph_edges_a_node_named_node_and_ports(tmp_path):
@@ -531,3 +555,68 @@ def test_the_edge_list_reader_gives_a_graph_or_one_schema_error_for_any_text(tex
             assert str(exc).startswith(f"{f}: ")
         else:
             assert g.is_directed()
+
+
+from causalgraph.encodings import decode, encode  # noqa: E402
+from causalgraph.readwrite.dot import quote_id, unquote_id  # noqa: E402
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(list('ab "\\\n\r<>&;{}[]=:-#\t') + ["ü", "漢"]), min_size=1, max_size=8).map("".join)
+       .filter(lambda s: not is_blank(s)))
+def test_graphviz_reads_every_dot_id_as_its_name_or_the_name_is_refused_in_one_line(name):
+    """The one DOT escaping rule (files, dagitty, the prompt encoding) is Graphviz's reading itself."""
+    if _DOT_UNSPELLABLE.search(name):
+        with pytest.raises(ConfigError, match="odd run of backslashes"):
+            quote_id(name)
+        with pytest.raises(ConfigError, match="no DOT encoding"):
+            encode([(name, "x")], "dot")
+        return
+    text = f"digraph {{ {quote_id(name)} -> \"x\" }}"
+    out = subprocess.run(["dot", "-Tjson"], input=text.encode("utf-8"), capture_output=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout.decode("utf-8"), strict=False)
+    assert [o["name"] for o in doc["objects"]] == [name, "x"]
+    # the DOT file and the prompt encoding write the one id, and both readers give the name back
+    assert quote_id(name) in to_dot(compile_graph([Relation(name, "x")]))
+    assert quote_id(name) in encode([(name, "x")], "dot")
+    assert unquote_id(quote_id(name)) == name
+    assert decode(encode([(name, "x")], "dot"), "dot").pairs == [(name, "x")]
+
+
+from causalgraph.readwrite.graphml import XML_DECLARATION, xml_attr  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(event_names)
+def test_the_graphml_file_and_the_prompt_encoding_write_one_escaping_of_every_name(name):
+    """One GraphML rule: the file (networkx's ElementTree writer) and the encoding write xml_attr's bytes."""
+    g = compile_graph([Relation(name, "x")])
+    want = f'<node id="{xml_attr(name)}"'
+    assert want in to_graphml(g)
+    assert want in encode([(name, "x")], "graphml")
+    assert decode(encode([(name, "x")], "graphml"), "graphml").pairs == [(name, "x")]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(event_names, event_names, signs), min_size=1, max_size=5))
+def test_a_graphml_file_is_byte_for_byte_what_networkx_writes_to_a_file(rels):
+    """networkx's ElementTree file writer (UTF-8) is the reference; its in-memory generate_graphml
+    writes the same bytes for ASCII names (the files written before a name outside ASCII was UTF-8)."""
+    g = compile_graph([Relation(u, v, correlation=c) for u, v, c in rels])
+    buf = io.BytesIO()
+    nx.write_graphml_xml(to_digraph(g), buf)
+    assert XML_DECLARATION + to_graphml(g) == buf.getvalue().decode("utf-8")
+    if all(n.isascii() for n in g.nodes):
+        assert to_graphml(g) == "\n".join(nx.generate_graphml(to_digraph(g))) + "\n"
+
+
+@pytest.mark.parametrize("bad", ["\x01", "\x0b", "\ufffe"])
+def test_a_name_xml_cannot_hold_is_refused_by_the_graphml_file_and_the_encoding_alike(bad):
+    from causalgraph.graph import CausalGraph  # noqa: F401  (compile_graph would refuse it earlier)
+
+    with pytest.raises(ConfigError, match=f"U\\+{ord(bad):04X}.*no GraphML encoding"):
+        xml_attr(f"a{bad}")
+    with pytest.raises(ConfigError, match="no GraphML encoding"):
+        encode([(f"a{bad}", "x")], "graphml")
