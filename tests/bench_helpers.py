@@ -3,7 +3,6 @@ hand-written run directories."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -70,26 +69,35 @@ register_task(Task(name=YN_TASK, labels=("yes", "no"), positive="yes",
                        description="test task"), replace=True)
 
 
-def write_run(path: Path, task: str, rows: list[tuple], *, variants: Optional[list[str]] = None) -> Path:
-    """Write ``manifest.json`` and ``responses.jsonl``.
+def write_records(path: Path, records: list[dict], *, task: str, variants: Optional[list[str]] = None,
+                  model: str = "mock/hand", dataset="test", **manifest) -> Path:
+    """The one toy-run builder of the tests: ``manifest.json`` and ``responses.jsonl`` written through
+    :class:`~causalgraph.runlog.store.RunStore`, the store the runner writes with.
 
-    ``rows`` are ``(variant, key, statement_id, gold, label)``; the item id is
-    ``task/variant/key`` as the item builders write it.  A label ``"ERROR"``
-    writes a failed request (``error`` set, no label).
+    ``variants`` defaults to the records' variants in order of first appearance; ``manifest`` adds
+    keys (``epochs``, ``record_schema`` …).  Every other helper that writes a run builds its records
+    and calls this.
     """
-    path.mkdir(parents=True, exist_ok=True)
-    seen = []
-    for r in rows:
-        if r[0] not in seen:
-            seen.append(r[0])
-    manifest = {"task": task, "variants": variants or seen, "model": "mock/hand", "dataset": "test"}
-    (path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
-    with open(path / "responses.jsonl", "w", encoding="utf-8") as fh:
-        for variant, key, sid, gold, label in rows:
-            failed = label == "ERROR"
-            rec = {"task": task, "variant": variant, "item_id": f"{task}/{variant}/{key}", "gold": gold,
-                   "meta": {"statement_id": sid, "event": key.split("/")[-1]}, "prompt_sha256": "0" * 64,
-                   "response": None if failed else str(label), "label": None if failed else label,
-                   "rule": None if failed else "exact", "error": "HTTP 500" if failed else None}
-            fh.write(json.dumps(rec) + "\n")
+    from causalgraph.runlog.store import RunStore
+
+    store = RunStore(path)
+    store.write_manifest({"task": task, "variants": variants or list(dict.fromkeys(r["variant"] for r in records)),
+                          "model": model, "dataset": dataset, **manifest})
+    store.append(records)
     return path
+
+
+def write_run(path: Path, task: str, rows: list[tuple], *, variants: Optional[list[str]] = None) -> Path:
+    """A run of ``task`` from rows ``(variant, key, statement_id, gold, label)`` (:func:`write_records`).
+
+    The item id is ``task/variant/key`` as the item builders write it.  A label ``"ERROR"`` writes a
+    failed request (``error`` set, no label).
+    """
+    records = []
+    for variant, key, sid, gold, label in rows:
+        failed = label == "ERROR"
+        records.append({"task": task, "variant": variant, "item_id": f"{task}/{variant}/{key}", "gold": gold,
+                        "meta": {"statement_id": sid, "event": key.split("/")[-1]}, "prompt_sha256": "0" * 64,
+                        "response": None if failed else str(label), "label": None if failed else label,
+                        "rule": None if failed else "exact", "error": "HTTP 500" if failed else None})
+    return write_records(path, records, task=task, variants=variants)

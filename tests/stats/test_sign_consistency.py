@@ -13,19 +13,14 @@ from causalgraph.errors import ConfigError
 from causalgraph.stats import sign_consistency
 from causalgraph.stats.sign_consistency import composed_sign, statement_interval
 
+from bench_helpers import write_records
+
 
 def _write(path: Path, task: str, records: list[dict], model: str = "mock/hand") -> Path:
-    """A run folder as the runner writes it: manifest.json and responses.jsonl."""
-    path.mkdir(parents=True)
-    variants = list(dict.fromkeys(r["variant"] for r in records))
-    (path / "manifest.json").write_text(json.dumps({"task": task, "variants": variants, "model": model,
-                                                     "dataset": "test"}), encoding="utf-8")
-    with open(path / "responses.jsonl", "w", encoding="utf-8") as fh:
-        for i, r in enumerate(records):
-            rec = {"task": task, "item_id": f"{task}/{r['variant']}/{r['meta']['statement_id']}/x{i:03d}",
-                   "prompt_sha256": "0" * 64, "response": r["label"], "rule": "exact", "error": None, **r}
-            fh.write(json.dumps(rec) + "\n")
-    return path
+    """A run folder as the runner writes it, by the tests' one toy-run builder."""
+    return write_records(path, [{"task": task, "item_id": f"{task}/{r['variant']}/{r['meta']['statement_id']}/x{i:03d}",
+                                 "prompt_sha256": "0" * 64, "response": r["label"], "rule": "exact", "error": None,
+                                 **r} for i, r in enumerate(records)], task=task, model=model)
 
 
 def _corri(sid, cause, effect, gold, label, variant="0_1"):

@@ -1,5 +1,6 @@
-"""Hand-made runs for the viewer tests: a toy task registered here (not a ClimateCause task), runs written
-with the run store the runner uses, and the outcomes each item was given."""
+"""Hand-made runs for the viewer tests: a toy task registered here (not a ClimateCause task), and runs of it
+written by the tests' one toy-run builder (``bench_helpers.write_records``) with the outcomes each item was
+given."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ from pathlib import Path
 from typing import Optional
 
 from causalgraph.taskkit.item import Item, item_id
-from causalgraph.runlog.store import RunStore
 from causalgraph.datasets import load_corpus
 from causalgraph.tasks import Task, register_task
+
+from bench_helpers import write_records
 
 
 TOY = "viewer-toy"
@@ -60,16 +62,16 @@ def record(item: Item, outcome: str, *, response: Optional[str] = None, sha: boo
 def write_toy_run(path: Path, outcomes: dict, *, responses: Optional[dict] = None, model: str = "hand/made") -> Path:
     """A run of the toy task: ``outcomes[variant][statement id] = correct|wrong|unparsed|error``."""
     corpus = sample_corpus()
-    store = RunStore(path)
-    store.write_manifest({"task": TOY, "variants": list(outcomes), "model": model,
-                          "dataset": {"name": "sample", "source": corpus.source, "sha256": corpus.sha256}})
     recs = []
     for v, per in outcomes.items():
         for it in toy_items(corpus, v):
             if it.meta["statement_id"] in per:
                 recs.append(record(it, per[it.meta["statement_id"]], response=(responses or {}).get((v, it.id))))
-    store.append(recs)
-    return path
+    return write_records(path, recs, task=TOY, variants=list(outcomes), model=model, dataset=_dataset(corpus))
+
+
+def _dataset(corpus) -> dict:
+    return {"name": "sample", "source": corpus.source, "sha256": corpus.sha256}
 
 
 # Run A and run B over the same eight items; B differs from A on three items of variant a.
@@ -85,13 +87,10 @@ def write_toy_epoch_run(path: Path, outcomes: dict) -> Path:
     """A run of the toy task with epochs: ``outcomes[statement id] = [outcome of epoch 1, 2, …]`` (variant a)."""
     corpus = sample_corpus()
     epochs = max(len(v) for v in outcomes.values())
-    store = RunStore(path)
-    store.write_manifest({"task": TOY, "variants": ["a"], "model": "hand/made", "epochs": epochs, "record_schema": 2,
-                          "dataset": {"name": "sample", "source": corpus.source, "sha256": corpus.sha256}})
     recs = []
     for it in toy_items(corpus, "a"):
         for e, outcome in enumerate(outcomes.get(it.meta["statement_id"], []), start=1):
             recs.append({**record(it, outcome, response=f"epoch {e}: " + ("yes" if outcome == "correct" else "?")),
                          "epoch": e})
-    store.append(list(reversed(recs)))
-    return path
+    return write_records(path, list(reversed(recs)), task=TOY, variants=["a"], model="hand/made",
+                         dataset=_dataset(corpus), epochs=epochs, record_schema=2)
