@@ -24,7 +24,6 @@ from pathlib import Path
 
 import pytest
 
-from causalgraph.datasets import load_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "plugin"
@@ -76,11 +75,6 @@ def rows(text: str) -> list[dict]:
     return list(csv.DictReader(io.StringIO(text)))
 
 
-@pytest.fixture(scope="module")
-def corpus():
-    return load_corpus("climatecause")
-
-
 def distinct_events(statement) -> int:
     """The events of a statement counted from its relations (what the plugin's metric must report)."""
     return len({x for r in statement.relations for x in (r.cause, r.effect)})
@@ -112,7 +106,7 @@ def test_the_task_is_listed_and_runs_with_the_plugin_backend(cg, tmp_path):
     assert {a["label"] for a in answers if int(re.search(r"q(\d+)", a["item_id"]).group(1)) % 4 == 0} == {"yes"}
 
 
-def test_the_encoding_works_in_encode_items_and_a_structure_task(cg, corpus):
+def test_the_encoding_works_in_encode_items_and_a_structure_task(cg, climatecause):
     rc, arrows, err = cg("encode", "--statement", "cc-007", "--encoding", "plugin-arrows")
     assert rc == 0, err
     rc, adjacency, err = cg("encode", "--statement", "cc-007", "--encoding", "adjacency")
@@ -120,7 +114,7 @@ def test_the_encoding_works_in_encode_items_and_a_structure_task(cg, corpus):
     # The same edges in the same order: "(c, e) (c, e)" rewritten as "c => e ; c => e".
     pairs = re.findall(r"\(([^()]*?), ([^()]*?)\)", adjacency)
     assert arrows.strip() == " ; ".join(f"{c} => {e}" for c, e in pairs)
-    assert len(pairs) == len({(r.cause, r.effect) for r in corpus["cc-007"].relations})
+    assert len(pairs) == len({(r.cause, r.effect) for r in climatecause["cc-007"].relations})
 
     rc, out, err = cg("items", "--task", "ccr-member", "--variant", "A_5", "--encoding", "plugin-arrows",
                       "--format", "json")
@@ -139,7 +133,7 @@ def test_the_encoding_works_in_encode_items_and_a_structure_task(cg, corpus):
     assert mine and all(arrows.strip() in it["prompt"] for it in mine)
 
 
-def test_the_metric_is_a_column_of_complexity_the_report_and_the_annotation_evaluation(cg, corpus, tmp_path):
+def test_the_metric_is_a_column_of_complexity_the_report_and_the_annotation_evaluation(cg, climatecause, tmp_path):
     two = ("cc-001", "cc-007")
     rc, out, err = cg("complexity", "--format", "csv")
     assert rc == 0, err
@@ -147,7 +141,7 @@ def test_the_metric_is_a_column_of_complexity_the_report_and_the_annotation_eval
     header = list(rows(out)[0])
     assert header.index("c_events") == header.index("c_pol") + 1  # after the paper's five
     for sid in two:
-        assert int(table[sid]["c_events"]) == distinct_events(corpus[sid]) > 0
+        assert int(table[sid]["c_events"]) == distinct_events(climatecause[sid]) > 0
         # An extra column, never a term: c_raw stays the sum of the paper's five (issue 35, item 2).
         paper = sum(float(table[sid][f"c_{m}"]) for m in ("com", "ex", "nest", "corr", "pol"))
         assert float(table[sid]["c_raw"]) == pytest.approx(paper)
@@ -157,7 +151,7 @@ def test_the_metric_is_a_column_of_complexity_the_report_and_the_annotation_eval
     assert rc == 0, err
     report = {r["statement_id"]: r for r in rows((tmp_path / "report" / "complexity.csv").read_text())}
     for sid in two:
-        assert int(report[sid]["c_events"]) == distinct_events(corpus[sid])
+        assert int(report[sid]["c_events"]) == distinct_events(climatecause[sid])
     page = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
     assert "<th>C^events</th>" in page and "Histograms of C^com, C^ex, C^nest, C^corr, C^pol, C^events" in page
     # The report says what its C(s) is made of: the paper's five, the plugin's metric an extra column only.
@@ -176,7 +170,7 @@ def test_the_metric_is_a_column_of_complexity_the_report_and_the_annotation_eval
     assert rc == 0, err
     per = {r["statement_id"]: r for r in rows(out)}
     for sid in two:
-        assert int(per[sid]["gold_events"]) == int(per[sid]["pred_events"]) == distinct_events(corpus[sid])
+        assert int(per[sid]["gold_events"]) == int(per[sid]["pred_events"]) == distinct_events(climatecause[sid])
     rc, out, err = cg("evaluate-annotation", str(tmp_path / "annotate"), "--format", "csv")
     assert {r["measure"]: float(r["value"]) for r in rows(out)}["complexity.mae.events"] == 0.0
 
@@ -219,7 +213,7 @@ def test_a_plugin_that_calls_sys_exit_on_import_breaks_only_itself(cg, tmp_path)
     assert "'exiting-plugin 0.3'" in err and "sys.exit(3)" in err
 
 
-def test_an_installed_metric_changes_no_c_raw_or_c_s_and_the_opt_in_composite_adds_it(cg, corpus, capsys):
+def test_an_installed_metric_changes_no_c_raw_or_c_s_and_the_opt_in_composite_adds_it(cg, climatecause, capsys):
     """Issue 35, item 2: C(s) and c_raw are the paper's five whatever is installed; a composite is asked for."""
     from causalgraph.cli import main
 
@@ -228,7 +222,7 @@ def test_an_installed_metric_changes_no_c_raw_or_c_s_and_the_opt_in_composite_ad
     rc, out, err = cg("complexity", "--format", "csv")
     assert rc == 0, err
     with_plugin = {r["statement_id"]: r for r in rows(out)}
-    assert list(with_plugin) == list(bare) and len(bare) == len(corpus) == 75
+    assert list(with_plugin) == list(bare) and len(bare) == len(climatecause) == 75
     for sid, r in bare.items():
         for col in ("c_com", "c_ex", "c_nest", "c_corr", "c_pol", "c_raw", "c_norm", "density", "c_metrics",
                     "c_weights"):
@@ -240,8 +234,8 @@ def test_an_installed_metric_changes_no_c_raw_or_c_s_and_the_opt_in_composite_ad
     rc, out, err = cg("complexity", "--metrics", "com,ex,nest,corr,pol,events", "--format", "csv")
     assert rc == 0, err
     composite = {r["statement_id"]: r for r in rows(out)}
-    events = {s.id: distinct_events(s) for s in corpus}
-    assert distinct_events(corpus["cc-007"]) == 4 and bare["cc-007"]["c_corr"] == "4"
+    events = {s.id: distinct_events(s) for s in climatecause}
+    assert distinct_events(climatecause["cc-007"]) == 4 and bare["cc-007"]["c_corr"] == "4"
     assert float(composite["cc-007"]["c_raw"]) == 4 + 4
     assert float(composite["cc-007"]["c_norm"]) == pytest.approx(4 / 70 + 4 / max(events.values()))
     assert composite["cc-007"]["c_metrics"] == "com,ex,nest,corr,pol,events"
@@ -355,14 +349,14 @@ def test_an_encoder_giving_a_long_non_text_at_load_is_one_short_line(cg, tmp_pat
             "graph as text (str)") in err and len(err) < 400, err[:300]
 
 
-def test_the_file_format_is_written_by_export_graphs_and_read_back_by_data(cg, corpus, tmp_path):
+def test_the_file_format_is_written_by_export_graphs_and_read_back_by_data(cg, climatecause, tmp_path):
     from causalgraph.graph import compile_graph
     from causalgraph.readwrite import to_graphml
 
     rc, out, err = cg("export-graphs", str(tmp_path / "g"), "--format", "arrows", "--statement", "cc-007", "cc-046")
     assert rc == 0, err
     assert out.split() == [str(tmp_path / "g" / "cc-007.arrows"), str(tmp_path / "g" / "cc-046.arrows")]
-    graph = compile_graph(corpus["cc-046"])
+    graph = compile_graph(climatecause["cc-046"])
     lines = (tmp_path / "g" / "cc-046.arrows").read_text(encoding="utf-8").splitlines()
     assert lines == [f"{e.cause} -> {e.effect}" + (f"\t{e.correlation.value}" if e.correlation else "")
                      for e in graph.edges]
