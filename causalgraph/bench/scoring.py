@@ -12,7 +12,7 @@
   layout of the paper's Table 4; ``Avg`` over all variants.
 * 95 % bootstrap intervals that resample *statements* (all items of a drawn
   statement come along), because the items of one graph are not independent;
-  the percentile interval is widened for few statements (:func:`small_sample_factor`).
+  the percentile interval is widened for few statements (:func:`causalgraph.scoring.scores.small_sample_factor`).
 
 An unparseable answer (label ``None``) is never a positive prediction and
 always wrong; a failed request counts the same way and both are reported.
@@ -42,7 +42,7 @@ from typing import Any, Mapping, Optional, Sequence
 import numpy as np
 
 from ..errors import ConfigError, SchemaError
-from ..scoring.scores import binary_scores, prf_counts, small_sample_factor
+from ..scoring.scores import binary_scores, percentile_interval, prf_counts
 from ..llm.loglik import choose
 from ..runlog.files import Metrics
 from ..scoring.scoring_metrics import SCORING_METRICS, ScoringMetric, scoring_metrics_asked
@@ -326,29 +326,11 @@ def _interval_and_share(mats: np.ndarray, metric: str, *, kind: str, labels: Seq
 
     Leaving the undefined resamples out conditions the interval on the score existing; scoring
     them 0 (``zero_division=0``) would pull a perfect score's interval down to 0.  With ``point``
-    and ``n_groups`` the interval is widened around ``point`` by :func:`small_sample_factor`
-    (clipped to [0, 1]); fewer than 2 statements give no interval.
+    and ``n_groups`` the interval is widened around ``point`` and clipped to [0, 1]
+    (:func:`causalgraph.scoring.scores.percentile_interval`); fewer than 2 statements give no interval.
     """
     values = _resample_values(mats, metric, kind=kind, labels=labels, positive=positive)
-    return _percentile_interval(values, level=level, point=point, n_groups=n_groups, bounds=(0.0, 1.0))
-
-
-def _percentile_interval(values: np.ndarray, *, level: float, point: Optional[float], n_groups: Optional[int],
-                         bounds: tuple[float, float]) -> tuple[tuple[float, float], float]:
-    """:func:`_interval_and_share` of resampled ``values`` (NaN: undefined), widened around ``point`` within
-    ``bounds``."""
-    share = float(np.isnan(values).mean()) if values.size else 1.0
-    values = values[~np.isnan(values)]
-    if values.size == 0 or share > MAX_UNDEFINED_SHARE:
-        return (math.nan, math.nan), share
-    alpha = (1 - level) / 2
-    lo, hi = np.quantile(values, [alpha, 1 - alpha])
-    if point is not None and n_groups is not None:
-        if n_groups < 2 or not math.isfinite(point):
-            return (math.nan, math.nan), share
-        c = small_sample_factor(n_groups, level)
-        lo, hi = max(bounds[0], point - c * (point - lo)), min(bounds[1], point + c * (hi - point))
-    return (float(lo), float(hi)), share
+    return percentile_interval(values, point, n_groups, level=level, max_undefined=MAX_UNDEFINED_SHARE)
 
 
 def _ci_list(ci: tuple[float, float]) -> Optional[list[float]]:
@@ -767,8 +749,8 @@ def scoring_metric_scores(records: Sequence[Mapping[str, Any]], spec, metrics: S
     ``scoring_metrics_ci95`` (name → interval or ``None``) and ``notes`` on what is undefined.
 
     The interval is the statement bootstrap of the built-in scores (the same resamples of the same
-    seed), percentile, widened for few statements by :func:`small_sample_factor` and clipped to the
-    metric's bounds; it is not estimable (``None``, a note) with fewer than the metric's
+    seed), percentile, widened for few statements and clipped to the metric's bounds
+    (:func:`causalgraph.scoring.scores.percentile_interval`); it is not estimable (``None``, a note) with fewer than the metric's
     ``min_statements`` (:data:`MIN_STATEMENTS_INTERVAL` unless a simulation says otherwise) or more than
     :data:`MAX_UNDEFINED_SHARE` of
     resamples where the metric is undefined (docs/statistics.md, "Scoring metrics").  ``minimum=False``
@@ -810,8 +792,8 @@ def scoring_metric_scores(records: Sequence[Mapping[str, Any]], spec, metrics: S
                             "bootstrap to cover (docs/statistics.md)"))
             continue
         resampled = np.array([math.nan if (x := m.value(mat, labels, positive)) is None else x for mat in mats])
-        ci, share = _percentile_interval(resampled, level=level, point=point, n_groups=n_groups,
-                                         bounds=m.bounds)
+        ci, share = percentile_interval(resampled, point, n_groups, level=level, bounds=m.bounds,
+                                        max_undefined=MAX_UNDEFINED_SHARE)
         cis[m.name] = _ci_list(ci)
         if cis[m.name] is None:
             notes.append(f"{m.name}_ci95 not estimable: {m.name} is undefined in {share:.0%} of the bootstrap "

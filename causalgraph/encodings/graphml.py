@@ -5,8 +5,9 @@ Byte for byte what networkx's ElementTree writer (``networkx.write_graphml_xml``
 newline), written by causalgraph itself so that the bytes never depend on whether lxml is
 installed and so that data order can be kept: GraphML's one writer and escaping rule,
 :func:`causalgraph.readwrite.graphml.graphml_document`, which the GraphML files share.  With
-signs, an edge attribute ``correlation``.  Prompts go on with ``". "`` after it (``"</graphml>\\n. "``).  The decoder keeps the document's
-node order and reads signs from the ``correlation`` edge attribute whenever present.
+signs, an edge attribute ``correlation``.  Prompts go on with ``". "`` after it
+(``"</graphml>\\n. "``).  The decoder keeps the document's node order and reads signs from the
+``correlation`` edge attribute whenever present.
 
 Examples
 --------

@@ -8,9 +8,9 @@ Divisions by zero give 0, as scikit-learn's ``zero_division=0``.
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from typing import Any, Optional, Sequence
 
-__all__ = ["prf", "prf_counts", "binary_scores", "small_sample_factor"]
+__all__ = ["prf", "prf_counts", "binary_scores", "small_sample_factor", "percentile_interval"]
 
 
 def prf(p_sum: float, n_pred: int, r_sum: float, n_gold: int) -> dict[str, float]:
@@ -88,3 +88,43 @@ def small_sample_factor(n_groups: int, level: float = 0.95) -> float:
         return math.inf
     q = 1 - (1 - level) / 2
     return math.sqrt(n_groups / (n_groups - 1)) * float(student.ppf(q, n_groups - 1)) / float(norm.ppf(q))
+
+
+def percentile_interval(values, point: Optional[float], n_groups: Optional[int], *, level: float = 0.95,
+                        widen: bool = True, bounds: Optional[tuple[float, float]] = (0.0, 1.0),
+                        max_undefined: float = 0.5) -> tuple[tuple[float, float], float]:
+    """A statement-bootstrap interval from resampled values of a metric, and the share of undefined resamples.
+
+    The one home of the rule the run scores (:mod:`causalgraph.bench.scoring`) and the statistics
+    (:func:`causalgraph.stats.resampling.cluster_interval`) share: resamples where the metric is
+    undefined (NaN) are left out; above ``max_undefined`` of them, or with nothing left, the interval
+    is not estimable (``(nan, nan)``).  The percentile interval at ``level`` is widened around
+    ``point`` by :func:`small_sample_factor` of ``n_groups`` statements (``widen=True``; then an
+    undefined point or fewer than 2 statements is not estimable), keeping its asymmetry, and clipped
+    to ``bounds`` (``None``: unbounded).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> v = np.array([0.6, 0.7, 0.8, 0.9, np.nan])
+    >>> ci, share = percentile_interval(v, 0.75, 30, level=0.5, widen=False)
+    >>> [round(x, 4) for x in ci], share
+    ([0.675, 0.825], 0.2)
+    """
+    import numpy as np
+
+    values = np.asarray(values, dtype=float)
+    undefined = np.isnan(values)
+    share = float(undefined.mean()) if values.size else 1.0
+    if values.size == 0 or share > max_undefined or undefined.all():
+        return (math.nan, math.nan), share
+    if widen and (point is None or not math.isfinite(point) or n_groups is None or n_groups < 2):
+        return (math.nan, math.nan), share
+    alpha = (1 - level) / 2
+    lo, hi = np.quantile(values[~undefined], [alpha, 1 - alpha])
+    if widen:
+        c = small_sample_factor(n_groups, level)
+        lo, hi = point - c * (point - lo), point + c * (hi - point)
+    if bounds is not None:
+        lo, hi = max(bounds[0], lo), min(bounds[1], hi)
+    return (float(lo), float(hi)), share

@@ -22,8 +22,8 @@ from typing import Optional
 
 import numpy as np
 
-# One definition of the widening factor, shared with the run scores and the alignment's intervals.
-from ..scoring.scores import small_sample_factor
+# One definition of the interval (and of its widening factor), shared with the run scores.
+from ..scoring.scores import percentile_interval
 
 __all__ = ["cluster_interval", "statement_weights", "ratio_influence", "cluster_t_interval",
            "intercept_cr2", "bell_mccaffrey_traces"]
@@ -45,8 +45,10 @@ def cluster_interval(values: np.ndarray, point: float, n_clusters: int, *, level
     level
         Coverage.
     small_sample
-        Widen the percentile interval around ``point`` by :func:`small_sample_factor` (default);
-        ``False``: the plain percentile interval.
+        Widen the percentile interval around ``point`` by
+        :func:`causalgraph.scoring.scores.small_sample_factor` (default); ``False``: the plain percentile
+        interval.  The rule is :func:`causalgraph.scoring.scores.percentile_interval`, which the run
+        scores share.
     bounds
         The metric's range to clip to (``None``: unbounded, as for a difference of F1 use (−1, 1)).
     max_undefined
@@ -64,20 +66,10 @@ def cluster_interval(values: np.ndarray, point: float, n_clusters: int, *, level
     >>> [round(x, 4) for x in cluster_interval(v, 0.75, 30, small_sample=False, level=0.5)]
     [0.675, 0.825]
     """
-    values = np.asarray(values, dtype=float)
-    if values.size == 0 or point is None or not np.isfinite(point) or n_clusters < 2:
+    if point is None or not np.isfinite(point) or n_clusters < 2:
         return (math.nan, math.nan)
-    ok = ~np.isnan(values)
-    if 1 - ok.mean() > max_undefined:
-        return (math.nan, math.nan)
-    a = (1 - level) / 2
-    lo, hi = np.quantile(values[ok], [a, 1 - a])
-    if small_sample:
-        c = small_sample_factor(n_clusters, level)
-        lo, hi = point - c * (point - lo), point + c * (hi - point)
-    if bounds is not None:
-        lo, hi = max(bounds[0], lo), min(bounds[1], hi)
-    return (float(lo), float(hi))
+    return percentile_interval(values, point, n_clusters, level=level, widen=small_sample, bounds=bounds,
+                               max_undefined=max_undefined)[0]
 
 
 def statement_weights(n_clusters: int, n_boot: int, seed: int) -> np.ndarray:
