@@ -7,11 +7,13 @@ folder there itself.
 
 from __future__ import annotations
 
+import os
 import random
+import statistics
 import time
 from typing import Callable
 
-__all__ = ["best", "rewrite_event"]
+__all__ = ["best", "spread", "side_by_side", "load_average", "rewrite_event"]
 
 
 def best(fn: Callable[[], object], repeat: int) -> float:
@@ -28,6 +30,61 @@ def best(fn: Callable[[], object], repeat: int) -> float:
         fn()
         times.append(time.perf_counter() - t0)
     return min(times)
+
+
+def _timed(fn: Callable[[], object]) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def spread(fn: Callable[[], object], repeat: int) -> tuple[float, float, float]:
+    """Min, median and max of ``repeat`` wall-clock timings of ``fn()``, in seconds.
+
+    Examples
+    --------
+    >>> lo, mid, hi = spread(lambda: None, 3)
+    >>> 0 <= lo <= mid <= hi
+    True
+    """
+    times = sorted(_timed(fn) for _ in range(repeat))
+    return times[0], statistics.median(times), times[-1]
+
+
+def side_by_side(ours: Callable[[], object], baseline: Callable[[], object], repeat: int) -> dict:
+    """``ours`` and ``baseline`` timed alternately, ``repeat`` rounds (ours first in odd rounds, the
+    baseline first in even ones, so neither always runs on a warmer cache): min/median/max of each, and
+    of the ratio ours / baseline taken round by round.
+
+    Examples
+    --------
+    >>> r = side_by_side(lambda: None, lambda: sum(range(1000)), 3)
+    >>> sorted(r), len(r["ratio"])
+    (['baseline', 'ours', 'ratio'], 3)
+    """
+    a, b = [], []
+    for i in range(repeat):
+        if i % 2 == 0:
+            a.append(_timed(ours))
+            b.append(_timed(baseline))
+        else:
+            b.append(_timed(baseline))
+            a.append(_timed(ours))
+    ratios = sorted(x / y for x, y in zip(a, b))
+
+    def mmm(v: list[float]) -> tuple[float, float, float]:
+        v = sorted(v)
+        return v[0], statistics.median(v), v[-1]
+
+    return {"ours": mmm(a), "baseline": mmm(b), "ratio": (ratios[0], statistics.median(ratios), ratios[-1])}
+
+
+def load_average() -> str:
+    """The 1-, 5- and 15-minute load averages as ``"a / b / c"`` (``"n/a"`` where the system has none)."""
+    try:
+        return " / ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "n/a"
 
 
 def rewrite_event(name: str, rng: random.Random, *, added: str = "levels") -> str:

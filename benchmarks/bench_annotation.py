@@ -30,7 +30,7 @@ from causalgraph.annotation.evaluate import evaluate_statements
 from causalgraph.annotation.answer import parse_annotation, statement_to_answer, to_statement
 from causalgraph.metrics.complexity import complexity
 
-from _common import best
+from _common import best, load_average, side_by_side
 
 
 def main() -> None:
@@ -41,10 +41,12 @@ def main() -> None:
     answers = [json.dumps(statement_to_answer(s)) for s in corpus]
     size = sum(len(a) for a in answers)
 
-    t_json = best(lambda: [json.loads(a) for a in answers], args.repeat)
-    t_parse = best(lambda: [parse_annotation(a) for a in answers], args.repeat)
+    print(f"load average {load_average()}; {args.repeat} alternating rounds, min / median / max", flush=True)
+    r = side_by_side(lambda: [parse_annotation(a) for a in answers], lambda: [json.loads(a) for a in answers],
+                     args.repeat)
     print(f"clean answers: {len(answers)} answers, {size / 1024:.0f} KB")
-    print(f"  json.loads {t_json * 1e3:.2f} ms; parse_annotation {t_parse * 1e3:.2f} ms; ratio {t_parse / t_json:.1f}x")
+    print(f"  parse_annotation {_ms(r['ours'])} ms; json.loads {_ms(r['baseline'])} ms; "
+          f"ratio {' / '.join(f'{x:.1f}' for x in r['ratio'])}x")
 
     rel = json.dumps(statement_to_answer(corpus["cc-059"])["relations"][0])
     print("slow paths (time per KB should stay flat as size doubles):")
@@ -61,10 +63,16 @@ def main() -> None:
 
     preds = [to_statement(parse_annotation(a), s.text, id=s.id) for a, s in zip(answers, corpus)]
     golds = list(corpus)
-    t_cx = best(lambda: [complexity(s) for s in golds], args.repeat)
-    t_eval = best(lambda: evaluate_statements(preds, golds, reference="paper"), args.repeat)
-    print(f"evaluation of 75 statements: {t_eval * 1e3:.1f} ms; complexity of the gold side alone "
-          f"{t_cx * 1e3:.1f} ms; ratio {t_eval / t_cx:.1f}x (two complexity passes + matching)")
+    r = side_by_side(lambda: evaluate_statements(preds, golds, reference="paper"),
+                     lambda: [complexity(s) for s in golds], args.repeat)
+    print(f"evaluation of 75 statements: {_ms(r['ours'])} ms; complexity of the gold side alone "
+          f"{_ms(r['baseline'])} ms; ratio {' / '.join(f'{x:.1f}' for x in r['ratio'])}x "
+          "(two complexity passes + matching)")
+    print(f"load average {load_average()}")
+
+
+def _ms(t) -> str:
+    return " / ".join(f"{x * 1e3:.1f}" for x in t)
 
 
 if __name__ == "__main__":

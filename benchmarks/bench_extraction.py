@@ -13,7 +13,8 @@ so no score is trivially 1):
 * ``corpus_from_extraction`` (normalized merging) + ``chain_statistics``
   against ``compile_graph`` alone over the same rows.
 
-Figures are ratios our time / baseline time (best of ``--repeat``).  Run::
+Figures are ratios our time / baseline time, timed alternately (min / median / max of
+``--repeat`` rounds), with the load average before and after.  Run::
 
     CAUSALGRAPH_DATA=../shared/data python benchmarks/bench_extraction.py
 """
@@ -31,7 +32,7 @@ from causalgraph.extraction.tuples import ExtractedPair
 from causalgraph.extraction.predictions import PredictionSet, RowPrediction
 from causalgraph.extraction.spans import span_tokens
 
-from _common import best
+from _common import load_average, side_by_side
 
 
 def bare_pair_f1(pred: PredictionSet, gold: PredictionSet) -> float:
@@ -74,38 +75,45 @@ def main(argv=None) -> int:
     base = bare_pair_f1(pred, gold)
     assert abs(ours - base) < 1e-12, (ours, base)
 
-    t_eval = best(lambda: evaluate_extraction(pred, gold), args.repeat)
-    t_bare = best(lambda: bare_pair_f1(pred, gold), args.repeat)
-    t_hung = best(lambda: evaluate_extraction(pred, gold, mode="hungarian"), args.repeat)
+    n = args.repeat
+    print(f"load average {load_average()}", flush=True)
+    r_eval = side_by_side(lambda: evaluate_extraction(pred, gold), lambda: bare_pair_f1(pred, gold), n)
+    r_hung = side_by_side(lambda: evaluate_extraction(pred, gold, mode="hungarian"),
+                          lambda: evaluate_extraction(pred, gold), n)
 
     answers = ["\n".join(f"Tuple {i}: {{Cause: {p.cause}, Effect: {p.effect}, Causality_Type: Explicit, "
                          f"Sententiality: Intra-sentential}}" for i, p in enumerate(r.pairs, 1))
                for r in gold.rows.values()]
     as_json = [json.dumps([{"cause": p.cause, "effect": p.effect, "causality_type": "Explicit",
                             "sententiality": "Intra"} for p in r.pairs]) for r in gold.rows.values()]
-    t_parse = best(lambda: [parse_tuples(a) for a in answers], args.repeat)
-    t_json = best(lambda: [json.loads(a) for a in as_json], args.repeat)
+    r_parse = side_by_side(lambda: [parse_tuples(a) for a in answers], lambda: [json.loads(a) for a in as_json], n)
 
     def graphs():
         chain_statistics(corpus_from_extraction(corpus, merge="normalized"))
 
-    t_graph = best(graphs, args.repeat)
-    t_compile = best(lambda: [compile_graph(s) for s in corpus], args.repeat)
+    r_graph = side_by_side(graphs, lambda: [compile_graph(s) for s in corpus], n)
 
-    print(f"token pair F1 (ours = bare) {ours:.4f}; {len(gold)} rows, {gold.n_pairs} pairs; best of {args.repeat}")
-    print("| measure | ours | baseline | ratio |")
+    print(f"token pair F1 (ours = bare) {ours:.4f}; {len(gold)} rows, {gold.n_pairs} pairs; {n} alternating rounds, "
+          "min / median / max")
+    print("| measure | ours (s) | baseline (s) | ratio |")
     print("|---|---|---|---|")
-    for name, a, b in (
+    for name, r in (
         ("`evaluate_extraction` paper mode (token, exact, labels, buckets) vs bare Counter loop (token pair F1 only)",
-         t_eval, t_bare),
-        ("hungarian mode vs paper mode", t_hung, t_eval),
+         r_eval),
+        ("hungarian mode vs paper mode", r_hung),
         ("`parse_tuples` on 1,973 answers in the paper's tuple format vs `json.loads` of the same tuples as JSON",
-         t_parse, t_json),
+         r_parse),
         ("`corpus_from_extraction` (normalized) + `chain_statistics` vs `compile_graph` of every row",
-         t_graph, t_compile),
+         r_graph),
     ):
-        print(f"| {name} | {a:.3f} s | {b:.3f} s | {a / b:.2f} |")
+        print(f"| {name} | {_mmm(r['ours'], 3)} | {_mmm(r['baseline'], 3)} | {_mmm(r['ratio'], 2)} |")
+    print(f"load average {load_average()}")
     return 0
+
+
+
+def _mmm(t, digits: int) -> str:
+    return " / ".join(f"{x:.{digits}f}" for x in t)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,8 @@ random statement scores), then measures in the same process:
   columns against the adjusted p-values only).
 
 Figures are ratios our time / baseline time (the price of reading runs and
-of the bookkeeping).  Run::
+of the bookkeeping), timed alternately round by round (min / median / max of
+``--repeat`` rounds), with the load average before and after.  Run::
 
     python benchmarks/bench_stats.py
     python benchmarks/bench_stats.py --items 5000 --repeat 3
@@ -27,8 +28,9 @@ import argparse
 import json
 import random
 import tempfile
-import time
 from pathlib import Path
+
+from _common import load_average, side_by_side
 
 POSITIONS = ("start", "middle", "end", "none")
 
@@ -43,15 +45,6 @@ def _write(path: Path, task: str, variants: list[str], n: int, labels, rng: rand
                 fh.write(json.dumps({"task": task, "variant": v, "item_id": f"{task}/{v}/s{i // 8:04d}/e{i:05d}",
                                      "gold": lab, "meta": {"statement_id": f"s{i // 8:04d}"}, "label": lab,
                                      "error": None}) + "\n")
-
-
-def _best(fn, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def main(argv=None) -> None:
@@ -106,23 +99,30 @@ def main(argv=None) -> None:
             sp.posthoc_dunn(frame, val_col="v", group_col="g", p_adjust="holm")
 
     vals, labs = grouped[0]
+    n = args.repeat
+    print(f"load average {load_average()}", flush=True)
     rows = [
         ("load_run of both runs vs json.loads of every line",
-         _best(lambda: (load_run(tmp / "member"), load_run(tmp / "position")), args.repeat),
-         _best(lambda: [json.loads(x) for f in ("member", "position")
-                        for x in (tmp / f / "responses.jsonl").read_text().splitlines()], args.repeat)),
+         side_by_side(lambda: (load_run(tmp / "member"), load_run(tmp / "position")),
+                      lambda: [json.loads(x) for f in ("member", "position")
+                               for x in (tmp / f / "responses.jsonl").read_text().splitlines()], n)),
         ("mcnemar_runs vs statsmodels mcnemar on paired tables",
-         _best(lambda: mcnemar_runs(tmp / "member", tmp / "position"), args.repeat), _best(base_mcnemar, args.repeat)),
+         side_by_side(lambda: mcnemar_runs(tmp / "member", tmp / "position"), base_mcnemar, n)),
         ("kruskal_runs vs scipy kruskal + posthoc_dunn on grouped arrays",
-         _best(lambda: kruskal_runs(tmp / "position", scores), args.repeat), _best(base_kruskal, args.repeat)),
+         side_by_side(lambda: kruskal_runs(tmp / "position", scores), base_kruskal, n)),
         ("dunn vs scikit_posthocs.posthoc_dunn (holm)",
-         _best(lambda: dunn(vals, labs), args.repeat),
-         _best(lambda: sp.posthoc_dunn(frames[0], val_col="v", group_col="g", p_adjust="holm"), args.repeat)),
+         side_by_side(lambda: dunn(vals, labs),
+                      lambda: sp.posthoc_dunn(frames[0], val_col="v", group_col="g", p_adjust="holm"), n)),
     ]
-    print(f"{args.variants} variants x {args.items} items, best of {args.repeat}")
-    print(f"{'measure':<64} {'ours s':>9} {'base s':>9} {'ratio':>7}")
-    for name, ours, base in rows:
-        print(f"{name:<64} {ours:9.4f} {base:9.4f} {ours / base:7.2f}")
+    print(f"{args.variants} variants x {args.items} items, {n} alternating rounds: min / median / max")
+    print(f"{'measure':<64} {'ours s':>26} {'baseline s':>26} {'ratio':>20}")
+    for name, r in rows:
+        print(f"{name:<64} {_mmm(r['ours'], 4):>26} {_mmm(r['baseline'], 4):>26} {_mmm(r['ratio'], 2):>20}")
+    print(f"load average {load_average()}")
+
+
+def _mmm(t: tuple[float, float, float], digits: int) -> str:
+    return " / ".join(f"{x:.{digits}f}" for x in t)
 
 
 if __name__ == "__main__":
