@@ -36,15 +36,22 @@ POSITIONS = ("start", "middle", "end", "none")
 
 
 def _write(path: Path, task: str, variants: list[str], n: int, labels, rng: random.Random) -> None:
+    """A run as the runner writes it: manifest and every line a whole :class:`RunRecord` (its keys in the
+    written order), so that reading takes the path a real run takes."""
+    from causalgraph.runlog.record import RunRecord
+
     path.mkdir(parents=True)
     (path / "manifest.json").write_text(json.dumps({"task": task, "variants": variants, "model": "bench"}))
     with open(path / "responses.jsonl", "w") as fh:
         for v in variants:
             for i in range(n):
                 lab = rng.choice(labels)
-                fh.write(json.dumps({"task": task, "variant": v, "item_id": f"{task}/{v}/s{i // 8:04d}/e{i:05d}",
-                                     "gold": lab, "meta": {"statement_id": f"s{i // 8:04d}"}, "label": lab,
-                                     "error": None}) + "\n")
+                rec = RunRecord(task=task, variant=v, item_id=f"{task}/{v}/s{i // 8:04d}/e{i:05d}", gold=lab,
+                                meta={"statement_id": f"s{i // 8:04d}"}, prompt_sha256="0" * 64,
+                                request_key="1" * 64, response=f"<Answer>{lab}</Answer>", label=lab, rule="tag",
+                                usage={"prompt_tokens": 250, "completion_tokens": 4}, cost_usd=0.0001,
+                                latency_s=0.5, finish_reason="stop", source="api", attempts=1)
+                fh.write(json.dumps(rec.to_dict()) + "\n")
 
 
 def main(argv=None) -> None:
