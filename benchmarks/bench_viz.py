@@ -1,6 +1,7 @@
 """Benchmark: the graph viewer and the corpus report against baselines run in the same process.
 
-Measured on every causal ClimateCause statement (best of ``--repeat``):
+Measured on every causal ClimateCause statement (ours and the baseline alternately, min / median /
+max of ``--repeat`` rounds, with the load average):
 
 * ``graph_html`` (our page: escaped data, inlined vis-network, legend,
   relation table) against pyvis' stock ``Network.generate_html()`` with
@@ -25,17 +26,9 @@ from __future__ import annotations
 import argparse
 import random
 import tempfile
-import time
 from pathlib import Path
 
-
-def best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
+from _common import load_average, side_by_side
 
 
 def main() -> None:
@@ -58,13 +51,14 @@ def main() -> None:
         for d in ds:
             to_pyvis(d).generate_html()
 
+    n_rounds = args.repeat
+    print(f"load average {load_average()}; {n_rounds} alternating rounds, min / median / max", flush=True)
     rows = []
-    ours = best(lambda: [graph_html(g) for g in graphs], args.repeat)
-    base = best(lambda: stock_pages(datas), args.repeat)
-    rows.append((f"graph_html, {len(graphs)} statements vs pyvis generate_html", ours, base))
-    ours = best(lambda: [viewer_data(g) for g in graphs], args.repeat)
-    base = best(lambda: [cg.compile_graph(s) for s in causal], args.repeat)
-    rows.append(("viewer_data vs compile_graph", ours, base))
+    rows.append((f"graph_html, {len(graphs)} statements vs pyvis generate_html",
+                 side_by_side(lambda: [graph_html(g) for g in graphs], lambda: stock_pages(datas), n_rounds)))
+    rows.append(("viewer_data vs compile_graph",
+                 side_by_side(lambda: [viewer_data(g) for g in graphs], lambda: [cg.compile_graph(s) for s in causal],
+                              n_rounds)))
 
     def tables():
         cg.complexity_table(corpus)
@@ -76,23 +70,27 @@ def main() -> None:
 
     tables()
     with tempfile.TemporaryDirectory() as tmp:
-        ours = best(lambda: cg.write_report(corpus, Path(tmp) / "r", max_graphs=None), args.repeat)
-    base = best(tables, args.repeat)
-    rows.append((f"write_report ({len(graphs)} graph pages) vs its tables and pages in memory", ours, base))
+        rows.append((f"write_report ({len(graphs)} graph pages) vs its tables and pages in memory",
+                     side_by_side(lambda: cg.write_report(corpus, Path(tmp) / "r", max_graphs=None), tables,
+                                  n_rounds)))
 
     rng = random.Random(7)
     n = MAX_VIEW_NODES
     rels = tuple(Relation(f"e{i}", f"e{rng.randrange(i + 1, n)}") for i in range(n - 1) for _ in range(2))
     big = cg.compile_graph(Statement("synthetic", "synthetic", True, rels))
     big_data = viewer_data(big)
-    ours = best(lambda: graph_html(big), 1)
-    base = best(lambda: to_pyvis(big_data).generate_html(), 1)
-    rows.append((f"graph_html, synthetic {len(big.nodes)} events / {len(big.edges)} edges vs pyvis", ours, base))
+    rows.append((f"graph_html, synthetic {len(big.nodes)} events / {len(big.edges)} edges vs pyvis",
+                 side_by_side(lambda: graph_html(big), lambda: to_pyvis(big_data).generate_html(), n_rounds)))
 
     width = max(len(r[0]) for r in rows)
-    print(f"{'measure':<{width}}  {'ours':>9}  {'baseline':>9}  {'ratio':>6}")
-    for name, o, b in rows:
-        print(f"{name:<{width}}  {o:9.4f}  {b:9.4f}  {o / b:6.2f}")
+    print(f"{'measure':<{width}}  {'ours s':>24}  {'baseline s':>24}  {'ratio':>20}")
+    for name, r in rows:
+        print(f"{name:<{width}}  {_mmm(r['ours'], 4):>24}  {_mmm(r['baseline'], 4):>24}  {_mmm(r['ratio'], 2):>20}")
+    print(f"load average {load_average()}")
+
+
+def _mmm(t, digits: int) -> str:
+    return " / ".join(f"{x:.{digits}f}" for x in t)
 
 
 if __name__ == "__main__":
