@@ -11,7 +11,8 @@ For each: the run itself (filling a fresh response cache), reading it back
 majority answer) and scoring it (``compute_metrics``; for the epoch run with
 each reducer, agreement across epochs included).  Figures are seconds and the
 ratio of the epoch run to the baseline; ideal is 1 (epochs add no work per
-line).  Run::
+line), timed alternately over ``--repeat`` rounds (min / median / max, the ratio
+round by round), with the load average.  Run::
 
     python benchmarks/bench_epochs.py              # 874 items x 10 epochs = 8,740 lines
     python benchmarks/bench_epochs.py --quick
@@ -22,7 +23,8 @@ from __future__ import annotations
 import argparse
 import os
 import tempfile
-import time
+
+from _common import load_average, side_by_side
 
 from causalgraph.bench import Item
 from causalgraph.bench.runner import run_benchmark
@@ -40,41 +42,52 @@ def items(n: int) -> list[Item]:
                  gold="yes" if i % 2 == 0 else "no", meta={"statement_id": f"s{i // 7}"}) for i in range(n)]
 
 
-def timed(fn):
-    t0 = time.perf_counter()
-    out = fn()
-    return time.perf_counter() - t0, out
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--items", type=int, default=874)
     ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--repeat", type=int, default=3, help="alternating rounds (default 3)")
     ap.add_argument("--quick", action="store_true", help="100 items x 5 epochs")
     args = ap.parse_args()
     n, e = (100, 5) if args.quick else (args.items, args.epochs)
     tmp = tempfile.mkdtemp(prefix="cg-bench-epochs-")
-    os.environ["CAUSALGRAPH_CACHE"] = os.path.join(tmp, "cache")
     opts = dict(temperature=1.0, concurrency=64, model_options={"flip": 0.3})
+    print(f"load average {load_average()}; {args.repeat} alternating rounds, min / median / max", flush=True)
 
-    rows = []
-    t_base, _ = timed(lambda: run_benchmark(TASK, ["v"], "mock/noisy", items=items(n * e), out=f"{tmp}/base", **opts))
-    t_ep, _ = timed(lambda: run_benchmark(TASK, ["v"], "mock/noisy", items=items(n), out=f"{tmp}/ep", epochs=e,
-                                          **opts))
-    rows.append(("bench run (fills the cache)", t_base, t_ep))
-    t_base, base = timed(lambda: load_run(f"{tmp}/base"))
-    t_ep, ep = timed(lambda: load_run(f"{tmp}/ep"))
-    rows.append(("load_run", t_base, t_ep))
-    t_base, _ = timed(lambda: compute_metrics(base))
+    def run(kind: str, k: int) -> None:
+        # each run fills a fresh response cache of its own
+        os.environ["CAUSALGRAPH_CACHE"] = os.path.join(tmp, f"cache-{kind}-{k}")
+        if kind == "base":
+            run_benchmark(TASK, ["v"], "mock/noisy", items=items(n * e), out=f"{tmp}/base-{k}", **opts)
+        else:
+            run_benchmark(TASK, ["v"], "mock/noisy", items=items(n), out=f"{tmp}/ep-{k}", epochs=e, **opts)
+
+    counter = iter(range(10 ** 6))
+    # a small run of each kind first, so that neither side's first round pays the imports
+    os.environ["CAUSALGRAPH_CACHE"] = os.path.join(tmp, "cache-warm")
+    run_benchmark(TASK, ["v"], "mock/noisy", items=items(20), out=f"{tmp}/warm-1", **opts)
+    run_benchmark(TASK, ["v"], "mock/noisy", items=items(10), out=f"{tmp}/warm-2", epochs=2, **opts)
+    rows = [("bench run (fills the cache)",
+             side_by_side(lambda: run("ep", next(counter)), lambda: run("base", next(counter)), args.repeat))]
+    base_dir = f"{tmp}/base-{min(int(p.split('-')[-1]) for p in os.listdir(tmp) if p.startswith('base-'))}"
+    ep_dir = f"{tmp}/ep-{min(int(p.split('-')[-1]) for p in os.listdir(tmp) if p.startswith('ep-'))}"
+    rows.append(("load_run", side_by_side(lambda: load_run(ep_dir), lambda: load_run(base_dir), args.repeat)))
+    base, ep = load_run(base_dir), load_run(ep_dir)
     for reducer in ("majority", "mean", "pass@k", "pass^k"):
-        t_ep, _ = timed(lambda: compute_metrics(ep, reducer=reducer))
-        rows.append((f"compute_metrics, {reducer}", t_base, t_ep))
+        rows.append((f"compute_metrics, {reducer}",
+                     side_by_side(lambda: compute_metrics(ep, reducer=reducer), lambda: compute_metrics(base),
+                                  args.repeat)))
 
     print(f"{n * e:,} lines: baseline {n * e:,} items x 1 epoch; epochs {n:,} items x {e} epochs\n")
-    print("| step | baseline s | epochs s | ratio |")
+    print("| step | baseline s | epochs s | ratio epochs / baseline |")
     print("| --- | ---: | ---: | ---: |")
-    for name, b, x in rows:
-        print(f"| {name} | {b:.2f} | {x:.2f} | {x / b:.2f} |")
+    for name, r in rows:
+        print(f"| {name} | {_mmm(r['baseline'])} | {_mmm(r['ours'])} | {_mmm(r['ratio'])} |")
+    print(f"load average {load_average()}")
+
+
+def _mmm(t) -> str:
+    return " / ".join(f"{x:.2f}" for x in t)
 
 
 if __name__ == "__main__":
