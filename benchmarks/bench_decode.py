@@ -29,13 +29,18 @@ from __future__ import annotations
 
 import argparse
 import gc
+import statistics
 import sys
 import time
 from typing import Iterable, Optional
 
+from _common import load_average
+
 from causalgraph.encodings import decode, encode
 from causalgraph.encodings._text import _decode_text
 from causalgraph.errors import ParseError
+
+REPEAT = 5  # rounds of the new decoder and of decode()
 
 # -- the decoder before issue #13 (baseline only) --------------------------------------------
 
@@ -130,7 +135,8 @@ def path_pairs(n_edges: int, name: str = "event {}") -> list[tuple[str, str, str
 
 
 def _time(fn, repeat: int):
-    best = float("inf")
+    """(min, median, max) of ``repeat`` timings of ``fn()``, and its last result (or the ParseError raised)."""
+    times = []
     out = None
     for _ in range(repeat):
         gc.collect()
@@ -139,8 +145,13 @@ def _time(fn, repeat: int):
             out = fn()
         except ParseError as exc:
             out = exc
-        best = min(best, time.perf_counter() - t0)
-    return best, out
+        times.append(time.perf_counter() - t0)
+    times.sort()
+    return (times[0], statistics.median(times), times[-1]), out
+
+
+def _mmm(t, digits: int = 4) -> str:
+    return "/".join(f"{x:.{digits}f}" for x in t)
 
 
 def _label(fmt: str, signs: bool) -> str:
@@ -151,25 +162,27 @@ def bench_paths(sizes: list[int], baseline_max: int, forms: list[tuple[str, bool
     if not sizes or not forms:
         return
     print("## path graphs, decoded without nodes=")
-    print(f"{'form':>22} {'edges':>7} {'chars':>9} {'old s':>9} {'new s':>9} {'old/new':>9} "
-          f"{'decode() s':>11} {'new us/edge':>11}")
+    print(f"min/median/max of {REPEAT} runs for the new decoder and decode(), 3 (1 above 200 edges) for the old; "
+          f"old/new and us/edge from the medians; load average {load_average()}")
+    print(f"{'form':>22} {'edges':>7} {'chars':>9} {'old s':>22} {'new s':>22} {'old/new':>9} "
+          f"{'decode() s':>22} {'new us/edge':>11}")
     for fmt, signs in forms:
         for n in sizes:
             pairs = path_pairs(n)
             text = encode(pairs, fmt, signs=signs)
             expected = [(c, e, s if signs else "unknown") for c, e, s in pairs]
-            new_s, got = _time(lambda: _decode_text(text, fmt, signs, None), 3)
+            new_s, got = _time(lambda: _decode_text(text, fmt, signs, None), REPEAT)
             assert got == expected, (fmt, signs, n)
-            full_s, g = _time(lambda: decode(text, fmt, signs=signs), 3)
+            full_s, g = _time(lambda: decode(text, fmt, signs=signs), REPEAT)
             assert len(g.pairs) == n
             if n <= baseline_max:
                 old_s, old = _time(lambda: old_decode_text(text, fmt, signs, None), 3 if n <= 200 else 1)
                 assert old == expected, (fmt, signs, n)
-                old_col = f"{old_s:>9.3f} {new_s:>9.4f} {old_s / new_s:>9,.0f}"
+                old_col = f"{_mmm(old_s, 3):>22} {_mmm(new_s):>22} {old_s[1] / new_s[1]:>9,.0f}"
             else:
-                old_col = f"{'-':>9} {new_s:>9.4f} {'-':>9}"
-            print(f"{_label(fmt, signs):>22} {n:>7,} {len(text):>9,} {old_col} {full_s:>11.4f} {1e6 * new_s / n:>11.1f}",
-                  flush=True)
+                old_col = f"{'-':>22} {_mmm(new_s):>22} {'-':>9}"
+            print(f"{_label(fmt, signs):>22} {n:>7,} {len(text):>9,} {old_col} {_mmm(full_s):>22} "
+                  f"{1e6 * new_s[1] / n:>11.1f}", flush=True)
     print()
 
 
@@ -178,22 +191,22 @@ def bench_hostile(sizes: list[int], baseline_max: int) -> None:
     if not sizes:
         return
     print("## events holding ', ' (adjacency): time to the ambiguity error, and exact decoding with nodes=")
-    print(f"{'case':>22} {'edges':>7} {'chars':>9} {'old s':>9} {'new s':>9} {'old/new':>9}  outcome")
+    print(f"{'case':>22} {'edges':>7} {'chars':>9} {'old s':>22} {'new s':>22} {'old/new':>9}  outcome")
     for n in sizes:
         pairs = path_pairs(n, "costs, risks {}")
         nodes = [f"costs, risks {i}" for i in range(n + 1)]
         text = encode(pairs, "adjacency")
         for case, known in (("ambiguous, no nodes", None), ("with nodes=", nodes)):
-            new_s, got = _time(lambda: _decode_text(text, "adjacency", False, known), 3)
+            new_s, got = _time(lambda: _decode_text(text, "adjacency", False, known), REPEAT)
             outcome = (f"refused: {str(got)[:60]}…" if isinstance(got, ParseError) else f"{len(got):,} edges")
             if n <= baseline_max:
                 old_s, old = _time(lambda: old_decode_text(text, "adjacency", False, known), 3 if n <= 200 else 1)
                 # the same edges, or both refused (the old message printed every digit of the count)
                 assert isinstance(old, ParseError) == isinstance(got, ParseError)
                 assert isinstance(got, ParseError) or old == got
-                old_col = f"{old_s:>9.3f} {new_s:>9.4f} {old_s / new_s:>9,.0f}"
+                old_col = f"{_mmm(old_s, 3):>22} {_mmm(new_s):>22} {old_s[1] / new_s[1]:>9,.0f}"
             else:
-                old_col = f"{'-':>9} {new_s:>9.4f} {'-':>9}"
+                old_col = f"{'-':>22} {_mmm(new_s):>22} {'-':>9}"
             print(f"{case:>22} {n:>7,} {len(text):>9,} {old_col}  {outcome}", flush=True)
     print()
 
@@ -212,6 +225,7 @@ def main(argv=None) -> int:
     print(f"python {sys.version.split()[0]}")
     bench_paths([int(x) for x in args.sizes.split(",") if x], args.baseline_max, forms)
     bench_hostile([int(x) for x in args.hostile_sizes.split(",") if x], args.baseline_max)
+    print(f"load average {load_average()}")
     return 0
 
 
