@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import tempfile
 import threading
 import time
@@ -72,21 +73,31 @@ def serve(latency: float):
     return server
 
 
-def throughput(n_items: int, latency: float, levels: list[int], tmp: str) -> list[dict]:
+def throughput(n_items: int, latency: float, levels: list[int], tmp: str, rounds: int = 1) -> list[dict]:
+    """Seconds for ``n_items`` requests at each concurrency level, ``rounds`` rounds (the levels in turn,
+    forwards in odd rounds and backwards in even ones): min / median / max per level; the ratio to
+    concurrency 1 from the medians."""
     server = serve(latency)
     url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    rows = []
+    times: dict[int, list[float]] = {c: [] for c in levels}
     try:
-        for c in levels:
-            t0 = time.perf_counter()
-            res = run_benchmark(TASK, ["v"], "openai/bench", items=items(n_items, tag=f"c{c} "), out=f"{tmp}/tp{c}",
-                                concurrency=c, cache=False, model_options={"base_url": url})
-            dt = time.perf_counter() - t0
-            assert res.errors == 0, f"concurrency {c}: {res.errors} errors"
-            assert res.requests_sent == n_items, f"concurrency {c}: {res.requests_sent} requests for {n_items} items"
-            rows.append({"concurrency": c, "items": n_items, "seconds": dt, "items_per_s": n_items / dt})
+        for k in range(rounds):
+            for c in (levels if k % 2 == 0 else list(reversed(levels))):
+                t0 = time.perf_counter()
+                res = run_benchmark(TASK, ["v"], "openai/bench", items=items(n_items, tag=f"c{c} "),
+                                    out=f"{tmp}/tp{c}-{k}", concurrency=c, cache=False,
+                                    model_options={"base_url": url})
+                times[c].append(time.perf_counter() - t0)
+                assert res.errors == 0, f"concurrency {c}: {res.errors} errors"
+                assert res.requests_sent == n_items, f"concurrency {c}: {res.requests_sent} requests for {n_items} items"
     finally:
         server.shutdown()
+    rows = []
+    for c in levels:
+        t = sorted(times[c])
+        med = statistics.median(t)
+        rows.append({"concurrency": c, "items": n_items, "seconds_min": t[0], "seconds_median": med,
+                     "seconds_max": t[-1], "items_per_s": n_items / med})
     base = rows[0]["items_per_s"]
     for r in rows:
         r["ratio_to_c1"] = r["items_per_s"] / base
@@ -123,6 +134,8 @@ def main() -> None:
     ap.add_argument("--cached-items", type=int, default=34_303, help="items of the cache test (default 34,303)")
     ap.add_argument("--quick", action="store_true", help="100 items per level, 5,000 cached items")
     ap.add_argument("--cache-only", action="store_true", help="only the fully cached re-run (no throughput levels)")
+    ap.add_argument("--throughput-only", action="store_true", help="only the throughput levels (no cached re-run)")
+    ap.add_argument("--rounds", type=int, default=1, help="rounds of the throughput levels (default 1)")
     args = ap.parse_args()
     if args.quick:
         args.items, args.cached_items = 100, 5_000
@@ -132,11 +145,13 @@ def main() -> None:
         os.environ["CAUSALGRAPH_CACHE"] = os.path.join(tmp, "cache")
         if not args.cache_only:
             print(f"Throughput against concurrency ({args.items} items, server latency {args.latency * 1000:.0f} ms):")
-            emit_table(throughput(args.items, args.latency, [1, 4, 16, 64], tmp), "table",
-                       columns=["concurrency", "items", "seconds", "items_per_s", "ratio_to_c1"])
-        print(f"\nFully cached re-run ({args.cached_items:,} items):")
-        emit_table(cached_rerun(args.cached_items, tmp), "table",
-                   columns=["run", "items", "requests", "seconds", "ratio_to_first"])
+            emit_table(throughput(args.items, args.latency, [1, 4, 16, 64], tmp, args.rounds), "table",
+                       columns=["concurrency", "items", "seconds_min", "seconds_median", "seconds_max", "items_per_s",
+                                "ratio_to_c1"])
+        if not args.throughput_only:
+            print(f"\nFully cached re-run ({args.cached_items:,} items):")
+            emit_table(cached_rerun(args.cached_items, tmp), "table",
+                       columns=["run", "items", "requests", "seconds", "ratio_to_first"])
         try:
             load = os.getloadavg()
             print(f"\nload average while it ran: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
