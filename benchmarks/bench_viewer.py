@@ -28,10 +28,14 @@ from __future__ import annotations
 import argparse
 import html
 import json
+import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import load_average  # noqa: E402
 
 TASKS = ("corri", "corri-rc", "ccr-member", "ccr-position", "ccr-eci-member", "ccr-eci-position")
 ROOT = Path(__file__).resolve().parents[1]
@@ -159,24 +163,33 @@ def main() -> None:
         "page_bytes": len(page.encode("utf-8")), "records_json_bytes": len(data.encode("utf-8")),
         "records_and_prompts_json_bytes": len(data.encode("utf-8")) + len(prompts.encode("utf-8")),
         "naive_page_bytes": naive.stat().st_size,
-        "page_build_s": min(builds), "read_and_dump_s": min(plain),
+        "page_build_s": builds, "read_and_dump_s": plain, "load_average_before": load_average(),
     }
     fig.update(browser_figures(page_path, naive, args.repeat))
     fig.update(report_figures(tmp))
     print(json.dumps(fig, indent=1))
-    fr, nfr = min(fig["first_render_ms"]), min(fig["naive_first_render_ms"])
+    fig["load_average_after"] = load_average()
+    fr, nfr = statistics.median(fig["first_render_ms"]), statistics.median(fig["naive_first_render_ms"])
+    bs, ps = statistics.median(fig["page_build_s"]), statistics.median(fig["read_and_dump_s"])
     mb = 1e6
+    print(f"min / median / max of {args.repeat} rounds (alternating); ratios from the medians; load average "
+          f"{fig['load_average_before']} before, {fig['load_average_after']} after")
     print(f"""
 | measure | ours | baseline | ratio |
 |---|---|---|---|
 | page for {fig['items']:,} items vs their records + prompts as plain JSON | {fig['page_bytes'] / mb:.1f} MB | {fig['records_and_prompts_json_bytes'] / mb:.1f} MB | {fig['page_bytes'] / fig['records_and_prompts_json_bytes']:.3f} |
-| building the page vs reading the runs and dumping their records | {fig['page_build_s']:.1f} s | {fig['read_and_dump_s']:.1f} s | {fig['page_build_s'] / fig['read_and_dump_s']:.1f} |
-| time to first render vs a static page of one <tr> per item ({fig['naive_page_bytes'] / mb:.1f} MB) | {fr:.0f} ms | {nfr:.0f} ms | {fr / nfr:.2f} |
+| building the page vs reading the runs and dumping their records | {_mmm(fig['page_build_s'], 1)} s | {_mmm(fig['read_and_dump_s'], 1)} s | {bs / ps:.1f} |
+| time to first render vs a static page of one <tr> per item ({fig['naive_page_bytes'] / mb:.1f} MB) | {_mmm(fig['first_render_ms'], 0)} ms | {_mmm(fig['naive_first_render_ms'], 0)} ms | {fr / nfr:.2f} |
 | variant filter on all items | {fig['variant_filter_ms'][0]:.1f} ms ({fig['variant_filter_ms'][1]:,} rows) | | |
 | outcome check box on all items | {fig['state_filter_ms'][0]:.1f} ms | | |
 | first search (inflates every response) | {fig['first_search_s']:.2f} s ({fig['search_hits']:,} rows) | | |
 | opening an item (chunks + graph) | {fig['open_item_s']:.2f} s | | |
 | corpus report, {fig['graph_pages']} graph pages, shared vs inlined vis-network | {fig['report_bytes'] / mb:.1f} MB | {fig['report_bytes_inlined'] / mb:.1f} MB | {fig['report_bytes'] / fig['report_bytes_inlined']:.3f} |""")
+
+
+def _mmm(values, digits: int) -> str:
+    v = sorted(values)
+    return " / ".join(f"{x:.{digits}f}" for x in (v[0], statistics.median(v), v[-1]))
 
 
 if __name__ == "__main__":
