@@ -13,7 +13,7 @@ import statistics
 import time
 from typing import Callable
 
-__all__ = ["best", "spread", "side_by_side", "load_average", "rewrite_event"]
+__all__ = ["best", "spread", "side_by_side", "load_average", "min_median_max", "rewrite_event"]
 
 
 def best(fn: Callable[[], object], repeat: int) -> float:
@@ -77,6 +77,19 @@ def side_by_side(ours: Callable[[], object], baseline: Callable[[], object], rep
         return v[0], statistics.median(v), v[-1]
 
     return {"ours": mmm(a), "baseline": mmm(b), "ratio": (ratios[0], statistics.median(ratios), ratios[-1])}
+
+
+def min_median_max(values, digits: int = 3, scale: float = 1.0) -> str:
+    """``"min / median / max"`` of ``values`` (times in seconds, shown × ``scale``): the one format of the
+    benchmarks' spreads.  A ``(min, median, max)`` triple, as :func:`spread` returns, prints as itself.
+
+    Examples
+    --------
+    >>> min_median_max([0.3, 0.1, 0.2]), min_median_max((0.001, 0.002, 0.004), 1, scale=1e3)
+    ('0.100 / 0.200 / 0.300', '1.0 / 2.0 / 4.0')
+    """
+    v = sorted(values)
+    return " / ".join(f"{x * scale:.{digits}f}" for x in (v[0], statistics.median(v), v[-1]))
 
 
 def load_average() -> str:

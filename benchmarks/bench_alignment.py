@@ -23,7 +23,7 @@ import argparse
 import random
 import time
 
-from _common import best, load_average, rewrite_event, spread
+from _common import best, load_average, min_median_max, rewrite_event, spread
 from causalgraph import load_pubmedcausal
 from causalgraph.alignment.events import align_events, token_f1_matrix
 from causalgraph.extraction.spans import token_f1
@@ -58,12 +58,12 @@ def main() -> None:
     t_loop = best(lambda: [[token_f1(a, b) for b in sub_g] for a in sub_p], 1) * len(pred) * len(gold) / 200 ** 2
     print(f"load average {load_average()}; min / median / max of {args.repeat} runs", flush=True)
     t_mat = spread(lambda: token_f1_matrix(pred, gold), args.repeat)
-    print(f"token F1 matrix {len(pred)}x{len(gold)}: {_s(t_mat)} s (pairwise token_f1 loop, scaled from 200x200: "
+    print(f"token F1 matrix {len(pred)}x{len(gold)}: {min_median_max(t_mat, 3)} s (pairwise token_f1 loop, scaled from 200x200: "
           f"{t_loop:.1f} s; ratio of the medians {t_mat[1] / t_loop:.4f})")
     for rule in ("normalized", "token"):
         t = spread(lambda: align_events(pred, gold, rule=rule), args.repeat)
         c = align_events(pred, gold, rule=rule).counts()
-        print(f"align_events --align {rule}: {_s(t)} s; {c}")
+        print(f"align_events --align {rule}: {min_median_max(t, 3)} s; {c}")
     if not args.no_embedding:
         from causalgraph.extraction.embed import load_embedder
 
@@ -76,12 +76,8 @@ def main() -> None:
         t = spread(lambda: align_events(pred, gold, rule="embedding", embedder=emb), args.repeat)
         c = align_events(pred, gold, rule="embedding", embedder=emb).counts()
         print(f"encoder load {t_load:.2f} s; encoding {len(set(pred + gold))} spans {t_enc:.2f} s")
-        print(f"align_events --align embedding (spans encoded): {_s(t)} s; {c}")
+        print(f"align_events --align embedding (spans encoded): {min_median_max(t, 3)} s; {c}")
     print(f"load average {load_average()}")
-
-
-def _s(t) -> str:
-    return " / ".join(f"{x:.3f}" for x in t)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ from causalgraph.annotation.evaluate import evaluate_statements
 from causalgraph.annotation.answer import parse_annotation, statement_to_answer, to_statement
 from causalgraph.metrics.complexity import complexity
 
-from _common import best, load_average, side_by_side
+from _common import best, load_average, min_median_max, side_by_side
 
 
 def main() -> None:
@@ -45,7 +45,7 @@ def main() -> None:
     r = side_by_side(lambda: [parse_annotation(a) for a in answers], lambda: [json.loads(a) for a in answers],
                      args.repeat)
     print(f"clean answers: {len(answers)} answers, {size / 1024:.0f} KB")
-    print(f"  parse_annotation {_ms(r['ours'])} ms; json.loads {_ms(r['baseline'])} ms; "
+    print(f"  parse_annotation {min_median_max(r['ours'], 1, scale=1e3)} ms; json.loads {min_median_max(r['baseline'], 1, scale=1e3)} ms; "
           f"ratio {' / '.join(f'{x:.1f}' for x in r['ratio'])}x")
 
     rel = json.dumps(statement_to_answer(corpus["cc-059"])["relations"][0])
@@ -65,14 +65,10 @@ def main() -> None:
     golds = list(corpus)
     r = side_by_side(lambda: evaluate_statements(preds, golds, reference="paper"),
                      lambda: [complexity(s) for s in golds], args.repeat)
-    print(f"evaluation of 75 statements: {_ms(r['ours'])} ms; complexity of the gold side alone "
-          f"{_ms(r['baseline'])} ms; ratio {' / '.join(f'{x:.1f}' for x in r['ratio'])}x "
+    print(f"evaluation of 75 statements: {min_median_max(r['ours'], 1, scale=1e3)} ms; complexity of the gold side alone "
+          f"{min_median_max(r['baseline'], 1, scale=1e3)} ms; ratio {' / '.join(f'{x:.1f}' for x in r['ratio'])}x "
           "(two complexity passes + matching)")
     print(f"load average {load_average()}")
-
-
-def _ms(t) -> str:
-    return " / ".join(f"{x * 1e3:.1f}" for x in t)
 
 
 if __name__ == "__main__":

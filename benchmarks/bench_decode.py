@@ -34,7 +34,7 @@ import sys
 import time
 from typing import Iterable, Optional
 
-from _common import load_average
+from _common import load_average, min_median_max
 
 from causalgraph.encodings import decode, encode
 from causalgraph.encodings._text import _decode_text
@@ -150,10 +150,6 @@ def _time(fn, repeat: int):
     return (times[0], statistics.median(times), times[-1]), out
 
 
-def _mmm(t, digits: int = 4) -> str:
-    return "/".join(f"{x:.{digits}f}" for x in t)
-
-
 def _label(fmt: str, signs: bool) -> str:
     return fmt + ("+signs" if signs else "")
 
@@ -164,8 +160,8 @@ def bench_paths(sizes: list[int], baseline_max: int, forms: list[tuple[str, bool
     print("## path graphs, decoded without nodes=")
     print(f"min/median/max of {REPEAT} runs for the new decoder and decode(), 3 (1 above 200 edges) for the old; "
           f"old/new and us/edge from the medians; load average {load_average()}")
-    print(f"{'form':>22} {'edges':>7} {'chars':>9} {'old s':>22} {'new s':>22} {'old/new':>9} "
-          f"{'decode() s':>22} {'new us/edge':>11}")
+    print(f"{'form':>26} {'edges':>7} {'chars':>9} {'old s':>26} {'new s':>26} {'old/new':>9} "
+          f"{'decode() s':>26} {'new us/edge':>11}")
     for fmt, signs in forms:
         for n in sizes:
             pairs = path_pairs(n)
@@ -178,10 +174,10 @@ def bench_paths(sizes: list[int], baseline_max: int, forms: list[tuple[str, bool
             if n <= baseline_max:
                 old_s, old = _time(lambda: old_decode_text(text, fmt, signs, None), 3 if n <= 200 else 1)
                 assert old == expected, (fmt, signs, n)
-                old_col = f"{_mmm(old_s, 3):>22} {_mmm(new_s):>22} {old_s[1] / new_s[1]:>9,.0f}"
+                old_col = f"{min_median_max(old_s, 3):>26} {min_median_max(new_s, 4):>26} {old_s[1] / new_s[1]:>9,.0f}"
             else:
-                old_col = f"{'-':>22} {_mmm(new_s):>22} {'-':>9}"
-            print(f"{_label(fmt, signs):>22} {n:>7,} {len(text):>9,} {old_col} {_mmm(full_s):>22} "
+                old_col = f"{'-':>26} {min_median_max(new_s, 4):>26} {'-':>9}"
+            print(f"{_label(fmt, signs):>26} {n:>7,} {len(text):>9,} {old_col} {min_median_max(full_s, 4):>26} "
                   f"{1e6 * new_s[1] / n:>11.1f}", flush=True)
     print()
 
@@ -191,7 +187,7 @@ def bench_hostile(sizes: list[int], baseline_max: int) -> None:
     if not sizes:
         return
     print("## events holding ', ' (adjacency): time to the ambiguity error, and exact decoding with nodes=")
-    print(f"{'case':>22} {'edges':>7} {'chars':>9} {'old s':>22} {'new s':>22} {'old/new':>9}  outcome")
+    print(f"{'case':>26} {'edges':>7} {'chars':>9} {'old s':>26} {'new s':>26} {'old/new':>9}  outcome")
     for n in sizes:
         pairs = path_pairs(n, "costs, risks {}")
         nodes = [f"costs, risks {i}" for i in range(n + 1)]
@@ -204,10 +200,10 @@ def bench_hostile(sizes: list[int], baseline_max: int) -> None:
                 # the same edges, or both refused (the old message printed every digit of the count)
                 assert isinstance(old, ParseError) == isinstance(got, ParseError)
                 assert isinstance(got, ParseError) or old == got
-                old_col = f"{_mmm(old_s, 3):>22} {_mmm(new_s):>22} {old_s[1] / new_s[1]:>9,.0f}"
+                old_col = f"{min_median_max(old_s, 3):>26} {min_median_max(new_s, 4):>26} {old_s[1] / new_s[1]:>9,.0f}"
             else:
-                old_col = f"{'-':>22} {_mmm(new_s):>22} {'-':>9}"
-            print(f"{case:>22} {n:>7,} {len(text):>9,} {old_col}  {outcome}", flush=True)
+                old_col = f"{'-':>26} {min_median_max(new_s, 4):>26} {'-':>9}"
+            print(f"{case:>26} {n:>7,} {len(text):>9,} {old_col}  {outcome}", flush=True)
     print()
 
 

@@ -24,7 +24,7 @@ import argparse
 import os
 import tempfile
 
-from _common import load_average, side_by_side
+from _common import load_average, min_median_max, side_by_side
 
 from causalgraph.bench import Item
 from causalgraph.bench.runner import run_benchmark
@@ -54,23 +54,25 @@ def main() -> None:
     opts = dict(temperature=1.0, concurrency=64, model_options={"flip": 0.3})
     print(f"load average {load_average()}; {args.repeat} alternating rounds, min / median / max", flush=True)
 
-    def run(kind: str, k: int) -> None:
-        # each run fills a fresh response cache of its own
-        os.environ["CAUSALGRAPH_CACHE"] = os.path.join(tmp, f"cache-{kind}-{k}")
-        if kind == "base":
-            run_benchmark(TASK, ["v"], "mock/noisy", items=items(n * e), out=f"{tmp}/base-{k}", **opts)
-        else:
-            run_benchmark(TASK, ["v"], "mock/noisy", items=items(n), out=f"{tmp}/ep-{k}", epochs=e, **opts)
+    written: dict[str, list[str]] = {"base": [], "ep": []}
 
-    counter = iter(range(10 ** 6))
+    def run(kind: str) -> None:
+        # each run into a folder and a fresh response cache of its own; the folders are kept in order
+        k = len(written[kind])
+        os.environ["CAUSALGRAPH_CACHE"] = os.path.join(tmp, f"cache-{kind}-{k}")
+        out = f"{tmp}/{kind}-{k}"
+        if kind == "base":
+            run_benchmark(TASK, ["v"], "mock/noisy", items=items(n * e), out=out, **opts)
+        else:
+            run_benchmark(TASK, ["v"], "mock/noisy", items=items(n), out=out, epochs=e, **opts)
+        written[kind].append(out)
+
     # a small run of each kind first, so that neither side's first round pays the imports
     os.environ["CAUSALGRAPH_CACHE"] = os.path.join(tmp, "cache-warm")
     run_benchmark(TASK, ["v"], "mock/noisy", items=items(20), out=f"{tmp}/warm-1", **opts)
     run_benchmark(TASK, ["v"], "mock/noisy", items=items(10), out=f"{tmp}/warm-2", epochs=2, **opts)
-    rows = [("bench run (fills the cache)",
-             side_by_side(lambda: run("ep", next(counter)), lambda: run("base", next(counter)), args.repeat))]
-    base_dir = f"{tmp}/base-{min(int(p.split('-')[-1]) for p in os.listdir(tmp) if p.startswith('base-'))}"
-    ep_dir = f"{tmp}/ep-{min(int(p.split('-')[-1]) for p in os.listdir(tmp) if p.startswith('ep-'))}"
+    rows = [("bench run (fills the cache)", side_by_side(lambda: run("ep"), lambda: run("base"), args.repeat))]
+    base_dir, ep_dir = written["base"][0], written["ep"][0]
     rows.append(("load_run", side_by_side(lambda: load_run(ep_dir), lambda: load_run(base_dir), args.repeat)))
     base, ep = load_run(base_dir), load_run(ep_dir)
     for reducer in ("majority", "mean", "pass@k", "pass^k"):
@@ -82,12 +84,8 @@ def main() -> None:
     print("| step | baseline s | epochs s | ratio epochs / baseline |")
     print("| --- | ---: | ---: | ---: |")
     for name, r in rows:
-        print(f"| {name} | {_mmm(r['baseline'])} | {_mmm(r['ours'])} | {_mmm(r['ratio'])} |")
+        print(f"| {name} | {min_median_max(r['baseline'], 2)} | {min_median_max(r['ours'], 2)} | {min_median_max(r['ratio'], 2)} |")
     print(f"load average {load_average()}")
-
-
-def _mmm(t) -> str:
-    return " / ".join(f"{x:.2f}" for x in t)
 
 
 if __name__ == "__main__":

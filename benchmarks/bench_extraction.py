@@ -32,7 +32,7 @@ from causalgraph.extraction.tuples import ExtractedPair
 from causalgraph.extraction.predictions import PredictionSet, RowPrediction
 from causalgraph.extraction.spans import span_tokens
 
-from _common import load_average, side_by_side
+from _common import load_average, min_median_max, side_by_side
 
 
 def bare_pair_f1(pred: PredictionSet, gold: PredictionSet) -> float:
@@ -106,14 +106,10 @@ def main(argv=None) -> int:
         ("`corpus_from_extraction` (normalized) + `chain_statistics` vs `compile_graph` of every row",
          r_graph),
     ):
-        print(f"| {name} | {_mmm(r['ours'], 3)} | {_mmm(r['baseline'], 3)} | {_mmm(r['ratio'], 2)} |")
+        print(f"| {name} | {min_median_max(r['ours'], 3)} | {min_median_max(r['baseline'], 3)} | {min_median_max(r['ratio'], 2)} |")
     print(f"load average {load_average()}")
     return 0
 
-
-
-def _mmm(t, digits: int) -> str:
-    return " / ".join(f"{x:.{digits}f}" for x in t)
 
 
 if __name__ == "__main__":

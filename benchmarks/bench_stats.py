@@ -30,7 +30,7 @@ import random
 import tempfile
 from pathlib import Path
 
-from _common import load_average, side_by_side
+from _common import load_average, min_median_max, side_by_side
 
 POSITIONS = ("start", "middle", "end", "none")
 
@@ -124,12 +124,8 @@ def main(argv=None) -> None:
     print(f"{args.variants} variants x {args.items} items, {n} alternating rounds: min / median / max")
     print(f"{'measure':<64} {'ours s':>26} {'baseline s':>26} {'ratio':>20}")
     for name, r in rows:
-        print(f"{name:<64} {_mmm(r['ours'], 4):>26} {_mmm(r['baseline'], 4):>26} {_mmm(r['ratio'], 2):>20}")
+        print(f"{name:<64} {min_median_max(r['ours'], 4):>26} {min_median_max(r['baseline'], 4):>26} {min_median_max(r['ratio'], 2):>20}")
     print(f"load average {load_average()}")
-
-
-def _mmm(t: tuple[float, float, float], digits: int) -> str:
-    return " / ".join(f"{x:.{digits}f}" for x in t)
 
 
 if __name__ == "__main__":

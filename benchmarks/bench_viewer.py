@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import load_average  # noqa: E402
+from _common import load_average, min_median_max  # noqa: E402
 
 TASKS = ("corri", "corri-rc", "ccr-member", "ccr-position", "ccr-eci-member", "ccr-eci-position")
 ROOT = Path(__file__).resolve().parents[1]
@@ -178,18 +178,13 @@ def main() -> None:
 | measure | ours | baseline | ratio |
 |---|---|---|---|
 | page for {fig['items']:,} items vs their records + prompts as plain JSON | {fig['page_bytes'] / mb:.1f} MB | {fig['records_and_prompts_json_bytes'] / mb:.1f} MB | {fig['page_bytes'] / fig['records_and_prompts_json_bytes']:.3f} |
-| building the page vs reading the runs and dumping their records | {_mmm(fig['page_build_s'], 1)} s | {_mmm(fig['read_and_dump_s'], 1)} s | {bs / ps:.1f} |
-| time to first render vs a static page of one <tr> per item ({fig['naive_page_bytes'] / mb:.1f} MB) | {_mmm(fig['first_render_ms'], 0)} ms | {_mmm(fig['naive_first_render_ms'], 0)} ms | {fr / nfr:.2f} |
+| building the page vs reading the runs and dumping their records | {min_median_max(fig['page_build_s'], 1)} s | {min_median_max(fig['read_and_dump_s'], 1)} s | {bs / ps:.1f} |
+| time to first render vs a static page of one <tr> per item ({fig['naive_page_bytes'] / mb:.1f} MB) | {min_median_max(fig['first_render_ms'], 0)} ms | {min_median_max(fig['naive_first_render_ms'], 0)} ms | {fr / nfr:.2f} |
 | variant filter on all items | {fig['variant_filter_ms'][0]:.1f} ms ({fig['variant_filter_ms'][1]:,} rows) | | |
 | outcome check box on all items | {fig['state_filter_ms'][0]:.1f} ms | | |
 | first search (inflates every response) | {fig['first_search_s']:.2f} s ({fig['search_hits']:,} rows) | | |
 | opening an item (chunks + graph) | {fig['open_item_s']:.2f} s | | |
 | corpus report, {fig['graph_pages']} graph pages, shared vs inlined vis-network | {fig['report_bytes'] / mb:.1f} MB | {fig['report_bytes_inlined'] / mb:.1f} MB | {fig['report_bytes'] / fig['report_bytes_inlined']:.3f} |""")
-
-
-def _mmm(values, digits: int) -> str:
-    v = sorted(values)
-    return " / ".join(f"{x:.{digits}f}" for x in (v[0], statistics.median(v), v[-1]))
 
 
 if __name__ == "__main__":

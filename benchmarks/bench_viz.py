@@ -28,7 +28,7 @@ import random
 import tempfile
 from pathlib import Path
 
-from _common import load_average, side_by_side
+from _common import load_average, min_median_max, side_by_side
 
 
 def main() -> None:
@@ -85,12 +85,8 @@ def main() -> None:
     width = max(len(r[0]) for r in rows)
     print(f"{'measure':<{width}}  {'ours s':>24}  {'baseline s':>24}  {'ratio':>20}")
     for name, r in rows:
-        print(f"{name:<{width}}  {_mmm(r['ours'], 4):>24}  {_mmm(r['baseline'], 4):>24}  {_mmm(r['ratio'], 2):>20}")
+        print(f"{name:<{width}}  {min_median_max(r['ours'], 4):>24}  {min_median_max(r['baseline'], 4):>24}  {min_median_max(r['ratio'], 2):>20}")
     print(f"load average {load_average()}")
-
-
-def _mmm(t, digits: int) -> str:
-    return " / ".join(f"{x:.{digits}f}" for x in t)
 
 
 if __name__ == "__main__":
