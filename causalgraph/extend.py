@@ -12,7 +12,8 @@ its own name if given) by keyword.
 extension            record                                       registered with
 ===================  ===========================================  ==============================
 a benchmark task     :class:`Task` (its items :class:`Item`,       :func:`register_task`
-                     its viewer hook :class:`ItemView`)
+                     its viewer hook :class:`ItemView`; its
+                     scoring hooks receive :class:`RunRecord`)
 a model provider     a :class:`Backend` subclass (answering a      :func:`register_provider`
                      :class:`Request` with a :class:`Completion`)
 a prompt encoding    :class:`Encoding`                             :func:`register_encoding`
@@ -51,6 +52,7 @@ from .llm.base import Backend, Completion, Request
 from .llm.registry import register_provider
 from .metrics.complexity import ComplexityMetric, MetricOptions, register_metric
 from .readwrite import GraphFormat, register_format
+from .runlog.record import RunRecord
 from .scoring.scoring_metrics import ScoringMetric, register_scoring_metric
 from .taskkit.item import Item
 from .tasks import ItemView, Task, register_task
@@ -58,7 +60,7 @@ from .tasks import ItemView, Task, register_task
 __all__ = [
     # records
     "Task", "Item", "ItemView", "Backend", "Request", "Completion", "Encoding", "ComplexityMetric",
-    "MetricOptions", "ReducerKind", "GraphFormat", "ScoringMetric",
+    "MetricOptions", "ReducerKind", "GraphFormat", "ScoringMetric", "RunRecord",
     # registration, one rule: the record first, replace= and name= by keyword
     "register_task", "register_provider", "register_encoding", "register_metric", "register_reducer",
     "register_format", "register_scoring_metric",

@@ -47,9 +47,9 @@ try:
     res = cg.run_benchmark("ccr-member", ["A_5"], "openai/smollm2", method="choice-logprobs", limit=5,
                            model_options={"base_url": url}, out=f"{out}/ccr-member")
     for r in cg.load_run(res.path).responses:
-        probs = ", ".join(f"{k} {v:.3f}" for k, v in (r.get("probs") or {}).items())
-        print(f"{r['item_id']}: gold={r['gold']} label={r['label']} scored by {r.get('scoring')} "
-              f"({probs or r.get('choice_read', {}).get('note')}); answer {r['response']!r}")
+        probs = ", ".join(f"{k} {v:.3f}" for k, v in (r.probs or {}).items())
+        print(f"{r.item_id}: gold={r.gold} label={r.label} scored by {r.scoring} "
+              f"({probs or (r.choice_read or {}).get('note')}); answer {r.response!r}")
     m = res.metrics.variants["A_5"]
     ch, cal = m["choice_logprobs"], m["calibration"]
     # With no item read, ECE and Brier are undefined (None, with a note), not 0.
@@ -64,9 +64,9 @@ finally:
 # In process: create_chat_completion returns the same logprobs/top_logprobs, read by the same reader.
 local = cg.run_benchmark("ccr-member", ["A_5"], "llamacpp/smollm2", method="choice-logprobs", limit=5,
                          model_options={"n_ctx": 2048}, out=f"{out}/ccr-member-inprocess")
-served = {r["item_id"]: r for r in cg.load_run(res.path).responses}
-both = [(r, served[r["item_id"]]) for r in cg.load_run(local.path).responses
-        if r.get("probs") and (served.get(r["item_id"]) or {}).get("probs")]
-gap = max((abs(a["probs"][k] - b["probs"][k]) for a, b in both for k in a["probs"]), default=None)
+served = {r.item_id: r for r in cg.load_run(res.path).responses}
+both = [(r, served[r.item_id]) for r in cg.load_run(local.path).responses
+        if r.probs and r.item_id in served and served[r.item_id].probs]
+gap = max((abs(a.probs[k] - b.probs[k]) for a, b in both for k in a.probs), default=None)
 print(f"in process (llamacpp/smollm2): {len(both)} items read both ways; largest |probability difference| "
       f"from the server: {'undefined (none read both ways)' if gap is None else f'{gap:.2e}'}")

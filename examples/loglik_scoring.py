@@ -37,8 +37,8 @@ options = {"flip": 0.25} if model == "mock/noisy" else {}
 ll = cg.run_benchmark("ccr-member", "A_5", model, limit=80, method="loglik", model_options=options,
                       out=f"{out}/loglik")
 first = cg.load_run(ll.path).responses[0]
-print(f"{first['item_id']}: gold {first['gold']}, continuations {first['continuations']}")
-print(f"  log-probabilities {first['logprobs']}, probabilities {first['probs']} -> {first['label']}")
+print(f"{first.item_id}: gold {first.gold}, continuations {first.continuations}")
+print(f"  log-probabilities {first.logprobs}, probabilities {first.probs} -> {first.label}")
 
 v = ll.metrics.variants["A_5"]
 cal = v["calibration"]

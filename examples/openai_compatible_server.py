@@ -85,7 +85,7 @@ def main() -> None:
         except CausalGraphError as exc:  # the server died while answering: say why, with its own words
             fail(str(exc), log)
         for r in cg.load_run(res.path).responses:
-            print(f"{r['item_id']}: gold={r['gold']} label={r['label']} ({r['rule']}) answer={r['response'][:50]!r}")
+            print(f"{r.item_id}: gold={r.gold} label={r.label} ({r.rule}) answer={r.response[:50]!r}")
         print(f"{res.requests_sent} requests to {url}; run directory {res.path}")
     finally:
         server.terminate()

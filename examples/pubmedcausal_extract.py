@@ -31,7 +31,7 @@ run = cg.run_extraction(args.model, args.strategy, task=args.task, limit=args.li
 print(f"run directory: {run.path} ({run.requests_sent} requests, {run.cache_hits} cache hits)")
 if args.task == "detect":
     for rec in run.load().responses:
-        print(f"{rec['meta']['statement_id']}: gold {rec['gold']}, answer {rec['label']} (rule {rec['rule']})")
+        print(f"{rec.meta['statement_id']}: gold {rec.gold}, answer {rec.label} (rule {rec.rule})")
     m = run.metrics.variants[cg.extraction.get_strategy("detect", args.strategy).id]
     print(f"causal class: P {m['precision']:.3f}  R {m['recall']:.3f}  F1 {m['f1']:.3f}")
     raise SystemExit(0)

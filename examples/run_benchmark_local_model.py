@@ -35,9 +35,9 @@ for model, options, name in runs:
     run = cg.load_run(res.path)
     print(f"\n{name}: {res.requests_sent} requests, {res.cache_hits} from the cache")
     for r in run.responses:
-        print(f"  gold={r['gold']:<4} label={str(r['label']):<5} rule={r['rule']:<11} "
-              f"tokens={r['usage']['prompt_tokens']}/{r['usage']['completion_tokens']} "
-              f"answer={r['response'][:60]!r}")
+        print(f"  gold={r.gold:<4} label={str(r.label):<5} rule={r.rule:<11} "
+              f"tokens={r.usage['prompt_tokens']}/{r.usage['completion_tokens']} "
+              f"answer={r.response[:60]!r}")
     m = run.metrics.variants["0_5"]
     # A score with no positive in gold or answers is undefined (None), shown as such, never as 0.
     shown = {k: "undefined" if m[k] is None else f"{m[k]:.3f}" for k in ("precision", "recall", "f1")}

@@ -55,7 +55,7 @@ def main(out: str) -> None:
         print(f"plain: {res.requests_sent} requests in one batch, {time.perf_counter() - t0:.1f} s "
               "(the engine loads first)")
         for r in cg.load_run(res.path).responses:
-            print(f"  gold={r['gold']:<4} label={str(r['label']):<5} answer={r['response']!r}")
+            print(f"  gold={r.gold:<4} label={str(r.label):<5} answer={r.response!r}")
 
         schema = {"type": "object", "properties": {"answer": {"type": "string", "enum": ["Yes", "No"]}},
                   "required": ["answer"], "additionalProperties": False}
@@ -69,7 +69,7 @@ def main(out: str) -> None:
             asyncio.run(constrained.aclose())
         print("json schema:")
         for r in cg.load_run(res.path).responses:
-            print(f"  gold={r['gold']:<4} label={str(r['label']):<5} answer={json.loads(r['response'])}")
+            print(f"  gold={r.gold:<4} label={str(r.label):<5} answer={json.loads(r.response)}")
     finally:
         import asyncio
 

@@ -50,6 +50,7 @@ from .answer import parse_annotation, to_statement
 from .reference import ReferenceRanges, normalized_complexity, resolve_reference
 from .records import TASK, input_order, parsed_from_label
 from ..runlog.store import load_run
+from ..runlog.record import RunRecord
 
 __all__ = ["AnnotationReport", "evaluate_statements", "evaluate_records", "evaluate_annotation", "distinct_pairs",
            "LABELS", "MATCH_THRESHOLD"]
@@ -343,7 +344,7 @@ def _spearman(a: list[float], b: list[float]) -> tuple[Optional[float], Optional
     return (None if math.isnan(rho) else rho), (None if math.isnan(p) else p)
 
 
-def evaluate_records(records: Iterable[dict], *, reference: Union[None, str, ReferenceRanges] = None,
+def evaluate_records(records: Iterable[RunRecord], *, reference: Union[None, str, ReferenceRanges] = None,
                      threshold: float = MATCH_THRESHOLD, source: str = "run", graphs: bool = False,
                      **graph_options: Any) -> AnnotationReport:
     """Evaluate the response records of an ``annotate`` run (each carries its gold annotation).
@@ -354,21 +355,21 @@ def evaluate_records(records: Iterable[dict], *, reference: Union[None, str, Ref
     """
     preds, golds, rules = [], [], []
     for n, r in enumerate(records, start=1):
-        gid = (r.get("meta") or {}).get("statement_id") or r.get("item_id")
-        if not r.get("gold"):
+        gid = r.meta.get("statement_id") or r.item_id
+        if not r.gold:
             raise SchemaError(f"{source}, record {n} ({gid}): no gold annotation; evaluate-annotation needs a run "
                               "over an annotated corpus (e.g. --data climatecause)")
-        text = (r.get("meta") or {}).get("text", "")
-        g = parse_annotation(r["gold"])
+        text = r.meta.get("text", "")
+        g = parse_annotation(r.gold)
         if g.failed:
             raise SchemaError(f"{source}, record {n} ({gid}): the gold annotation is not readable JSON")
         golds.append(to_statement(g, text, id=str(gid)))
-        label = r.get("label")
-        if r.get("error") or not isinstance(label, dict):
+        label = r.label
+        if r.error or not isinstance(label, dict):
             preds.append(None)
         else:
-            preds.append(to_statement(parsed_from_label(label, r.get("rule")), text, id=str(gid)))
-        rules.append("error" if r.get("error") else r.get("rule"))
+            preds.append(to_statement(parsed_from_label(label, r.rule), text, id=str(gid)))
+        rules.append("error" if r.error else r.rule)
     return evaluate_statements(preds, golds, reference=reference, threshold=threshold, rules=rules, graphs=graphs,
                                **graph_options)
 

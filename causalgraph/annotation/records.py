@@ -7,9 +7,12 @@ answer a second time.
 
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from typing import TYPE_CHECKING, Iterable, Optional
 
 from .answer import ParsedAnnotation, parse_annotation, parsed_from_dict
+
+if TYPE_CHECKING:
+    from ..runlog.record import RunRecord
 
 __all__ = ["TASK", "input_order", "parse_for_run", "parsed_from_label"]
 
@@ -17,17 +20,19 @@ __all__ = ["TASK", "input_order", "parse_for_run", "parsed_from_label"]
 TASK = "annotate"
 
 
-def input_order(records: Iterable[dict]) -> list[dict]:
+def input_order(records: Iterable["RunRecord"]) -> list["RunRecord"]:
     """Run records in input order: by the item's ``index``, then its id (records without one last).
 
     Examples
     --------
-    >>> [r["item_id"] for r in input_order([{"item_id": "b", "meta": {"index": 1}}, {"item_id": "a", "meta": {"index": 0}}])]
+    >>> from causalgraph.runlog import RunRecord
+    >>> recs = [RunRecord("annotate", "v", "b", meta={"index": 1}), RunRecord("annotate", "v", "a", meta={"index": 0})]
+    >>> [r.item_id for r in input_order(recs)]
     ['a', 'b']
     """
     def key(r):
-        idx = (r.get("meta") or {}).get("index")
-        return (0, idx, str(r.get("item_id"))) if isinstance(idx, int) else (1, 0, str(r.get("item_id")))
+        idx = r.meta.get("index")
+        return (0, idx, str(r.item_id)) if isinstance(idx, int) else (1, 0, str(r.item_id))
 
     return sorted(records, key=key)
 

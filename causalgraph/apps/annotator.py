@@ -106,7 +106,7 @@ def statements_from_run(run, *, ids: Optional[Sequence[str]] = None, strict: boo
     r = load_run(run) if isinstance(run, (str, Path)) else run
     records = input_order(r.responses)
     if ids is not None:
-        by_id = {str((rec.get("meta") or {}).get("statement_id")): rec for rec in records}
+        by_id = {str(rec.meta.get("statement_id")): rec for rec in records}
         missing = [i for i in ids if i not in by_id]
         if missing:
             raise ConfigError(f"{r.path}: no answer for statement(s) {', '.join(missing[:5])}")
@@ -121,22 +121,22 @@ def statements_from_records(records, model: Optional[str], *, strict: bool = Fal
     """
     out = []
     for rec in records:
-        meta = dict(rec.get("meta") or {})
-        sid, text = str(meta.get("statement_id") or rec.get("item_id")), meta.get("text", "")
-        info = {"model": model, "variant": rec.get("variant"), "exemplars": meta.get("exemplars", []),
-                "response": rec.get("response")}
-        if rec.get("error"):
+        meta = dict(rec.meta)
+        sid, text = str(meta.get("statement_id") or rec.item_id), meta.get("text", "")
+        info = {"model": model, "variant": rec.variant, "exemplars": meta.get("exemplars", []),
+                "response": rec.response}
+        if rec.error:
             if strict:
-                raise BackendError(f"annotation of {sid} failed: {rec['error']}")
+                raise BackendError(f"annotation of {sid} failed: {rec.error}")
             out.append(Statement(sid, text, False, meta={"annotation": {**info, "rule": "error", "failed": True,
-                                                                        "issues": [rec["error"]]}}))
+                                                                        "issues": [rec.error]}}))
             continue
-        label = rec.get("label")
+        label = rec.label
         if isinstance(label, dict):
-            parsed = parsed_from_label(label, rec.get("rule"))
+            parsed = parsed_from_label(label, rec.rule)
         else:
-            parsed = ParsedAnnotation(None, (), None, rec.get("rule") or "unparsed",
-                                      (f"no annotation found in the answer {str(rec.get('response'))[:80]!r}",))
+            parsed = ParsedAnnotation(None, (), None, rec.rule or "unparsed",
+                                      (f"no annotation found in the answer {str(rec.response)[:80]!r}",))
         out.append(to_statement(parsed, text, id=sid, strict=strict, meta={"annotation": info}))
     return out
 

@@ -74,8 +74,8 @@ def run_extraction(model: str, strategy: str | Sequence[str] = "zero-shot", *, t
         run = result.load()
         for v in variants:
             # Rows in the order of the corpus (the items' order), whatever order the answers came in.
-            by_id = {r.get("item_id"): r for r in run.records(v)}
-            order = [str((by_id[i].get("meta") or {}).get("s/n")) for i in result.item_ids.get(v, []) if i in by_id]
+            by_id = {r.item_id: r for r in run.records(v)}
+            order = [str(by_id[i].meta.get("s/n")) for i in result.item_ids.get(v, []) if i in by_id]
             preds, _ = records_to_predictions(run.records(v), str(result.path), order)
             name = PREDICTIONS_FILE if len(variants) == 1 else f"predictions.{v}.json"
             write_predictions(preds, Path(result.path) / name, model=model, strategy=v, task=task,

@@ -256,8 +256,8 @@ def _ingest(writer: RunWriter, entry: dict[str, Any], backend, client: BatchClie
     store, spec = writer.store, writer.spec
     items = _read_items(store, entry)
     done = set()
-    for rec in store.iter_lines():
-        if not rec.get("error") or rec.get("batch_id") == entry["batch_id"]:
+    for rec in store.checked_lines(writer.manifest, quiet=True):
+        if not rec.error or rec.batch_id == entry["batch_id"]:
             done.add(record_key(rec))
     results: dict[str, dict[str, Any]] = {}
     for name in ("output_path", "error_path"):
@@ -298,7 +298,7 @@ def _ingest(writer: RunWriter, entry: dict[str, Any], backend, client: BatchClie
             errors += 1
         rec = make_record(it, spec, completion=completion, key=info["request_key"], source="batch", attempts=1,
                           error=None if error is None else redact(error, backend.secrets()), cost=cost)
-        rec["batch_id"] = entry["batch_id"]
+        rec.batch_id = entry["batch_id"]
         records.append(rec)
     if records:
         writer.append(records)

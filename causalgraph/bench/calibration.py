@@ -21,8 +21,9 @@ number of items scored).
 
 Examples
 --------
->>> recs = [{"gold": "yes", "label": "yes", "probs": {"yes": 0.9, "no": 0.1}},
-...         {"gold": "no", "label": "yes", "probs": {"yes": 0.6, "no": 0.4}}]
+>>> from causalgraph.runlog import RunRecord
+>>> recs = [RunRecord("t", "v", "a", gold="yes", label="yes", probs={"yes": 0.9, "no": 0.1}),
+...         RunRecord("t", "v", "b", gold="no", label="yes", probs={"yes": 0.6, "no": 0.4})]
 >>> c = calibration(recs)
 >>> round(c["ece"], 4), round(c["brier"], 4)
 (0.35, 0.37)
@@ -128,7 +129,7 @@ def brier(probs: Sequence[Mapping[str, float]], gold: Sequence[Any]) -> float:
     return float(math.fsum(vals) / len(vals))
 
 
-def calibration(records: Sequence[Mapping[str, Any]], bins: int = DEFAULT_BINS) -> Optional[dict[str, Any]]:
+def calibration(records: Sequence[RunRecord], bins: int = DEFAULT_BINS) -> Optional[dict[str, Any]]:
     """ECE, adaptive ECE, Brier score and the reliability bins of one variant's loglik records.
 
     Returns ``None`` when no record holds probabilities (a generated run).
@@ -139,21 +140,21 @@ def calibration(records: Sequence[Mapping[str, Any]], bins: int = DEFAULT_BINS) 
         For a record whose ``probs`` do not name its gold label, or are not
         probabilities summing to 1.
     """
-    scored = [r for r in records if not r.get("error") and r.get("probs")]
-    if not scored and not any(r.get("method") == "loglik" for r in records):
+    scored = [r for r in records if not r.error and r.probs]
+    if not scored and not any(r.method == "loglik" for r in records):
         return None
     conf, ok, probs, gold = [], [], [], []
     for r in scored:
-        p = {str(k): float(v) for k, v in r["probs"].items()}
-        if r.get("gold") not in p:
-            raise SchemaError(f"item {r.get('item_id')!r}: probs name {sorted(p)}, not its gold label {r.get('gold')!r}")
+        p = {str(k): float(v) for k, v in r.probs.items()}
+        if r.gold not in p:
+            raise SchemaError(f"item {r.item_id!r}: probs name {sorted(p)}, not its gold label {r.gold!r}")
         if any(not 0.0 <= v <= 1.0 for v in p.values()) or abs(math.fsum(p.values()) - 1.0) > 1e-6:
-            raise SchemaError(f"item {r.get('item_id')!r}: probs {p} are not probabilities summing to 1")
-        label = r.get("label")
+            raise SchemaError(f"item {r.item_id!r}: probs {p} are not probabilities summing to 1")
+        label = r.label
         conf.append(p.get(label, max(p.values())))
-        ok.append(label == r.get("gold"))
+        ok.append(label == r.gold)
         probs.append(p)
-        gold.append(r.get("gold"))
+        gold.append(r.gold)
     return {"n": len(scored), "bins": bins, "confidence_of": "the predicted label (acc)",
             "ece": ece(conf, ok, bins), "ece_adaptive": adaptive_ece(conf, ok, bins), "brier": brier(probs, gold),
             "mean_confidence": float(np.mean(conf)) if conf else None,

@@ -233,13 +233,13 @@ def _check_nck(n: int, c: int, k: int) -> None:
         raise ValueError(f"need 0 <= c <= n and 1 <= k <= n, found n={n}, c={c}, k={k}")
 
 
-def _statement_of(rec: Mapping[str, Any]) -> Any:
-    meta = rec.get("meta") or {}
+def _statement_of(rec: RunRecord) -> Any:
+    meta = rec.meta or {}
     sid = meta.get("statement_id")
-    return sid if sid is not None else ("item", rec.get("item_id"))
+    return sid if sid is not None else ("item", rec.item_id)
 
 
-def pass_scores(samples: Sequence[Mapping[str, Any]], reducer: Reducer, is_correct: Callable[[Mapping], bool], *,
+def pass_scores(samples: Sequence[RunRecord], reducer: Reducer, is_correct: Callable[[RunRecord], bool], *,
                 epochs: int, n_boot: int = 1000, seed: int = 0, where: str = "run",
                 writer: Optional[str] = None) -> dict[str, Any]:
     """pass@k or pass^k of one variant's samples, with a 95 % bootstrap interval over statements.
@@ -267,13 +267,13 @@ def pass_scores(samples: Sequence[Mapping[str, Any]], reducer: Reducer, is_corre
                           f"epoch{'s' if epochs != 1 else ''}")
     fn = REDUCERS.get(reducer.name).estimator
     groups = group_samples(samples)
-    short = [g[0].get("item_id") for g in groups if len(g) < k]
+    short = [g[0].item_id for g in groups if len(g) < k]
     if short:
         raise ConfigError(f"{where}: {plural(len(short), 'item')} {'has' if len(short) == 1 else 'have'} fewer than {k} samples (first: {short[0]!r}); "
                           f"{missing_samples_hint(epochs, writer)}, or choose a smaller k")
     values = []
     for g in groups:
-        c = sum(1 for r in g if not r.get("error") and is_correct(r))
+        c = sum(1 for r in g if not r.error and is_correct(r))
         v = REDUCERS.call(reducer.name, "estimator", fn, len(g), c, k)
         if not _chance(v):
             # A reducer's (a plugin's) estimator gives a chance; anything else is refused, naming it.
@@ -304,17 +304,19 @@ def missing_samples_hint(epochs: int, writer: Optional[str] = None) -> str:
             f"(--variant V --epochs {epochs})")
 
 
-def incomplete_items(samples: Sequence[Mapping[str, Any]], epochs: int) -> list[str]:
+def incomplete_items(samples: Sequence[RunRecord], epochs: int) -> list[str]:
     """Ids of the items that lack a sample of some epoch 1 … ``epochs`` (a run not finished).
 
     Examples
     --------
-    >>> incomplete_items([{"item_id": "a", "epoch": 1}, {"item_id": "a", "epoch": 2}, {"item_id": "b"}], 2)
+    >>> from causalgraph.runlog import RunRecord
+    >>> incomplete_items([RunRecord("t", "v", "a", epoch=1), RunRecord("t", "v", "a", epoch=2),
+    ...                   RunRecord("t", "v", "b")], 2)
     ['b']
     """
     want = set(range(1, epochs + 1))
-    return [str(g[0].get("item_id")) for g in group_samples(samples)
-            if {int(r.get("epoch") or 1) for r in g} != want]
+    return [str(g[0].item_id) for g in group_samples(samples)
+            if {int(r.epoch or 1) for r in g} != want]
 
 
 def _bootstrap_mean(values: np.ndarray, statements: Sequence[Any], *, n_boot: int, seed: int
@@ -335,7 +337,7 @@ def _bootstrap_mean(values: np.ndarray, statements: Sequence[Any], *, n_boot: in
     return [float(lo), float(hi)]
 
 
-def epoch_agreement(samples: Sequence[Mapping[str, Any]], *, epochs: int) -> dict[str, Any]:
+def epoch_agreement(samples: Sequence[RunRecord], *, epochs: int) -> dict[str, Any]:
     """How often the epochs of one variant agree.
 
     Returns
@@ -350,15 +352,16 @@ def epoch_agreement(samples: Sequence[Mapping[str, Any]], *, epochs: int) -> dic
 
     Examples
     --------
-    >>> s = [{"item_id": i, "epoch": e, "label": lab} for i, labs in enumerate(["aa", "ab", "bb"])
+    >>> from causalgraph.runlog import RunRecord
+    >>> s = [RunRecord("t", "v", str(i), epoch=e, label=lab) for i, labs in enumerate(["aa", "ab", "bb"])
     ...      for e, lab in enumerate(labs, start=1)]
     >>> a = epoch_agreement(s, epochs=2)
     >>> round(a["identical"], 4), round(a["fleiss_kappa"], 4)
     (0.6667, 0.3333)
     """
     groups = group_samples(samples)
-    complete = [g for g in groups if len(g) >= epochs and not any(r.get("error") for r in g[:epochs])]
-    keys = [[label_key(r.get("label")) for r in g[:epochs]] for g in complete]
+    complete = [g for g in groups if len(g) >= epochs and not any(r.error for r in g[:epochs])]
+    keys = [[label_key(r.label) for r in g[:epochs]] for g in complete]
     cats: dict[str, int] = {}
     for row in keys:
         for key in row:

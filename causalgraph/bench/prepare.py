@@ -372,7 +372,7 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: l
         manifest.record_schema = max(5, manifest.record_schema)
     # Every line checked before anything is asked or written: a broken folder stays as it is.
     lines = store.checked_lines(manifest, epochs, quiet=True)
-    answered = {sample_key(r) for r in lines if not r.get("error")}
+    answered = {sample_key(r) for r in lines if not r.error}
     # This process holds the folder: a torn last line is cut off now (and said so), whether or not
     # anything is asked, rather than reported as ignored and left.
     store.repair_tail()

@@ -8,6 +8,7 @@ import time
 from typing import Any, Optional
 
 from ..errors import ConfigError
+from ..runlog.record import RunRecord
 
 __all__ = ["Progress", "PROGRESS_INTERVAL", "progress_interval"]
 
@@ -75,12 +76,12 @@ class Progress:
         self.stream.flush()
         self.shown = self.done
 
-    def update(self, rec: dict[str, Any]) -> None:
-        u = rec.get("usage") or {}
+    def update(self, rec: RunRecord) -> None:
+        u = rec.usage or {}
         self.tok_in += u.get("prompt_tokens") or 0
         self.tok_out += u.get("completion_tokens") or 0
-        self.cost += rec.get("cost_usd") or 0.0
-        self.errors += bool(rec.get("error"))
+        self.cost += rec.cost_usd or 0.0
+        self.errors += bool(rec.error)
         self._advance(f"tok in {self.tok_in:,} out {self.tok_out:,} ${self.cost:.4f}")
 
     def _advance(self, postfix: str) -> None:

@@ -78,31 +78,32 @@ def reparse_run(path, *, dry_run: bool = False) -> list[dict[str, Any]]:
 def _reparse_locked(store, spec, dry_run: bool) -> list[dict[str, Any]]:
     if not dry_run:
         store.repair_tail()  # the file is rewritten without it: say so as what it is, a removal
-    lines = store.iter_lines()
+    # Read as records (the schema's defaults filled in) and written back as the runner writes them.
+    lines = store.checked_lines(store.read_manifest())
     summary: dict[str, dict[str, Any]] = {}
     for rec in lines:
-        v = rec.get("variant")
+        v = rec.variant
         row = summary.setdefault(v, {"variant": v, "lines": 0, "changed": 0, "parse_failures_before": 0,
                                      "parse_failures_after": 0})
         row["lines"] += 1
-        if rec.get("error") or rec.get("method") == "loglik" or (
-                rec.get("method") == "choice-logprobs" and rec.get("scoring") != "parsed"):
+        if rec.error or rec.method == "loglik" or (
+                rec.method == "choice-logprobs" and rec.scoring != "parsed"):
             # A scored line has no text to parse (or, read from top_logprobs, needs none): its label is the
             # likeliest continuation, kept as it is.  A choice-logprobs line scored by parsing is parsed again.
             continue
-        before = rec.get("label")
-        label, rule = spec.parse_answer(rec.get("response") or "", v)
+        before = rec.label
+        label, rule = spec.parse_answer(rec.response or "", v)
         row["parse_failures_before"] += before is None
         row["parse_failures_after"] += label is None
-        if label != before or rule != rec.get("rule"):
+        if label != before or rule != rec.rule:
             row["changed"] += label != before
-            rec["label"], rec["rule"] = label, rule
+            rec.label, rec.rule = label, rule
         if spec.parse_graph is not None:
-            graph = spec.parse_graph(rec.get("response") or "", v)
+            graph = spec.parse_graph(rec.response or "", v)
             if graph is not None:  # a graph-first answer's graph is read again with its answer
-                rec["graph"] = graph
+                rec.graph = graph
     if not dry_run:
-        text = "".join(json.dumps(rec, ensure_ascii=False, allow_nan=False) + "\n" for rec in lines)
+        text = "".join(json.dumps(rec.to_dict(), ensure_ascii=False, allow_nan=False) + "\n" for rec in lines)
         write_atomic(store.responses_path, text.encode("utf-8"))
         run = store.load()
         # The scoring metrics the run was scored with stay (bench run --scoring-metric).

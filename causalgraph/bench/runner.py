@@ -56,6 +56,7 @@ from .prepare import (PreparedRun, items_by_variant, loglik_choices, loglik_vari
 from .progress import PROGRESS_INTERVAL, progress_interval
 from .retry import CircuitBreaker, RetryPolicy, backoff_delay, call_with_retries
 from .writer import RunWriter, make_record
+from ..runlog.record import RunRecord
 
 __all__ = ["run_benchmark", "arun_benchmark", "build_request", "cache_key_for", "open_cache", "request_cost",
            "plan_requests", "write_cache_hits", "ask_backend", "answer_samples", "aanswer_items", "stopped_error",
@@ -83,7 +84,7 @@ class Sink(Protocol):
     #: The choice-logprobs probe's tokens and USD, set by the runner when it sent one.
     probe_usage: Optional[dict[str, Any]]
 
-    def append(self, records: Sequence[dict[str, Any]], *, sync: bool = True) -> None: ...
+    def append(self, records: Sequence[RunRecord], *, sync: bool = True) -> None: ...
 
     def sync_now_and_then(self) -> None: ...
 
@@ -315,7 +316,7 @@ def write_cache_hits(planned: Sequence[Planned], cache: Optional[ResponseCache],
     hits = cache.get_many([p.key for p in planned]) if cache is not None else {}
     parser = _ParseOnce(spec)
     misses: list[Planned] = []
-    group: list[dict] = []
+    group: list[RunRecord] = []
     for p in planned:
         it, epoch, key, msgs = p.item, p.epoch, p.key, p.messages_json
         hit = hits.get(key)
@@ -437,7 +438,7 @@ async def ask_backend(misses: Sequence[Planned], spec: Task, config: RunConfig, 
 
 def _lines(group: list[Planned], spec: Task, config: RunConfig, backend: Backend, cache: Optional[ResponseCache],
            sink: Sink, got: Any, choices_of: dict[str, dict[str, str]], epochs: int,
-           secrets: Sequence[str]) -> list[dict[str, Any]]:
+           secrets: Sequence[str]) -> list[RunRecord]:
     """The lines of one request's samples: the first ``live``, the others served by its answer (``cache``)."""
     key, recs = group[0].key, []
     if got.completion is not None:
@@ -571,14 +572,15 @@ class _MemorySink:
     """Where :func:`aanswer_items` appends lines: a list, each line as a run folder would read it back."""
 
     def __init__(self) -> None:
-        self.records: list[dict[str, Any]] = []
+        self.records: list[RunRecord] = []
         self.counters = {"requests_sent": 0, "cache_hits": 0, "written": 0, "errors": 0, "asked": 0,
                          "shared_failures": 0}
         self.probe_usage: Optional[dict[str, Any]] = None
 
-    def append(self, records: Sequence[dict[str, Any]], *, sync: bool = True) -> None:
+    def append(self, records: Sequence[RunRecord], *, sync: bool = True) -> None:
         # Through JSON, as responses.jsonl would give it back (tuples become lists).
-        self.records.extend(json.loads(json.dumps(r, ensure_ascii=False, allow_nan=False)) for r in records)
+        self.records.extend(RunRecord.from_dict(json.loads(json.dumps(r.to_dict(), ensure_ascii=False, allow_nan=False)))
+                            for r in records)
         self.counters["written"] += len(records)
 
     def sync_now_and_then(self) -> None:
@@ -589,8 +591,8 @@ class _MemorySink:
 
 
 async def aanswer_items(config: RunConfig, items: Sequence[Item], *,
-                        backend: Optional[Backend] = None) -> list[dict[str, Any]]:
-    """The lines a run would write for ``items``, by the run's own call path, kept in memory (no run folder).
+                        backend: Optional[Backend] = None) -> list[RunRecord]:
+    """The lines a run would write for ``items`` (:class:`~causalgraph.runlog.record.RunRecord` objects), by the run's own call path, kept in memory (no run folder).
 
     Shares with :func:`arun_benchmark` the checks, the response cache, the
     retries and the parsing; what it does not do is keep a folder, so

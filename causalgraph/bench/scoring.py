@@ -45,6 +45,7 @@ from ..errors import ConfigError, SchemaError
 from ..scoring.scores import binary_scores, percentile_interval, prf_counts
 from ..llm.loglik import choose
 from ..runlog.files import Metrics
+from ..runlog.record import RunRecord
 from ..scoring.scoring_metrics import SCORING_METRICS, ScoringMetric, scoring_metrics_asked
 from .._core.wording import plural
 from .calibration import calibration
@@ -142,17 +143,17 @@ def multiclass_scores(gold: Sequence[Any], pred: Sequence[Any], labels: Sequence
     return _multi_from_confusion(_confusion(gold, pred, labels), labels)
 
 
-def _groups(records: Sequence[Mapping[str, Any]]) -> list[list[int]]:
+def _groups(records: Sequence[RunRecord]) -> list[list[int]]:
     """Indices of the records of each statement, statements in order of first appearance."""
     order: dict[Any, list[int]] = {}
     for i, r in enumerate(records):
-        meta = r.get("meta") or {}
+        meta = r.meta or {}
         sid = meta.get("statement_id")
-        order.setdefault(sid if sid is not None else ("item", r.get("item_id")), []).append(i)
+        order.setdefault(sid if sid is not None else ("item", r.item_id), []).append(i)
     return list(order.values())
 
 
-def bootstrap_interval(records: Sequence[Mapping[str, Any]], metric: str, *, kind: str, labels: Sequence[str],
+def bootstrap_interval(records: Sequence[RunRecord], metric: str, *, kind: str, labels: Sequence[str],
                        positive: Optional[str] = None, n_boot: int = 1000, seed: int = 0,
                        level: float = 0.95) -> tuple[float, float]:
     """Percentile bootstrap interval of a metric, resampling statements with replacement.
@@ -174,7 +175,8 @@ def bootstrap_interval(records: Sequence[Mapping[str, Any]], metric: str, *, kin
 
     Examples
     --------
-    >>> recs = [{"gold": "yes", "label": "yes", "meta": {"statement_id": f"s{i}"}} for i in range(5)]
+    >>> from causalgraph.runlog import RunRecord
+    >>> recs = [RunRecord("t", "v", str(i), gold="yes", label="yes", meta={"statement_id": f"s{i}"}) for i in range(5)]
     >>> bootstrap_interval(recs, "f1", kind="binary", labels=["yes", "no"], positive="yes")
     (1.0, 1.0)
     """
@@ -186,7 +188,7 @@ def bootstrap_interval(records: Sequence[Mapping[str, Any]], metric: str, *, kin
                                n_groups=len(_groups(records)))[0]
 
 
-def bootstrap_unit(records: Sequence[Mapping[str, Any]]) -> str:
+def bootstrap_unit(records: Sequence[RunRecord]) -> str:
     """What the bootstrap resamples for these records: ``statement``, ``item``, or ``statement and item``.
 
     An item without ``meta["statement_id"]`` is resampled alone (a unit of its own); ``metrics.json``
@@ -194,12 +196,14 @@ def bootstrap_unit(records: Sequence[Mapping[str, Any]]) -> str:
 
     Examples
     --------
-    >>> bootstrap_unit([{"meta": {"statement_id": "s1"}}, {"meta": {}}])
+    >>> from causalgraph.runlog import RunRecord
+    >>> in_s1, alone = RunRecord("t", "v", "a", meta={"statement_id": "s1"}), RunRecord("t", "v", "b")
+    >>> bootstrap_unit([in_s1, alone])
     'statement and item'
-    >>> bootstrap_unit([{"item_id": "a"}]), bootstrap_unit([{"meta": {"statement_id": "s1"}}])
+    >>> bootstrap_unit([alone]), bootstrap_unit([in_s1])
     ('item', 'statement')
     """
-    have = sum(1 for r in records if (r.get("meta") or {}).get("statement_id") is not None)
+    have = sum(1 for r in records if r.meta.get("statement_id") is not None)
     if have == len(records):
         return "statement"
     return "item" if have == 0 else "statement and item"
@@ -222,7 +226,7 @@ def score_notes(metrics: "Metrics | Mapping[str, Any]") -> list[str]:
     return out
 
 
-def _resampled_confusions(records: Sequence[Mapping[str, Any]], labels: Sequence[str], n_boot: int,
+def _resampled_confusions(records: Sequence[RunRecord], labels: Sequence[str], n_boot: int,
                           seed: int, with_full: bool = False):
     """The confusion matrix (gold × label, plus unparsed) of each of ``n_boot`` resamples of the statements.
 
@@ -237,7 +241,7 @@ def _resampled_confusions(records: Sequence[Mapping[str, Any]], labels: Sequence
     return (mats, per.sum(axis=0)) if with_full else mats
 
 
-def group_confusions(records: Sequence[Mapping[str, Any]], labels: Sequence[str],
+def group_confusions(records: Sequence[RunRecord], labels: Sequence[str],
                      groups: Sequence[Sequence[int]]) -> np.ndarray:
     """One confusion matrix (gold × label, plus ``unparsed``) per group of records (``groups``: index lists).
 
@@ -250,7 +254,9 @@ def group_confusions(records: Sequence[Mapping[str, Any]], labels: Sequence[str]
 
     Examples
     --------
-    >>> recs = [{"gold": "yes", "label": "yes"}, {"gold": "no", "label": None}, {"gold": "no", "label": "no"}]
+    >>> from causalgraph.runlog import RunRecord
+    >>> recs = [RunRecord("t", "v", str(i), gold=g, label=a) for i, (g, a) in enumerate([("yes", "yes"), ("no", None),
+    ...                                                                                  ("no", "no")])]
     >>> group_confusions(recs, ["yes", "no"], [[0, 1], [2]]).tolist()
     [[[1, 0, 0], [0, 0, 1]], [[0, 0, 0], [0, 1, 0]]]
     """
@@ -264,11 +270,11 @@ def group_confusions(records: Sequence[Mapping[str, Any]], labels: Sequence[str]
     for s, members in enumerate(groups):
         for i in members:
             r = records[i]
-            if r.get("gold") not in idx:
-                raise SchemaError(f"item {r.get('item_id')!r}: gold label {r.get('gold')!r} is not one of {list(labels)}")
+            if r.gold not in idx:
+                raise SchemaError(f"item {r.item_id!r}: gold label {r.gold!r} is not one of {list(labels)}")
             at_s.append(s)
-            at_gold.append(idx[r.get("gold")])
-            at_label.append(idx.get(r.get("label"), k))
+            at_gold.append(idx[r.gold])
+            at_label.append(idx.get(r.label, k))
     per = np.zeros((len(groups), k, k + 1), dtype=np.int64)
     np.add.at(per, (np.asarray(at_s, dtype=np.intp), np.asarray(at_gold, dtype=np.intp),
                     np.asarray(at_label, dtype=np.intp)), 1)
@@ -337,18 +343,28 @@ def _ci_list(ci: tuple[float, float]) -> Optional[list[float]]:
     return None if any(math.isnan(x) for x in ci) else [ci[0], ci[1]]
 
 
-def score_records(records: Sequence[Mapping[str, Any]], spec, *, n_boot: int = 1000, seed: int = 0) -> dict[str, Any]:
-    """Scores and counts of one variant's response dicts for a task spec."""
+def score_records(records: Sequence[RunRecord], spec, *, n_boot: int = 1000, seed: int = 0) -> dict[str, Any]:
+    """Scores and counts of one variant's records (:class:`~causalgraph.runlog.record.RunRecord`) for a task spec.
+
+    Raises
+    ------
+    TypeError
+        For a record given as anything else (a dict: read it with ``RunRecord.from_dict``).
+    """
+    wrong = next((r for r in records if not isinstance(r, RunRecord)), None)
+    if wrong is not None:
+        raise TypeError(f"score_records: a record is a {type(wrong).__name__}, expected a RunRecord (a line read as "
+                        "a dict becomes one with RunRecord.from_dict)")
     n = len(records)
-    errors = sum(1 for r in records if r.get("error"))
+    errors = sum(1 for r in records if r.error)
     answered = n - errors
-    parse_failures = sum(1 for r in records if not r.get("error") and r.get("label") is None)
+    parse_failures = sum(1 for r in records if not r.error and r.label is None)
     out: dict[str, Any] = {"items": n, "answered": answered, "errors": errors, "parse_failures": parse_failures,
                            "parse_failure_rate": parse_failures / answered if answered else 0.0}
     rules: dict[str, int] = {}
     for r in records:
-        if not r.get("error"):
-            rules[str(r.get("rule"))] = rules.get(str(r.get("rule")), 0) + 1
+        if not r.error:
+            rules[str(r.rule)] = rules.get(str(r.rule), 0) + 1
     out["rules"] = dict(sorted(rules.items()))
     if not answered:
         return _unscored(out, records, spec)
@@ -363,8 +379,8 @@ def score_records(records: Sequence[Mapping[str, Any]], spec, *, n_boot: int = 1
                 f"statement bootstrap to cover (docs/statistics.md)")
         return out
     _check_labels(records, spec)
-    gold = [r.get("gold") for r in records]
-    pred = [r.get("label") for r in records]
+    gold = [r.gold for r in records]
+    pred = [r.label for r in records]
     if spec.kind == "binary":
         out.update(_binary_defined(gold, pred, spec.positive))
         # bootstrap_interval per metric, the resamples drawn once for the three
@@ -406,9 +422,9 @@ def score_records(records: Sequence[Mapping[str, Any]], spec, *, n_boot: int = 1
                 f"the statement bootstrap to cover (docs/statistics.md)")
     if spec.extra_scores is not None:
         out.update(spec.extra_scores(gold, pred))
-    if any(r.get("method") == "loglik" for r in records):
+    if any(r.method == "loglik" for r in records):
         out.update(_loglik_scores(records, spec, gold))
-    elif any(r.get("method") == "choice-logprobs" for r in records):
+    elif any(r.method == "choice-logprobs" for r in records):
         ch = _choice_scores(records, gold)
         if not ch["calibration"]["n"]:  # blank in the tables: say why (bench report prints the notes)
             out.setdefault("notes", []).append(f"ECE, adaptive ECE and Brier {ch['calibration']['note']}")
@@ -416,7 +432,7 @@ def score_records(records: Sequence[Mapping[str, Any]], spec, *, n_boot: int = 1
     return out
 
 
-def _unscored(out: dict[str, Any], records: Sequence[Mapping[str, Any]], spec) -> dict[str, Any]:
+def _unscored(out: dict[str, Any], records: Sequence[RunRecord], spec) -> dict[str, Any]:
     """The scores of a variant no item of which was answered: every figure ``None``, ``n_scored`` 0, and a note.
 
     Failed requests count as wrong answers beside answered items; alone they
@@ -436,11 +452,11 @@ def _unscored(out: dict[str, Any], records: Sequence[Mapping[str, Any]], spec) -
     for name in getattr(spec, "extra_metrics", ()) or ():
         if "." not in name:
             out.setdefault(name, None)
-    if any(r.get("method") == "loglik" for r in records):
+    if any(r.method == "loglik" for r in records):
         out.update({"method": "loglik",
                     "loglik": {"scores_rule": "acc", "rules": dict(LOGLIK_RULES), "acc": None, "acc_norm": None},
                     "calibration": None})
-    elif any(r.get("method") == "choice-logprobs" for r in records):
+    elif any(r.method == "choice-logprobs" for r in records):
         out.update({"method": "choice-logprobs",
                     "choice_logprobs": {"scores_rule": "acc", "rules": dict(CHOICE_RULES), "acc": None,
                                         "acc_norm": None, "acc_norm_note": CHOICE_ACC_NORM_NOTE, "read": 0,
@@ -473,20 +489,20 @@ def _binary_defined(gold: Sequence[Any], pred: Sequence[Any], positive: str) -> 
     return s
 
 
-def _loglik_scores(records: Sequence[Mapping[str, Any]], spec, gold: list) -> dict[str, Any]:
+def _loglik_scores(records: Sequence[RunRecord], spec, gold: list) -> dict[str, Any]:
     """acc, acc_norm and calibration of one variant's log-likelihood records."""
     norm: list[Any] = []
     for r in records:
-        lp, conts = r.get("logprobs"), r.get("continuations")
-        if r.get("error") or not lp or not conts:
+        lp, conts = r.logprobs, r.continuations
+        if r.error or not lp or not conts:
             norm.append(None)
             continue
         labels = list(lp)
         if set(labels) != set(conts):
-            raise SchemaError(f"item {r.get('item_id')!r}: logprobs name {sorted(labels)}, continuations "
+            raise SchemaError(f"item {r.item_id!r}: logprobs name {sorted(labels)}, continuations "
                               f"{sorted(conts)}; expected the same labels")
         norm.append(choose(labels, [float(lp[k]) for k in labels], [conts[k] for k in labels], "acc_norm"))
-    pred = [r.get("label") for r in records]
+    pred = [r.label for r in records]
     n = len(records)
     acc = sum(1 for g, p in zip(gold, pred) if p is not None and p == g) / n if n else 0.0
     acc_norm = sum(1 for g, p in zip(gold, norm) if p is not None and p == g) / n if n else 0.0
@@ -509,23 +525,23 @@ CHOICE_ACC_NORM_NOTE = ("undefined: only each choice's first distinguishing toke
                         "continuation's log-probability that acc_norm divides by its bytes")
 
 
-def _choice_scores(records: Sequence[Mapping[str, Any]], gold: list) -> dict[str, Any]:
+def _choice_scores(records: Sequence[RunRecord], gold: list) -> dict[str, Any]:
     """acc, the share of items read at the answer position, and calibration of one variant's choice-logprobs records.
 
     ``acc`` counts every item (read items by their likeliest choice, the others by their parsed answer; an
     unparsed one or a failed request is wrong).  Calibration is over the items read (``calibration.n``); the
     parsed ones have no probabilities.
     """
-    answered = [r for r in records if not r.get("error")]
-    read = [r for r in answered if r.get("scoring") == "logprobs"]
-    parsed = [r for r in answered if r.get("scoring") == "parsed"]
+    answered = [r for r in records if not r.error]
+    read = [r for r in answered if r.scoring == "logprobs"]
+    parsed = [r for r in answered if r.scoring == "parsed"]
     reasons: dict[str, int] = {}
     for r in parsed:
-        why = str((r.get("choice_read") or {}).get("reason"))
+        why = str((r.choice_read or {}).get("reason"))
         reasons[why] = reasons.get(why, 0) + 1
     n = len(records)
-    acc = sum(1 for g, r in zip(gold, records) if r.get("label") is not None and r.get("label") == g) / n if n else None
-    read_ok = sum(1 for r in read if r.get("label") == r.get("gold"))
+    acc = sum(1 for g, r in zip(gold, records) if r.label is not None and r.label == g) / n if n else None
+    read_ok = sum(1 for r in read if r.label == r.gold)
     cal = calibration(read)
     if not read:
         cal = {"n": 0, "ece": None, "ece_adaptive": None, "brier": None, "reliability": None,
@@ -538,19 +554,19 @@ def _choice_scores(records: Sequence[Mapping[str, Any]], gold: list) -> dict[str
                 "read": len(read), "parsed": len(parsed), "parsed_reasons": dict(sorted(reasons.items())),
                 "reached": len(read) / len(answered) if answered else None,
                 "acc_read": read_ok / len(read) if read else None,
-                "bounded_items": sum(1 for r in read if (r.get("choice_read") or {}).get("bounded")),
+                "bounded_items": sum(1 for r in read if (r.choice_read or {}).get("bounded")),
             },
             "calibration": cal}
 
 
-def _check_labels(records: Sequence[Mapping[str, Any]], spec) -> None:
+def _check_labels(records: Sequence[RunRecord], spec) -> None:
     """Refuse a label the task cannot produce (a hand-edited file): it would be counted as some other answer."""
     if not spec.by_labels:
         return
     for r in records:
-        lab = r.get("label")
+        lab = r.label
         if lab is not None and not (isinstance(lab, str) and lab in spec.labels):
-            raise SchemaError(f"item {r.get('item_id')!r}: label {lab!r:.80} is not one of {list(spec.labels)} "
+            raise SchemaError(f"item {r.item_id!r}: label {lab!r:.80} is not one of {list(spec.labels)} "
                               "(or null for an unparsed answer)")
 
 
@@ -742,7 +758,7 @@ def check_scoring_metrics(names, spec, red: Optional[Reducer] = None, epochs: in
     return asked
 
 
-def scoring_metric_scores(records: Sequence[Mapping[str, Any]], spec, metrics: Sequence[ScoringMetric], *,
+def scoring_metric_scores(records: Sequence[RunRecord], spec, metrics: Sequence[ScoringMetric], *,
                           n_boot: int = 1000, seed: int = 0, level: float = 0.95,
                           unscored: bool = False, minimum: bool = True) -> dict[str, Any]:
     """Scoring metrics of one variant's records: ``scoring_metrics`` (name → value or ``None``),
@@ -761,7 +777,8 @@ def scoring_metric_scores(records: Sequence[Mapping[str, Any]], spec, metrics: S
     --------
     >>> from causalgraph.tasks import get_task
     >>> from causalgraph.scoring.scoring_metrics import get_scoring_metric
-    >>> recs = [{"gold": g, "label": a, "meta": {"statement_id": f"s{i}"}}
+    >>> from causalgraph.runlog import RunRecord
+    >>> recs = [RunRecord("ccr-member", "A_5", str(i), gold=g, label=a, meta={"statement_id": f"s{i}"})
     ...         for i, (g, a) in enumerate([("yes", "yes"), ("yes", "no"), ("no", "no"), ("no", None)])]
     >>> out = scoring_metric_scores(recs, get_task("ccr-member"), [get_scoring_metric("balanced_accuracy")])
     >>> out["scoring_metrics"], out["scoring_metrics_ci95"]
@@ -810,13 +827,13 @@ def _bootstrap_record(run, n_boot: int, seed: int) -> dict[str, Any]:
     out: dict[str, Any] = {"resamples": n_boot, "seed": seed, "unit": unit, "level": 0.95,
                            "interval": "percentile widened by sqrt(G/(G-1))*t(G-1)/z around the estimate"}
     if unit != "statement":
-        missing = sum(1 for r in records if (r.get("meta") or {}).get("statement_id") is None)
+        missing = sum(1 for r in records if r.meta.get("statement_id") is None)
         out["unit_note"] = (f"{missing} of {len(records)} items carry no meta.statement_id and were resampled one "
                             f"by one, as if independent; the intervals are narrower than a statement bootstrap's")
     return out
 
 
-def usage_totals(samples: Sequence[Mapping[str, Any]]) -> tuple[int, int, float, bool]:
+def usage_totals(samples: Sequence[RunRecord]) -> tuple[int, int, float, bool]:
     """Prompt tokens, completion tokens, USD (rounded to 6 places) of the answered ``samples``, and whether
     any of them recorded a cost.
 
@@ -826,16 +843,18 @@ def usage_totals(samples: Sequence[Mapping[str, Any]]) -> tuple[int, int, float,
 
     Examples
     --------
-    >>> usage_totals([{"usage": {"prompt_tokens": 3, "completion_tokens": 1}, "cost_usd": 0.5},
-    ...               {"usage": {"prompt_tokens": 2}, "cost_usd": None}, {"error": "HTTP 500", "cost_usd": 9}])
+    >>> from causalgraph.runlog import RunRecord
+    >>> usage_totals([RunRecord("t", "v", "a", usage={"prompt_tokens": 3, "completion_tokens": 1}, cost_usd=0.5),
+    ...               RunRecord("t", "v", "b", usage={"prompt_tokens": 2}),
+    ...               RunRecord("t", "v", "c", error="HTTP 500", cost_usd=9)])
     (5, 1, 0.5, True)
-    >>> usage_totals([{"usage": {}, "cost_usd": None}])
+    >>> usage_totals([RunRecord("t", "v", "a", usage={})])
     (0, 0, 0.0, False)
     """
-    answered = [r for r in samples if not r.get("error")]
-    tok_in = sum((r.get("usage") or {}).get("prompt_tokens") or 0 for r in answered)
-    tok_out = sum((r.get("usage") or {}).get("completion_tokens") or 0 for r in answered)
-    costs = [r.get("cost_usd") for r in answered]
+    answered = [r for r in samples if not r.error]
+    tok_in = sum(r.usage.get("prompt_tokens") or 0 for r in answered)
+    tok_out = sum(r.usage.get("completion_tokens") or 0 for r in answered)
+    costs = [r.cost_usd for r in answered]
     cost = round(sum(float(c or 0.0) for c in costs), 6)
     return tok_in, tok_out, cost, any(c is not None for c in costs)
 
@@ -930,8 +949,8 @@ def _mean_over_epochs(run, variant: str, spec, epochs: int, *, n_boot: int, seed
                  for e in range(1, epochs + 1)]
     per_epoch = [s for s in per_epoch if s["items"]]
     samples = run.sample_records(variant)
-    if all(r.get("error") for r in samples):  # nothing answered, or nothing written yet (a stopped run)
-        return _unscored({"items": len({r.get("item_id") for r in samples}), **_sample_counts(samples),
+    if all(r.error for r in samples):  # nothing answered, or nothing written yet (a stopped run)
+        return _unscored({"items": len({r.item_id for r in samples}), **_sample_counts(samples),
                           "epochs_scored": 0}, samples, spec)
     # An epoch none of whose samples was answered has no score to average in.
     per_epoch = [s for s in per_epoch if s.get("n_scored") != 0]
@@ -941,7 +960,7 @@ def _mean_over_epochs(run, variant: str, spec, epochs: int, *, n_boot: int, seed
     for k in ("items", "answered", "errors", "parse_failures", "parse_failure_rate", "pending"):
         mean.pop(k, None)
         sd.pop(k, None)
-    out = {"items": len({r.get("item_id") for r in samples}), **_sample_counts(samples),
+    out = {"items": len({r.item_id for r in samples}), **_sample_counts(samples),
            "epochs_scored": len(per_epoch), **mean, "epoch_sd": sd}
     if confusion is not None:
         out["confusion"] = confusion
@@ -958,8 +977,8 @@ def _pass_variant(run, variant: str, spec, reducer, epochs: int, *, n_boot: int,
     """pass@k or pass^k of one variant, with the counts of its samples."""
     samples = run.sample_records(variant)
     _check_labels(samples, spec)
-    if all(r.get("error") for r in samples):  # nothing answered, or nothing written yet (a stopped run)
-        out = {"items": len({r.get("item_id") for r in samples}), **_sample_counts(samples), "k": reducer.k,
+    if all(r.error for r in samples):  # nothing answered, or nothing written yet (a stopped run)
+        out = {"items": len({r.item_id for r in samples}), **_sample_counts(samples), "k": reducer.k,
                "pass": None, "pass_ci95": None}
         out["n_scored"] = 0
         out["note"] = (f"no score: none of {plural(len(samples), 'sample')} was answered" if samples
@@ -971,10 +990,10 @@ def _pass_variant(run, variant: str, spec, reducer, epochs: int, *, n_boot: int,
             "pass_ci95": res["ci95"]}
 
 
-def _sample_counts(samples: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def _sample_counts(samples: Sequence[RunRecord]) -> dict[str, Any]:
     """Samples, answered, failed requests and unparsed answers among every epoch's samples."""
-    errors = sum(1 for r in samples if r.get("error"))
-    parse_failures = sum(1 for r in samples if not r.get("error") and r.get("label") is None)
+    errors = sum(1 for r in samples if r.error)
+    parse_failures = sum(1 for r in samples if not r.error and r.label is None)
     answered = len(samples) - errors
     return {"samples": len(samples), "answered": answered, "errors": errors, "parse_failures": parse_failures,
             "parse_failure_rate": parse_failures / answered if answered else None}

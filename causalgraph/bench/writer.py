@@ -56,7 +56,7 @@ _now = utc_now
 def make_record(item: Item, spec: Task, *, completion: Optional[Completion], key: str, source: str,
                 attempts: int, error: Optional[str], cost: float = 0.0,
                 epoch: Optional[int] = None, prompt_sha256: Optional[str] = None,
-                choices: Optional[dict[str, str]] = None, method: Optional[str] = None) -> dict[str, Any]:
+                choices: Optional[dict[str, str]] = None, method: Optional[str] = None) -> RunRecord:
     """One line of ``responses.jsonl`` (``epoch``: the sample's epoch, in runs with several).
 
     ``prompt_sha256``: the sha256 of the item's canonical messages, when the caller has it already.
@@ -96,11 +96,11 @@ def make_record(item: Item, spec: Task, *, completion: Optional[Completion], key
         cost_usd=cost, latency_s=None if completion is None else round(completion.latency_s, 6),
         finish_reason=None if completion is None else completion.finish_reason, source=source,
         attempts=attempts, error=error, time=_now(),
-    ).to_dict()
+    )
 
 
 def _loglik_record(item: Item, spec: Task, *, completion: Optional[Completion], key: str, source: str,
-                   attempts: int, error: Optional[str], choices: dict[str, str]) -> dict[str, Any]:
+                   attempts: int, error: Optional[str], choices: dict[str, str]) -> RunRecord:
     labels, texts = list(choices), list(choices.values())
     fields: dict[str, Any] = {"continuations": dict(choices), "logprobs": None, "probs": None}
     label = rule = response = None
@@ -122,11 +122,11 @@ def _loglik_record(item: Item, spec: Task, *, completion: Optional[Completion], 
         latency_s=None if completion is None else round(completion.latency_s, 6),
         finish_reason=None if completion is None else completion.finish_reason, source=source,
         attempts=attempts, error=error, time=_now(),
-    ).to_dict()
+    )
 
 def _choice_record(item: Item, spec: Task, *, completion: Optional[Completion], key: str, source: str,
                    attempts: int, error: Optional[str], choices: dict[str, str], cost: float,
-                   prompt_sha256: Optional[str]) -> dict[str, Any]:
+                   prompt_sha256: Optional[str]) -> RunRecord:
     labels, texts = list(choices), list(choices.values())
     label = rule = scoring = read = logprobs = probs = None
     usage = {"prompt_tokens": None, "completion_tokens": None}
@@ -156,7 +156,7 @@ def _choice_record(item: Item, spec: Task, *, completion: Optional[Completion], 
         latency_s=None if completion is None else round(completion.latency_s, 6),
         finish_reason=None if completion is None else completion.finish_reason, source=source,
         attempts=attempts, error=error, time=_now(),
-    ).to_dict()
+    )
 
 
 class RunWriter:
@@ -218,7 +218,7 @@ class RunWriter:
         """Report every appended line on stderr (:class:`~causalgraph.bench.progress.Progress`)."""
         self.progress = Progress(total, enabled, desc)
 
-    def append(self, records: Iterable[dict[str, Any]], *, sync: bool = True) -> None:
+    def append(self, records: Iterable[RunRecord], *, sync: bool = True) -> None:
         """Append lines to ``responses.jsonl`` (``sync``: flushed to disk now), count and report them."""
         records = list(records)
         self.store.append(records, sync=sync)

@@ -23,6 +23,7 @@ from typing import Any, Optional, Sequence
 from ..errors import SchemaError
 from ..model import Corpus
 from .tuples import ExtractedPair, pair_from_dict
+from ..runlog.record import RunRecord
 from ..runlog.store import load_run
 
 __all__ = ["RowPrediction", "PredictionSet", "load_predictions", "predictions_from_corpus", "write_predictions",
@@ -158,9 +159,9 @@ def _asked(run, d: Path) -> tuple[str, ...]:
     """The s/n of every record of a run, failed requests included: the rows it asked."""
     out: dict[str, None] = {}
     for n, rec in enumerate(run.responses, start=1):
-        sn = (rec.get("meta") or {}).get("s/n")
+        sn = rec.meta.get("s/n")
         if sn is not None:
-            out[_sn(sn, f"{d}/responses.jsonl: line {n} ({rec.get('item_id')})")] = None
+            out[_sn(sn, f"{d}/responses.jsonl: line {n} ({rec.item_id})")] = None
     return tuple(out)
 
 
@@ -181,16 +182,16 @@ def _from_run(d: Path) -> PredictionSet:
                           f"evaluate one of its files instead: {files}")
     rows: dict[str, RowPrediction] = {}
     for n, rec in enumerate(run.responses, start=1):
-        meta = rec.get("meta") or {}
-        if rec.get("error"):
+        meta = rec.meta or {}
+        if rec.error:
             continue  # an item never answered has no prediction: its gold pairs count as missed
-        sn = _sn(meta.get("s/n"), f"{d}/responses.jsonl: line {n} ({rec.get('item_id')})")
+        sn = _sn(meta.get("s/n"), f"{d}/responses.jsonl: line {n} ({rec.item_id})")
         # The runner stored what the parser read (label: the pairs, None for a null answer; rule): read
         # that, never the raw response a second time (`bench parse` re-parses a run on purpose).
-        label = rec.get("label")
+        label = rec.label
         pairs = tuple(p for j, g in enumerate(label or [], start=1)
                       if (p := pair_from_dict(g, [], j, clean=False)) is not None)
-        rows[sn] = RowPrediction(sn, meta.get("sentence"), pairs, label is None, rec.get("rule"))
+        rows[sn] = RowPrediction(sn, meta.get("sentence"), pairs, label is None, rec.rule)
     return PredictionSet(rows, str(d), "run", {"model": run.manifest.model, "task": run.manifest.task,
                                               "variants": run.manifest.variants}, asked=_asked(run, d))
 
@@ -255,7 +256,7 @@ def write_predictions(ps: PredictionSet, path: str | Path, **meta: Any) -> Path:
     return p
 
 
-def records_to_predictions(records: Sequence[dict], source: str = "run",
+def records_to_predictions(records: Sequence[RunRecord], source: str = "run",
                            order: Optional[Sequence[str]] = None) -> tuple[PredictionSet, PredictionSet]:
     """(predictions, gold) of answered extraction records, from their labels and ``meta``.
 
@@ -266,18 +267,18 @@ def records_to_predictions(records: Sequence[dict], source: str = "run",
     """
     if order is not None:
         rank = {str(sn): i for i, sn in enumerate(order)}
-        records = sorted(records, key=lambda r: rank.get(str((r.get("meta") or {}).get("s/n")), len(rank)))
+        records = sorted(records, key=lambda r: rank.get(str(r.meta.get("s/n")), len(rank)))
     preds: dict[str, RowPrediction] = {}
     gold: dict[str, RowPrediction] = {}
     for n, rec in enumerate(records, start=1):
-        if rec.get("error"):
+        if rec.error:
             continue
-        meta = rec.get("meta") or {}
+        meta = rec.meta or {}
         sn = str(meta.get("s/n", meta.get("statement_id", n)))
-        label = rec.get("label")
+        label = rec.label
         pairs = tuple(p for j, d in enumerate(label or [], start=1)
                       if (p := pair_from_dict(d, [], j, clean=False)) is not None)
-        preds[sn] = RowPrediction(sn, meta.get("sentence"), pairs, label is None, rec.get("rule"))
+        preds[sn] = RowPrediction(sn, meta.get("sentence"), pairs, label is None, rec.rule)
         gold[sn] = RowPrediction(sn, meta.get("sentence"), tuple(
             p for j, g in enumerate(meta.get("pairs") or [], start=1)
             if (p := pair_from_dict(g, [], j, clean=False)) is not None))

@@ -53,6 +53,7 @@ from ..tasks import Task, get_task, list_tasks
 from ..bench.prepare import dataset_info
 from ..bench.writer import make_record
 from ..llm.base import Completion
+from ..runlog.record import RunRecord
 from ..bench.scoring import score_records
 from .._version import __version__
 from ..datasets import load_corpus
@@ -214,12 +215,11 @@ def _json_value(value: Any) -> Any:
     return json.loads(json.dumps(value, ensure_ascii=False))
 
 
-def _record(item: Item, spec: Task, text: str) -> dict[str, Any]:
+def _record(item: Item, spec: Task, text: str) -> RunRecord:
     """The run record of an answer, built by the runner's own ``make_record`` (same parse, same failures)."""
     rec = make_record(item, spec, completion=Completion(text=text), key="", source="inspect", attempts=1, error=None)
-    rec = rec.to_dict() if hasattr(rec, "to_dict") else dict(rec)
     # Records are read back from JSON lines before they are scored; so are these.
-    return _json_value(rec)
+    return RunRecord.from_dict(_json_value(rec.to_dict()))
 
 
 @scorer(metrics=[], name="bench_scorer")
@@ -238,7 +238,7 @@ def bench_scorer(task: str):
     async def score(state: TaskState, target: Target) -> Score:
         item = sample_item(state.metadata, state.input, where=f"sample {state.sample_id!r}")
         rec = _record(item, spec, state.output.completion)
-        label, rule = rec["label"], rec["rule"]
+        label, rule = rec.label, rec.rule
         if not spec.by_labels:
             value: Any = 1 if label is not None else 0
         else:
@@ -301,20 +301,20 @@ def bench_scores(task: str):
     spec = get_task(task)
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        by_variant: dict[str, list[dict[str, Any]]] = {}
+        by_variant: dict[str, list[RunRecord]] = {}
         for s in scores:
             md = _identity(s.sample_metadata, f"sample {s.sample_id!r}")
             sm = s.score.metadata or {}
             by_variant.setdefault(md["variant"], []).append(
-                {"task": md["task"], "variant": md["variant"], "item_id": md["item_id"], "gold": md["gold"],
-                 "meta": md["meta"], "label": sm.get("label"), "rule": sm.get("rule"), "error": None})
+                RunRecord(task=md["task"], variant=md["variant"], item_id=md["item_id"], gold=md["gold"],
+                          meta=dict(md["meta"] or {}), label=sm.get("label"), rule=sm.get("rule")))
         order = {v: i for i, v in enumerate(spec.list_variants())}
         variants = sorted(by_variant, key=lambda v: (order.get(v, len(order)), v))
         out: dict[str, float] = {}
         for v in variants:
             # Items of a run are scored in item-id order (store.load sorts them); bootstrap intervals are
             # not reported here, so none are drawn.
-            recs = sorted(by_variant[v], key=lambda r: r["item_id"])
+            recs = sorted(by_variant[v], key=lambda r: r.item_id)
             head = _headline(spec, score_records(recs, spec, n_boot=0))
             prefix = "" if len(variants) == 1 else f"{v}/"
             out.update({f"{prefix}{k}": x for k, x in head.items()})

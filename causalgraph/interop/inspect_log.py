@@ -35,6 +35,7 @@ from ..errors import BackendError, ConfigError, SchemaError
 from ..llm.base import Backend, Completion, Request, public_url
 from ..tasks import get_task
 from ..runlog.store import RunStore
+from ..runlog.record import RunRecord
 
 __all__ = ["import_inspect_log", "InspectLogModel", "FINISH_REASONS"]
 
@@ -186,15 +187,15 @@ def _check_same_items(path: Path, out: Path, items, first: dict) -> None:
     if not store.exists():
         return
     manifest = store.read_manifest()
-    held: dict[tuple[str, str], dict[str, Any]] = {}
+    held: dict[tuple[str, str], RunRecord] = {}
     for r in store.checked_lines(manifest, int(manifest.epochs or 1), quiet=True):
-        held.setdefault((r.get("variant"), r.get("item_id")), r)
+        held.setdefault((r.variant, r.item_id), r)
     for it in items:
         rec = held.get((it.variant, it.id))
         if rec is None:
             continue
-        what = ("prompt" if rec.get("prompt_sha256") not in (None, _prompt_sha(it)) else
-                "gold" if rec.get("gold") != it.gold else None)
+        what = ("prompt" if rec.prompt_sha256 not in (None, _prompt_sha(it)) else
+                "gold" if rec.gold != it.gold else None)
         if what:
             sample = next((sid for (iid, _), sid in first.items() if iid == it.id), None)
             raise ConfigError(f"{path}: sample {sample!r} (item {it.id}) has another {what} than the item of that id "
@@ -300,7 +301,7 @@ def import_inspect_log(log: str | os.PathLike, out: Optional[str | os.PathLike] 
                else {"epoch": samples[0].epoch}),
             "inspect_version": (data.eval.packages or {}).get("inspect_ai"),
         }
-        records: list[dict[str, Any]] = []
+        records: list[RunRecord] = []
         errors = 0
         for item, e in prep.todo_samples:
             if (item.id, e) not in answers:
@@ -310,10 +311,9 @@ def import_inspect_log(log: str | os.PathLike, out: Optional[str | os.PathLike] 
             rec = make_record(item, spec, completion=completion, key=cache_key_for(backend, request, item, e),
                               source="inspect", attempts=1, error=error, cost=cost,
                               epoch=e if prep.epochs > 1 else None)
-            rec = rec.to_dict() if hasattr(rec, "to_dict") else rec
             if completed_at:
                 # When inspect got the answer, not when it was imported.
-                rec["time"] = str(completed_at)
+                rec.time = str(completed_at)
             records.append(rec)
             errors += error is not None
         writer.append(records)

@@ -190,6 +190,30 @@ class RunRecord:
             rec.usage = {"prompt_tokens": None, "completion_tokens": None}
         return rec
 
+    @classmethod
+    def of(cls, value: "RunRecord | Mapping[str, Any]", where: str = "record") -> "RunRecord":
+        """``value`` itself when it is a record, else its line read through :meth:`from_dict`.
+
+        For callers that take records built by hand (a test, a notebook) as
+        well as read ones; anything else is refused as :meth:`from_dict` refuses it.
+
+        Examples
+        --------
+        >>> RunRecord.of({"task": "t", "variant": "v", "item_id": "i"}).epoch is None
+        True
+        """
+        return value if isinstance(value, cls) else cls.from_dict(value, where)
+
+    @classmethod
+    def _written(cls, line: dict[str, Any]) -> "RunRecord":
+        """A line that :meth:`to_dict` wrote, taken as it is (the store checked it is one): no copy, no checks.
+
+        The fields an optional-only line lacks read as their class defaults (``None``).
+        """
+        rec = object.__new__(cls)
+        rec.__dict__.update(line)
+        return rec
+
 
 #: The keys of the lines of ``responses.jsonl``, in the order they are written.
 RECORD_FIELDS = tuple(f.name for f in fields(RunRecord))

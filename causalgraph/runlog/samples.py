@@ -14,20 +14,24 @@ grouping.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
+
+if TYPE_CHECKING:
+    from .record import RunRecord
 
 __all__ = ["sample_key", "label_key", "group_samples", "majority_record", "majority_records"]
 
 
-def sample_key(rec: Mapping[str, Any]) -> tuple[str, str, str, int]:
+def sample_key(rec: "RunRecord") -> tuple[str, str, str, int]:
     """The identity of one sample in a run: (task, variant, item id, epoch); a line without epoch is epoch 1.
 
     Examples
     --------
-    >>> sample_key({"task": "t", "variant": "v", "item_id": "i"})
+    >>> from causalgraph.runlog import RunRecord
+    >>> sample_key(RunRecord(task="t", variant="v", item_id="i"))
     ('t', 'v', 'i', 1)
     """
-    return (str(rec.get("task")), str(rec.get("variant")), str(rec.get("item_id")), int(rec.get("epoch") or 1))
+    return (rec.task, rec.variant, rec.item_id, rec.epoch or 1)
 
 
 def label_key(label: Any) -> str:
@@ -47,15 +51,15 @@ def label_key(label: Any) -> str:
     return json.dumps(label, sort_keys=True, ensure_ascii=False)
 
 
-def group_samples(samples: Iterable[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
+def group_samples(samples: Iterable["RunRecord"]) -> list[list["RunRecord"]]:
     """The samples of each item, items in order of first appearance, each item's samples by epoch."""
     groups: dict[tuple, list] = {}
     for r in samples:
         groups.setdefault(sample_key(r)[:3], []).append(r)
-    return [sorted(g, key=lambda r: int(r.get("epoch") or 1)) for g in groups.values()]
+    return [sorted(g, key=lambda r: r.epoch or 1) for g in groups.values()]
 
 
-def majority_record(samples: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+def majority_record(samples: Sequence["RunRecord"]) -> "RunRecord":
     """The sample that stands for an item: the first (by epoch) that gave the majority label.
 
     Failed requests do not vote; when every sample failed, the last failure
@@ -63,22 +67,23 @@ def majority_record(samples: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
 
     Examples
     --------
-    >>> s = [{"epoch": 1, "label": "no"}, {"epoch": 2, "label": "yes"}, {"epoch": 3, "label": "yes"}]
-    >>> majority_record(s)["epoch"]
+    >>> from causalgraph.runlog import RunRecord
+    >>> s = [RunRecord("t", "v", "i", epoch=e, label=x) for e, x in ((1, "no"), (2, "yes"), (3, "yes"))]
+    >>> majority_record(s).epoch
     2
-    >>> majority_record([{"epoch": 1, "label": "no"}, {"epoch": 2, "label": "yes"}])["label"]  # a tie: first wins
+    >>> majority_record(s[:2]).label  # a tie: the first wins
     'no'
     """
     if not samples:
         raise ValueError("majority_record of no samples")
-    ordered = sorted(samples, key=lambda r: int(r.get("epoch") or 1))
-    answered = [r for r in ordered if not r.get("error")]
+    ordered = sorted(samples, key=lambda r: r.epoch or 1)
+    answered = [r for r in ordered if not r.error]
     if not answered:
         return ordered[-1]
     counts: dict[str, int] = {}
-    first: dict[str, Mapping[str, Any]] = {}
+    first: dict[str, "RunRecord"] = {}
     for r in answered:
-        k = label_key(r.get("label"))
+        k = label_key(r.label)
         counts[k] = counts.get(k, 0) + 1
         first.setdefault(k, r)
     best = max(counts.values())
@@ -87,6 +92,6 @@ def majority_record(samples: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
     return first[winner]
 
 
-def majority_records(samples: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+def majority_records(samples: Iterable["RunRecord"]) -> list["RunRecord"]:
     """One record per item (:func:`majority_record`), items in order of first appearance."""
     return [majority_record(g) for g in group_samples(samples)]

@@ -105,9 +105,9 @@ def _read_json(path: Path) -> Any:
                           "expected the JSON file a run writes") from None
 
 
-def record_key(rec: dict[str, Any]) -> tuple[str, str, str]:
+def record_key(rec: RunRecord) -> tuple[str, str, str]:
     """The identity of an item in a run: (task, variant, item id)."""
-    return (str(rec.get("task")), str(rec.get("variant")), str(rec.get("item_id")))
+    return (rec.task, rec.variant, rec.item_id)
 
 
 @dataclass
@@ -122,7 +122,7 @@ class Run:
         ``manifest.json`` (task, variants, model, parameters, versions,
         dataset sha256, start time) as a :class:`~causalgraph.runlog.files.Manifest`.
     responses
-        One dict per item, ordered by task, variant (as the manifest lists
+        One :class:`~causalgraph.runlog.record.RunRecord` per item, ordered by task, variant (as the manifest lists
         them) and item id, whatever the order of completion: the answered
         line when there is one, else the last failed attempt.  In a run with
         several epochs, the item's majority answer (the first sample, by
@@ -139,24 +139,29 @@ class Run:
     writer
         Another process that was writing into the folder when it was read.
     samples
-        One dict per item and epoch (ordered as ``responses``, then by
+        One record per item and epoch (ordered as ``responses``, then by
         epoch); the same as ``responses`` in a run without epochs.
     """
 
     path: Path
     manifest: Manifest
-    responses: list[dict[str, Any]]
+    responses: list[RunRecord]
     metrics: Metrics = field(default_factory=Metrics)
-    attempts: list[dict[str, Any]] = field(default_factory=list)
+    attempts: list[RunRecord] = field(default_factory=list)
     ledger: Ledger = field(default_factory=Ledger)
-    samples: list[dict[str, Any]] = field(default_factory=list)
+    samples: list[RunRecord] = field(default_factory=list)
     #: Another process writing into the folder while it was read (``"pid N, live …"``), else ``None``.
     writer: Optional[str] = None
 
     def __post_init__(self):
+        # A run built by hand (a test, a notebook) may give the files' dicts: readers get the objects.
+        where = str(Path(self.path) / RESPONSES)
+        for name in ("responses", "attempts", "samples"):
+            recs = getattr(self, name)
+            if any(not isinstance(r, RunRecord) for r in recs):
+                setattr(self, name, [RunRecord.of(r, where) for r in recs])
         if not self.samples:
             self.samples = list(self.responses)
-        # A run built by hand (a test, a notebook) may give the files' dicts: readers get the objects.
         if not isinstance(self.manifest, Manifest):
             self.manifest = Manifest.from_dict(self.manifest or {}, str(Path(self.path) / MANIFEST))
         if not isinstance(self.metrics, Metrics):
@@ -167,7 +172,7 @@ class Run:
     @property
     def epochs(self) -> int:
         """Samples asked per item: the manifest's ``epochs`` (1 for a run without; no line names a higher one)."""
-        found = max((int(r.get("epoch") or 1) for r in self.samples), default=1)
+        found = max((r.epoch or 1 for r in self.samples), default=1)
         return max(self.manifest.epochs or 1, found)
 
     @property
@@ -183,28 +188,29 @@ class Run:
         """Variants in manifest order, then any other found in the responses."""
         out = list(self.manifest.variants or [])
         for r in self.responses:
-            if r.get("variant") not in out:
-                out.append(r.get("variant"))
+            if r.variant not in out:
+                out.append(r.variant)
         return out
 
-    def records(self, variant: Optional[str] = None) -> list[dict[str, Any]]:
+    def records(self, variant: Optional[str] = None) -> list[RunRecord]:
         """Responses of one variant (all when ``None``)."""
         if variant is None:
             return list(self.responses)
-        return [r for r in self.responses if r.get("variant") == variant]
+        return [r for r in self.responses if r.variant == variant]
 
-    def sample_records(self, variant: Optional[str] = None, epoch: Optional[int] = None) -> list[dict[str, Any]]:
+    def sample_records(self, variant: Optional[str] = None, epoch: Optional[int] = None) -> list[RunRecord]:
         """Every sample of one variant (all when ``None``), of one epoch (all when ``None``).
 
         Examples
         --------
         >>> run = Run(path=Path("r"), manifest={"epochs": 2}, responses=[], samples=[
-        ...     {"variant": "v", "item_id": "a", "epoch": 1}, {"variant": "v", "item_id": "a", "epoch": 2}])
-        >>> run.epochs, [r["epoch"] for r in run.sample_records("v", epoch=2)]
+        ...     {"task": "t", "variant": "v", "item_id": "a", "epoch": 1},
+        ...     {"task": "t", "variant": "v", "item_id": "a", "epoch": 2}])
+        >>> run.epochs, [r.epoch for r in run.sample_records("v", epoch=2)]
         (2, [2])
         """
-        return [r for r in self.samples if (variant is None or r.get("variant") == variant)
-                and (epoch is None or int(r.get("epoch") or 1) == epoch)]
+        return [r for r in self.samples if (variant is None or r.variant == variant)
+                and (epoch is None or (r.epoch or 1) == epoch)]
 
     def to_frame(self, samples: bool = False):
         """The responses as a pandas DataFrame (``statement_id`` lifted out of ``meta``).
@@ -217,10 +223,9 @@ class Run:
         rows = []
         skip = ("meta", "usage") if self.epochs > 1 else ("meta", "usage", "epoch")
         for r in (self.samples if samples else self.responses):
-            row = {k: r.get(k) for k in RECORD_FIELDS if k not in skip}
-            meta = r.get("meta") or {}
-            row["statement_id"] = meta.get("statement_id")
-            usage = r.get("usage") or {}
+            row = {k: getattr(r, k) for k in RECORD_FIELDS if k not in skip}
+            row["statement_id"] = r.meta.get("statement_id")
+            usage = r.usage
             row["prompt_tokens"] = usage.get("prompt_tokens")
             row["completion_tokens"] = usage.get("completion_tokens")
             rows.append(row)
@@ -255,7 +260,7 @@ class RunStore:
         self._torn_said = False
         self._lock_fd: Optional[int] = None
         # keep_lines: the checked lines read so far plus the lines appended since, and the file size they add up to.
-        self._kept: Optional[list[dict[str, Any]]] = None
+        self._kept: Optional[list[RunRecord]] = None
         self._kept_new: list[Any] = []  # appended since: the record itself when plain JSON, else its line
         self._kept_size = 0
 
@@ -416,8 +421,11 @@ class RunStore:
         self.repairs.append(msg)
         logger.warning(msg)
 
-    def append(self, records: Iterable[dict[str, Any]], *, sync: bool = True) -> None:
-        """Append records as JSON lines, one ``write`` per line.
+    def append(self, records: Iterable[RunRecord | dict[str, Any]], *, sync: bool = True) -> None:
+        """Append records as JSON lines (:meth:`RunRecord.to_dict`), one ``write`` per line.
+
+        A line given as a dict (a test, a hand-made run) is read through
+        :meth:`RunRecord.from_dict` first, so what is written is a record.
 
         A line handed to ``write`` survives the process being killed (it is in
         the operating system's buffers); ``sync=True`` also flushes it to the
@@ -431,7 +439,9 @@ class RunStore:
         size = None
         try:
             for rec in records:
-                line = (encode(rec) + "\n").encode("utf-8")
+                rec = RunRecord.of(rec, str(self.responses_path))
+                data = rec.to_dict()
+                line = (encode(data) + "\n").encode("utf-8")
                 size = os.fstat(fd).st_size
                 written = _write_line(fd, line)
                 if written != len(line):  # a short write (disk full): say so rather than leave half a line
@@ -439,7 +449,7 @@ class RunStore:
                                   str(self.responses_path))
                 size = None
                 if self._kept is not None:
-                    self._kept_new.append(rec if type(rec) is dict and _plain(rec) else line)
+                    self._kept_new.append(rec if _plain(data) else line)
                     self._kept_size += written
             if sync:
                 os.fsync(fd)
@@ -455,7 +465,7 @@ class RunStore:
         finally:
             os.close(fd)
 
-    def keep_lines(self, lines: list[dict[str, Any]]) -> None:
+    def keep_lines(self, lines: list[RunRecord]) -> None:
         """Remember ``lines`` (what :meth:`checked_lines` just read) and every line appended from now on.
 
         :meth:`load` then reads the run from memory instead of the file — the
@@ -471,7 +481,7 @@ class RunStore:
         except FileNotFoundError:
             self._kept_size = 0
 
-    def _kept_lines(self, manifest: Manifest) -> Optional[list[dict[str, Any]]]:
+    def _kept_lines(self, manifest: Manifest) -> Optional[list[RunRecord]]:
         """The kept lines when they are still the whole file, checked as :meth:`checked_lines` checks them."""
         if self._kept is None:
             return None
@@ -482,7 +492,7 @@ class RunStore:
         if size != self._kept_size:
             return None
         if self._kept_new:
-            # A record of plain JSON values is what its line reads back as; the others are read from their
+            # A record of plain JSON values is what its line reads back as (kept as the object); the others are read from their
             # lines, in one parse, as the file would be.
             raw = [x for x in self._kept_new if type(x) is bytes]
             parsed = iter(json.loads(b"[" + b",".join(raw) + b"]")) if raw else iter(())
@@ -548,11 +558,12 @@ class RunStore:
 
     def answered(self) -> set[tuple[str, str, str]]:
         """Keys ``(task, variant, item_id)`` of items that have an answer (a line without error)."""
-        return {record_key(r) for r in self.iter_lines() if not r.get("error")}
+        return {(str(r.get("task")), str(r.get("variant")), str(r.get("item_id")))
+                for r in self.iter_lines() if not r.get("error")}
 
     def checked_lines(self, manifest: Manifest, epochs: Optional[int] = None, *,
-                      quiet: bool = False) -> list[dict[str, Any]]:
-        """Every line of ``responses.jsonl`` through the record schema, checked against the manifest.
+                      quiet: bool = False) -> list[RunRecord]:
+        """Every line of ``responses.jsonl`` read as a :class:`RunRecord`, checked against the manifest.
 
         Raises
         ------
@@ -564,9 +575,9 @@ class RunStore:
         return self._checked(self.iter_numbered_lines(quiet), manifest, epochs)
 
     def _checked(self, numbered, manifest: Manifest, epochs: Optional[int], *,
-                 start: Optional[int] = 1) -> list[dict[str, Any]]:
+                 start: Optional[int] = 1) -> list[RunRecord]:
         """Records through the schema and the manifest's checks (``numbered``: (line, raw) pairs, or raws when
-        ``start`` is None)."""
+        ``start`` is None; a raw may be a record this store appended)."""
         manifest = Manifest.of(manifest)
         limit = epochs if epochs is not None else int(manifest.epochs or 1)
         task = manifest.task
@@ -576,21 +587,23 @@ class RunStore:
         for n, raw in numbered:
             # Every line through the one record schema: old lines get the fields they lack, in order. A line
             # as RunRecord writes it would come back unchanged, so it is taken as it is.
-            if isinstance(raw, dict) and _as_written(raw):
+            if type(raw) is RunRecord:
                 rec = raw
+            elif type(raw) is dict and _as_written(raw):
+                rec = RunRecord._written(raw)
             else:
                 where = f"{self.responses_path}, line {n}" if n is not None else f"{self.responses_path}"
-                rec = RunRecord.from_dict(raw, where).to_dict()
-            if task is not None and rec.get("task") != task:
+                rec = RunRecord.from_dict(raw, where)
+            if task is not None and rec.task != task:
                 # Lines of another task (a folder reused after its manifest was lost) would be scored
                 # against this task's labels and fail deep inside the scorer.
                 raise SchemaError(
-                    f"{self.responses_path}: the line of item {rec.get('item_id')!r} belongs to task {rec.get('task')!r}; "
+                    f"{self.responses_path}: the line of item {rec.item_id!r} belongs to task {rec.task!r}; "
                     f"expected {task!r}, the task in {self.manifest_path.name}. The folder mixes two runs: move the "
                     "other task's lines to a run directory of their own")
-            if int(rec.get("epoch") or 1) > limit:
+            if (rec.epoch or 1) > limit:
                 where = f"{self.responses_path}, line {n}" if n is not None else f"{self.responses_path}"
-                raise SchemaError(f"{where}: epoch {rec.get('epoch')} of item {rec.get('item_id')!r} is above the "
+                raise SchemaError(f"{where}: epoch {rec.epoch} of item {rec.item_id!r} is above the "
                                   f"{limit} epoch(s) of the run ({self.manifest_path.name}); the line does not belong "
                                   "to this run")
             out.append(rec)
@@ -630,16 +643,16 @@ class RunStore:
         lines = self._kept_lines(manifest)
         if lines is None:
             lines = self.checked_lines(manifest)
-        latest: dict[tuple, dict] = {}
+        latest: dict[tuple, RunRecord] = {}
         order: list[tuple] = []
         for rec in lines:
             key = sample_key(rec)
             if key not in latest:
                 order.append(key)
                 latest[key] = rec
-            elif latest[key].get("error") or not rec.get("error"):
+            elif latest[key].error or not rec.error:
                 # An answer supersedes a failed attempt; a later failure never hides an answer.
-                if latest[key].get("error"):
+                if latest[key].error:
                     latest[key] = rec
         # Lines are appended in completion order, which depends on timing; readers get a
         # stable order: variants as the manifest lists them, then item ids.
@@ -671,7 +684,7 @@ def load_run(path: str | os.PathLike) -> Run:
     Returns
     -------
     Run
-        With ``manifest``, ``responses`` (one dict per item), ``metrics``,
+        With ``manifest``, ``responses`` (one :class:`RunRecord` per item), ``metrics``,
         ``attempts`` and ``ledger``.
 
     Examples

@@ -239,23 +239,23 @@ def set_outcome(fragments: Optional[Sequence[str]], gold: Sequence[str], events:
     return SetOutcome(tp, fp, fn, fp == 0 and fn == 0, m.events, m.unknown)
 
 
-def record_outcome(rec: Mapping[str, Any]) -> SetOutcome:
+def record_outcome(rec: Any) -> SetOutcome:
     """The outcome of one run record (``label``: fragments; ``gold``; ``meta["events"]``)."""
-    gold = list(rec.get("gold") or [])
-    meta = rec.get("meta") or {}
-    label = None if rec.get("error") else rec.get("label")
+    gold = list(rec.gold or [])
+    meta = rec.meta or {}
+    label = None if rec.error else rec.label
     return set_outcome(label, gold, meta.get("events") or gold)
 
 
-def _groups(records: Sequence[Mapping[str, Any]]) -> list[list[int]]:
+def _groups(records: Sequence[Any]) -> list[list[int]]:
     order: dict[Any, list[int]] = {}
     for i, r in enumerate(records):
-        sid = (r.get("meta") or {}).get("statement_id")
-        order.setdefault(sid if sid is not None else ("item", r.get("item_id")), []).append(i)
+        sid = r.meta.get("statement_id")
+        order.setdefault(sid if sid is not None else ("item", r.item_id), []).append(i)
     return list(order.values())
 
 
-def set_scores(records: Sequence[Mapping[str, Any]], *, n_boot: int = 1000, seed: int = 0) -> dict[str, Any]:
+def set_scores(records: Sequence[Any], *, n_boot: int = 1000, seed: int = 0) -> dict[str, Any]:
     """Micro and macro P/R/F1, exact-set accuracy and a 95 % bootstrap interval of micro F1 (statements resampled).
 
     The interval is the binary tasks' (bench.scoring): resamples where micro F1 is undefined left out,
@@ -264,9 +264,9 @@ def set_scores(records: Sequence[Mapping[str, Any]], *, n_boot: int = 1000, seed
 
     Examples
     --------
-    >>> recs = [{"gold": ["a"], "label": ["a"], "meta": {"events": ["a", "b"], "statement_id": "s1"}},
-    ...         {"gold": ["b"], "label": ["a", "zz"], "meta": {"events": ["a", "b"], "statement_id": "s2"}},
-    ...         {"gold": [], "label": [], "meta": {"events": ["a", "b"], "statement_id": "s3"}}]
+    >>> from causalgraph.runlog import RunRecord
+    >>> recs = [RunRecord("t", "v", f"i{n}", gold=g, label=a, meta={"events": ["a", "b"], "statement_id": f"s{n}"})
+    ...         for n, (g, a) in enumerate([(["a"], ["a"]), (["b"], ["a", "zz"]), ([], [])], start=1)]
     >>> s = set_scores(recs)
     >>> s["tp"], s["fp"], s["fn"], round(s["f1"], 4), round(s["exact_match"], 4), s["macro"]["f1"]
     (1, 2, 1, 0.4, 0.6667, 0.6666666666666666)
@@ -284,7 +284,7 @@ def set_scores(records: Sequence[Mapping[str, Any]], *, n_boot: int = 1000, seed
         "macro": macro,
         "exact_match": sum(o.exact for o in outs) / n if n else 0.0,
         "unknown_answers": sum(len(o.unknown) for o in outs),
-        "empty_gold": sum(1 for rec in records if not rec.get("gold")),
+        "empty_gold": sum(1 for rec in records if not rec.gold),
     }
     out["f1_ci95"] = _micro_f1_interval(records, outs, n_boot=n_boot, seed=seed,
                                         point=f if tp + fp + fn > 0 else None)

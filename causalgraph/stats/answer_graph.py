@@ -32,6 +32,7 @@ from ..alignment.events import ALIGN_RULES, DEFAULT_RULE
 from ..errors import ConfigError
 from ..extraction.embed import load_embedder
 from .resampling import cluster_interval, statement_weights
+from ..runlog.record import RunRecord
 
 __all__ = ["RIGHT_GRAPH", "answer_graph_summary", "answer_graph_scores", "graph_records"]
 
@@ -115,14 +116,14 @@ def answer_graph_summary(rows: Sequence[tuple[Any, bool, Optional[float]]], *, n
     return out
 
 
-def graph_records(records: Sequence[Mapping[str, Any]], task) -> list[Mapping[str, Any]]:
+def graph_records(records: Sequence[RunRecord], task) -> list[RunRecord]:
     """The records of ``records`` whose variant writes a graph before it answers (``task.parse_graph``)."""
     if getattr(task, "parse_graph", None) is None or getattr(task, "graph_scores", None) is None:
         return []
     writes: dict[str, bool] = {}
     out = []
     for r in records:
-        v = str(r.get("variant"))
+        v = str(r.variant)
         if v not in writes:
             writes[v] = task.parse_graph("", v) is not None
         if writes[v]:
@@ -143,7 +144,7 @@ class _LazyEmbedder:
         return _shared_embedder().cosine(a, b)
 
 
-def answer_graph_scores(records: Sequence[Mapping[str, Any]], task, *, rule: str = DEFAULT_RULE,
+def answer_graph_scores(records: Sequence[RunRecord], task, *, rule: str = DEFAULT_RULE,
                         n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> Optional[dict[str, Any]]:
     """:func:`answer_graph_summary` of the graph-writing records of one variant (``None`` when none writes a graph).
 
@@ -165,14 +166,14 @@ def answer_graph_scores(records: Sequence[Mapping[str, Any]], task, *, rule: str
     rows, notes, prec, rec_ = [], {}, [], []
     failed = 0
     for r in recs:
-        if r.get("error"):
+        if r.error:
             # a failed request has neither answer nor graph: not a wrong answer without a graph (counted apart)
             failed += 1
             continue
-        meta = r.get("meta") or {}
-        sid = meta.get("statement_id", r.get("item_id"))
+        meta = r.meta or {}
+        sid = meta.get("statement_id", r.item_id)
         # Items of one statement often write the same graph: it is aligned and scored once.
-        key = (str(sid), bool(r.get("error")), json.dumps(r.get("graph"), sort_keys=True, default=str),
+        key = (str(sid), bool(r.error), json.dumps(r.graph, sort_keys=True, default=str),
                json.dumps(meta.get("gold_graph"), sort_keys=True, default=str))
         if key not in cache:
             cache[key] = task.graph_scores(r, rule=rule, embedder=embedder)

@@ -69,6 +69,7 @@ from .answer_graph import answer_graph_scores
 from ..alignment.events import DEFAULT_RULE
 from ..tasks import get_task
 from ..bench.scoring import MIN_STATEMENTS_INTERVAL, check_scoring_metrics, group_confusions
+from ..runlog.record import RunRecord
 
 __all__ = ["AXES", "COLUMNS", "GRAPH_COLUMNS", "graph_columns", "INTERVALS", "TESTS", "compare_runs", "arm_of",
            "arm_cells", "f1_influence", "SCORING_COLUMNS", "confusion_influence", "MIN_STATEMENTS_DIFF"]
@@ -144,7 +145,7 @@ class _Scored:
     correct: bool
 
 
-def _score_record(rec: Mapping[str, Any], task) -> _Scored:
+def _score_record(rec: RunRecord, task) -> _Scored:
     """Counts of one record as its task declares them (:meth:`~causalgraph.tasks.Task.paired_score`)."""
     counts, right = task.paired_score(rec)
     return _Scored(np.asarray(counts, dtype=np.int64), right)
@@ -199,11 +200,11 @@ def arm_cells(runs: Sequence[Any], by: str) -> dict[str, dict[str, dict[tuple, M
             except ConfigError as exc:
                 raise ConfigError(f"{run_name(run)}: {exc}") from None
             for rec in run.records(v):
-                task_cells = cells.setdefault(str(rec.get("task") or run.task), {})
+                task_cells = cells.setdefault(str(rec.task or run.task), {})
                 slot = task_cells.setdefault(arm, {})
                 k = (rest, pair_key(rec))
                 if k in slot:
-                    raise ConfigError(f"{run_name(run)}: item {rec.get('item_id')!r} is in arm {arm!r} twice "
+                    raise ConfigError(f"{run_name(run)}: item {rec.item_id!r} is in arm {arm!r} twice "
                                       f"(two runs of the same variant and model?)")
                 slot[k] = rec
     return cells
@@ -308,7 +309,7 @@ def compare_runs(runs: Sequence[Any], by: str = "encoding", *, alpha: float = 0.
             sb = [_score_record(arms[b][k], task) for k in keys]
             stmts: dict[Any, list[int]] = {}
             for i, k in enumerate(keys):
-                sid = (arms[a][k].get("meta") or {}).get("statement_id", k)
+                sid = arms[a][k].meta.get("statement_id", k)
                 stmts.setdefault(sid, []).append(i)
             per_a = np.stack([sum(sa[i].counts for i in idx) for idx in stmts.values()])
             per_b = np.stack([sum(sb[i].counts for i in idx) for idx in stmts.values()])
@@ -354,7 +355,7 @@ def compare_runs(runs: Sequence[Any], by: str = "encoding", *, alpha: float = 0.
                 _scoring_metric_diffs(row, asked, task, [arms[a][k] for k in keys], [arms[b][k] for k in keys],
                                       list(stmts.values()), n_boot=n_boot, seed=seed, level=1 - alpha,
                                       interval=interval)
-            _unscored_arms(row, [arm for arm in (a, b) if all(arms[arm][k].get("error") for k in keys)],
+            _unscored_arms(row, [arm for arm in (a, b) if all(arms[arm][k].error for k in keys)],
                            [m.name for m in asked])
             undefined = [arm for arm, f in ((a, f1_a), (b, f1_b)) if f != f]
             if "note" not in row and undefined:
@@ -478,8 +479,8 @@ MIN_STATEMENTS_DIFF = MIN_STATEMENTS_INTERVAL
 def _cells(records, labels) -> tuple[np.ndarray, np.ndarray]:
     """Each record's confusion cell: (gold row, answer column; ``unparsed`` last)."""
     idx = {lab: i for i, lab in enumerate(labels)}
-    rows = np.array([idx[r.get("gold")] for r in records], dtype=np.intp)
-    cols = np.array([idx.get(r.get("label"), len(labels)) for r in records], dtype=np.intp)
+    rows = np.array([idx[r.gold] for r in records], dtype=np.intp)
+    cols = np.array([idx.get(r.label, len(labels)) for r in records], dtype=np.intp)
     return rows, cols
 
 

@@ -184,9 +184,9 @@ def consistency(run: Any, member_run: Any = None, *, pairs=None) -> ConsistencyR
         recs = r.records(variant)
         by_stmt: dict[str, list] = {}
         for x in recs:
-            sid = (x.get("meta") or {}).get("statement_id")
+            sid = x.meta.get("statement_id")
             if not sid:
-                raise ConfigError(f"{_run_name(r)} variant {variant}: item {x.get('item_id')!r} has no meta.statement_id")
+                raise ConfigError(f"{_run_name(r)} variant {variant}: item {x.item_id!r} has no meta.statement_id")
             by_stmt.setdefault(sid, []).append(x)
         mp = member_pred.get(variant)
         if mp is not None:
@@ -201,8 +201,8 @@ def consistency(run: Any, member_run: Any = None, *, pairs=None) -> ConsistencyR
         for sid, items in by_stmt.items():
             preds = [_prediction(x) for x in items]
             members = sum(1 for p in preds if p is not None and _is_member(p))
-            gold_members = sum(1 for x in items if x.get("gold") is not None and _is_member(x.get("gold")))
-            row = {"task": items[0].get("task"), "variant": variant, "statement_id": sid, "events": len(items),
+            gold_members = sum(1 for x in items if x.gold is not None and _is_member(x.gold))
+            row = {"task": items[0].task, "variant": variant, "statement_id": sid, "events": len(items),
                    "unparsed": sum(1 for p in preds if p is None), "predicted_members": members,
                    "gold_members": gold_members, "fewer_than_3": 1 <= members <= 2,
                    "start_without_end": None, "end_without_start": None, "disagreements": None}

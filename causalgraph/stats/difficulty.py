@@ -547,15 +547,15 @@ def difficulty_frame(run, statement_values: Mapping[str, Mapping[str, float]], v
         base, scheme = split_variant(rest)
         enc = variant_encoding(base)
         for rec in run.records(v):
-            if rec.get("error"):
+            if rec.error:
                 continue
-            spec = get_task(str(rec.get("task") or run.task))
-            meta = rec.get("meta") or {}
+            spec = get_task(str(rec.task or run.task))
+            meta = rec.meta or {}
             sid = str(meta.get("statement_id"))
             if sid not in statement_values:
-                raise ConfigError(f"{run_name(run)}: item {rec.get('item_id')!r} asks about statement {sid!r}, which "
+                raise ConfigError(f"{run_name(run)}: item {rec.item_id!r} asks about statement {sid!r}, which "
                                   f"the corpus does not hold; pass the corpus the run was built from with --data")
-            row = {"correct": bool(spec.is_correct(rec)), "statement_id": sid, "item_id": rec.get("item_id"),
+            row = {"correct": bool(spec.is_correct(rec)), "statement_id": sid, "item_id": rec.item_id,
                    "variant": v, "position": meta.get("position"), "encoding": enc, "event_names": scheme,
                    "graph_edit": edit}
             row.update(statement_values[sid])

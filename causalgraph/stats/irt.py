@@ -89,12 +89,12 @@ def irt_matrix(runs: Sequence[Any]):
                 raise ConfigError(f"run {run_name(run)} variant {v} is given twice")
             got: dict[tuple, bool] = {}
             for rec in run.records(v):
-                if rec.get("error"):
+                if rec.error:
                     continue
-                task = str(rec.get("task") or run.task)
+                task = str(rec.task or run.task)
                 key = (task, split_edit(v)[1], pair_key(rec))
                 got[key] = bool(get_task(task).is_correct(rec))
-                meta = rec.get("meta") or {}
+                meta = rec.meta or {}
                 info.setdefault(key, (task, str(meta.get("statement_id")), meta.get("event")))
             answers[who] = got
     respondents = list(answers)

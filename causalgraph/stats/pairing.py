@@ -30,7 +30,7 @@ def run_name(run) -> str:
     return str(getattr(run, "path", "") or run.manifest.task or "run")
 
 
-def pair_key(record: Mapping[str, Any]) -> str:
+def pair_key(record: RunRecord) -> str:
     """The part of an item id that is the same across tasks and variants.
 
     Item ids read ``task/variant/rest`` (``corri/0_1/cc-007/r0012``); the
@@ -40,17 +40,18 @@ def pair_key(record: Mapping[str, Any]) -> str:
 
     Examples
     --------
-    >>> pair_key({"task": "corri-rc", "variant": "RC_0_1", "item_id": "corri-rc/RC_0_1/cc-007/r0012"})
+    >>> from causalgraph.runlog import RunRecord
+    >>> pair_key(RunRecord("corri-rc", "RC_0_1", "corri-rc/RC_0_1/cc-007/r0012"))
     'cc-007/r0012'
     """
-    return item_key(str(record.get("item_id")), str(record.get("task")), str(record.get("variant")))
+    return item_key(str(record.item_id), str(record.task), str(record.variant))
 
 
-def prediction(rec: Mapping[str, Any]) -> Optional[str]:
+def prediction(rec: RunRecord) -> Optional[str]:
     """The parsed label, or ``None`` for an unparsed answer or a failed request."""
-    if rec.get("error"):
+    if rec.error:
         return None
-    return rec.get("label")
+    return rec.label
 
 
 def show_keys(keys: Sequence[Any], limit: int = 20) -> str:

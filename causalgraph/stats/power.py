@@ -539,12 +539,12 @@ def _correct_by_key(run, variant: Optional[str]) -> tuple[dict, dict]:
     right, sid = {}, {}
     for v in variants:
         for rec in r.records(v):
-            if rec.get("error"):
+            if rec.error:
                 continue
-            spec = get_task(str(rec.get("task") or r.task))
+            spec = get_task(str(rec.task or r.task))
             k = pair_key(rec)
             right[k] = bool(spec.is_correct(rec))
-            sid[k] = (rec.get("meta") or {}).get("statement_id", k)
+            sid[k] = rec.meta.get("statement_id", k)
     return right, sid
 
 

@@ -243,7 +243,7 @@ def rank_runs(runs: Sequence[Any], by: str, *, alpha: float = 0.05, n_boot: int 
                               f"(arms: {', '.join(names)})")
         # An arm with no answered item among the shared ones was never asked: failed requests alone would
         # score it 0 and rank it last (compare_runs blanks such a comparison; issue 35, item 5).
-        unanswered = [a for a in names if all(arms[a][k].get("error") for k in keys)]
+        unanswered = [a for a in names if all(arms[a][k].error for k in keys)]
         names = [a for a in names if a not in unanswered]
         if len(names) < 2:
             raise ConfigError(f"task {task_name!r}: ranking needs two or more arms by {by} with answered items "
@@ -253,7 +253,7 @@ def rank_runs(runs: Sequence[Any], by: str, *, alpha: float = 0.05, n_boot: int 
             scored = [task.paired_score(arms[a][k]) for k in keys]
             counts[a] = np.asarray([c for c, _ in scored], dtype=np.int64)
             right[a] = np.asarray([r for _, r in scored], dtype=bool)
-        groups = [(arms[names[0]][k].get("meta") or {}).get("statement_id", k) for k in keys]
+        groups = [(arms[names[0]][k].meta or {}).get("statement_id", k) for k in keys]
         for r in rank_arms(counts, right, groups, alpha=alpha, n_boot=n_boot, seed=seed, test=test):
             rows.append({"task": task_name, "metric": task.paired_metric_name(), **r})
         for a in unanswered:

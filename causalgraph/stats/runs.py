@@ -27,6 +27,7 @@ from .kruskal import dunn, kruskal
 from .mcnemar import mcnemar
 from .pairing import as_run, pair_key, prediction as _prediction, run_name as _run_name, show_keys as _show
 from ..runlog.files import Manifest
+from ..runlog.record import RunRecord
 
 __all__ = [
     "task_of", "task_words", "variant_key",
@@ -98,13 +99,13 @@ def pair_variants(variants_a: Sequence[str], variants_b: Sequence[str],
     return out
 
 
-def _labels_of(records: Sequence[Mapping[str, Any]]) -> set:
-    return ({r.get("gold") for r in records} | {r.get("label") for r in records}) - {None}
+def _labels_of(records: Sequence[RunRecord]) -> set:
+    return ({r.gold for r in records} | {r.label for r in records}) - {None}
 
 
-def task_of(records: Sequence[Mapping[str, Any]], run: Any = None) -> Optional[Task]:
+def task_of(records: Sequence[RunRecord], run: Any = None) -> Optional[Task]:
     """The registered :class:`~causalgraph.tasks.Task` of a run's records (``None`` for an unknown task)."""
-    name = records[0].get("task") if records else getattr(run, "task", None)
+    name = records[0].task if records else getattr(run, "task", None)
     try:
         return get_task(str(name))
     except ConfigError:
@@ -116,7 +117,7 @@ def task_words(*tasks: Optional[Task]) -> set:
     return {w for t in tasks if t is not None for w in t.variant_words}
 
 
-def _coarsener(task: Optional[Task], own: Sequence[Mapping[str, Any]], other: Sequence[Mapping[str, Any]]):
+def _coarsener(task: Optional[Task], own: Sequence[RunRecord], other: Sequence[RunRecord]):
     """``task.coarsen`` when the other run answers in the coarse labels this task maps to, else ``None``."""
     if task is None or task.coarsen is None:
         return None
@@ -132,7 +133,7 @@ def _keyed(records, coarsen, where: str) -> dict[str, Optional[str]]:
     for r in records:
         k = pair_key(r)
         if k in out:
-            raise ConfigError(f"{where}: item key {k!r} occurs twice in variant {r.get('variant')!r}")
+            raise ConfigError(f"{where}: item key {k!r} occurs twice in variant {r.variant!r}")
         lab = _prediction(r)
         out[k] = coarsen(lab) if coarsen is not None and lab is not None else lab
     return out
@@ -156,13 +157,13 @@ def _keyed_correct(records, where: str, task: Optional[Task] = None) -> dict[str
     for r in records:
         k = pair_key(r)
         if k in out:
-            raise ConfigError(f"{where}: item key {k!r} occurs twice in variant {r.get('variant')!r}")
-        if r.get("error"):
+            raise ConfigError(f"{where}: item key {k!r} occurs twice in variant {r.variant!r}")
+        if r.error:
             out[k] = None
         elif right is not None:
             out[k] = right(r)[1]
         else:
-            out[k] = r.get("label") is not None and r.get("label") == r.get("gold")
+            out[k] = r.label is not None and r.label == r.gold
     return out
 
 
@@ -265,8 +266,8 @@ def mcnemar_runs(run_a: Any, run_b: Any, *, alpha: float = 0.05, exact: bool = F
                 f"only in A ({len(only_a)}): {_show(only_a)}; only in B ({len(only_b)}): {_show(only_b)}")
         keys = [k for k in pa if pa[k] is not None and pb[k] is not None]
         excluded = len(pa) - len(keys)
-        task_a = reca[0].get("task") if reca else ra.task
-        task_b = recb[0].get("task") if recb else rb.task
+        task_a = reca[0].task if reca else ra.task
+        task_b = recb[0].task if recb else rb.task
         if not keys:
             raise ConfigError(f"variants {va} and {vb}: no item has a parsed answer in both runs")
         res = mcnemar({k: pa[k] for k in keys}, {k: pb[k] for k in keys}, exact=exact, correction=correction,
@@ -367,24 +368,24 @@ def kruskal_runs(run: Any, values: Mapping[str, float], *, alpha: float = 0.05, 
     rows, drows = [], []
     for variant in r.variants:
         recs = r.records(variant)
-        missing_sid = [x.get("item_id") for x in recs if not (x.get("meta") or {}).get("statement_id")]
+        missing_sid = [x.item_id for x in recs if not x.meta.get("statement_id")]
         if missing_sid:
             raise ConfigError(f"{_run_name(r)} variant {variant}: {len(missing_sid)} items have no meta.statement_id "
                               f"(e.g. {missing_sid[:5]!r})")
         unknown = []
         for x in recs:
-            sid = x["meta"]["statement_id"]
+            sid = x.meta["statement_id"]
             if sid not in values and sid not in unknown:
                 unknown.append(sid)
         if unknown:
             raise ConfigError(f"{_run_name(r)} variant {variant}: no {metric} value for statements {unknown[:20]!r}; "
                               "is the run from the same corpus as --data?")
         used = [x for x in recs if _prediction(x) is not None]
-        vals = [float(values[x["meta"]["statement_id"]]) for x in used]
+        vals = [float(values[x.meta["statement_id"]]) for x in used]
         groups = [_prediction(x) for x in used]
         spec = task_of(recs, r)
         order = label_order(groups, spec.labels if spec is not None else ())
-        task = recs[0].get("task") if recs else r.task
+        task = recs[0].task if recs else r.task
         row = {"task": task, "variant": variant, "metric": metric, "k": len(order), "n": len(used),
                "excluded": len(recs) - len(used), "H": None, "p": None, "epsilon2": None,
                "significant": None, "sig": "", "dunn_significant": None, "note": ""}

@@ -139,7 +139,7 @@ def _sources(runs) -> list[_Source]:
             vrecs = r.records(variant)
             if not vrecs:
                 continue
-            task_name = vrecs[0].get("task") or r.manifest.task
+            task_name = vrecs[0].task or r.manifest.task
             task = find_task(task_name)
             if task is None or task.signed_path is None or not task.label_signs:
                 raise ConfigError(f"{run_name(r)} variant {variant}: task {task_name!r} states no sign of a path "
@@ -152,9 +152,9 @@ def _sources(runs) -> list[_Source]:
                     continue
                 pred = prediction(rec)
                 sign = task.label_signs.get(pred) if pred is not None else None
-                gold = task.label_signs.get(rec.get("gold"))
+                gold = task.label_signs.get(rec.gold)
                 claims.setdefault(where, []).append((sign if sign is not None or pred is None else "other", gold,
-                                                     rec.get("item_id")))
+                                                     rec.item_id))
             out.append(_Source(r.model, split_edit(variant)[1], f"{task.name}/{variant}", claims))
     return out
 

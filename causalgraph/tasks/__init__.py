@@ -204,19 +204,20 @@ def legacy_item_view(records) -> "ItemView | None":
 
     Examples
     --------
-    >>> legacy_item_view([{"meta": {"pairs": [{"cause": "a", "effect": "b"}]}, "label": None}]).name
+    >>> from causalgraph.runlog import RunRecord
+    >>> legacy_item_view([RunRecord("old", "v", "i", meta={"pairs": [{"cause": "a", "effect": "b"}]})]).name
     'extraction'
-    >>> legacy_item_view([{"meta": {}, "gold": "yes", "label": "no"}]) is None
+    >>> legacy_item_view([RunRecord("old", "v", "i", gold="yes", label="no")]) is None
     True
     """
     for r in records:
-        meta = r.get("meta") or {}
-        if isinstance(meta.get("pairs"), list) and (r.get("label") is None or isinstance(r.get("label"), list)):
+        meta = r.meta or {}
+        if isinstance(meta.get("pairs"), list) and (r.label is None or isinstance(r.label, list)):
             return load_target(_LEGACY_VIEWS["extraction"])
-        label = r.get("label")
+        label = r.label
         if isinstance(label, dict) and "relations" in label:
             return load_target(_LEGACY_VIEWS["annotation"])
-        gold = r.get("gold")
+        gold = r.gold
         if isinstance(gold, str) and gold.lstrip().startswith("{"):
             try:
                 obj = json.loads(gold)

@@ -25,6 +25,7 @@ from ..errors import DataNotFound, CausalGraphError
 from ..model import Relation, Statement
 from .base import ItemView, Task
 from ..datasets import load_corpus
+from ..runlog.record import RunRecord
 
 __all__ = ["annotation_items", "text_items", "reference_annotation", "tasks", "ANNOTATION_VIEW"]
 
@@ -78,8 +79,8 @@ def text_items(texts: Sequence[str], variant: str = DEFAULT_VARIANT, *, ids: Opt
     return annotation_items([Statement(i, t, False) for i, t in zip(ids, texts)], variant, gold=False, shots=shots)
 
 
-def _score(records: list[dict]) -> dict:
-    if not any(r.get("gold") for r in records):
+def _score(records: list[RunRecord]) -> dict:
+    if not any(r.gold for r in records):
         return {"evaluated": False}
     try:
         ref = climatecause_ranges()
@@ -161,13 +162,13 @@ def _annotation_pairs(answer, text: str, rule: Optional[str], stored: bool) -> t
 
 def _record_pairs(record) -> tuple:
     """Gold pairs from the gold answer (JSON), predicted pairs from the parsed answer (a dict)."""
-    meta = record.get("meta") or {}
-    label = record.get("label")
-    failed = bool(record.get("error"))
+    meta = record.meta or {}
+    label = record.label
+    failed = bool(record.error)
     text = str(meta.get("text") or "")
-    gold_answer = record.get("gold")
+    gold_answer = record.gold
     gold = _annotation_pairs(gold_answer, text, None, False) if isinstance(gold_answer, str) else ()
-    pred = () if failed or not isinstance(label, dict) else _annotation_pairs(label, text, record.get("rule"), True)
+    pred = () if failed or not isinstance(label, dict) else _annotation_pairs(label, text, record.rule, True)
     return gold, pred, failed or not isinstance(label, dict)
 
 

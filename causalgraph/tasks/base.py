@@ -4,6 +4,11 @@ The runner, the store, the scorer, the statistics and the viewer know tasks
 only through this record; the task families (:mod:`causalgraph.tasks.climatecause`,
 :mod:`~causalgraph.tasks.pubmedcausal`, :mod:`~causalgraph.tasks.annotation`)
 declare theirs with it.
+
+Every hook that receives what a run answered (``score``, ``pairs``,
+``correct``, ``paired_counts``, ``signed_path``, ``graph_scores``) receives
+:class:`~causalgraph.runlog.record.RunRecord` objects and reads their
+attributes (``record.label``, ``record.meta``); records are not mappings.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from typing import Any, Callable, Mapping, Optional
 
 from ..errors import ConfigError
 from ..runlog.files import Manifest
+from ..runlog.record import RunRecord
 from ..taskkit.labels import parse_labels
 from ..scoring.event_lists import record_outcome
 
@@ -49,7 +55,7 @@ class ItemView:
     """
 
     name: str
-    pairs: Callable[[Mapping[str, Any]], tuple]
+    pairs: Callable[[RunRecord], tuple]
     display: Optional[Callable[[Any], Optional[str]]] = None
 
 
@@ -110,7 +116,7 @@ class Task:
         and whose start maps to the member label.
     score
         Optional ``score(records) -> dict`` for ``set``, ``pairs`` and ``custom`` tasks;
-        ``records`` are the run's response dicts of one variant.
+        ``records`` are the run's :class:`~causalgraph.runlog.record.RunRecord` objects of one variant.
     canonical_variant
         Optional ``canonical_variant(variant) -> id``: accepts other names for
         a variant (the paper's ``CorrI_RC_F_1``) and raises
@@ -224,7 +230,7 @@ class Task:
     answer_words: Optional[Callable[[str], dict[str, str]]] = None
     strategy: Optional[Callable[[str], str]] = None
     parse: Optional[Callable[[str, str], tuple[Any, str]]] = None
-    score: Optional[Callable[[list[dict]], dict]] = None
+    score: Optional[Callable[[list[RunRecord]], dict]] = None
     canonical_variant: Optional[Callable[[str], str]] = None
     default_data: str = "climatecause"
     description: str = ""
@@ -234,18 +240,18 @@ class Task:
     coarse_labels: tuple[str, ...] = ()
     item_options: tuple[str, ...] = ()
     variant_words: tuple[str, ...] = ()
-    correct: Optional[Callable[[Mapping[str, Any]], bool]] = None
+    correct: Optional[Callable[[RunRecord], bool]] = None
     reference_answer: Optional[Callable[[Any], Optional[str]]] = None
     wrong_answer: Optional[Callable[[Any], str]] = None
     prompt_catalogs: tuple[str, ...] = ()
     unrecorded_prompts: Optional[str] = None
     requires: tuple[str, ...] = ()
     continuations: Optional[Callable[[str], Mapping[str, str]]] = None
-    paired_counts: Optional[Callable[[Mapping[str, Any]], tuple]] = None
+    paired_counts: Optional[Callable[[RunRecord], tuple]] = None
     paired_metric: Optional[str] = None
     report_columns: tuple[str, ...] = ()
     item_view: Optional[ItemView] = None
-    signed_path: Optional[Callable[[Mapping[str, Any]], Optional[tuple]]] = None
+    signed_path: Optional[Callable[[RunRecord], Optional[tuple]]] = None
     label_signs: Mapping[str, int] = dataclasses.field(default_factory=dict)
     parse_graph: Optional[Callable[[str, str], Optional[dict]]] = None
     graph_scores: Optional[Callable[..., dict]] = None
@@ -273,7 +279,7 @@ class Task:
         """Whether an answer is one label of :attr:`labels` (a binary or multiclass task)."""
         return self.kind in LABEL_KINDS
 
-    def paired_score(self, record: Mapping[str, Any]) -> tuple[Any, bool]:
+    def paired_score(self, record: RunRecord) -> tuple[Any, bool]:
         """One record's F1 counts and whether it is right, for ``stats compare`` (see :attr:`paired_counts`).
 
         Binary: ``(tp, fp, fn)`` of :attr:`positive`; multiclass: one such
@@ -287,14 +293,15 @@ class Task:
         Examples
         --------
         >>> t = Task(name="t", build_items=list, list_variants=list, labels=("yes", "no"), positive="yes")
-        >>> t.paired_score({"gold": "yes", "label": "no"})
+        >>> from causalgraph.runlog import RunRecord
+        >>> t.paired_score(RunRecord("t", "v", "i", gold="yes", label="no"))
         ((0, 0, 1), False)
         """
         if self.paired_counts is not None:
             counts, right = self.paired_counts(record)
             return counts, bool(right)
-        label = None if record.get("error") else record.get("label")
-        gold = record.get("gold")
+        label = None if record.error else record.label
+        gold = record.gold
         if self.kind == "set":
             o = record_outcome(record)
             return (o.tp, o.fp, o.fn), o.exact
@@ -449,7 +456,7 @@ class Task:
             return self.strategy(variant)
         return variant
 
-    def is_correct(self, record: Mapping[str, Any]) -> bool:
+    def is_correct(self, record: RunRecord) -> bool:
         """Whether one answered record is right (a failed request never is).
 
         Raises
@@ -460,15 +467,16 @@ class Task:
         Examples
         --------
         >>> t = Task(name="t", build_items=list, list_variants=list, labels=("yes", "no"), positive="yes")
-        >>> t.is_correct({"gold": "yes", "label": "yes"}), t.is_correct({"gold": "yes", "label": None})
+        >>> from causalgraph.runlog import RunRecord
+        >>> t.is_correct(RunRecord("t", "v", "i", gold="yes", label="yes")), t.is_correct(RunRecord("t", "v", "i", gold="yes"))
         (True, False)
         """
-        if record.get("error"):
+        if record.error:
             return False
         if self.correct is not None:
             return bool(self.correct(record))
         if self.by_labels:
-            return record.get("label") is not None and record.get("label") == record.get("gold")
+            return record.label is not None and record.label == record.gold
         raise ConfigError(f"task {self.name!r} says nothing about whether one answer is right (a custom task "
                           "without `correct`); pass@k and pass^k cannot be computed for it — use majority or mean")
 

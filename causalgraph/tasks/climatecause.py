@@ -490,7 +490,7 @@ _POSITIVE = {"corri": "positive", "corri-rc": "positive", "corri-multihop": "pos
 
 def _corri_path(record) -> Optional[tuple[str, tuple[str, ...]]]:
     """The statement and relation (cause, effect) a CorrI answer is the sign of."""
-    meta = record.get("meta") or {}
+    meta = record.meta or {}
     if not (meta.get("statement_id") and meta.get("cause") and meta.get("effect")):
         return None
     return str(meta["statement_id"]), (str(meta["cause"]), str(meta["effect"]))
@@ -498,7 +498,7 @@ def _corri_path(record) -> Optional[tuple[str, tuple[str, ...]]]:
 
 def _multihop_path(record) -> Optional[tuple[str, tuple[str, ...]]]:
     """The statement and chain a multi-hop answer is the composed sign of."""
-    meta = record.get("meta") or {}
+    meta = record.meta or {}
     if not (meta.get("statement_id") and meta.get("events")):
         return None
     return str(meta["statement_id"]), tuple(meta["events"])

@@ -197,24 +197,26 @@ def parse_graph(text: Optional[str], variant: str) -> Optional[dict]:
     return {"rule": f"{where}:{rule}", "annotation": annotation}
 
 
-def gold_statement(record: Mapping[str, Any]) -> Optional[Statement]:
+def gold_statement(record: RunRecord) -> Optional[Statement]:
     """The gold statement graph an item's meta holds (``meta["gold_graph"]``), or ``None`` when it holds none.
 
     A damaged one (a run file edited by hand or cut) is refused, naming the item, not scored.
 
     Examples
     --------
-    >>> gold_statement({"meta": {"statement_id": "s", "gold_graph": [["a", "b", "negative"]]}}).relations[0].correlation
+    >>> from causalgraph.runlog import RunRecord
+    >>> rec = RunRecord("t", "GF_A_1", "t/GF_A_1/s/x", meta={"statement_id": "s", "gold_graph": [["a", "b", "negative"]]})
+    >>> gold_statement(rec).relations[0].correlation
     <Correlation.NEGATIVE: 'negative'>
-    >>> gold_statement({"item_id": "t/GF_A_1/s/x", "meta": {"gold_graph": [["a", "b"]]}})
+    >>> gold_statement(RunRecord("t", "GF_A_1", "t/GF_A_1/s/x", meta={"gold_graph": [["a", "b"]]}))
     Traceback (most recent call last):
     causalgraph.errors.SchemaError: t/GF_A_1/s/x: meta gold_graph row 0 ['a', 'b'], expected [cause, effect, "positive" | "negative" | null]
     """
-    meta = record.get("meta") or {}
+    meta = record.meta or {}
     rows = meta.get("gold_graph")
     if rows is None:
         return None
-    where = record.get("item_id") or meta.get("statement_id")
+    where = record.item_id or meta.get("statement_id")
     if not isinstance(rows, list):
         raise SchemaError(f"{where}: meta gold_graph {rows!r:.80}, expected a list of [cause, effect, correlation]")
     rels = []
@@ -229,7 +231,7 @@ def gold_statement(record: Mapping[str, Any]) -> Optional[Statement]:
     return Statement(str(meta.get("statement_id")), "", True, tuple(rels))
 
 
-def item_graph_scores(record: Mapping[str, Any], *, rule: str = DEFAULT_RULE,
+def item_graph_scores(record: RunRecord, *, rule: str = DEFAULT_RULE,
                       embedder: Any = None) -> dict[str, Any]:
     """Edge precision, recall and F1 of one graph-first record's graph against the gold graph, events aligned.
 
@@ -243,13 +245,16 @@ def item_graph_scores(record: Mapping[str, Any], *, rule: str = DEFAULT_RULE,
 
     Examples
     --------
-    >>> rec = {"meta": {"statement_id": "s", "gold_graph": [["warming", "ice loss", "positive"]]},
-    ...        "graph": {"rule": "tagged:json", "annotation": {"causal": True, "relations": [
-    ...            {"cause_no_quantifier": "Warming", "effect_no_quantifier": "loss of ice"}]}}}
+    >>> import dataclasses
+    >>> from causalgraph.runlog import RunRecord
+    >>> rec = RunRecord("t", "v", "i", meta={"statement_id": "s", "gold_graph": [["warming", "ice loss", "positive"]]},
+    ...     graph={"rule": "tagged:json", "annotation": {"causal": True, "relations": [
+    ...         {"cause_no_quantifier": "Warming", "effect_no_quantifier": "loss of ice"}]}})
     >>> s = item_graph_scores(rec)
     >>> s["edge_f1"], s["note"]
     (1.0, None)
-    >>> item_graph_scores({**rec, "graph": {"rule": "untagged:unparsed", "annotation": None}})["edge_f1"] is None
+    >>> unread = dataclasses.replace(rec, graph={"rule": "untagged:unparsed", "annotation": None})
+    >>> item_graph_scores(unread)["edge_f1"] is None
     True
     """
     if rule not in ALIGN_RULES:
@@ -259,14 +264,14 @@ def item_graph_scores(record: Mapping[str, Any], *, rule: str = DEFAULT_RULE,
     gold = gold_statement(record)
     if gold is None:
         return {**empty, "note": "no gold graph in the item (not a graph-first item)"}
-    if record.get("error"):
+    if record.error:
         return {**empty, "note": "the request failed"}
-    graph = record.get("graph")
+    graph = record.graph
     if not isinstance(graph, Mapping) or not isinstance(graph.get("annotation"), Mapping):
         rule_read = graph.get("rule") if isinstance(graph, Mapping) else None
         return {**empty, "note": f"no graph could be read from the answer (rule {rule_read})"}
     if not isinstance(graph["annotation"].get("relations"), list):  # a damaged record, not a graph without edges
-        raise SchemaError(f"{record.get('item_id')}: graph annotation relations "
+        raise SchemaError(f"{record.item_id}: graph annotation relations "
                           f"{graph['annotation'].get('relations')!r:.80}, expected a list of relations")
     parsed = parsed_from_label(dict(graph["annotation"]), str(graph.get("rule") or "json"))
     pred = to_statement(parsed, "", id=gold.id, strict=False)

@@ -468,7 +468,7 @@ def _base(variant: str) -> PromptVariant:
 
 def _signed_path(record) -> Optional[tuple[str, tuple[str, ...]]]:
     """The statement and the one path (real events) a net-effect answer is the sign of; ``None`` for several paths."""
-    meta = record.get("meta") or {}
+    meta = record.meta or {}
     path = meta.get("path")
     if not path or not meta.get("statement_id"):
         return None

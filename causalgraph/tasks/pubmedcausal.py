@@ -23,6 +23,7 @@ from ..extraction.tuples import parse_detection, parse_tuples, pair_from_dict
 from ..extraction.predictions import records_to_predictions
 from .base import ItemView, Task
 from .continuations import answer_continuations
+from ..runlog.record import RunRecord
 
 __all__ = ["tasks", "score_extraction_records", "reference_extraction", "EXTRACTION_VIEW"]
 
@@ -84,7 +85,7 @@ def reference_extraction(item) -> str:
     return "\n".join(lines)
 
 
-def score_extraction_records(records: list[dict]) -> dict[str, Any]:
+def score_extraction_records(records: list[RunRecord]) -> dict[str, Any]:
     """Paper-mode token and exact scores of one strategy's records (the task's ``score``)."""
     preds, gold = records_to_predictions(records)
     if not gold.rows:
@@ -119,9 +120,9 @@ def _pairs_from_dicts(rows: Any) -> tuple[tuple[str, str], ...]:
 
 def _extraction_pairs(record) -> tuple:
     """Gold pairs from ``meta["pairs"]``, predicted pairs from the label (a list of pair dicts)."""
-    meta = record.get("meta") or {}
-    label = record.get("label")
-    failed = bool(record.get("error"))
+    meta = record.meta or {}
+    label = record.label
+    failed = bool(record.error)
     gold = _pairs_from_dicts(meta.get("pairs"))
     pred = () if failed or not isinstance(label, list) else _pairs_from_dicts(label)
     return gold, pred, failed or label is None

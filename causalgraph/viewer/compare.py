@@ -27,6 +27,7 @@ from ..errors import CausalGraphError
 from ..stats import pair_key, mcnemar, mcnemar_runs
 from ..stats.corrections import bonferroni
 from ..stats.runs import pair_variants
+from ..runlog.record import RunRecord
 
 __all__ = ["compare_runs"]
 
@@ -34,7 +35,7 @@ __all__ = ["compare_runs"]
 def _keys(view, variant: str) -> dict[str, int]:
     out: dict[str, int] = {}
     for n, rec in enumerate(view.records):
-        if rec.get("variant") == variant:
+        if rec.variant == variant:
             out.setdefault(pair_key(rec), n)
     return out
 
@@ -42,19 +43,19 @@ def _keys(view, variant: str) -> dict[str, int]:
 def _variants(view) -> list[str]:
     out: list[str] = []
     for rec in view.records:
-        v = rec.get("variant")
+        v = rec.variant
         if v not in out:
             out.append(v)
     declared = [v for v in (view.manifest.get("variants") or []) if v in out]
     return declared + [v for v in out if v not in declared]
 
 
-def _answer(rec: dict) -> Any:
+def _answer(rec: RunRecord) -> Any:
     import json
 
-    if rec.get("error"):
+    if rec.error:
         return None
-    lab = rec.get("label")
+    lab = rec.label
     return json.dumps(lab, sort_keys=True) if isinstance(lab, (dict, list)) else lab
 
 
@@ -149,7 +150,7 @@ def compare_runs(views: Sequence[Any], runs: Sequence[Any]) -> Optional[dict]:
                 continue
             recs = [view.records[i] for view, i in zip(views, idx)]
             right = [view.states[i] == "correct" for view, i in zip(views, idx)]
-            sid = str((recs[0].get("meta") or {}).get("statement_id") or "")
+            sid = str(recs[0].meta.get("statement_id") or "")
             s = stmts.setdefault(sid, {"statement": sid, "items": 0, "same_answer": 0, "same_correctness": 0,
                                        "correct": [0] * len(views)})
             s["items"] += 1

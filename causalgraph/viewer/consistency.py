@@ -78,10 +78,10 @@ def sign_chains(views: Sequence[Any], starts: Sequence[int]) -> Optional[dict]:
     for k, view, task in signed:
         for n, rec in enumerate(view.records):
             row = starts[k] + n
-            endpoint_rows.setdefault((view.model, rec.get("item_id")), row)
+            endpoint_rows.setdefault((view.model, rec.item_id), row)
             where = task.signed_path(rec)
             if where is not None:
-                rows.setdefault((view.model, f"{task.name}/{rec.get('variant')}", where[0], tuple(where[1])),
+                rows.setdefault((view.model, f"{task.name}/{rec.variant}", where[0], tuple(where[1])),
                                 []).append(row)
     chains = []
     for c in rep.chains.to_dict("records"):

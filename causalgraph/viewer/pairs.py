@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 from ..tasks import legacy_item_view
 from ..extraction.evaluate import MODES, align, error_buckets, exact_hits
+from ..runlog.record import RunRecord
 from ..extraction.predictions import PredictionSet, RowPrediction
 from ..extraction.spans import exact_key, pair_score
 from ..extraction.tuples import ExtractedPair
@@ -40,7 +41,7 @@ class PairItem:
     unread: bool
 
 
-def pair_view_of(records: Sequence[dict], task: Any = None) -> Optional[Any]:
+def pair_view_of(records: Sequence[RunRecord], task: Any = None) -> Optional[Any]:
     """The :class:`~causalgraph.tasks.ItemView` of a run's records: its task's, or ``None`` to show labels.
 
     A registered task says it (:attr:`~causalgraph.tasks.Task.item_view`);
@@ -60,14 +61,15 @@ def pair_view_of(records: Sequence[dict], task: Any = None) -> Optional[Any]:
     return legacy_item_view(records)
 
 
-def record_pairs(record: dict, view: Any) -> PairItem:
+def record_pairs(record: "RunRecord", view: Any) -> PairItem:
     """The gold and predicted pairs of one record, as its :class:`~causalgraph.tasks.ItemView` reads them.
 
     Examples
     --------
     >>> from causalgraph.tasks import get_task
-    >>> rec = {"meta": {"pairs": [{"cause": "smoking", "effect": "cancer"}]},
-    ...        "label": [{"cause": "Smoking", "effect": "lung cancer"}], "error": None}
+    >>> from causalgraph.runlog import RunRecord
+    >>> rec = RunRecord("pubmedcausal-extract", "v", "i", meta={"pairs": [{"cause": "smoking", "effect": "cancer"}]},
+    ...                 label=[{"cause": "Smoking", "effect": "lung cancer"}])
     >>> record_pairs(rec, get_task("pubmedcausal-extract").item_view)
     PairItem(gold=(('smoking', 'cancer'),), predicted=(('Smoking', 'lung cancer'),), unread=False)
     """

@@ -139,18 +139,18 @@ def build_payload(views: Sequence[Any], comparison: Optional[dict] = None, *, ti
         cs = _complexity(view.corpus, cs_cache) if view.corpus is not None else {}
         prompts, details = [], []
         for n, rec in enumerate(view.records):
-            meta = rec.get("meta") or {}
+            meta = rec.meta or {}
             sid = meta.get("statement_id")
             sid = "" if sid is None else str(sid)
             cols["run"].append(r)
-            cols["task"].append(tasks(rec.get("task")))
-            cols["variant"].append(variants(rec.get("variant")))
+            cols["task"].append(tasks(rec.task))
+            cols["variant"].append(variants(rec.variant))
             cols["key"].append(keys(pair_key(rec)))
             cols["statement"].append(statements(sid))
-            cols["gold"].append(values(display_value(rec.get("gold"), view.item_view)))
-            cols["answer"].append(values(display_value(rec.get("label"), view.item_view)))
-            cols["rule"].append(rules(rec.get("rule") if rec.get("rule") is not None else
-                                      ("" if not rec.get("error") else "(request failed)")))
+            cols["gold"].append(values(display_value(rec.gold, view.item_view)))
+            cols["answer"].append(values(display_value(rec.label, view.item_view)))
+            cols["rule"].append(rules(rec.rule if rec.rule is not None else
+                                      ("" if not rec.error else "(request failed)")))
             cols["state"].append(STATES.index(view.states[n]))
             cols["asked"].append(asked(" · ".join(asked_events(meta))))
             m = view.matches[n]
@@ -166,26 +166,26 @@ def build_payload(views: Sequence[Any], comparison: Optional[dict] = None, *, ti
             prompts.append(None if p is None else [p["system"], p["user"], p["check"]])
             # Records come from JSON written with allow_nan=False and matches are computed here: all finite.
             details.append(({
-                "id": rec.get("item_id"), "response": rec.get("response"), "error": rec.get("error"),
-                "label": rec.get("label"), "gold": rec.get("gold"), "rule": rec.get("rule"), "meta": meta,
-                "usage": rec.get("usage"), "cost_usd": rec.get("cost_usd"), "latency_s": rec.get("latency_s"),
-                "finish_reason": rec.get("finish_reason"), "source": rec.get("source"),
-                "attempts": rec.get("attempts"), "match": m,
+                "id": rec.item_id, "response": rec.response, "error": rec.error,
+                "label": rec.label, "gold": rec.gold, "rule": rec.rule, "meta": meta,
+                "usage": rec.usage, "cost_usd": rec.cost_usd, "latency_s": rec.latency_s,
+                "finish_reason": rec.finish_reason, "source": rec.source,
+                "attempts": rec.attempts, "match": m,
                 # The sha256 only where the prompt could not be rebuilt (its check is in the prompt chunk).
-                "prompt_sha256": rec.get("prompt_sha256") if view.prompts[n] is None else None,
+                "prompt_sha256": rec.prompt_sha256 if view.prompts[n] is None else None,
                 # The CauseNet sources of the relations asked about (sample-subgraphs --sources), per edge.
                 **({"edge_sources": srcs} if (srcs := context_sources(meta)) else {}),
-                **({"epochs": view.epochs[n], "epoch": rec.get("epoch")} if view.epochs else {}),
+                **({"epochs": view.epochs[n], "epoch": rec.epoch} if view.epochs else {}),
                 # Scored by log-likelihood: [label, continuation, summed log-probability, probability] per choice.
-                **({"choices": [[lab, text, (rec.get("logprobs") or {}).get(lab), (rec.get("probs") or {}).get(lab)]
-                                for lab, text in rec["continuations"].items()]}
-                   if rec.get("method") in ("loglik", "choice-logprobs") and rec.get("continuations") else {}),
+                **({"choices": [[lab, text, (rec.logprobs or {}).get(lab), (rec.probs or {}).get(lab)]
+                                for lab, text in rec.continuations.items()]}
+                   if rec.method in ("loglik", "choice-logprobs") and rec.continuations else {}),
                 # Read from generated-token log-probabilities: how (logprobs or parsed) and why, and the choices
                 # outside the returned alternatives (their value is a bound, the k-th returned value).
-                **({"scoring": rec.get("scoring"), "reason": (rec.get("choice_read") or {}).get("reason"),
-                    "note": (rec.get("choice_read") or {}).get("note"),
-                    "bounded": list((rec.get("choice_read") or {}).get("bounded") or [])}
-                   if rec.get("method") == "choice-logprobs" else {}),
+                **({"scoring": rec.scoring, "reason": (rec.choice_read or {}).get("reason"),
+                    "note": (rec.choice_read or {}).get("note"),
+                    "bounded": list((rec.choice_read or {}).get("bounded") or [])}
+                   if rec.method == "choice-logprobs" else {}),
             }))
         for c in range(0, len(details), CHUNK):
             prompt_chunks.append(pack(prompts[c:c + CHUNK]))

@@ -29,6 +29,7 @@ from ..datasets import load_corpus
 from ..model import Corpus
 from ..llm.base import canonical_json
 from ..runlog.files import Manifest, Metrics
+from ..runlog.record import RunRecord
 from ..bench.scoring import compute_metrics, probe_usage_totals, usage_totals
 from ..stats.difficulty import (
     STATEMENT_FEATURES, MIN_ITEMS, difficulty_curve, difficulty_frame, fit_difficulty, _statement_features
@@ -75,7 +76,7 @@ def cs_bucket(value: Optional[float]) -> str:
     return "> 1"
 
 
-def item_state(record: dict, graded: bool = True) -> str:
+def item_state(record: RunRecord, graded: bool = True) -> str:
     """``correct``, ``wrong``, ``unparsed``, ``error`` or ``ungraded`` (no gold to compare with).
 
     A failed request is an ``error``; an answer no rule could read is
@@ -83,17 +84,18 @@ def item_state(record: dict, graded: bool = True) -> str:
 
     Examples
     --------
-    >>> [item_state(r) for r in ({"gold": "yes", "label": "yes"}, {"gold": "yes", "label": "no"},
+    >>> from causalgraph.runlog import RunRecord
+    >>> [item_state(RunRecord("t", "v", "i", **f)) for f in ({"gold": "yes", "label": "yes"}, {"gold": "yes", "label": "no"},
     ...  {"gold": "yes", "label": None}, {"gold": "yes", "error": "HTTP 500"}, {"gold": None, "label": "x"})]
     ['correct', 'wrong', 'unparsed', 'error', 'ungraded']
     """
-    if record.get("error"):
+    if record.error:
         return "error"
-    if record.get("label") is None:
+    if record.label is None:
         return "unparsed"
-    if not graded or record.get("gold") is None:
+    if not graded or record.gold is None:
         return "ungraded"
-    return "correct" if record.get("label") == record.get("gold") else "wrong"
+    return "correct" if record.label == record.gold else "wrong"
 
 
 def asked_events(meta: dict) -> list[str]:
@@ -196,7 +198,7 @@ class RunView:
     kind: str
     labels: tuple
     pairs: Optional[str]
-    records: list[dict]
+    records: list[RunRecord]
     states: list[str]
     matches: list[Optional[dict]]
     prompts: list[Optional[dict]]
@@ -300,7 +302,7 @@ def _prompt_sha(messages: list[dict]) -> str:
     return hashlib.sha256(canonical_json(messages).encode("utf-8")).hexdigest()
 
 
-def _rebuild_prompts(task, corpus, run, records: Sequence[dict], notes: list[str]) -> list[Optional[dict]]:
+def _rebuild_prompts(task, corpus, run, records: Sequence[RunRecord], notes: list[str]) -> list[Optional[dict]]:
     """Each record's prompt, rebuilt from the task and corpus and checked against its sha256."""
     out: list[Optional[dict]] = [None] * len(records)
     if task is None or corpus is None:
@@ -318,11 +320,11 @@ def _rebuild_prompts(task, corpus, run, records: Sequence[dict], notes: list[str
             notes.append(f"variant {v}: its items could not be rebuilt to show the prompts ({exc})")
     differs = 0
     for n, rec in enumerate(records):
-        it = items.get(str(rec.get("item_id")))
+        it = items.get(str(rec.item_id))
         if it is None:
             continue
         msgs = it.messages()
-        sha = rec.get("prompt_sha256")
+        sha = rec.prompt_sha256
         check = "unverified" if not sha else ("verified" if _prompt_sha(msgs) == sha else "differs")
         differs += check == "differs"
         out[n] = {"system": it.system, "user": it.prompt, "check": check}
@@ -335,7 +337,7 @@ def _rebuild_prompts(task, corpus, run, records: Sequence[dict], notes: list[str
     return out
 
 
-def _summary(run, task, records: Sequence[dict], notes: list[str], *,
+def _summary(run, task, records: Sequence[RunRecord], notes: list[str], *,
              scoring_metrics: Optional[Sequence[str]] = None) -> tuple[list[dict], dict]:
     metrics = Metrics.of(run.metrics)
     if scoring_metrics:
@@ -354,7 +356,7 @@ def _summary(run, task, records: Sequence[dict], notes: list[str], *,
     for v in run.variants:
         recs = run.records(v)
         m = metrics.variant(v)
-        answered = [r for r in recs if not r.get("error")]
+        answered = [r for r in recs if not r.error]
         # Tokens and cost of every request: in a run with epochs, of every epoch's sample. Counted by scoring's
         # own sum, per variant (metrics.json holds the run's totals only, and may predate lines still coming).
         tokens_in, tokens_out, cost, recorded = usage_totals(run.sample_records(v) if epochs > 1 else answered)
@@ -363,8 +365,8 @@ def _summary(run, task, records: Sequence[dict], notes: list[str], *,
             "strategy": m.get("strategy", task.strategy_of(v) if task is not None else v),
             "items": len(recs),
             "answered": len(answered),
-            "errors": sum(1 for r in recs if r.get("error")),
-            "parse_failures": sum(1 for r in answered if r.get("label") is None),
+            "errors": sum(1 for r in recs if r.error),
+            "parse_failures": sum(1 for r in answered if r.label is None),
             "tokens_in": tokens_in,
             "tokens_out": tokens_out,
             "cost_usd": cost if recorded else None,
@@ -464,7 +466,7 @@ def run_difficulty(run, task, corpus, *, feature: str = DIFFICULTY_FEATURE, cach
     out: list[dict] = []
     values = None
     for v in run.variants:
-        answered = sum(1 for r in run.records(v) if not r.get("error"))
+        answered = sum(1 for r in run.records(v) if not r.error)
         if answered < MIN_ITEMS:
             # Said before the statement features are computed: most small runs stop here.
             out.append({"variant": v, "feature": feature,
@@ -521,7 +523,7 @@ def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: 
     """
     notes: list[str] = []
     records = list(run.responses)
-    task_name = str(run.task or (records[0].get("task") if records else ""))
+    task_name = str(run.task or (records[0].task if records else ""))
     try:
         task = get_task(task_name)
     except CausalGraphError:
@@ -533,7 +535,7 @@ def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: 
         kind = "unknown"
         seen: list = []
         for r in records:
-            for v in (r.get("gold"), r.get("label")):
+            for v in (r.gold, r.label):
                 if isinstance(v, (str, int, float, bool)) and v not in seen:
                     seen.append(v)
         labels = tuple(seen)
@@ -556,11 +558,11 @@ def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: 
         states = []
         for n, rec in enumerate(records):
             item = record_pairs(rec, item_view)
-            m = match_pairs(item, str(rec.get("item_id")))
+            m = match_pairs(item, str(rec.item_id))
             m["pairs"] = {"gold": [list(p) for p in item.gold], "predicted": [list(p) for p in item.predicted]}
             m["overlay"] = aligned_overlay(item.gold, item.predicted, rule=align, embedder=embedder)
             matches[n] = m
-            if rec.get("error"):
+            if rec.error:
                 states.append("error")
             elif item.unread:
                 states.append("unparsed")
@@ -569,15 +571,15 @@ def build_run_view(run, name: Optional[str] = None, *, data: Any = None, cache: 
                 states.append("correct" if ex == len(item.predicted) == len(item.gold) else "wrong")
     else:
         # Label tasks (and unregistered ones) are graded; others where their records hold a gold value.
-        graded = kind in ("binary", "multiclass", "unknown") or any(r.get("gold") is not None for r in records)
+        graded = kind in ("binary", "multiclass", "unknown") or any(r.gold is not None for r in records)
         states = [item_state(r, graded) for r in records]
     prompts = _rebuild_prompts(task, corpus, run, records, notes)
     per_epoch: list = []
     n_epochs = run.epochs
     if n_epochs > 1:
-        by_item = {(g[0].get("variant"), g[0].get("item_id")): g for g in group_samples(run.samples)}
-        per_epoch = [[[int(x.get("epoch") or 1), x.get("label"), x.get("response"), x.get("error")]
-                      for x in by_item.get((r.get("variant"), r.get("item_id")), [])] for r in records]
+        by_item = {(g[0].variant, g[0].item_id): g for g in group_samples(run.samples)}
+        per_epoch = [[[int(x.epoch or 1), x.label, x.response, x.error]
+                      for x in by_item.get((r.variant, r.item_id), [])] for r in records]
         notes.append(f"every item was asked {n_epochs} times (--epochs); the table shows each item's majority answer "
                      "(ties: the earliest epoch's), and the item lists the answer of every epoch")
     summary, totals = _summary(run, task, records, notes, scoring_metrics=scoring_metrics)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -14,6 +15,7 @@ from causalgraph.model import Correlation as C
 from causalgraph.model import Explicitness as E
 from causalgraph.model import Polarity as P
 from causalgraph.model import Relation, Statement
+from causalgraph.runlog import RunRecord
 
 # Ranges chosen so that normalised values are easy to compute by hand.
 REF = ReferenceRanges("hand", {"com": (0, 2), "ex": (0, 4), "nest": (0, 10), "corr": (0, 4), "pol": (0, 2)})
@@ -89,16 +91,17 @@ def test_evaluate_statements_refuses_misaligned_input():
 def test_evaluate_records_reads_gold_and_labels_from_run_lines():
     gold = json.dumps(statement_to_answer(GOLD))
     label = {**statement_to_answer(PRED), "issues": []}
-    recs = [{"item_id": "annotate/few-shot/s1", "gold": gold, "label": label, "rule": "json", "error": None,
-             "meta": {"statement_id": "s1", "text": "t"}}]
+    recs = [RunRecord("annotate", "few-shot", "annotate/few-shot/s1", gold=gold, label=label, rule="json",
+                      error=None, meta={"statement_id": "s1", "text": "t"})]
     rep = evaluate_records(recs, reference=REF)
     assert rep.pairs["exact"]["f1"] == 0.5 and rep.per_statement[0]["rule"] == "json"
-    failed = [{**recs[0], "label": None, "rule": "unparsed"}]
+    failed = [dataclasses.replace(recs[0], label=None, rule="unparsed")]
     assert evaluate_records(failed, reference=REF).counts["failed"] == 1
 
 
 def test_evaluate_records_refuses_a_run_without_gold():
-    recs = [{"item_id": "annotate/few-shot/text-1", "gold": None, "label": None, "meta": {"statement_id": "text-1"}}]
+    recs = [RunRecord("annotate", "few-shot", "annotate/few-shot/text-1", gold=None, label=None,
+                      meta={"statement_id": "text-1"})]
     with pytest.raises(SchemaError, match="record 1 \\(text-1\\): no gold annotation"):
         evaluate_records(recs, reference=REF)
 

@@ -93,5 +93,5 @@ def test_reparse_run_rescores_stored_answers_offline(isolated_cache, tmp_path):
     assert all(json.loads(x)["label"] is None for x in path.read_text().splitlines())
     reparse_run(res.path)
     run = load_run(res.path)
-    assert [r["label"] for r in run.responses] == ["yes"] * 4 and {r["rule"] for r in run.responses} == {"exact"}
+    assert [r.label for r in run.responses] == ["yes"] * 4 and {r.rule for r in run.responses} == {"exact"}
     assert run.metrics.variants["v_1"]["recall"] == 1.0 and run.metrics.requests_sent == 4

@@ -56,9 +56,9 @@ def test_submit_batch_records_the_batch_before_returning_and_collect_ingests_onc
     c2 = collect_batch(tmp_path / "run")
     assert c2.pending == 0 and c2.ingested == 20 and c2.errors == 0
     run = load_run(tmp_path / "run")
-    assert Counter(r["item_id"] for r in run.attempts) == Counter(it.id for it in items)
-    assert {r["source"] for r in run.responses} == {"batch"}
-    assert all(r["label"] == "yes" and r["rule"] == "tag" for r in run.responses)
+    assert Counter(r.item_id for r in run.attempts) == Counter(it.id for it in items)
+    assert {r.source for r in run.responses} == {"batch"}
+    assert all(r.label == "yes" and r.rule == "tag" for r in run.responses)
     assert run.metrics.variants["v_1"]["recall"] == 1.0 and run.metrics.batch_requests == 20
 
     # Collecting again (an interrupted collect re-run) adds nothing.
@@ -81,7 +81,7 @@ def test_collect_batch_prices_tokens_at_the_batch_discount(standin, isolated_cac
     run = load_run(tmp_path / "run")
     # The stand-in counts words: the prompt's, and one for "<Answer>Yes</Answer>"; the Batch API bills half.
     expected = {it.id: (len(prompt_of(it).split()) * 1.0 + 1 * 2.0) / 2 for it in items}
-    assert {r["item_id"]: r["cost_usd"] for r in run.responses} == pytest.approx(expected)
+    assert {r.item_id: r.cost_usd for r in run.responses} == pytest.approx(expected)
     assert run.metrics.cost_usd == pytest.approx(sum(expected.values()))
 
 
@@ -93,13 +93,13 @@ def test_collect_batch_records_failed_lines_and_a_live_run_fills_only_those(stan
     c = collect_batch(tmp_path / "run", wait=True, poll_interval=0.01, timeout=10)
     assert c.pending == 0 and c.ingested == 20 and c.errors == 5
     run = load_run(tmp_path / "run")
-    errs = [r for r in run.responses if r["error"]]
-    assert len(errs) == 5 and all("HTTP 500" in r["error"] for r in errs)
+    errs = [r for r in run.responses if r.error]
+    assert len(errs) == 5 and all("HTTP 500" in r.error for r in errs)
     live = run_benchmark(YN_TASK, ["v_1", "v_2"], "openai/standin-model", items=items, out=tmp_path / "run",
                          temperature=None, model_options={"base_url": standin.url})
     assert live.requests_sent == 5 and live.skipped == 15
     run = load_run(tmp_path / "run")
-    answered = Counter(r["item_id"] for r in run.attempts if not r["error"])
+    answered = Counter(r.item_id for r in run.attempts if not r.error)
     assert len(answered) == 20 and set(answered.values()) == {1}
 
 

@@ -11,6 +11,7 @@ from hypothesis import given, settings, strategies as st
 from causalgraph.bench.calibration import adaptive_ece, brier, calibration, ece, reliability_bins
 from causalgraph.errors import ConfigError, SchemaError
 from causalgraph.llm.loglik import choose, normalized_probs
+from causalgraph.runlog import RunRecord
 
 
 def test_ece_of_fifteen_bins_by_hand():
@@ -45,15 +46,15 @@ def test_brier_is_the_multiclass_sum_of_squares_by_hand():
 
 
 def test_calibration_of_records_leaves_failed_requests_out_and_refuses_bad_probabilities():
-    recs = [{"item_id": "a", "gold": "yes", "label": "yes", "method": "loglik", "probs": {"yes": 0.8, "no": 0.2}},
-            {"item_id": "b", "gold": "no", "label": None, "method": "loglik", "probs": None, "error": "boom"}]
+    recs = [RunRecord("t", "v", "a", gold="yes", label="yes", method="loglik", probs={"yes": 0.8, "no": 0.2}),
+            RunRecord("t", "v", "b", gold="no", label=None, method="loglik", probs=None, error="boom")]
     c = calibration(recs)
     assert c["n"] == 1 and c["ece"] == pytest.approx(0.2) and c["brier"] == pytest.approx(0.08)
-    assert calibration([{"gold": "yes", "label": "yes"}]) is None  # a generated run has none
+    assert calibration([RunRecord("t", "v", "g", gold="yes", label="yes")]) is None  # a generated run has none
     with pytest.raises(SchemaError, match="item 'c'"):
-        calibration([{"item_id": "c", "gold": "yes", "label": "yes", "probs": {"yes": 0.8, "no": 0.8}}])
+        calibration([RunRecord("t", "v", "c", gold="yes", label="yes", probs={"yes": 0.8, "no": 0.8})])
     with pytest.raises(SchemaError, match="not its gold label"):
-        calibration([{"item_id": "d", "gold": "maybe", "label": "yes", "probs": {"yes": 0.5, "no": 0.5}}])
+        calibration([RunRecord("t", "v", "d", gold="maybe", label="yes", probs={"yes": 0.5, "no": 0.5})])
     with pytest.raises(ConfigError):
         ece([0.5], [True], bins=0)
 

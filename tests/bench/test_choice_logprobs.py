@@ -212,38 +212,38 @@ def test_a_run_reads_hand_computed_top_logprobs_in_openais_format(standin, isola
         assert (body["logprobs"], body["top_logprobs"], body["max_tokens"], body["temperature"]) == (True, 3, 23, 0.0)
     assert sorted(b["messages"][-1]["content"] for b in rest) == sorted(prompts)
     run = load_run(res.path)
-    recs = {r["item_id"]: r for r in run.responses}
+    recs = {r.item_id: r for r in run.responses}
     r0, r1, r2, r3 = (recs[it.id] for it in items)
-    assert all(r["method"] == "choice-logprobs" for r in recs.values())
+    assert all(r.method == "choice-logprobs" for r in recs.values())
     # Item 0: every choice but middle returned; middle bounded by the 3rd value (-2.0).
     z0 = math.exp(-2.0) + math.exp(-2.0) + math.exp(-0.4) + math.exp(-1.1)
-    assert (r0["scoring"], r0["label"], r0["rule"]) == ("logprobs", "end", "choice-logprobs")
-    assert r0["logprobs"] == {"start": -2.0, "middle": -2.0, "end": -0.4, "none": -1.1}
-    assert r0["probs"]["end"] == pytest.approx(math.exp(-0.4) / z0)
-    assert r0["choice_read"] == {"position": 1, "choices_seen": 3, "bounded": ["middle"], "top_k": 3}
-    assert r0["response"] == "<Answer>end</Answer>" and r0["usage"]["completion_tokens"] is not None
+    assert (r0.scoring, r0.label, r0.rule) == ("logprobs", "end", "choice-logprobs")
+    assert r0.logprobs == {"start": -2.0, "middle": -2.0, "end": -0.4, "none": -1.1}
+    assert r0.probs["end"] == pytest.approx(math.exp(-0.4) / z0)
+    assert r0.choice_read == {"position": 1, "choices_seen": 3, "bounded": ["middle"], "top_k": 3}
+    assert r0.response == "<Answer>end</Answer>" and r0.usage["completion_tokens"] is not None
     # Item 1: two choices outside the top-k.
-    assert r1["logprobs"] == {"start": -1.9, "middle": -2.6, "end": -2.6, "none": -0.3}
-    assert (r1["label"], r1["choice_read"]["choices_seen"], r1["choice_read"]["bounded"]) == ("none", 2, ["middle", "end"])
+    assert r1.logprobs == {"start": -1.9, "middle": -2.6, "end": -2.6, "none": -0.3}
+    assert (r1.label, r1.choice_read["choices_seen"], r1.choice_read["bounded"]) == ("none", 2, ["middle", "end"])
     # Item 2: departed from '<Answer>' at its first byte: parsed, as --method generate parses it.
-    assert (r2["scoring"], r2["choice_read"]["reason"], r2["label"], r2["rule"]) == ("parsed", "departed", "middle", "tag")
-    assert r2.get("probs") is None and r2.get("logprobs") is None
+    assert (r2.scoring, r2.choice_read["reason"], r2.label, r2.rule) == ("parsed", "departed", "middle", "tag")
+    assert r2.probs is None and r2.logprobs is None
     # Item 3: no logprobs mid-run is this item's backend error, not a silent parse.
-    assert r3["error"] and "logprobs" in r3["error"] and r3["label"] is None and r3.get("scoring") is None
+    assert r3.error and "logprobs" in r3.error and r3.label is None and r3.scoring is None
     m = run.metrics.variants["0_4"]
     ch = m["choice_logprobs"]
     assert (ch["read"], ch["parsed"], ch["parsed_reasons"], ch["bounded_items"]) == (2, 1, {"departed": 1}, 2)
     assert ch["reached"] == pytest.approx(2 / 3)
     assert ch["acc_norm"] is None and "undefined" in ch["acc_norm_note"]
     gold = {it.id: it.gold for it in items}
-    right = sum(recs[i]["label"] == gold[i] for i in gold)
+    right = sum(recs[i].label == gold[i] for i in gold)
     assert ch["acc"] == pytest.approx(right / 4)
     # Calibration over the two items read, by hand: confidence = probability of the predicted label.
-    conf = [r0["probs"]["end"], r1["probs"]["none"]]
+    conf = [r0.probs["end"], r1.probs["none"]]
     ok = [gold[items[0].id] == "end", gold[items[1].id] == "none"]
     cal = m["calibration"]
     assert cal["n"] == 2
-    brier = sum(sum((p - (lab == gold[r["item_id"]])) ** 2 for lab, p in r["probs"].items()) for r in (r0, r1)) / 2
+    brier = sum(sum((p - (lab == gold[r.item_id])) ** 2 for lab, p in r.probs.items()) for r in (r0, r1)) / 2
     assert cal["brier"] == pytest.approx(brier)
     bins = {}
     for c, k in zip(conf, ok):
@@ -257,17 +257,17 @@ def test_a_run_reads_hand_computed_top_logprobs_in_openais_format(standin, isola
     assert json.loads((res.path / "manifest.json").read_text())["record_schema"] == 4
     # bench parse re-parses the parsed line only; a line read from top_logprobs keeps its label and rule.
     assert main(["bench", "parse", str(res.path)]) == 0
-    reparsed = {r["item_id"]: r for r in load_run(res.path).responses}
-    assert (reparsed[items[0].id]["rule"], reparsed[items[0].id]["label"]) == ("choice-logprobs", "end")
-    assert (reparsed[items[2].id]["rule"], reparsed[items[2].id]["label"]) == ("tag", "middle")
+    reparsed = {r.item_id: r for r in load_run(res.path).responses}
+    assert (reparsed[items[0].id].rule, reparsed[items[0].id].label) == ("choice-logprobs", "end")
+    assert (reparsed[items[2].id].rule, reparsed[items[2].id].label) == ("tag", "middle")
     # Again into a new folder: every read item from the cache (the failed one asked again, and failing again).
     standin.chat_bodies.clear()
     again = run_benchmark("ccr-eci-position", ["0_4"], "openai/standin", method="choice-logprobs", limit=4,
                           data=str(climatecause_path), out=tmp_path / "again", concurrency=1,
                           model_options={"base_url": standin.url, "top_logprobs": 3})
     assert again.cache_hits == 3 and len(standin.chat_bodies) == 2  # the probe and item 3
-    assert {r["item_id"]: r.get("probs") for r in load_run(again.path).responses} == \
-        {r["item_id"]: r.get("probs") for r in run.responses}
+    assert {r.item_id: r.probs for r in load_run(again.path).responses} == \
+        {r.item_id: r.probs for r in run.responses}
 
 
 def test_report_view_and_mcnemar_take_a_choice_logprobs_run(standin, isolated_cache, climatecause_path, tmp_path,
@@ -416,10 +416,10 @@ def test_a_reply_with_nan_or_infinite_logprobs_is_a_counted_failed_request(stand
     opts = dict(limit=3, data=str(climatecause_path), concurrency=1, model_options={"base_url": standin.url})
     res = run_benchmark("ccr-eci-position", ["0_4"], "openai/standin", method="choice-logprobs", out=tmp_path / "a",
                         **opts)
-    recs = {r["item_id"]: r for r in load_run(res.path).responses}
+    recs = {r.item_id: r for r in load_run(res.path).responses}
     assert res.errors == 2
-    assert "nan" in recs[items[0].id]["error"] and "inf" in recs[items[1].id]["error"]
-    assert recs[items[2].id]["scoring"] == "logprobs" and not recs[items[2].id]["error"]
+    assert "nan" in recs[items[0].id].error and "inf" in recs[items[1].id].error
+    assert recs[items[2].id].scoring == "logprobs" and not recs[items[2].id].error
     standin.chat_bodies.clear()
     again = run_benchmark("ccr-eci-position", ["0_4"], "openai/standin", method="choice-logprobs", out=tmp_path / "b",
                           **opts)
@@ -529,7 +529,7 @@ def test_an_items_choices_say_which_value_is_a_bound_and_how_the_item_was_scored
     res = run_benchmark("ccr-eci-position", ["0_4"], "openai/standin", method="choice-logprobs", limit=5,
                         data=str(climatecause_path), concurrency=1, out=tmp_path / "r",
                         model_options={"base_url": standin.url, "top_logprobs": 3})
-    order = [r["item_id"] for r in load_run(res.path).responses]
+    order = [r.item_id for r in load_run(res.path).responses]
     page = write_run_page([res.path], tmp_path / "r.html", data=str(climatecause_path))
     load = chromium.open(page, ready="data-ready")
     assert load.errors == []
@@ -605,9 +605,9 @@ def test_the_probes_tokens_and_price_are_in_the_run_totals_and_in_no_variant(sta
     assert inv["probe_usage"] == {"prompt_tokens": probe_in, "completion_tokens": probe_out,
                                   "cost_usd": pytest.approx(probe_usd, abs=1e-12)}
     records = load_run(out).responses
-    items_in = sum(r["usage"]["prompt_tokens"] for r in records)
-    items_out = sum(r["usage"]["completion_tokens"] for r in records)
-    items_usd = sum(r["cost_usd"] for r in records)
+    items_in = sum(r.usage["prompt_tokens"] for r in records)
+    items_out = sum(r.usage["completion_tokens"] for r in records)
+    items_usd = sum(r.cost_usd for r in records)
     assert items_in > 0 and items_usd > 0
     metrics = json.loads((out / "metrics.json").read_text())
     assert (metrics["tokens_in"], metrics["tokens_out"]) == (items_in + probe_in, items_out + probe_out)

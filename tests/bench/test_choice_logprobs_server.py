@@ -38,27 +38,27 @@ def test_three_tasks_are_read_from_a_real_chat_endpoint_and_agree_with_true_logl
     # The same model in process, no server (llamacpp/, create_chat_completion with logprobs), same n_ctx.
     ip = run_benchmark(task, [variant], "llamacpp/smollm2", method="choice-logprobs", out=tmp_path / "ip",
                        model_options={"n_ctx": 2048, "n_threads": 2}, **opts)
-    chr_ = {r["item_id"]: r for r in load_run(ch.path).responses}
-    llr = {r["item_id"]: r for r in load_run(ll.path).responses}
-    ipr = {r["item_id"]: r for r in load_run(ip.path).responses}
+    chr_ = {r.item_id: r for r in load_run(ch.path).responses}
+    llr = {r.item_id: r for r in load_run(ll.path).responses}
+    ipr = {r.item_id: r for r in load_run(ip.path).responses}
     assert set(chr_) == set(llr) == set(ipr) and len(chr_) == 4
     for i, r in ipr.items():
         # Read the same way as the server's reply: same scoring, label and (same llama.cpp build) probabilities.
-        assert not r["error"] and (r["scoring"], r["label"]) == (chr_[i]["scoring"], chr_[i]["label"]), (r, chr_[i])
-        assert r["choice_read"].get("reason") == chr_[i]["choice_read"].get("reason")
-        if r["scoring"] == "logprobs":
-            for lab, p in r["probs"].items():
+        assert not r.error and (r.scoring, r.label) == (chr_[i]["scoring"], chr_[i]["label"]), (r, chr_[i])
+        assert r.choice_read.get("reason") == chr_[i]["choice_read"].get("reason")
+        if r.scoring == "logprobs":
+            for lab, p in r.probs.items():
                 assert p == pytest.approx(chr_[i]["probs"][lab], abs=1e-6)
     for i, r in chr_.items():
-        assert r["method"] == "choice-logprobs" and not r["error"], r
-        assert r["scoring"] in ("logprobs", "parsed") and r["usage"]["completion_tokens"] >= 1
+        assert r.method == "choice-logprobs" and not r.error, r
+        assert r.scoring in ("logprobs", "parsed") and r.usage["completion_tokens"] >= 1
         # max_tokens: the longest choice's bytes (3 for Yes / No, 8 for positive / negative).
-        assert r["usage"]["completion_tokens"] <= max(len(c) for c in r["continuations"].values())
-        if r["scoring"] == "logprobs":
-            assert r["choice_read"]["position"] == 0 and r["choice_read"]["top_k"] >= 20
-            assert abs(sum(r["probs"].values()) - 1) < 1e-9
+        assert r.usage["completion_tokens"] <= max(len(c) for c in r.continuations.values())
+        if r.scoring == "logprobs":
+            assert r.choice_read["position"] == 0 and r.choice_read["top_k"] >= 20
+            assert abs(sum(r.probs.values()) - 1) < 1e-9
     m = ch.metrics.variants[variant]["choice_logprobs"]
-    read = [i for i, r in chr_.items() if r["scoring"] == "logprobs"]
+    read = [i for i, r in chr_.items() if r.scoring == "logprobs"]
     assert m["read"] == len(read) and m["reached"] == pytest.approx(len(read) / 4)
     if task in ("ccr-member", "reachability"):
         # Yes / No: one SmolLM2 token each, the answer position is the first generated token, and both choices

@@ -10,6 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import dataclasses
+
+from causalgraph.runlog import RunRecord
 from causalgraph.runlog.samples import label_key, majority_record, majority_records
 from causalgraph.bench.epochs import (Reducer, epoch_agreement,
                                       parse_reducer, pass_at_k, pass_hat_k, pass_scores)
@@ -45,26 +48,26 @@ labels = st.sampled_from(["yes", "no", None, ["a", "b"], ["b", "a"], ["c"]])
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(labels, st.booleans()), min_size=1, max_size=8))
 def test_the_majority_record_holds_the_most_frequent_label_and_ties_go_to_the_earliest(draws):
-    samples = [{"item_id": "i", "epoch": e, "label": lab, "error": "HTTP 500" if failed else None}
+    samples = [RunRecord("t", "v", "i", epoch=e, label=lab, error="HTTP 500" if failed else None)
                for e, (lab, failed) in enumerate(draws, start=1)]
     got = majority_record(list(reversed(samples)))  # the order given does not matter
-    voters = [s for s in samples if not s["error"]]
+    voters = [s for s in samples if not s.error]
     if not voters:
         assert got is samples[-1]
         return
-    keys = [label_key(s["label"]) for s in voters]
+    keys = [label_key(s.label) for s in voters]
     counts = Counter(keys)
     top = max(counts.values())
     first_tied = next(k for k in keys if counts[k] == top)  # earliest epoch among the tied labels
-    assert label_key(got["label"]) == first_tied
-    assert got is next(s for s in voters if label_key(s["label"]) == first_tied)
+    assert label_key(got.label) == first_tied
+    assert got is next(s for s in voters if label_key(s.label) == first_tied)
 
 
 def test_set_labels_agree_whatever_order_the_model_listed_them_in():
-    s = [{"item_id": "i", "epoch": 1, "label": ["b", "a"]}, {"item_id": "i", "epoch": 2, "label": ["c"]},
-         {"item_id": "i", "epoch": 3, "label": ["a", "b"]}]
-    assert majority_record(s)["epoch"] == 1
-    assert [r["item_id"] for r in majority_records(s + [{"item_id": "j", "epoch": 1, "label": "x"}])] == ["i", "j"]
+    s = [RunRecord("t", "v", "i", epoch=1, label=["b", "a"]), RunRecord("t", "v", "i", epoch=2, label=["c"]),
+         RunRecord("t", "v", "i", epoch=3, label=["a", "b"])]
+    assert majority_record(s).epoch == 1
+    assert [r.item_id for r in majority_records(s + [RunRecord("t", "v", "j", epoch=1, label="x")])] == ["i", "j"]
 
 
 def test_reducer_names_read_as_documented_and_others_are_refused():
@@ -82,12 +85,12 @@ HAND = {"q0": ("yes", ["yes", "yes", "no"]), "q1": ("no", ["yes", "no", "yes"]),
 
 
 def _hand_samples():
-    return [{"item_id": q, "epoch": e, "gold": gold, "label": lab, "meta": {"statement_id": f"s{i // 2}"}}
+    return [RunRecord("t", "v", q, epoch=e, gold=gold, label=lab, meta={"statement_id": f"s{i // 2}"})
             for i, (q, (gold, labs)) in enumerate(HAND.items()) for e, lab in enumerate(labs, start=1)]
 
 
 def _right(r):
-    return r["label"] == r["gold"]
+    return r.label == r.gold
 
 
 @pytest.mark.parametrize("reducer, expected", [
@@ -109,10 +112,10 @@ def test_pass_scores_of_hand_counted_samples(reducer, expected):
 def test_pass_scores_refuse_a_k_beyond_the_epochs_or_items_with_too_few_samples():
     with pytest.raises(ConfigError, match="pass@4 needs 4 samples per item; the run has 3 epochs"):
         pass_scores(_hand_samples(), parse_reducer("pass@4"), _right, epochs=3)
-    short = [s for s in _hand_samples() if not (s["item_id"] == "q1" and s["epoch"] == 3)]
+    short = [s for s in _hand_samples() if not (s.item_id == "q1" and s.epoch == 3)]
     with pytest.raises(ConfigError, match="1 item has fewer than 3 samples \\(first: 'q1'\\)"):
         pass_scores(short, parse_reducer("pass@3"), _right, epochs=3)
-    shorter = [s for s in _hand_samples() if not (s["item_id"] in ("q1", "q2") and s["epoch"] == 3)]
+    shorter = [s for s in _hand_samples() if not (s.item_id in ("q1", "q2") and s.epoch == 3)]
     with pytest.raises(ConfigError, match="2 items have fewer than 3 samples \\(first: 'q1'\\)"):
         pass_scores(shorter, parse_reducer("pass@3"), _right, epochs=3)
     assert pass_scores(short, parse_reducer("pass@2"), _right, epochs=3)["items"] == 4
@@ -129,12 +132,12 @@ def test_agreement_of_hand_counted_samples():
 
 def test_agreement_leaves_out_items_with_a_failed_or_missing_epoch_and_says_how_many_it_kept():
     s = _hand_samples()
-    s[0] = dict(s[0], error="HTTP 500", label=None)
-    s = [r for r in s if not (r["item_id"] == "q3" and r["epoch"] == 2)]
+    s[0] = dataclasses.replace(s[0], error="HTTP 500", label=None)
+    s = [r for r in s if not (r.item_id == "q3" and r.epoch == 2)]
     a = epoch_agreement(s, epochs=3)
     assert (a["items"], a["complete"]) == (4, 2) and a["identical"] == 0.0
-    assert epoch_agreement([{"item_id": "x", "epoch": 1, "label": "yes"}], epochs=1)["fleiss_kappa"] is None
-    same = [{"item_id": i, "epoch": e, "label": "yes"} for i in "ab" for e in (1, 2)]
+    assert epoch_agreement([RunRecord("t", "v", "x", epoch=1, label="yes")], epochs=1)["fleiss_kappa"] is None
+    same = [RunRecord("t", "v", i, epoch=e, label="yes") for i in "ab" for e in (1, 2)]
     assert epoch_agreement(same, epochs=2)["fleiss_kappa"] is None and epoch_agreement(same, epochs=2)["identical"] == 1
 
 

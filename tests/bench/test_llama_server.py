@@ -36,13 +36,13 @@ def test_run_benchmark_against_the_llama_cpp_server_then_from_the_cache(llama_se
     run = load_run(res.path)
     assert res.requests_sent == 3 and res.errors == 0 and len(run.responses) == 3
     for r in run.responses:
-        assert r["response"] and r["usage"]["prompt_tokens"] > 100 and 0 < r["usage"]["completion_tokens"] <= 12
-        assert r["finish_reason"] in ("stop", "length") and r["latency_s"] > 0
-        assert r["rule"] in ("tag", "answer_colon", "mask", "exact", "last_label", "unparsed")
+        assert r.response and r.usage["prompt_tokens"] > 100 and 0 < r.usage["completion_tokens"] <= 12
+        assert r.finish_reason in ("stop", "length") and r.latency_s > 0
+        assert r.rule in ("tag", "answer_colon", "mask", "exact", "last_label", "unparsed")
     m = run.metrics.variants["A_5"]
     assert m["items"] == 3 and m["answered"] == 3
     # The same command into a new folder: every answer from the cache, zero requests.
     again = run_benchmark("ccr-member", ["A_5"], "openai/smollm2", out=tmp_path / "b", **opts)
     assert (again.requests_sent, again.cache_hits) == (0, 3)
-    assert [r["response"] for r in load_run(again.path).responses] == [r["response"] for r in run.responses]
-    assert Counter(r["source"] for r in load_run(again.path).responses) == {"cache": 3}
+    assert [r.response for r in load_run(again.path).responses] == [r.response for r in run.responses]
+    assert Counter(r.source for r in load_run(again.path).responses) == {"cache": 3}

@@ -11,6 +11,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from causalgraph.runlog import RunRecord
 from causalgraph.bench.progress import PROGRESS_INTERVAL, _Progress
 
 
@@ -32,7 +33,7 @@ def test_lines_come_at_most_every_interval_and_one_closes_the_job(gaps):
     expected, last = [], clock.now
     for n, gap in enumerate(gaps, start=1):
         clock.now += gap
-        bar.update({"usage": {"prompt_tokens": 3, "completion_tokens": 1}, "cost_usd": 0.5, "error": None})
+        bar.update(RunRecord("t", "v", "i", usage={"prompt_tokens": 3, "completion_tokens": 1}, cost_usd=0.5))
         if clock.now - last >= PROGRESS_INTERVAL:
             last = clock.now
             expected.append(n)
@@ -57,7 +58,7 @@ def test_a_terminal_gets_the_bar_and_a_disabled_progress_nothing():
     bar.close()
     quiet = io.StringIO()
     p = _Progress(3, False, "x", stream=quiet)
-    p.update({})
+    p.update(RunRecord("t", "v", "i"))
     p.close()
     assert quiet.getvalue() == ""
 

@@ -299,7 +299,7 @@ def test_a_run_retries_what_its_backend_says_is_worth_retrying_and_records_the_r
     backend = Overloaded()
     res = run_benchmark(YN_TASK, ["v_1"], "overloaded/m", items=yn_items(2, variants=("v_1",)), backend=backend,
                         out=tmp_path / "run", retry_base=0.0, retry_cap=0.0)
-    lines = {r["item_id"].rsplit("/", 1)[-1]: r for r in load_run(res.path).responses}
-    assert (lines["q000"]["attempts"], lines["q000"]["error"], lines["q000"]["label"]) == (2, None, "yes")
-    assert (lines["q001"]["attempts"], lines["q001"]["error"]) == (1, "RuntimeError: malformed")
+    lines = {r.item_id.rsplit("/", 1)[-1]: r for r in load_run(res.path).responses}
+    assert (lines["q000"].attempts, lines["q000"].error, lines["q000"].label) == (2, None, "yes")
+    assert (lines["q001"].attempts, lines["q001"].error) == (1, "RuntimeError: malformed")
     assert res.requests_sent == 3

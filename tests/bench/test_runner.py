@@ -25,20 +25,20 @@ def test_run_benchmark_oracle_scores_one_on_real_corri_items(climatecause_path, 
                         out=tmp_path / "run")
     run = load_run(res.path)
     # Repeated event pairs with the same gold share one request at temperature 0.
-    distinct = len({(r["variant"], r["prompt_sha256"], r["gold"]) for r in run.responses})
+    distinct = len({(r.variant, r.prompt_sha256, r.gold) for r in run.responses})
     assert len(run.responses) == 90 and res.requests_sent == distinct and res.cache_hits == 90 - distinct
     for v in ("0_1", "0_2", "0_3"):
         m = run.metrics.variants[v]
         assert (m["precision"], m["recall"], m["f1"], m["parse_failures"]) == (1.0, 1.0, 1.0, 0)
     # The oracle answers in each variant's own wording, and the parser maps it back.
-    words = {r["variant"]: set() for r in run.responses}
+    words = {r.variant: set() for r in run.responses}
     for r in run.responses:
-        words[r["variant"]].add(r["response"])
+        words[r.variant].add(r.response)
     assert words["0_2"] == {"<Answer>same</Answer>", "<Answer>opposite</Answer>"}
     assert words["0_3"] == {"<Answer>increase</Answer>", "<Answer>decrease</Answer>"}
     first = run.responses[0]
-    assert first["task"] == "corri" and first["gold"] in ("positive", "negative")
-    assert first["meta"]["statement_id"].startswith("cc-") and first["meta"]["cause"]
+    assert first.task == "corri" and first.gold in ("positive", "negative")
+    assert first.meta["statement_id"].startswith("cc-") and first.meta["cause"]
     assert run.manifest.dataset["sha256"] == sha256_file(climatecause_path)
     assert run.manifest.parameters["temperature"] == 0.0 and run.manifest.items == {"0_1": 30, "0_2": 30,
                                                                                           "0_3": 30}
@@ -53,7 +53,7 @@ def test_run_benchmark_rerun_resumes_and_a_new_run_is_served_by_the_cache(isolat
     assert json.loads((tmp_path / "a" / "metrics.json").read_text())["requests_sent"] == 0
     fresh = run_benchmark(YN_TASK, ["v_1", "v_2"], "mock/oracle", items=items, out=tmp_path / "b")
     assert (fresh.requests_sent, fresh.cache_hits) == (0, 24)
-    assert {r["source"] for r in load_run(tmp_path / "b").responses} == {"cache"}
+    assert {r.source for r in load_run(tmp_path / "b").responses} == {"cache"}
     assert load_run(tmp_path / "b").metrics.variants["v_1"]["f1"] == 1.0
 
 
@@ -70,7 +70,7 @@ def test_run_benchmark_cache_is_keyed_by_model_and_parameters(isolated_cache, tm
     no_cache = run_benchmark(YN_TASK, ["v_1"], "mock/constant", items=items, out=tmp_path / "d",
                              model_options={"text": "Yes"}, cache=False)
     assert no_cache.requests_sent == 4
-    assert [r["label"] for r in load_run(tmp_path / "b").responses] == ["no"] * 4
+    assert [r.label for r in load_run(tmp_path / "b").responses] == ["no"] * 4
 
 
 def test_run_benchmark_refuses_a_directory_of_another_model(isolated_cache, tmp_path):
@@ -89,7 +89,7 @@ def test_run_benchmark_flaky_backend_stops_after_max_attempts(isolated_cache, tm
                         retry_base=0.001, retry_cap=0.01)
     assert res.errors == 3 and res.requests_sent == 9
     run = load_run(res.path)
-    assert all("attempt 3 of 3" in r["error"] for r in run.responses)
+    assert all("attempt 3 of 3" in r.error for r in run.responses)
     # Nothing answered: no score (issue 35, 5), not recall 0.
     v = run.metrics.variants["v_1"]
     assert v["errors"] == 3 and v["n_scored"] == 0 and v["recall"] is None and v["f1"] is None
@@ -99,7 +99,7 @@ def test_run_benchmark_permanent_error_is_not_retried(isolated_cache, tmp_path):
     res = run_benchmark(YN_TASK, ["v_1"], "mock/flaky", items=yn_items(2, variants=("v_1",)), out=tmp_path / "a",
                         model_options={"pattern": "f"}, max_attempts=5)
     assert res.requests_sent == 2 and res.errors == 2
-    assert all("HTTP 400" in r["error"] for r in load_run(res.path).responses)
+    assert all("HTTP 400" in r.error for r in load_run(res.path).responses)
 
 
 class _CountingBackend(Backend):
@@ -132,8 +132,8 @@ def test_run_benchmark_prices_tokens_from_an_overriding_table(isolated_cache, tm
                         out=tmp_path / "a", model_options={"text": "Yes"},
                         prices={"constant": {"input": 1_000_000.0, "output": 2_000_000.0}})
     run = load_run(res.path)
-    tok_in = sum(r["usage"]["prompt_tokens"] for r in run.responses)
-    tok_out = sum(r["usage"]["completion_tokens"] for r in run.responses)
+    tok_in = sum(r.usage["prompt_tokens"] for r in run.responses)
+    tok_out = sum(r.usage["completion_tokens"] for r in run.responses)
     # The mocks count words: the prompt's, and one for "Yes".
     assert tok_in == sum(len(prompt_of(it).split()) for it in items)
     assert tok_out == 4 and run.metrics.tokens_in == tok_in
@@ -142,7 +142,7 @@ def test_run_benchmark_prices_tokens_from_an_overriding_table(isolated_cache, tm
 
 def test_run_benchmark_limit_takes_the_first_items_of_each_variant(isolated_cache, tmp_path):
     res = run_benchmark(YN_TASK, ["v_1", "v_2"], "mock/oracle", items=yn_items(12), out=tmp_path / "a", limit=5)
-    ids = Counter(r["variant"] for r in load_run(res.path).responses)
+    ids = Counter(r.variant for r in load_run(res.path).responses)
     assert ids == {"v_1": 5, "v_2": 5}
 
 
@@ -200,7 +200,7 @@ def test_run_benchmark_keeps_answers_a_parser_rejects_as_parse_failures(isolated
                         model_options={"text": "Yes"})
     run = load_run(res.path)
     assert res.errors == 0 and run.metrics.variants["v_1"]["parse_failures"] == 3
-    assert all(r["response"] == "Yes" and r["rule"].startswith("parse_error: cannot read") for r in run.responses)
+    assert all(r.response == "Yes" and r.rule.startswith("parse_error: cannot read") for r in run.responses)
 
 
 def test_arun_benchmark_progress_bar_shows_tokens_and_cost(isolated_cache, tmp_path, capsys):
@@ -256,12 +256,12 @@ def test_arun_benchmark_stops_when_the_backend_refuses_everything_and_resumes_la
         asyncio.run(arun_benchmark(cfg, items=yn_items(20), backend=broken, progress=False))
     assert broken.calls <= 2  # not 40 items x 5 attempts
     first = load_run(tmp_path / "a")
-    assert 1 <= len(first.attempts) <= 2 and all(r["error"] for r in first.attempts)
+    assert 1 <= len(first.attempts) <= 2 and all(r.error for r in first.attempts)
     assert first.metrics.pending == 40 - len(first.attempts) and first.metrics.items == len(first.attempts)
     fixed = _ToggleBackend(broken=False)
     res = asyncio.run(arun_benchmark(cfg, items=yn_items(20), backend=fixed, progress=False))
     assert res.requests_sent == 40 and res.errors == 0
-    answered = Counter(r["item_id"] for r in load_run(tmp_path / "a").attempts if not r["error"])
+    answered = Counter(r.item_id for r in load_run(tmp_path / "a").attempts if not r.error)
     assert len(answered) == 40 and set(answered.values()) == {1}
 
 

@@ -60,7 +60,7 @@ def servers():
 
 
 def _answered(run) -> Counter:
-    return Counter(r["item_id"] for r in run.attempts if not r["error"])
+    return Counter(r.item_id for r in run.attempts if not r.error)
 
 
 def test_a_run_stops_after_connection_failures_in_a_row_and_a_resume_finishes_it(servers, isolated_cache, tmp_path):
@@ -103,7 +103,7 @@ def test_the_count_is_of_failures_in_a_row_and_can_be_switched_off(servers, isol
                         retry_cap=0.002, max_attempts=3, max_connection_failures=0)
     assert res.errors == 3 and res.requests_sent == 9
     run = load_run(tmp_path / "off")
-    assert all("BackendUnreachable: connection to 127.0.0.1" in r["error"] for r in run.responses)
+    assert all("BackendUnreachable: connection to 127.0.0.1" in r.error for r in run.responses)
     # With a limit of 2 the same dead server stops the run at the second attempt: nothing is written.
     with pytest.raises(BackendUnreachable, match="2 connection failures in a row"):
         run_benchmark(YN_TASK, ["v_1"], "openai/standin-model", items=yn_items(3, variants=("v_1",)),

@@ -147,7 +147,7 @@ def test_report_reducers_on_a_run_counted_by_hand(tmp_path):
     run = load_run(_hand_run(tmp_path / "h"))
     assert run.epochs == 3 and len(run.samples) == 12 and len(run.responses) == 4
     # majority: yes, yes (1 of 3 epochs said no), no (a three-way tie: epoch 1's "no"), no
-    assert [r["label"] for r in run.responses] == ["yes", "yes", "no", "no"]
+    assert [r.label for r in run.responses] == ["yes", "yes", "no", "no"]
     maj = compute_metrics(run, n_boot=50).variants[HAND_VARIANT]
     assert (maj["precision"], maj["recall"], maj["f1"]) == (0.5, 0.5, 0.5)  # TP q0, FP q1, FN q2
     assert maj["agreement"]["identical"] == 0.25 and maj["agreement"]["fleiss_kappa"] == pytest.approx(-1 / 41)
@@ -192,7 +192,7 @@ def test_pass_k_of_a_set_valued_task_counts_exact_sets(climatecause_path, isolat
     run = load_run(res.path)
     exact = {}
     for r in run.samples:  # right when the parsed set is the gold set
-        exact.setdefault(r["item_id"], []).append(sorted(r["label"] or []) == sorted(r["gold"]))
+        exact.setdefault(r.item_id, []).append(sorted(r.label or []) == sorted(r.gold))
     expected = sum(all(v) for v in exact.values()) / len(exact)
     assert compute_metrics(run, reducer="pass^3").variants["A_1"]["pass"] == pytest.approx(expected)
     assert 0 < expected < 1

@@ -29,7 +29,7 @@ def _fault_of(prompt: str) -> str:
 
 
 def _answered_lines(run) -> Counter:
-    return Counter((r["variant"], r["item_id"]) for r in run.attempts if not r["error"])
+    return Counter((r.variant, r.item_id) for r in run.attempts if not r.error)
 
 
 def test_run_benchmark_completes_under_faults_with_each_item_answered_once(standin, isolated_cache, tmp_path):
@@ -49,7 +49,7 @@ def test_run_benchmark_completes_under_faults_with_each_item_answered_once(stand
     assert res.errors == 0 and run.metrics.errors == 0
     # Every failed first attempt was retried, within the bound on attempts.  (A loaded machine can
     # also time out an ordinary first request, so "exactly one retry each" would be flaky.)
-    attempts = {r["item_id"]: r["attempts"] for r in run.responses}
+    attempts = {r.item_id: r.attempts for r in run.responses}
     for it in items:
         kind = _fault_of(prompt_of(it))
         assert 1 + (kind != "ok") <= attempts[it.id] <= 4, (kind, attempts[it.id])
@@ -73,9 +73,9 @@ def test_run_benchmark_bounds_retries_and_records_errors_then_resume_fills_them(
     assert res.errors == 4
     assert res.requests_sent == (len(items) - 4) + 4 * 3  # three attempts each, then it stops
     run = load_run(res.path)
-    failed = [r for r in run.responses if r["error"]]
-    assert len(failed) == 4 and all("HTTP 500" in r["error"] and "attempt 3 of 3" in r["error"] for r in failed)
-    assert all(r["label"] is None and r["attempts"] == 3 for r in failed)
+    failed = [r for r in run.responses if r.error]
+    assert len(failed) == 4 and all("HTTP 500" in r.error and "attempt 3 of 3" in r.error for r in failed)
+    assert all(r.label is None and r.attempts == 3 for r in failed)
     assert run.metrics.errors == 4 and run.metrics.answered == len(items) - 4
 
     # The server recovers; the same command asks only the four failed items again.
@@ -102,7 +102,7 @@ def test_api_key_never_reaches_a_written_file(standin, isolated_cache, tmp_path,
     # The key was really used (so its absence below means something) and the 401 answers echoed it.
     assert f"Bearer {key}" in standin.auth_headers
     run = load_run(tmp_path / "run")
-    errs = [r["error"] for r in run.responses if r["error"]]
+    errs = [r.error for r in run.responses if r.error]
     assert len(errs) == 1 and "HTTP 401" in errs[0] and "[redacted]" in errs[0]
     assert len(run.responses) < len(items)  # the rest was not asked
     written = list((tmp_path / "run").rglob("*")) + list(isolated_cache.rglob("*"))

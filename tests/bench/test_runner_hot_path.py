@@ -72,8 +72,9 @@ def test_lines_taken_as_written_read_as_the_record_schema_reads_them(tmp_path_fa
     manifest = {"task": "t", "epochs": 5}
     expected = [RunRecord.from_dict(json.loads(json.dumps(r))).to_dict() for r in recs]
     got = store.checked_lines(manifest)
-    assert got == expected
-    assert [list(g) for g in got] == [list(e) for e in expected]  # key order too
+    assert all(isinstance(g, RunRecord) for g in got)
+    assert [g.to_dict() for g in got] == expected
+    assert [list(g.to_dict()) for g in got] == [list(e) for e in expected]  # key order too
 
 
 def _metrics_bytes(m):
@@ -100,8 +101,8 @@ def test_a_run_scored_from_memory_is_the_run_read_from_its_folder(isolated_cache
     # the cached run's lines carry the first run's answers, keys and prompt hashes
     a, b = load_run(first.path).responses, load_run(cached.path).responses
     strip = ("source", "attempts", "time", "latency_s", "cost_usd")
-    assert [{k: v for k, v in r.items() if k not in strip} for r in a] == \
-        [{k: v for k, v in r.items() if k not in strip} for r in b]
+    assert [{k: v for k, v in r.to_dict().items() if k not in strip} for r in a] == \
+        [{k: v for k, v in r.to_dict().items() if k not in strip} for r in b]
 
 
 def test_a_line_another_writer_appended_makes_the_store_read_the_file_again(tmp_path):
@@ -112,11 +113,11 @@ def test_a_line_another_writer_appended_makes_the_store_read_the_file_again(tmp_
     store.keep_lines(store.checked_lines(manifest))
     store.append([RunRecord(task="t", variant="v", item_id="b").to_dict()])
     RunStore(tmp_path).append([RunRecord(task="t", variant="v", item_id="c").to_dict()])  # not through `store`
-    assert [r["item_id"] for r in store.load().attempts] == ["a", "b", "c"]
+    assert [r.item_id for r in store.load().attempts] == ["a", "b", "c"]
     store.keep_lines(store.checked_lines(manifest))
     store.append([RunRecord(task="t", variant="v", item_id="d", meta=None).to_dict()])
     run = store.load()
-    assert [r["item_id"] for r in run.attempts] == ["a", "b", "c", "d"]
+    assert [r.item_id for r in run.attempts] == ["a", "b", "c", "d"]
     assert run.attempts == RunStore(tmp_path).load().attempts  # meta None read back as {} either way
 
 
@@ -147,7 +148,7 @@ def _bootstrap_as_before(records, metric, *, kind, labels, positive=None, n_boot
     for s, members in enumerate(groups):
         for i in members:
             r = records[i]
-            per[s, idx[r.get("gold")], idx.get(r.get("label"), k)] += 1
+            per[s, idx[r.gold], idx.get(r.label, k)] += 1
     rng = np.random.default_rng(seed)
     weights = rng.multinomial(len(groups), np.full(len(groups), 1.0 / len(groups)), size=n_boot)
     mats = np.einsum("bs,sij->bij", weights, per)
@@ -193,7 +194,7 @@ def test_bootstrap_intervals_are_those_of_the_loop_they_replace(rows, seed):
     from causalgraph.bench.scoring import bootstrap_interval, score_records
     from causalgraph.tasks import get_task
 
-    recs = [{"item_id": f"i{n}", "gold": g, "label": lab, "meta": {"statement_id": f"s{sid}"}, "rule": "r"}
+    recs = [RunRecord(YN_TASK, "v_1", f"i{n}", gold=g, label=lab, meta={"statement_id": f"s{sid}"}, rule="r")
             for n, (sid, g, lab) in enumerate(rows)]
     def same(a, b):  # equal to the last bits (the widening is computed in another order), NaN as NaN
         return a is b or (a is not None and b is not None and len(a) == len(b) and all(

@@ -55,9 +55,9 @@ def test_run_killed_with_sigkill_resumes_without_doubling(climatecause_path, tmp
     done = subprocess.run(_cmd(out, climatecause_path), env=env, cwd=tmp_path, capture_output=True, timeout=120)
     assert done.returncode == 0, done.stderr.decode()
     run = load_run(out)
-    counts = Counter((r["variant"], r["item_id"]) for r in run.attempts)
+    counts = Counter((r.variant, r.item_id) for r in run.attempts)
     assert len(counts) == 120 and set(counts.values()) == {1}
-    assert all(not r["error"] for r in run.responses)
+    assert all(not r.error for r in run.responses)
     # What finished before the kill was skipped; in-flight requests of the killed process were in the
     # cache only if they finished, so the second process sent at most the rest.
     metrics = json.loads((out / "metrics.json").read_text())

@@ -36,10 +36,10 @@ def test_the_oracle_scores_accuracy_one_and_every_record_keeps_continuations_log
     run = load_run(res.path)
     assert len(run.responses) == 30
     for r in run.responses:
-        assert r["method"] == "loglik" and r["rule"] == "loglik-acc" and r["label"] == r["gold"]
-        assert r["continuations"] == {"start": "start", "middle": "middle", "end": "end", "none": "none"}
-        assert r["logprobs"][r["gold"]] == 0.0 and r["probs"][r["gold"]] == 1.0
-        assert sum(r["probs"].values()) == pytest.approx(1.0) and r["response"] == r["gold"]
+        assert r.method == "loglik" and r.rule == "loglik-acc" and r.label == r.gold
+        assert r.continuations == {"start": "start", "middle": "middle", "end": "end", "none": "none"}
+        assert r.logprobs[r.gold] == 0.0 and r.probs[r.gold] == 1.0
+        assert sum(r.probs.values()) == pytest.approx(1.0) and r.response == r.gold
     s = res.metrics.variants["A_5"]
     assert s["loglik"]["acc"] == 1.0 and s["loglik"]["acc_norm"] == 1.0 and s["accuracy"] == 1.0
     assert s["loglik"]["scores_rule"] == "acc" and set(s["loglik"]["rules"]) == {"acc", "acc_norm"}
@@ -66,13 +66,13 @@ def test_mock_noisy_puts_its_mass_on_a_seeded_wrong_label_with_probability_flip(
     other = run_benchmark("ccr-position", ["A_5"], "mock/noisy", model_options={"flip": 0.3, "salt": "7"},
                           out=tmp_path / "c", cache=False, **opts)
     ra, rb, rc = (load_run(x.path).responses for x in (a, again, other))
-    wrong = [r for r in ra if r["label"] != r["gold"]]
+    wrong = [r for r in ra if r.label != r.gold]
     # Seeded: the same wrong labels every time; another salt draws others.
-    assert [r["label"] for r in ra] == [r["label"] for r in rb] != [r["label"] for r in rc]
+    assert [r.label for r in ra] == [r.label for r in rb] != [r.label for r in rc]
     # 400 draws of probability 0.3: within four standard deviations (sd = sqrt(400·0.3·0.7) ≈ 9.2).
     assert abs(len(wrong) - 120) < 37
     for r in wrong:
-        assert r["probs"][r["label"]] == 1.0 and r["probs"][r["gold"]] == 0.0
+        assert r.probs[r.label] == 1.0 and r.probs[r.gold] == 0.0
     # All mass on one label: confidence 1 everywhere, so ECE is the error rate and Brier twice it.
     err = len(wrong) / len(ra)
     cal = a.metrics.variants["A_5"]["calibration"]
@@ -145,7 +145,7 @@ def test_a_second_loglik_run_is_answered_from_the_cache(climatecause_path, tmp_p
     first = run_benchmark("reachability", ["A_1"], "mock/oracle", out=tmp_path / "a", **opts)
     second = run_benchmark("reachability", ["A_1"], "mock/oracle", out=tmp_path / "b", **opts)
     assert second.requests_sent == 0 and second.cache_hits == 10
-    strip = lambda rs: [{k: v for k, v in r.items() if k not in ("time", "source", "attempts", "latency_s")}  # noqa
+    strip = lambda rs: [{k: v for k, v in r.to_dict().items() if k not in ("time", "source", "attempts", "latency_s")}  # noqa
                         for r in rs]
     assert strip(load_run(first.path).responses) == strip(load_run(second.path).responses)
 
@@ -161,7 +161,7 @@ def test_retries_apply_to_scoring_as_to_generation(climatecause_path, tmp_path):
     res = run_benchmark("ccr-member", ["A_5"], "mock/flaky", data=str(climatecause_path), limit=4, method="loglik",
                         model_options={"pattern": "xs."}, retry_base=0.0, retry_cap=0.0, out=tmp_path / "r")
     run = load_run(res.path)
-    assert all(r["attempts"] == 3 and not r["error"] and r["label"] == r["gold"] for r in run.responses)
+    assert all(r.attempts == 3 and not r.error and r.label == r.gold for r in run.responses)
 
 
 def test_bench_plan_under_loglik_counts_no_output_and_refuses_what_the_run_refuses(climatecause_path):
@@ -207,12 +207,12 @@ def test_a_loglik_run_killed_with_sigkill_resumes_without_doubling(climatecause_
     done = subprocess.run(cmd, env=env, cwd=tmp_path, capture_output=True, timeout=120)
     assert done.returncode == 0, done.stderr.decode()
     run = load_run(out)
-    counts = Counter((r["variant"], r["item_id"]) for r in run.attempts)
+    counts = Counter((r.variant, r.item_id) for r in run.attempts)
     assert len(counts) == 120 and set(counts.values()) == {1}
     metrics = json.loads((out / "metrics.json").read_text())
     assert metrics["skipped"] == killed_at
     assert all(metrics["variants"][v]["loglik"]["acc"] == 1.0 for v in ("A_5", "SN_5"))
-    assert all(r["method"] == "loglik" and math.isclose(sum(r["probs"].values()), 1.0) for r in run.responses)
+    assert all(r.method == "loglik" and math.isclose(sum(r.probs.values()), 1.0) for r in run.responses)
 
 
 def test_stats_mcnemar_pairs_a_generated_and_a_loglik_run_on_correctness(climatecause_path, tmp_path):
@@ -224,9 +224,9 @@ def test_stats_mcnemar_pairs_a_generated_and_a_loglik_run_on_correctness(climate
                         out=tmp_path / "g", **opts)
     ll = run_benchmark("ccr-position", ["A_5"], "mock/noisy", method="loglik", model_options={"flip": 0.2, "salt": "3"},
                        out=tmp_path / "l", **opts)
-    right = lambda r: r["label"] is not None and r["label"] == r["gold"]  # noqa: E731
-    a = {r["item_id"]: right(r) for r in load_run(gen.path).responses}
-    b = {r["item_id"]: right(r) for r in load_run(ll.path).responses}
+    right = lambda r: r.label is not None and r.label == r.gold  # noqa: E731
+    a = {r.item_id: right(r) for r in load_run(gen.path).responses}
+    b = {r.item_id: right(r) for r in load_run(ll.path).responses}
     nb = sum(1 for k in a if a[k] and not b[k])
     nc = sum(1 for k in a if b[k] and not a[k])
     table = mcnemar_runs(gen.path, ll.path)

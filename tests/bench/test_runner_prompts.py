@@ -32,7 +32,7 @@ def _run(out, climatecause_path, **kw):
 
 
 def _keys(path):
-    return {r["item_id"]: (r["request_key"], r["prompt_sha256"]) for r in load_run(path).responses}
+    return {r.item_id: (r.request_key, r.prompt_sha256) for r in load_run(path).responses}
 
 
 def test_a_tables_run_asks_the_requests_runs_before_the_authors_catalog_asked(climatecause_path, isolated_cache,
@@ -41,7 +41,7 @@ def test_a_tables_run_asks_the_requests_runs_before_the_authors_catalog_asked(cl
     keys = _keys(res.path)
     assert {k: keys[k] for k in KEYS_AT_459C51C} == KEYS_AT_459C51C
     assert load_run(res.path).manifest.prompts == "tables"
-    assert all("prompts" not in r["meta"] for r in load_run(res.path).responses)
+    assert all("prompts" not in r.meta for r in load_run(res.path).responses)
 
 
 def test_the_default_run_sends_the_authors_prompts_and_records_the_catalog(climatecause_path, isolated_cache,
@@ -50,7 +50,7 @@ def test_the_default_run_sends_the_authors_prompts_and_records_the_catalog(clima
     res = _run(tmp_path / "a", climatecause_path)
     run = load_run(res.path)
     assert run.manifest.prompts == "authors"
-    assert all(r["meta"]["prompts"] == "authors" for r in run.responses)
+    assert all(r.meta["prompts"] == "authors" for r in run.responses)
     authors = _keys(res.path)
     assert set(authors) == set(tables)  # the same items under both catalogs
     changed = {k.split("/")[1] for k in authors if authors[k][1] != tables[k][1]}

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from causalgraph.bench.scoring import aggregate_strategies, bootstrap_interval, multiclass_scores
+from causalgraph.runlog import RunRecord
 from causalgraph.scoring.scores import binary_scores
 from causalgraph.tasks.climatecause import authors_position_score, variant_strategy
 
@@ -131,7 +132,7 @@ def test_aggregate_strategies_reproduces_table_4_from_tables_19_and_20(task):
 
 def _records(groups):
     """groups: list of (statement id, [(gold, pred), ...])."""
-    return [{"item_id": f"{sid}-{i}", "gold": g, "label": p, "meta": {"statement_id": sid}}
+    return [RunRecord("t", "v", f"{sid}-{i}", gold=g, label=p, meta={"statement_id": sid})
             for sid, pairs in groups for i, (g, p) in enumerate(pairs)]
 
 
@@ -151,7 +152,7 @@ def test_bootstrap_interval_is_reproducible_and_contains_the_estimate():
     recs = _records(groups)
     a = bootstrap_interval(recs, "macro_f1", kind="multiclass", labels=POS, n_boot=300, seed=7)
     b = bootstrap_interval(recs, "macro_f1", kind="multiclass", labels=POS, n_boot=300, seed=7)
-    point = multiclass_scores([r["gold"] for r in recs], [r["label"] for r in recs], POS)["macro_f1"]
+    point = multiclass_scores([r.gold for r in recs], [r.label for r in recs], POS)["macro_f1"]
     assert a == b and a[0] < point < a[1]
 
 

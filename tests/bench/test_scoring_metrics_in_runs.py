@@ -12,6 +12,7 @@ from sklearn.metrics import balanced_accuracy_score, matthews_corrcoef
 from causalgraph.bench.scoring import compute_metrics, scoring_metric_scores
 from causalgraph.cli import main
 from causalgraph.errors import ConfigError
+from causalgraph.runlog import RunRecord
 from causalgraph.runlog.store import load_run
 from causalgraph.scoring.scoring_metrics import get_scoring_metric
 from causalgraph.stats.compare import compare_runs, confusion_influence, f1_influence
@@ -67,8 +68,8 @@ def test_unasked_the_metrics_are_those_of_before_and_asked_only_keys_are_added(t
     assert {k: v for k, v in asked.to_dict().items() if k not in ("variants", "strategies", "scoring_metrics")} == \
         {k: v for k, v in plain.to_dict().items() if k not in ("variants", "strategies")}
     recs = run.records("A_5")
-    gold = [r["gold"] for r in recs]
-    pred = [r["label"] if r["label"] is not None else "unparsed" for r in recs]
+    gold = [r.gold for r in recs]
+    pred = [r.label if r.label is not None else "unparsed" for r in recs]
     assert v1["scoring_metrics"]["mcc"] == pytest.approx(matthews_corrcoef(gold, pred))
     with pytest.warns(UserWarning):  # scikit-learn: "unparsed" is a predicted class no gold item has
         assert v1["scoring_metrics"]["balanced_accuracy"] == pytest.approx(balanced_accuracy_score(gold, pred))
@@ -105,7 +106,7 @@ def test_what_a_run_cannot_support_is_refused_in_one_line(tmp_path, two_runs):
 
 
 def test_few_statements_give_the_value_and_no_interval_with_a_note():
-    recs = [{"gold": g, "label": a, "meta": {"statement_id": f"s{i % 5}"}}
+    recs = [RunRecord("ccr-member", "A_5", f"i{i}", gold=g, label=a, meta={"statement_id": f"s{i % 5}"})
             for i, (g, a) in enumerate([("yes", "yes"), ("no", "no"), ("yes", "no"), ("no", "no")] * 5)]
     out = scoring_metric_scores(recs, get_task("ccr-member"), [get_scoring_metric("balanced_accuracy")])
     assert out["scoring_metrics"] == {"balanced_accuracy": 0.75} and out["scoring_metrics_ci95"] == {
@@ -122,7 +123,7 @@ def test_each_metric_has_the_minimum_its_simulation_supports():
 
     assert DEFAULT_MIN_STATEMENTS == MIN_STATEMENTS_INTERVAL == get_scoring_metric("mcc").min_statements
     assert get_scoring_metric("balanced_accuracy").min_statements == 63
-    recs = [{"gold": g, "label": a, "meta": {"statement_id": f"s{i // 4}"}}
+    recs = [RunRecord("ccr-member", "A_5", f"i{i}", gold=g, label=a, meta={"statement_id": f"s{i // 4}"})
             for i, (g, a) in enumerate([("yes", "yes"), ("no", "no"), ("yes", "no"), ("no", "yes")] * 40)]
     out = scoring_metric_scores(recs, get_task("ccr-member"), [get_scoring_metric("mcc"),
                                                                get_scoring_metric("balanced_accuracy")], n_boot=200)
@@ -164,8 +165,8 @@ def test_stats_compare_adds_each_metrics_difference_and_its_interval(two_runs):
     t = compare_runs(list(two_runs), by="model", scoring_metrics=["mcc"])
     [row] = t.to_dict(orient="records")
     ra, rb = load_run(two_runs[0]).records("A_5"), load_run(two_runs[1]).records("A_5")
-    want_a = matthews_corrcoef([r["gold"] for r in ra], [r["label"] or "unparsed" for r in ra])
-    want_b = matthews_corrcoef([r["gold"] for r in rb], [r["label"] or "unparsed" for r in rb])
+    want_a = matthews_corrcoef([r.gold for r in ra], [r.label or "unparsed" for r in ra])
+    want_b = matthews_corrcoef([r.gold for r in rb], [r.label or "unparsed" for r in rb])
     assert (row["mcc_a"], row["mcc_b"]) == (pytest.approx(want_a), pytest.approx(want_b))
     assert row["mcc_diff"] == pytest.approx(want_b - want_a)
     assert row["mcc_ci_low"] < row["mcc_diff"] < row["mcc_ci_high"]
@@ -192,7 +193,7 @@ def test_an_arm_that_answered_nothing_has_no_scoring_metric_in_stats_compare(tmp
         orient="records")
     ra = load_run(two_runs[0]).records("A_5")
     with pytest.warns(UserWarning):
-        want_a = balanced_accuracy_score([r["gold"] for r in ra], [r["label"] or "unparsed" for r in ra])
+        want_a = balanced_accuracy_score([r.gold for r in ra], [r.label or "unparsed" for r in ra])
     assert row["balanced_accuracy_a"] == pytest.approx(want_a)
     assert all(row[f"{m}_{c}"] is None for m in ("balanced_accuracy", "mcc")
                for c in ("b", "diff", "ci_low", "ci_high"))

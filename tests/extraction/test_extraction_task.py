@@ -118,10 +118,13 @@ def test_run_extraction_end_to_end_with_smollm2(tmp_path, pubmed_test, smollm2_g
 
 def test_records_to_predictions_follows_the_given_row_order_not_completion_order():
     from causalgraph.extraction.predictions import records_to_predictions
+    from causalgraph.runlog import RunRecord
 
-    recs = [{"meta": {"s/n": sn, "pairs": [{"cause": "a", "effect": "b"}]}, "label": [], "rule": "none-stated",
-             "error": None} for sn in ("3", "1", "2")]
-    recs.append({"meta": {"s/n": "4"}, "label": None, "rule": None, "error": "timeout"})
+    recs = [RunRecord("pubmedcausal-extract", "zero-shot", f"pmc-{sn}",
+                      meta={"s/n": sn, "pairs": [{"cause": "a", "effect": "b"}]}, label=[], rule="none-stated",
+                      error=None) for sn in ("3", "1", "2")]
+    recs.append(RunRecord("pubmedcausal-extract", "zero-shot", "pmc-4", meta={"s/n": "4"}, label=None, rule=None,
+                          error="timeout"))
     preds, gold = records_to_predictions(recs, order=["1", "2", "3", "4"])
     assert list(preds.rows) == ["1", "2", "3"] and list(gold.rows) == ["1", "2", "3"]
     assert gold.n_pairs == 3 and preds.n_pairs == 0 and not preds.rows["1"].null

@@ -49,19 +49,19 @@ def test_an_imported_log_is_a_run_with_the_runners_records(member, climatecause_
     task, items, res = member["task"], member["items"], member["res"]
     run = load_run(res.path)
     assert (res.written, res.skipped, res.errors) == (N, 0, 0)
-    assert [r["item_id"] for r in run.responses] == sorted(it.id for it in items)
+    assert [r.item_id for r in run.responses] == sorted(it.id for it in items)
     # A run of causalgraph's own runner on the same items: the same record fields, prompt hashes, golds, meta.
     oracle = load_run(run_benchmark("ccr-member", ["A_5"], "mock/oracle", data=str(climatecause_path), limit=N,
                                     out=tmp_path / "oracle").path)
     for mine, theirs in zip(run.responses, oracle.responses):
-        assert list(mine) == list(theirs)
+        assert list(mine.to_dict()) == list(theirs.to_dict())
         for key in ("task", "variant", "item_id", "gold", "meta", "prompt_sha256"):
-            assert mine[key] == theirs[key]
+            assert getattr(mine, key) == getattr(theirs, key)
     by_id = {it.id: it for it in items}
     for r in run.responses:
-        text, label = planned_answer(task, by_id[r["item_id"]])
-        assert (r["response"], r["label"], r["source"], r["error"]) == (text, label, "inspect", None)
-        assert r["usage"]["completion_tokens"] == 3
+        text, label = planned_answer(task, by_id[r.item_id])
+        assert (r.response, r.label, r.source, r.error) == (text, label, "inspect", None)
+        assert r.usage["completion_tokens"] == 3
     m = run.manifest
     assert (m.task, m.variants, m.model, m.items) == ("ccr-member", ["A_5"], "mockllm/model", {"A_5": N})
     assert m.parameters["temperature"] == 0.0 and m.parameters["backend_identity"]["provider"] == "inspect"
@@ -150,8 +150,8 @@ def test_a_failed_sample_is_a_failed_line_counted_as_wrong(climatecause_path, tm
                         retry_on_error=0)
     res = import_inspect_log(log.location, tmp_path / "run")
     assert (res.written, res.errors) == (8, 1)
-    rec = next(r for r in load_run(res.path).responses if r["item_id"] == items[3].id)
-    assert rec["response"] is None and rec["label"] is None and "the model server went away" in rec["error"]
+    rec = next(r for r in load_run(res.path).responses if r.item_id == items[3].id)
+    assert rec.response is None and rec.label is None and "the model server went away" in rec.error
     s = res.metrics.variants["A_5"]
     assert (s["items"], s["answered"], s["errors"]) == (8, 7, 1)
 
@@ -166,7 +166,7 @@ def test_logs_it_cannot_hold_as_one_run_are_refused_with_the_reason(climatecause
                    limit=3, epochs=2)
     res = import_inspect_log(log.location, tmp_path / "run", epoch=2)
     assert res.written == 3 and load_run(res.path).manifest.inspect["epoch"] == 2
-    assert "epoch" not in load_run(res.path).responses[0]
+    assert load_run(res.path).responses[0].epoch is None and "epoch" not in load_run(res.path).responses[0].to_dict()
     # A log of some other inspect task: its samples name no causalgraph item.
     other = run_eval(InspectTask(dataset=[Sample(input="Hi?", target="Hello", id="s1")]),
                      mock_model(lambda prompt: "Hello"), tmp_path / "other")
@@ -184,11 +184,11 @@ def test_a_log_with_epochs_imports_as_a_run_with_epochs(climatecause_path, tmp_p
     res = import_inspect_log(log.location, tmp_path / "run")
     run = load_run(res.path)
     assert res.written == 12 and run.epochs == 3 and run.manifest.inspect["epochs"] == [1, 2, 3]
-    assert sorted((r["item_id"], r["epoch"]) for r in run.samples) == sorted((it.id, e) for it in items
+    assert sorted((r.item_id, r.epoch) for r in run.samples) == sorted((it.id, e) for it in items
                                                                                for e in (1, 2, 3))
     # mockllm answers from the prompt alone: every epoch the same answer, the planned one.
     planned = {it.id: planned_answer(task, it)[1] for it in items}
-    assert all(r["label"] == planned[r["item_id"]] for r in run.samples)
+    assert all(r.label == planned[r.item_id] for r in run.samples)
     assert res.metrics.variants["A_5"]["agreement"]["identical"] == 1.0
     # Importing again adds nothing.
     assert import_inspect_log(log.location, tmp_path / "run").written == 0

@@ -75,10 +75,10 @@ def test_inspect_eval_on_the_command_line_asks_and_scores_what_bench_run_does(cl
     capsys.readouterr()
     mine, theirs = load_run(ours.path), load_run(tmp_path / "imported")
     # The same items, asked with the same messages at temperature 0, answered and read alike.
-    assert [r["item_id"] for r in theirs.responses] == [r["item_id"] for r in mine.responses]
+    assert [r.item_id for r in theirs.responses] == [r.item_id for r in mine.responses]
     for a, b in zip(mine.responses, theirs.responses):
-        assert (a["prompt_sha256"], a["response"], a["label"], a["rule"]) == \
-            (b["prompt_sha256"], b["response"], b["label"], b["rule"])
+        assert (a.prompt_sha256, a.response, a.label, a.rule) == \
+            (b.prompt_sha256, b.response, b.label, b.rule)
     sent = {name: [(json.dumps(b["messages"], sort_keys=True), b.get("temperature")) for b in bs]
             for name, bs in bodies.items()}
     # inspect asks every sample; at temperature 0 the runner asks an item whose prompt it has already
@@ -122,11 +122,11 @@ def test_inspect_and_bench_run_get_the_same_greedy_answers_from_llama_cpp(llama_
     assert log.status == "success", log.error
     imported = import_inspect_log(log.location, tmp_path / "imported")
     mine, theirs = load_run(ours.path), load_run(imported.path)
-    assert [r["item_id"] for r in theirs.responses] == [r["item_id"] for r in mine.responses]
+    assert [r.item_id for r in theirs.responses] == [r.item_id for r in mine.responses]
     for a, b in zip(mine.responses, theirs.responses):
-        assert a["response"] and a["prompt_sha256"] == b["prompt_sha256"]
-        assert (b["response"], b["label"], b["rule"]) == (a["response"], a["label"], a["rule"])
-        assert b["usage"] == a["usage"]
+        assert a.response and a.prompt_sha256 == b.prompt_sha256
+        assert (b.response, b.label, b.rule) == (a.response, a.label, a.rule)
+        assert b.usage == a.usage
     ra, rb = _report(ours.path, capsys), _report(imported.path, capsys)
     for key in ("items", "answered", "parse_failures", "precision", "recall", "f1", "accuracy"):
         assert rb["A_5"][key] == ra["A_5"][key]

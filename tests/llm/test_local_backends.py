@@ -19,11 +19,11 @@ pytestmark = [pytest.mark.model, pytest.mark.slow, pytest.mark.timeout(600)]
 
 
 def _check_records(run, n, max_tokens):
-    assert len(run.responses) == n and not any(r["error"] for r in run.responses)
+    assert len(run.responses) == n and not any(r.error for r in run.responses)
     for r in run.responses:
-        assert r["response"].strip() and r["usage"]["prompt_tokens"] > 50
-        assert 0 < r["usage"]["completion_tokens"] <= max_tokens and r["finish_reason"] in ("stop", "length")
-        assert r["rule"] in ("tag", "answer_colon", "mask", "exact", "last_label", "unparsed", "empty")
+        assert r.response.strip() and r.usage["prompt_tokens"] > 50
+        assert 0 < r.usage["completion_tokens"] <= max_tokens and r.finish_reason in ("stop", "length")
+        assert r.rule in ("tag", "answer_colon", "mask", "exact", "last_label", "unparsed", "empty")
 
 
 def test_llamacpp_backend_runs_end_to_end_greedily_and_repeatably(climatecause_path, tmp_path, monkeypatch):
@@ -41,7 +41,7 @@ def test_llamacpp_backend_runs_end_to_end_greedily_and_repeatably(climatecause_p
     a = load_run(first.path)
     _check_records(a, 3, 8)
     # Temperature 0 is greedy: the same answers every time.
-    assert [r["response"] for r in load_run(second.path).responses] == [r["response"] for r in a.responses]
+    assert [r.response for r in load_run(second.path).responses] == [r.response for r in a.responses]
     assert (first.requests_sent, second.requests_sent, again.requests_sent, again.cache_hits) == (3, 3, 0, 3)
     assert a.manifest.parameters["backend_identity"]["model"] == "SmolLM2-135M-Instruct.Q4_1.gguf"
 

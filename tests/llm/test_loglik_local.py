@@ -45,23 +45,23 @@ def test_hf_loglik_scores_equal_an_independent_forward_pass_on_24_items_of_two_v
         spec = get_task(run.task)
         items = {it.id: it for it in spec.build_items(__import__("causalgraph").datasets.load_corpus(
             str(climatecause_path)), run.variants[0])}
-        assert len(run.responses) == 12 and not any(r["error"] for r in run.responses)
+        assert len(run.responses) == 12 and not any(r.error for r in run.responses)
         for r in run.responses:
-            pairs.append((items[r["item_id"]].messages(), r["continuations"]))
+            pairs.append((items[r.item_id].messages(), r.continuations))
             recs.append(r)
     assert len(recs) == 24
     # The multi-token variant really has continuations of several tokens (the second pass is exercised).
     assert recs[-1]["continuations"]["start"] == "<Answer>start</Answer>"
     ref = reference_logprobs(pairs)
-    worst = max(abs(r["logprobs"][k] - ref_i[k]) for r, ref_i in zip(recs, ref) for k in ref_i)
+    worst = max(abs(r.logprobs[k] - ref_i[k]) for r, ref_i in zip(recs, ref) for k in ref_i)
     assert worst < 1e-4, worst
     for r, ref_i in zip(recs, ref):
         # The label is the acc choice, the probabilities a softmax over the choices.
-        assert r["label"] == max(ref_i, key=lambda k: ref_i[k])
+        assert r.label == max(ref_i, key=lambda k: ref_i[k])
         z = math.fsum(math.exp(v) for v in ref_i.values())
         for k, v in ref_i.items():
-            assert r["probs"][k] == pytest.approx(math.exp(v) / z, abs=1e-4)
-        assert r["method"] == "loglik" and r["rule"] == "loglik-acc" and r["usage"]["completion_tokens"] == 0
+            assert r.probs[k] == pytest.approx(math.exp(v) / z, abs=1e-4)
+        assert r.method == "loglik" and r.rule == "loglik-acc" and r.usage["completion_tokens"] == 0
 
 
 def test_hf_loglik_gives_the_same_scores_alone_as_in_a_padded_batch(tmp_path):
@@ -102,13 +102,13 @@ def test_llamacpp_loglik_scores_the_same_items_as_hf_with_nearly_the_same_labels
     hf = run_benchmark("ccr-eci-position", ["0_4"], "hf/smollm2", model_options={"threads": 2}, out=tmp_path / "h",
                        **opts)
     a, b = load_run(ll.path).responses, load_run(hf.path).responses
-    assert len(a) == len(b) == 12 and not any(r["error"] for r in a)
+    assert len(a) == len(b) == 12 and not any(r.error for r in a)
     for x, y in zip(a, b):
-        assert x["continuations"] == y["continuations"] and x["usage"]["prompt_tokens"] == y["usage"]["prompt_tokens"]
-        assert all(v < 0 for v in x["logprobs"].values())
+        assert x.continuations == y["continuations"] and x.usage["prompt_tokens"] == y["usage"]["prompt_tokens"]
+        assert all(v < 0 for v in x.logprobs.values())
         # The same weights, quantised (Q4_1, 8-bit activations) against dequantised float32: close, not equal.
-        assert max(abs(x["logprobs"][k] - y["logprobs"][k]) for k in x["logprobs"]) < 1.5
-    assert sum(x["label"] == y["label"] for x, y in zip(a, b)) >= 10
+        assert max(abs(x.logprobs[k] - y["logprobs"][k]) for k in x.logprobs) < 1.5
+    assert sum(x.label == y["label"] for x, y in zip(a, b)) >= 10
 
 
 def test_the_llama_cpp_server_scores_continuations_like_the_in_process_backend(climatecause_path, tmp_path,
@@ -126,10 +126,10 @@ def test_the_llama_cpp_server_scores_continuations_like_the_in_process_backend(c
     local = run_benchmark("ccr-member", ["A_5"], "llamacpp/smollm2", model_options={"n_threads": 2, "n_ctx": 2048},
                           out=tmp_path / "l", **opts)
     a, b = load_run(srv.path).responses, load_run(local.path).responses
-    assert len(a) == 6 and not any(r["error"] for r in a)
+    assert len(a) == 6 and not any(r.error for r in a)
     for x, y in zip(a, b):
-        assert x["label"] == y["label"]
-        assert max(abs(x["logprobs"][k] - y["logprobs"][k]) for k in x["logprobs"]) < 0.05
+        assert x.label == y["label"]
+        assert max(abs(x.logprobs[k] - y["logprobs"][k]) for k in x.logprobs) < 0.05
 
 
 def test_openai_compatible_refuses_the_openai_api_and_a_missing_tokenizer():
@@ -173,17 +173,17 @@ def test_llamacpp_loglik_formats_the_prompt_with_a_named_chat_format_as_generati
     ll = run_benchmark("ccr-member", ["A_5"], "llamacpp/smollm2", method="loglik", out=tmp_path / "l", **opts)
     gen = run_benchmark("ccr-member", ["A_5"], "llamacpp/smollm2", max_tokens=2, out=tmp_path / "g", **opts)
     a, g = load_run(ll.path).responses, load_run(gen.path).responses
-    assert len(a) == 3 and not any(r["error"] for r in a + g)
+    assert len(a) == 3 and not any(r.error for r in a + g)
     path = smollm2_path()
     tok = AutoTokenizer.from_pretrained(str(path.parent), gguf_file=path.name, local_files_only=True)
     items = {it.id: it for it in get_task("ccr-member").build_items(load_corpus(str(climatecause_path)), "A_5")}
     for r, q in zip(a, g):
-        text = "".join(f"<|im_start|>{m['role']}\n{m['content']}<|im_end|>\n" for m in items[r["item_id"]].messages())
-        text = "<|im_start|>system\n<|im_end|>\n" * (items[r["item_id"]].messages()[0]["role"] != "system") + text
+        text = "".join(f"<|im_start|>{m['role']}\n{m['content']}<|im_end|>\n" for m in items[r.item_id].messages())
+        text = "<|im_start|>system\n<|im_end|>\n" * (items[r.item_id].messages()[0]["role"] != "system") + text
         text += "<|im_start|>assistant\n"
         n = len(tok(text, add_special_tokens=False)["input_ids"])
-        assert r["usage"]["prompt_tokens"] == q["usage"]["prompt_tokens"] == n
-        assert set(r["logprobs"]) == {"yes", "no"} and all(v < 0 for v in r["logprobs"].values())
+        assert r.usage["prompt_tokens"] == q["usage"]["prompt_tokens"] == n
+        assert set(r.logprobs) == {"yes", "no"} and all(v < 0 for v in r.logprobs.values())
 
 
 def _member_requests(climatecause_path, n):

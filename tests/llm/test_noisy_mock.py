@@ -31,7 +31,7 @@ def _within(wrong: int, n: int, flip: float, level: float = 0.999) -> bool:
 
 
 def _by_item(path: Path, key: str = "label") -> dict[str, object]:
-    return {r["item_id"]: r[key] for r in load_run(path).responses}
+    return {r.item_id: getattr(r, key) for r in load_run(path).responses}
 
 
 @settings(max_examples=6, deadline=None)
@@ -82,7 +82,7 @@ def test_the_answers_are_the_same_whatever_pythonhashseed(tmp_path, climatecause
         subprocess.run([sys.executable, "-m", "causalgraph", "bench", "run", "--task", "ccr-position", "--variant",
                         "A_5", "--model", "mock/noisy", "--data", str(climatecause_path), "--limit", "60", "--out",
                         str(out), "--no-progress"], env=env, check=True, capture_output=True, text=True)
-        outs.add(json.dumps(sorted((r["item_id"], r["response"]) for r in load_run(out).responses)))
+        outs.add(json.dumps(sorted((r.item_id, r.response) for r in load_run(out).responses)))
     assert len(outs) == 1
 
 
@@ -119,7 +119,7 @@ def test_annotate_answers_differ_from_the_oracle_at_the_rate_and_are_wrong_annot
     from causalgraph.tasks.annotation import annotation_items
 
     items = {it.id: it for it in annotation_items(load_corpus(str(climatecause_path)), "zero-shot")}
-    lines = {r["item_id"]: r for r in load_run(tmp_path / "n0-0.0").responses}
+    lines = {r.item_id: r for r in load_run(tmp_path / "n0-0.0").responses}
     flipped = [k for k in right if lines[k]["response"] != right[k]]
     assert flipped and all(lines[k]["response"] == wrong_annotation(items[k]) for k in flipped)
     assert all(lines[k]["label"] is not None and lines[k]["error"] is None for k in flipped)

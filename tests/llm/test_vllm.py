@@ -229,13 +229,13 @@ def test_vllm_greedy_answers_equal_transformers_float32_token_for_token(vllm_dri
     finally:
         asyncio.run(hf.aclose())
     vrun, hrun = load_run(v["path"]), load_run(h.path)
-    key = lambda r: (r["variant"], r["item_id"])  # noqa: E731
+    key = lambda r: (r.variant, r.item_id)  # noqa: E731
     vrec, hrec = sorted(vrun.responses, key=key), sorted(hrun.responses, key=key)
     assert [key(r) for r in vrec] == [key(r) for r in hrec] and len(vrec) == 24
     # The same prompt tokens (the chat template applied the same way) and the same greedy continuation.
-    assert [r["usage"]["prompt_tokens"] for r in vrec] == [r["usage"]["prompt_tokens"] for r in hrec]
-    assert [r["response"] for r in vrec] == [r["response"] for r in hrec]
-    assert [r["label"] for r in vrec] == [r["label"] for r in hrec]
+    assert [r.usage["prompt_tokens"] for r in vrec] == [r.usage["prompt_tokens"] for r in hrec]
+    assert [r.response for r in vrec] == [r.response for r in hrec]
+    assert [r.label for r in vrec] == [r.label for r in hrec]
     assert vrun.manifest.parameters["backend_identity"]["model"] == {"folder": str(smollm2_folder)}
 
 
@@ -269,14 +269,14 @@ def test_vllm_loglik_scores_equal_an_independent_float32_forward_pass_on_24_item
             asyncio.run(hf.aclose())
         items = {it.id: it for it in get_task(task).build_items(corpus, variant)}
         for a, b in zip(load_run(v["path"]).responses, load_run(h.path).responses):
-            assert a["item_id"] == b["item_id"] and a["continuations"] == b["continuations"]
-            assert a["usage"]["prompt_tokens"] == b["usage"]["prompt_tokens"]
+            assert a.item_id == b.item_id and a.continuations == b.continuations
+            assert a.usage["prompt_tokens"] == b.usage["prompt_tokens"]
             recs.append(a)
             hrecs.append(b)
-            pairs.append((items[a["item_id"]].messages(), a["continuations"]))
+            pairs.append((items[a.item_id].messages(), a.continuations))
     assert len(recs) == 24 and recs[-1]["continuations"]["start"] == "<Answer>start</Answer>"
     ref = reference_logprobs(pairs, folder=smollm2_folder)
-    worst = max(abs(r["logprobs"][k] - ref_i[k]) for r, ref_i in zip(recs, ref) for k in ref_i)
+    worst = max(abs(r.logprobs[k] - ref_i[k]) for r, ref_i in zip(recs, ref) for k in ref_i)
     hworst = max(abs(h["logprobs"][k] - ref_i[k]) for h, ref_i in zip(hrecs, ref) for k in ref_i)
     # hf/ holds the 1e-4 (3.4e-5 measured); vLLM's CPU kernels (their own attention and matmul
     # order) drift further on the 7-token continuations: 8.9e-5 at most over these 72 scores with the
@@ -285,7 +285,7 @@ def test_vllm_loglik_scores_equal_an_independent_float32_forward_pass_on_24_item
     assert hworst < 1e-4, hworst
     assert worst < 2e-4, worst
     for r, h, ref_i in zip(recs, hrecs, ref):
-        assert r["label"] == h["label"] == max(ref_i, key=lambda k: ref_i[k])
+        assert r.label == h["label"] == max(ref_i, key=lambda k: ref_i[k])
 
 
 @pytest.mark.model
@@ -382,12 +382,12 @@ def test_bench_run_with_vllm_writes_every_item_and_a_second_run_comes_from_the_c
     again = vllm_driver.ask(op="cli", argv=_bench_argv(tmp_path / "b", climatecause_path, "A_5,ML_5", 10))
     assert again["rc"] == 0, again["stderr"]
     a, b = load_run(tmp_path / "a"), load_run(tmp_path / "b")
-    assert len(a.responses) == 20 and not any(r["error"] for r in a.responses)
+    assert len(a.responses) == 20 and not any(r.error for r in a.responses)
     ma, mb = (json.loads((p / "metrics.json").read_text()) for p in (tmp_path / "a", tmp_path / "b"))
     # Items with the same prompt share one request; nothing is asked twice, and the second run asks nothing.
     assert ma["requests_sent"] + ma["cache_hits"] == 20 and ma["requests_sent"] >= 1
     assert (mb["requests_sent"], mb["cache_hits"]) == (0, 20)
-    assert [r["response"] for r in a.responses] == [r["response"] for r in b.responses]
+    assert [r.response for r in a.responses] == [r.response for r in b.responses]
 
 
 def _lines(path: Path) -> int:
@@ -429,9 +429,9 @@ def test_a_vllm_run_killed_mid_batch_resumes_without_asking_an_answered_item_aga
     assert done["rc"] == 0, done["stderr"]
     run = load_run(out)
     assert (out / "responses.jsonl").read_bytes().startswith(lines_before)  # nothing written was rewritten
-    counts = Counter((r["variant"], r["item_id"]) for r in run.attempts)
+    counts = Counter((r.variant, r.item_id) for r in run.attempts)
     assert len(counts) == 60 and set(counts.values()) == {1}
-    assert not any(r["error"] for r in run.responses)
+    assert not any(r.error for r in run.responses)
     metrics = json.loads((out / "metrics.json").read_text())
     # The resumed invocation skipped every written item and asked (or found in the cache) only the others.
     assert metrics["skipped"] == killed_at
@@ -455,14 +455,14 @@ def test_vllm_choice_logprobs_read_in_process_equal_its_true_loglik_for_one_toke
     ll = vllm_driver.ask(op="run", kwargs={"task": "ccr-member", "variants": ["A_5"], "model": "vllm/smollm2",
                                            "out": str(tmp_path / "ll"), "method": "loglik", **opts})
     assert ch["errors"] == ll["errors"] == 0 and ch["written"] == 8
-    chr_ = {r["item_id"]: r for r in load_run(ch["path"]).responses}
-    llr = {r["item_id"]: r for r in load_run(ll["path"]).responses}
+    chr_ = {r.item_id: r for r in load_run(ch["path"]).responses}
+    llr = {r.item_id: r for r in load_run(ll["path"]).responses}
     assert set(chr_) == set(llr) and len(chr_) == 8
     for i, r in chr_.items():
-        assert r["method"] == "choice-logprobs" and r["scoring"] == "logprobs", r
-        assert r["choice_read"] == {"position": 0, "choices_seen": 2, "bounded": [], "top_k": 20}
-        assert 1 <= r["usage"]["completion_tokens"] <= 3
-        assert r["label"] == llr[i]["label"]
+        assert r.method == "choice-logprobs" and r.scoring == "logprobs", r
+        assert r.choice_read == {"position": 0, "choices_seen": 2, "bounded": [], "top_k": 20}
+        assert 1 <= r.usage["completion_tokens"] <= 3
+        assert r.label == llr[i]["label"]
         for lab in ("yes", "no"):
-            assert r["logprobs"][lab] == pytest.approx(llr[i]["logprobs"][lab], abs=1e-4), (r, llr[i])
-            assert r["probs"][lab] == pytest.approx(llr[i]["probs"][lab], abs=1e-4)
+            assert r.logprobs[lab] == pytest.approx(llr[i]["logprobs"][lab], abs=1e-4), (r, llr[i])
+            assert r.probs[lab] == pytest.approx(llr[i]["probs"][lab], abs=1e-4)

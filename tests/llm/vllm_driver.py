@@ -69,7 +69,7 @@ def _handle(cmd: dict, backend) -> dict:
         res = annotate_texts(cmd["texts"], cmd["model"], model_options=cmd.get("model_options"), out=cmd["out"],
                              max_tokens=cmd["max_tokens"], structured=cmd.get("structured", True))
         records = load_run(res.path).responses
-        return {"responses": [r["response"] for r in records], "finish": [r["finish_reason"] for r in records],
+        return {"responses": [r.response for r in records], "finish": [r.finish_reason for r in records],
                 "requests_sent": res.requests_sent}
     raise ValueError(f"unknown op {op!r}")
 

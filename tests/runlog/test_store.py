@@ -27,7 +27,7 @@ def test_append_cuts_a_torn_last_line_before_writing(tmp_path, caplog):
     store.append([_rec("a"), _rec("b")])
     with open(store.responses_path, "ab") as fh:
         fh.write(b'{"task": "t", "variant": "v", "item_id": "c", "resp')  # a kill in the middle of a write
-    assert [r["item_id"] for r in store.iter_lines()] == ["a", "b"]
+    assert [r["item_id"] for r in store.iter_lines()] == ["a", "b"]  # the raw lines
     assert "torn last line" in store.repairs[0]
     RunStore(tmp_path).append([_rec("c")])
     assert "removed a torn last line" in " ".join(_notes(caplog))
@@ -50,7 +50,7 @@ def test_load_run_prefers_the_answer_over_failed_attempts(tmp_path):
     store.write_manifest({"task": "t", "model": "mock/oracle", "variants": ["v"]})
     store.append([_rec("a", error="HTTP 500"), _rec("b"), _rec("a", label="no"), _rec("b", error="late failure")])
     run = load_run(tmp_path)
-    assert [(r["item_id"], r["label"], r["error"]) for r in run.responses] == [("a", "no", None), ("b", "yes", None)]
+    assert [(r.item_id, r.label, r.error) for r in run.responses] == [("a", "no", None), ("b", "yes", None)]
     assert len(run.attempts) == 4 and store.answered() == {("t", "v", "a"), ("t", "v", "b")}
 
 
@@ -110,7 +110,7 @@ def test_metrics_do_not_depend_on_the_order_lines_were_written(tmp_path):
         store.append(shuffled)
         metrics.append(compute_metrics(load_run(store.path), n_boot=200))
     assert metrics[0] == metrics[1]
-    assert [r["item_id"] for r in load_run(tmp_path / "r0").responses[:3]] == ["q00", "q01", "q02"]
+    assert [r.item_id for r in load_run(tmp_path / "r0").responses[:3]] == ["q00", "q01", "q02"]
 
 
 def test_a_run_directory_held_by_another_process_is_refused_until_that_process_dies(tmp_path, isolated_cache):
@@ -183,9 +183,9 @@ def test_a_run_written_before_the_record_schema_reads_with_the_fields_it_lacks(t
     _write_run(tmp_path / "r", {"task": "ccr-member", "variants": ["A_5"], "model": "mock/oracle"}, [old])
     run = load_run(tmp_path / "r")
     rec = run.responses[0]
-    assert list(rec)[:12] == ["task", "variant", "item_id", "gold", "meta", "prompt_sha256", "request_key",
-                              "response", "label", "rule", "usage", "cost_usd"]
-    assert rec["cost_usd"] is None and "batch_id" not in rec  # "not recorded", not a cost of 0
+    assert list(rec.to_dict())[:12] == ["task", "variant", "item_id", "gold", "meta", "prompt_sha256", "request_key",
+                                        "response", "label", "rule", "usage", "cost_usd"]
+    assert rec.cost_usd is None and "batch_id" not in rec.to_dict()  # "not recorded", not a cost of 0
     assert run.to_frame().loc[0, "label"] == "yes"
 
 

@@ -7,7 +7,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from causalgraph.runlog import RunRecord
 from causalgraph.scoring.event_lists import match_events, normalize_event, parse_event_list, set_outcome, set_scores
+
+
+def _rec(item_id, **fields):
+    """A run record of the sinks task (list answers) for item ``item_id``."""
+    return RunRecord("sinks", "zero-shot", item_id, **fields)
 
 
 @pytest.mark.parametrize("text, fragments, rule", [
@@ -51,11 +57,11 @@ def test_set_outcome_counts_unknown_answers_as_false_positives():
 def test_set_scores_by_hand():
     ev = {"events": ["a", "b", "c"]}
     recs = [
-        {"gold": ["a", "b"], "label": ["a"], "meta": {**ev, "statement_id": "s1"}},          # tp1 fn1: P1 R.5
-        {"gold": ["c"], "label": ["c", "zz"], "meta": {**ev, "statement_id": "s1"}},        # tp1 fp1: P.5 R1
-        {"gold": [], "label": [], "meta": {**ev, "statement_id": "s2"}},                    # empty = empty: 1
-        {"gold": ["a"], "label": None, "meta": {**ev, "statement_id": "s3"}},               # unparsed: fn1
-        {"gold": ["b"], "label": ["b"], "error": "boom", "meta": {**ev, "statement_id": "s3"}},  # failed: fn1
+        _rec("i1", gold=["a", "b"], label=["a"], meta={**ev, "statement_id": "s1"}),          # tp1 fn1: P1 R.5
+        _rec("i2", gold=["c"], label=["c", "zz"], meta={**ev, "statement_id": "s1"}),        # tp1 fp1: P.5 R1
+        _rec("i3", gold=[], label=[], meta={**ev, "statement_id": "s2"}),                    # empty = empty: 1
+        _rec("i4", gold=["a"], label=None, meta={**ev, "statement_id": "s3"}),               # unparsed: fn1
+        _rec("i5", gold=["b"], label=["b"], error="boom", meta={**ev, "statement_id": "s3"}),  # failed: fn1
     ]
     s = set_scores(recs)
     assert (s["tp"], s["fp"], s["fn"]) == (2, 1, 3)
@@ -145,8 +151,8 @@ def test_the_set_f1_interval_leaves_out_resamples_where_micro_f1_is_undefined_in
     # "none". Micro F1 is 1; a resample without s0 has no tp, fp or fn, so its F1 is undefined, not 0. Scored 0
     # (before), the interval was [0, 1] ((3/4)^4 = 32 % of the resamples miss s0); left out, it is [1, 1].
     ev = {"events": ["a", "b"]}
-    recs = [{"gold": ["a", "b"], "label": ["a", "b"], "meta": {**ev, "statement_id": "s0"}}]
-    recs += [{"gold": [], "label": [], "meta": {**ev, "statement_id": f"s{k}"}} for k in (1, 2, 3)]
+    recs = [_rec("i0", gold=["a", "b"], label=["a", "b"], meta={**ev, "statement_id": "s0"})]
+    recs += [_rec(f"i{k}", gold=[], label=[], meta={**ev, "statement_id": f"s{k}"}) for k in (1, 2, 3)]
     s = set_scores(recs, n_boot=400)
     assert s["f1"] == 1.0 and s["f1_ci95"] == [1.0, 1.0]
 
@@ -159,7 +165,7 @@ def test_the_set_f1_interval_is_the_percentile_interval_widened_for_few_statemen
     ev = {"events": ["a", "b", "c"]}
     answers = [(["a"], ["a"]), (["a", "b"], ["a"]), (["c"], ["c", "b"]), (["b"], []), (["a", "c"], ["a", "c"]),
                (["b"], ["b"])]
-    recs = [{"gold": g, "label": p, "meta": {**ev, "statement_id": f"s{k}"}} for k, (g, p) in enumerate(answers)]
+    recs = [_rec(f"i{k}", gold=g, label=p, meta={**ev, "statement_id": f"s{k}"}) for k, (g, p) in enumerate(answers)]
     s = set_scores(recs, n_boot=500, seed=3)
     counts = np.array([[len(set(g) & set(p)), len(set(p) - set(g)), len(set(g) - set(p))] for g, p in answers])
     w = np.random.default_rng(3).multinomial(6, np.full(6, 1 / 6), size=500)
@@ -178,8 +184,8 @@ def test_a_run_report_withholds_the_set_f1_interval_below_30_statements_with_a_n
 
     spec = get_task("sinks")
     def recs(n):
-        return [{"item_id": f"i{k}", "gold": ["a"], "label": ["a"] if k % 3 else ["b"], "rule": "r",
-                 "meta": {"events": ["a", "b"], "statement_id": f"s{k}"}} for k in range(n)]
+        return [_rec(f"i{k}", gold=["a"], label=["a"] if k % 3 else ["b"], rule="r",
+                     meta={"events": ["a", "b"], "statement_id": f"s{k}"}) for k in range(n)]
     few = score_records(recs(MIN_STATEMENTS_INTERVAL - 1), spec, n_boot=200)
     assert few["f1_ci95"] is None
     assert f"{MIN_STATEMENTS_INTERVAL - 1} statements, at least {MIN_STATEMENTS_INTERVAL} needed" in " ".join(few["notes"])

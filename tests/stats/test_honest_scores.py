@@ -3,6 +3,7 @@ cannot fail the table."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -12,6 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 from causalgraph.bench.scoring import bootstrap_interval, bootstrap_unit, score_records, score_notes
 from causalgraph.cli import main
+from causalgraph.runlog import RunRecord
 from causalgraph.stats.difficulty import _wilson, fit_difficulty, plot_difficulty
 from causalgraph.tasks import get_task
 
@@ -19,10 +21,8 @@ SPEC = get_task("ccr-member")
 
 
 def _rec(i, gold, label, sid="s0", method=None):
-    r = {"item_id": f"i{i}", "gold": gold, "label": label, "rule": "tag", "meta": {"statement_id": sid}}
-    if method:
-        r["method"] = method
-    return r
+    return RunRecord("ccr-member", "A_5", f"i{i}", gold=gold, label=label, rule="tag", meta={"statement_id": sid},
+                     method=method or None)
 
 
 def test_a_perfect_model_on_all_negative_golds_has_undefined_f1_not_zero():
@@ -52,8 +52,8 @@ def few_statements_allowed(monkeypatch):
 
 
 def test_undefined_under_loglik_too():
-    recs = [dict(_rec(i, "no", "no", f"s{i}", method="loglik"), logprobs={"yes": -3.0, "no": -0.1},
-                 continuations={"yes": " yes", "no": " no"}) for i in range(4)]
+    recs = [dataclasses.replace(_rec(i, "no", "no", f"s{i}", method="loglik"), logprobs={"yes": -3.0, "no": -0.1},
+                                continuations={"yes": " yes", "no": " no"}) for i in range(4)]
     s = score_records(recs, SPEC, n_boot=50)
     assert s["f1"] is None and s["loglik"]["acc_norm_scores"]["f1"] is None
     assert s["loglik"]["acc"] == 1.0
@@ -117,12 +117,12 @@ def test_interval_is_the_percentile_of_the_defined_resamples(rows):
     # Recompute by hand: same resamples of statements, F1 = 2tp/(2tp+fp+fn), undefined where 0/0.
     groups = {}
     for r in recs:
-        groups.setdefault(r["meta"]["statement_id"], []).append(r)
+        groups.setdefault(r.meta["statement_id"], []).append(r)
     per = []
     for members in groups.values():
-        tp = sum(r["gold"] == "yes" and r["label"] == "yes" for r in members)
-        fp = sum(r["gold"] != "yes" and r["label"] == "yes" for r in members)
-        fn = sum(r["gold"] == "yes" and r["label"] != "yes" for r in members)
+        tp = sum(r.gold == "yes" and r.label == "yes" for r in members)
+        fp = sum(r.gold != "yes" and r.label == "yes" for r in members)
+        fn = sum(r.gold == "yes" and r.label != "yes" for r in members)
         per.append((tp, fp, fn))
     per = np.array(per, dtype=float)
     w = np.random.default_rng(3).multinomial(len(per), np.full(len(per), 1 / len(per)), size=200)
@@ -146,7 +146,7 @@ def test_interval_is_the_percentile_of_the_defined_resamples(rows):
 
 def test_bootstrap_unit_is_the_one_used():
     with_sid = [_rec(i, "yes", "yes", f"s{i}") for i in range(3)]
-    without = [{"item_id": f"i{i}", "gold": "yes", "label": "yes", "meta": {}} for i in range(3)]
+    without = [RunRecord("ccr-member", "A_5", f"i{i}", gold="yes", label="yes", meta={}) for i in range(3)]
     assert bootstrap_unit(with_sid) == "statement"
     assert bootstrap_unit(without) == "item"
     assert bootstrap_unit(with_sid + without) == "statement and item"
@@ -236,8 +236,8 @@ def test_the_macro_f1_interval_is_given_from_30_statements_and_not_below():
     labels = ("start", "middle", "end", "none")
 
     def recs(G):
-        return [{"item_id": f"i{i}-{j}", "gold": labels[(i + j) % 4], "label": labels[(i + 2 * j) % 4], "rule": "tag",
-                 "meta": {"statement_id": f"s{i}"}} for i in range(G) for j in range(3)]
+        return [RunRecord("ccr-position", "A_5", f"i{i}-{j}", gold=labels[(i + j) % 4], label=labels[(i + 2 * j) % 4],
+                          rule="tag", meta={"statement_id": f"s{i}"}) for i in range(G) for j in range(3)]
 
     below = score_records(recs(29), spec, n_boot=200)
     assert below["macro_f1_ci95"] is None and below["macro_f1"] is not None
@@ -247,6 +247,6 @@ def test_the_macro_f1_interval_is_given_from_30_statements_and_not_below():
     assert at["macro_f1_ci95"] == list(bootstrap_interval(recs(30), "macro_f1", kind="multiclass", labels=labels,
                                                           n_boot=200, seed=0))
     assert not any("macro_f1_ci95" in n for n in at.get("notes", []))
-    one = score_records([{**r, "meta": {"statement_id": "s0"}} for r in recs(5)], spec, n_boot=200)
+    one = score_records([dataclasses.replace(r, meta={"statement_id": "s0"}) for r in recs(5)], spec, n_boot=200)
     assert one["macro_f1_ci95"] is None
     assert "macro_f1_ci95 not estimable: all items come from one statement" in one["notes"]

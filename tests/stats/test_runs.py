@@ -7,6 +7,7 @@ import pytest
 from scipy import stats as ss
 
 from causalgraph.errors import ConfigError
+from causalgraph.runlog import RunRecord
 from causalgraph.stats import kruskal_runs, mcnemar_runs, pair_key, pair_variants, variant_key
 from causalgraph.tasks import get_task
 from causalgraph.tasks.climatecause import collapse_position
@@ -100,8 +101,8 @@ def test_variant_key_and_pair_variants_follow_the_papers_names():
 
 
 def test_pair_key_strips_task_and_variant_only_when_they_prefix_the_id():
-    assert pair_key({"task": "ccr-member", "variant": "A_4", "item_id": "ccr-member/A_4/cc-003/e002"}) == "cc-003/e002"
-    assert pair_key({"task": "x", "variant": "y", "item_id": "other-id"}) == "other-id"
+    assert pair_key(RunRecord("ccr-member", "A_4", "ccr-member/A_4/cc-003/e002")) == "cc-003/e002"
+    assert pair_key(RunRecord("x", "y", "other-id")) == "other-id"
 
 
 def test_collapse_position_rejects_unknown_labels():

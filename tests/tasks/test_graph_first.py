@@ -12,6 +12,7 @@ The expected figures are worked out by hand from the three statements of ``_CORP
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from hypothesis import given, settings, strategies as st
 
 from causalgraph.errors import ConfigError
 from causalgraph.model import Correlation, Relation, Statement
+from causalgraph.runlog import RunRecord
 from causalgraph.stats.answer_graph import RIGHT_GRAPH, answer_graph_scores, answer_graph_summary
 from causalgraph.tasks import get_task
 from causalgraph.tasks.graph_first import (OWN_GRAPH, gold_graph_answer, graph_prompt, item_graph_scores, parse_graph,
@@ -137,21 +139,23 @@ def test_the_answer_is_read_after_the_graph_so_the_graphs_words_are_not_an_answe
 
 
 def test_an_unreadable_graph_has_no_score_and_says_why_never_zero():
-    rec = {"meta": {"statement_id": "s2", "gold_graph": [["d", "e", "negative"]]},
-           "graph": {"rule": "untagged:unparsed", "annotation": None}}
+    rec = RunRecord("sinks", "GF_A_1", "sinks/GF_A_1/s2/x",
+                    meta={"statement_id": "s2", "gold_graph": [["d", "e", "negative"]]},
+                    graph={"rule": "untagged:unparsed", "annotation": None})
     s = item_graph_scores(rec)
     assert s["edge_f1"] is None and "no graph could be read" in s["note"]
-    assert item_graph_scores({**rec, "error": "HTTP 500"})["note"] == "the request failed"
+    assert item_graph_scores(dataclasses.replace(rec, error="HTTP 500"))["note"] == "the request failed"
     # an empty graph is read: recall and F1 are 0 (defined), precision undefined
-    empty = {**rec, "graph": {"rule": "tagged:json", "annotation": {"causal": False, "relations": []}}}
+    empty = dataclasses.replace(rec, graph={"rule": "tagged:json", "annotation": {"causal": False, "relations": []}})
     s = item_graph_scores(empty)
     assert (s["edge_f1"], s["edge_recall"], s["edge_precision"]) == (0.0, 0.0, None)
 
 
 def test_the_alignment_rule_decides_whether_paraphrased_events_count():
-    rec = {"meta": {"statement_id": "s", "gold_graph": [["warming", "sea level rise", "positive"]]},
-           "graph": {"rule": "tagged:json", "annotation": {"causal": True, "relations": [
-               {"cause_no_quantifier": "global warming", "effect_no_quantifier": "rise in sea level"}]}}}
+    rec = RunRecord("sinks", "GF_A_1", "sinks/GF_A_1/s/x",
+                    meta={"statement_id": "s", "gold_graph": [["warming", "sea level rise", "positive"]]},
+                    graph={"rule": "tagged:json", "annotation": {"causal": True, "relations": [
+                        {"cause_no_quantifier": "global warming", "effect_no_quantifier": "rise in sea level"}]}})
     assert item_graph_scores(rec, rule="exact")["edge_f1"] == 0.0
     assert item_graph_scores(rec, rule="token")["edge_f1"] == 1.0
 
@@ -218,9 +222,11 @@ def test_the_oracles_graph_scores_one_and_the_perturbed_graph_what_its_definitio
     if not rows:
         return
     meta = {"statement_id": "s", "gold_graph": rows}
-    right = item_graph_scores({"meta": meta, "graph": parse_graph(gold_graph_answer(meta) + "Yes", "GF_A_1")})
+    right = item_graph_scores(RunRecord("sinks", "GF_A_1", "sinks/GF_A_1/s/x", meta=meta,
+                                        graph=parse_graph(gold_graph_answer(meta) + "Yes", "GF_A_1")))
     assert right["edge_f1"] == 1.0
-    wrong = item_graph_scores({"meta": meta, "graph": parse_graph(perturbed_graph_answer(meta) + "Yes", "GF_A_1")})
+    wrong = item_graph_scores(RunRecord("sinks", "GF_A_1", "sinks/GF_A_1/s/x", meta=meta,
+                                        graph=parse_graph(perturbed_graph_answer(meta) + "Yes", "GF_A_1")))
     n = len(rows)
     reversed_in_gold = (rows[0][1], rows[0][0]) in gold
     if n >= 2:
@@ -455,10 +461,11 @@ def test_embedding_alignment_loads_the_encoder_once_per_report_not_once_per_grap
     task = get_task("sinks")
     recs = []
     for k in range(4):
-        recs.append({"task": "sinks", "variant": "GF_A_1", "item_id": f"sinks/GF_A_1/s{k}/x", "gold": ["b"],
-                     "label": ["b"], "meta": {"statement_id": f"s{k}", "gold_graph": [["a", "b", "positive"]]},
-                     "graph": {"rule": "tagged:json", "annotation": {"causal": True, "relations": [
-                         {"cause_no_quantifier": "a", "effect_no_quantifier": f"unrelated {k}"}]}}})
+        recs.append(RunRecord.from_dict({
+            "task": "sinks", "variant": "GF_A_1", "item_id": f"sinks/GF_A_1/s{k}/x", "gold": ["b"],
+            "label": ["b"], "meta": {"statement_id": f"s{k}", "gold_graph": [["a", "b", "positive"]]},
+            "graph": {"rule": "tagged:json", "annotation": {"causal": True, "relations": [
+                {"cause_no_quantifier": "a", "effect_no_quantifier": f"unrelated {k}"}]}}}))
     s = answer_graph_scores(recs, task, rule="embedding", n_boot=0)
     assert s["scored"] == 4 and s["edge_f1"] == 0.0  # zero cosine: nothing aligned past the token rule
     assert len(loads) == 1
@@ -471,8 +478,8 @@ def test_embedding_alignment_loads_the_encoder_once_per_report_not_once_per_grap
 def test_a_damaged_gold_graph_is_refused_in_one_line_naming_the_item(rows, runs, tmp_path):
     from causalgraph.errors import SchemaError
 
-    rec = {"item_id": "sinks/GF_A_1/s1/c", "meta": {"statement_id": "s1", "gold_graph": rows},
-           "graph": {"rule": "tagged:json", "annotation": {"causal": False, "relations": []}}}
+    rec = RunRecord("sinks", "GF_A_1", "sinks/GF_A_1/s1/c", meta={"statement_id": "s1", "gold_graph": rows},
+                    graph={"rule": "tagged:json", "annotation": {"causal": False, "relations": []}})
     with pytest.raises(SchemaError, match=r"sinks/GF_A_1/s1/c: meta gold_graph .*expected"):
         item_graph_scores(rec)
     if rows != [["a", "b"]]:
@@ -494,8 +501,10 @@ def test_a_damaged_gold_graph_is_refused_in_one_line_naming_the_item(rows, runs,
 def test_a_damaged_graph_is_refused_naming_file_line_and_value_never_scored_as_empty(relations, runs, tmp_path):
     from causalgraph.errors import SchemaError
 
-    rec = {"item_id": "sinks/GF_A_1/s1/c", "meta": {"statement_id": "s1", "gold_graph": [["a", "b", "positive"]]},
-           "graph": {"rule": "tagged:json", "annotation": {"causal": True, "relations": relations}}}
+    # Built field by field: RunRecord.from_dict would refuse the damaged graph itself (as the store does, below).
+    rec = RunRecord("sinks", "GF_A_1", "sinks/GF_A_1/s1/c",
+                    meta={"statement_id": "s1", "gold_graph": [["a", "b", "positive"]]},
+                    graph={"rule": "tagged:json", "annotation": {"causal": True, "relations": relations}})
     with pytest.raises(SchemaError, match=r"^sinks/GF_A_1/s1/c: graph annotation relations .*expected a list"):
         item_graph_scores(rec)
     import shutil
@@ -527,9 +536,10 @@ def test_mean_edge_precision_says_it_leaves_out_graphs_without_edges():
     task = get_task("sinks")
     gold = {"s1": [["a", "b", "positive"]], "s2": [["d", "e", "negative"]]}
     graphs = {"s1": [], "s2": [{"cause_no_quantifier": "d", "effect_no_quantifier": "e", "correlation": "negative"}]}
-    recs = [{"task": "sinks", "variant": "GF_A_1", "item_id": f"sinks/GF_A_1/{s}/x", "gold": ["b"], "label": ["b"],
-             "meta": {"statement_id": s, "gold_graph": gold[s]},
-             "graph": {"rule": "tagged:json", "annotation": {"causal": bool(graphs[s]), "relations": graphs[s]}}}
+    recs = [RunRecord.from_dict({
+                "task": "sinks", "variant": "GF_A_1", "item_id": f"sinks/GF_A_1/{s}/x", "gold": ["b"], "label": ["b"],
+                "meta": {"statement_id": s, "gold_graph": gold[s]},
+                "graph": {"rule": "tagged:json", "annotation": {"causal": bool(graphs[s]), "relations": graphs[s]}}})
             for s in ("s1", "s2")]
     s = answer_graph_scores(recs, task, n_boot=0)
     assert (s["scored"], s["edge_f1"], s["edge_recall"], s["edge_precision"]) == (2, 0.5, 0.5, 1.0)

@@ -51,7 +51,7 @@ def test_the_oracle_answers_extraction_items_with_the_reference_and_scores_full_
                         out=tmp_path / "o")
     run = load_run(res.path)
     items = {it.id: it for it in TASK.items(pubmed_test, "few-shot")[:60]}
-    assert all(r["response"] == reference_extraction(items[r["item_id"]]) for r in run.responses)
+    assert all(r.response == reference_extraction(items[r.item_id]) for r in run.responses)
     s = res.metrics.variants["few-shot"]
     assert s["parse_failures"] == 0 and s["f1"] == pytest.approx(1.0)
 
@@ -66,13 +66,13 @@ def test_noisy_mock_answers_a_flipped_extraction_item_with_no_relation_or_an_unr
                  meta={"pairs": [], "s/n": "no-pairs"})
     res = run_benchmark("pubmedcausal-extract", "zero-shot", "mock/noisy", items=[*real, empty], out=tmp_path / "n",
                         temperature=1.0, model_options={"flip": 1})
-    got = {r["item_id"]: r for r in load_run(res.path).responses}
+    got = {r.item_id: r for r in load_run(res.path).responses}
     for it in real:
         assert it.meta["pairs"]
-        assert (got[it.id]["response"], got[it.id]["label"], got[it.id]["rule"]) == (
+        assert (got[it.id].response, got[it.id].label, got[it.id].rule) == (
             "Output: No relations extracted.", [], "none-stated")
     r = got[empty.id]
-    assert [(p["cause"], p["effect"]) for p in r["label"]] == [("an unrelated event", "another unrelated event")]
+    assert [(p["cause"], p["effect"]) for p in r.label] == [("an unrelated event", "another unrelated event")]
     assert res.metrics.variants["zero-shot"]["parse_failures"] == 0
 
 

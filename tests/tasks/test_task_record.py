@@ -16,6 +16,7 @@ from causalgraph.taskkit.item import item_id
 from causalgraph.bench.runner import run_benchmark
 from causalgraph.bench.scoring import report_rows, task_columns
 from causalgraph.errors import ConfigError
+from causalgraph.runlog import RunRecord
 from causalgraph.tasks import KINDS, ItemView, Task, builtin_tasks, get_task, register_task
 from causalgraph.tasks.base import LABEL_KINDS
 
@@ -43,8 +44,8 @@ def _parse(text, variant):
 
 
 def _counts(record):
-    gold = {tuple(p) for p in (record.get("meta") or {}).get("pairs") or []}
-    pred = {tuple(p) for p in record.get("label") or []}
+    gold = {tuple(p) for p in (record.meta or {}).get("pairs") or []}
+    pred = {tuple(p) for p in record.label or []}
     return (len(gold & pred), len(pred - gold), len(gold - pred)), bool(pred) and pred == gold
 
 
@@ -60,9 +61,9 @@ def _score(records):
 
 
 def _view_pairs(record):
-    gold = [tuple(p) for p in (record.get("meta") or {}).get("pairs") or []]
-    label = record.get("label")
-    return gold, [tuple(p) for p in label or []], bool(record.get("error")) or label is None
+    gold = [tuple(p) for p in (record.meta or {}).get("pairs") or []]
+    label = record.label
+    return gold, [tuple(p) for p in label or []], bool(record.error) or label is None
 
 
 VIEW = ItemView("toy-arrows", _view_pairs, lambda v: f"{len(v)} arrows" if isinstance(v, list) else None)
@@ -118,13 +119,14 @@ def test_a_task_of_an_unknown_kind_is_refused():
 
 def test_paired_score_follows_the_kind_without_hooks():
     binary = Task(name="b", build_items=list, list_variants=list, labels=("yes", "no"), positive="yes")
-    assert binary.paired_score({"gold": "yes", "label": "yes"}) == ((1, 0, 0), True)
+    assert binary.paired_score(RunRecord("b", "v", "i", gold="yes", label="yes")) == ((1, 0, 0), True)
     multi = Task(name="m", build_items=list, list_variants=list, labels=("a", "b", "c"), kind="multiclass")
-    assert multi.paired_score({"gold": "a", "label": "b"}) == (((0, 0, 1), (0, 1, 0), (0, 0, 0)), False)
+    assert multi.paired_score(RunRecord("m", "v", "i", gold="a", label="b")) == (
+        ((0, 0, 1), (0, 1, 0), (0, 0, 0)), False)
     assert multi.paired_metric_name() == "macro_f1" and binary.paired_metric_name() == "f1(yes)"
     custom = Task(name="c", build_items=list, list_variants=list, kind="custom", score=dict)
     with pytest.raises(ConfigError, match="scored by its own scorer"):
-        custom.paired_score({"gold": None, "label": None})
+        custom.paired_score(RunRecord("c", "v", "i", gold=None, label=None))
 
 
 def test_stats_compare_scores_the_custom_task_with_its_paired_counts(runs):

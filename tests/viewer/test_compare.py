@@ -26,7 +26,7 @@ def test_flipped_items_are_exactly_those_whose_correctness_differs(toy_runs):
     assert sorted((f[0], f[1]) for f in cmp["flipped"]) == expected
     for variant, key, sid, idx in cmp["flipped"]:
         assert sid == key
-        assert [views[k].records[i]["item_id"] for k, i in enumerate(idx)] == [f"viewer-toy/{variant}/{key}"] * 2
+        assert [views[k].records[i].item_id for k, i in enumerate(idx)] == [f"viewer-toy/{variant}/{key}"] * 2
 
 
 def test_mcnemar_per_variant_counts_the_discordant_items_by_hand(toy_runs):

@@ -36,15 +36,15 @@ def test_payload_columns_decode_to_the_records(toy_runs):
     recs = [r for v in views for r in v.records]
     assert len(cols["state"]) == len(recs) == 16
     for i, r in enumerate(recs):
-        assert dic["variant"][cols["variant"][i]] == r["variant"]
-        assert dic["statement"][cols["statement"][i]] == r["meta"]["statement_id"]
-        assert dic["value"][cols["gold"][i]] == r["gold"]
-        assert dic["value"][cols["answer"][i]] == (r["label"] or "")
-        assert dic["key"][cols["key"][i]] == r["meta"]["statement_id"]
+        assert dic["variant"][cols["variant"][i]] == r.variant
+        assert dic["statement"][cols["statement"][i]] == r.meta["statement_id"]
+        assert dic["value"][cols["gold"][i]] == r.gold
+        assert dic["value"][cols["answer"][i]] == (r.label or "")
+        assert dic["key"][cols["key"][i]] == r.meta["statement_id"]
     assert [d["states"][s] for s in cols["state"][:8]] == [RUN_A[v][f"sample-00{i}"] for v in "ab" for i in range(1, 5)]
     assert [r["start"] for r in d["runs"]] == [0, 8] and [r["chunk0"] for r in d["runs"]] == [0, 1]
     details = unpack(d["details"][1])
-    assert [x["id"] for x in details] == [r["item_id"] for r in views[1].records]
+    assert [x["id"] for x in details] == [r.item_id for r in views[1].records]
     prompts = unpack(d["prompts"][0])
     assert prompts[4][0] == "Answer yes or no." and prompts[4][2] == "verified"
     # C(s) of the sample statements (complexity_table over the corpus): 0.5, 3.0, 1.0, 0.

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from causalgraph.runlog import RunRecord
 from causalgraph.runlog.store import RunStore, load_run
 from causalgraph.extraction.evaluate import evaluate_extraction
 from causalgraph.extraction.predictions import PredictionSet, RowPrediction
@@ -59,31 +61,36 @@ def test_match_pairs_paper_mode_pairs_each_side_with_its_best_partner():
     assert m["exact"] == {"gold": [False, False], "predicted": [False, False]}
 
 
+def _rec(fields: dict) -> RunRecord:
+    """A run record with the given fields (task, variant and item id filled in)."""
+    return RunRecord.from_dict({"task": "t", "variant": "v", "item_id": "i", **fields})
+
+
 def test_record_pairs_reads_extraction_and_annotation_records():
-    ext = {"meta": {"pairs": [{"cause": "a", "effect": "b"}, {"Cause": "c", "Effect": "d"}]},
-           "label": [{"cause": "a", "effect": "b"}], "rule": "json", "error": None}
+    ext = _rec({"meta": {"pairs": [{"cause": "a", "effect": "b"}, {"Cause": "c", "Effect": "d"}]},
+                "label": [{"cause": "a", "effect": "b"}], "rule": "json", "error": None})
     ext_view = get_task("pubmedcausal-extract").item_view
     assert pair_view_of([ext], get_task("pubmedcausal-extract")) is ext_view
     assert record_pairs(ext, ext_view) == PairItem((("a", "b"), ("c", "d")), (("a", "b"),), False)
-    assert record_pairs({**ext, "label": None}, ext_view).unread
+    assert record_pairs(dataclasses.replace(ext, label=None), ext_view).unread
     gold = json.dumps({"causal": True, "relations": [
         {"cause_np": "Warming", "cause_no_quantifier": "warming", "effect_np": "ice", "effect_no_quantifier": "ice"}]})
-    ann = {"gold": gold, "meta": {"text": "Warming melts ice."}, "rule": "json", "error": None,
-           "label": {"causal": True, "relations": [{"cause_np": "warming", "effect_np": "sea ice"}], "issues": []}}
+    ann = _rec({"gold": gold, "meta": {"text": "Warming melts ice."}, "rule": "json", "error": None,
+                "label": {"causal": True, "relations": [{"cause_np": "warming", "effect_np": "sea ice"}], "issues": []}})
     ann_view = pair_view_of([ann], get_task("annotate"))
     assert ann_view.name == "annotation"
     item = record_pairs(ann, ann_view)
     assert item.gold == (("warming", "ice"),) and item.predicted == (("warming", "sea ice"),) and not item.unread
-    assert pair_view_of([{"gold": "yes", "label": "no", "meta": {}}], get_task("corri")) is None
+    assert pair_view_of([_rec({"gold": "yes", "label": "no", "meta": {}})], get_task("corri")) is None
 
 
 def test_records_of_an_unregistered_task_get_their_item_view_from_their_shape():
     # Old run folders whose task is gone: the view is read from the records (tasks.legacy_item_view).
-    ext = {"meta": {"pairs": [{"cause": "a", "effect": "b"}]}, "label": None, "error": None}
+    ext = _rec({"meta": {"pairs": [{"cause": "a", "effect": "b"}]}, "label": None, "error": None})
     assert pair_view_of([ext]).name == "extraction"
-    ann = {"gold": json.dumps({"causal": True, "relations": []}), "label": None, "meta": {}}
+    ann = _rec({"gold": json.dumps({"causal": True, "relations": []}), "label": None, "meta": {}})
     assert pair_view_of([ann]).name == "annotation"
-    assert pair_view_of([{"gold": "yes", "label": "no", "meta": {}}]) is None
+    assert pair_view_of([_rec({"gold": "yes", "label": "no", "meta": {}})]) is None
 
 
 def test_extraction_run_view_sums_to_the_corpus_evaluation(tmp_path):

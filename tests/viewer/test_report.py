@@ -233,14 +233,14 @@ def test_report_runs_section_gives_calibration_and_a_reliability_diagram_for_log
     page = rep.index.read_text(encoding="utf-8")
     # ECE over 15 equal-width bins and the two-label Brier score, computed here from the records.
     recs = load_run(ll.path).responses
-    conf = [r["probs"][r["label"]] for r in recs]
-    ok = [r["label"] == r["gold"] for r in recs]
+    conf = [r.probs[r.label] for r in recs]
+    ok = [r.label == r.gold for r in recs]
     bins: dict[int, list[int]] = {}
     for i, c in enumerate(conf):
         bins.setdefault(max(math.ceil(c * 15) - 1, 0), []).append(i)
     ece = sum(len(m) / len(recs) * abs(sum(ok[i] for i in m) / len(m) - sum(conf[i] for i in m) / len(m))
               for m in bins.values())
-    brier = sum(sum((p - (lab == r["gold"])) ** 2 for lab, p in r["probs"].items()) for r in recs) / len(recs)
+    brier = sum(sum((p - (lab == r.gold)) ** 2 for lab, p in r.probs.items()) for r in recs) / len(recs)
     table = re.search(r'<table class="" id="run-calibration">(.*?)</table>', page).group(1)
     cells = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td><td[^>]*>(\d+)</td><td[^>]*>([\d.]+)</td>"
                        r"<td[^>]*>([\d.]+)</td><td[^>]*>([\d.]+)</td><td[^>]*>([\d.]+)</td><td[^>]*>([\d.]+)</td>"

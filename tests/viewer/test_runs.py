@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from causalgraph.runlog import RunRecord
 from causalgraph.runlog.store import RunStore, load_run
 from causalgraph.viewer.runs import (CS_BUCKETS, asked_events, build_run_view, cs_bucket, dataset_of, find_corpus,
                                      item_state, unique_names)
@@ -14,12 +15,15 @@ from toy_runs import RUN_A, TOY, sample_corpus, toy_items, write_toy_run
 
 
 def test_item_state_reads_each_outcome_from_the_record():
-    assert item_state({"gold": "yes", "label": "yes"}) == "correct"
-    assert item_state({"gold": "yes", "label": "no"}) == "wrong"
-    assert item_state({"gold": "yes", "label": None, "response": "?"}) == "unparsed"
-    assert item_state({"gold": "yes", "label": "yes", "error": "HTTP 500"}) == "error"
-    assert item_state({"gold": None, "label": {"a": 1}}) == "ungraded"
-    assert item_state({"gold": "yes", "label": "yes"}, graded=False) == "ungraded"
+    def rec(**fields):
+        return RunRecord("t", "v", "i", **fields)
+
+    assert item_state(rec(gold="yes", label="yes")) == "correct"
+    assert item_state(rec(gold="yes", label="no")) == "wrong"
+    assert item_state(rec(gold="yes", label=None, response="?")) == "unparsed"
+    assert item_state(rec(gold="yes", label="yes", error="HTTP 500")) == "error"
+    assert item_state(rec(gold=None, label={"a": 1})) == "ungraded"
+    assert item_state(rec(gold="yes", label="yes"), graded=False) == "ungraded"
 
 
 @pytest.mark.parametrize("value, bucket", [(0.0, "0"), (1e-9, "0–0.25"), (0.25, "0–0.25"), (0.2500001, "0.25–0.5"),
@@ -49,14 +53,14 @@ def test_build_run_view_of_a_registered_toy_task_has_outcomes_prompts_and_summar
     view = build_run_view(run)
     assert view.task_name == TOY and view.kind == "binary" and view.labels == ("yes", "no")
     assert view.corpus is not None and view.corpus.name == "sample"
-    expected = [RUN_A[r["variant"]][r["meta"]["statement_id"]] for r in run.responses]
+    expected = [RUN_A[r.variant][r.meta["statement_id"]] for r in run.responses]
     assert view.states == expected
     # Prompts rebuilt from the task and corpus: their sha256 is the one recorded.
     corpus = sample_corpus()
     built = {it.id: it for v in ("a", "b") for it in toy_items(corpus, v)}
     for rec, p in zip(view.records, view.prompts):
         assert p["check"] == "verified"
-        assert p["user"] == built[rec["item_id"]].prompt and p["system"] == built[rec["item_id"]].system
+        assert p["user"] == built[rec.item_id].prompt and p["system"] == built[rec.item_id].system
     # Counts per variant, computed here from RUN_A by hand.
     a, b = view.summary
     assert (a["variant"], a["items"], a["answered"], a["errors"], a["parse_failures"]) == ("a", 4, 4, 0, 1)
@@ -121,7 +125,7 @@ def test_a_run_with_epochs_shows_majority_answers_and_lists_every_epoch(tmp_path
     view = build_run_view(load_run(path))
     # sample-001: two of three right, epoch 2 stands for it; sample-002: a failed request does not vote, the
     # tie between wrong (epoch 1) and right (epoch 3) goes to the earlier.
-    assert view.states == ["correct", "wrong"] and [r["epoch"] for r in view.records] == [2, 1]
+    assert view.states == ["correct", "wrong"] and [r.epoch for r in view.records] == [2, 1]
     assert [[x[0] for x in e] for e in view.epochs] == [[1, 2, 3], [1, 2, 3]]
     assert view.epochs[1][1][3] == "HTTP 500: server error"
     assert any("asked 3 times" in n for n in view.notes)

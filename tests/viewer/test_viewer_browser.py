@@ -160,11 +160,11 @@ def test_each_run_column_of_the_flipped_table_shows_that_runs_own_outcome(chromi
     from causalgraph.stats import pair_key
 
     def outcome(rec):
-        if rec.get("error"):
+        if rec.error:
             return "error"
-        return "unparsed" if rec.get("label") is None else ("correct" if rec["label"] == rec["gold"] else "wrong")
+        return "unparsed" if rec.label is None else ("correct" if rec.label == rec.gold else "wrong")
 
-    own = [{(r["variant"], pair_key(r)): outcome(r) for r in load_run(p).responses} for p in runs]
+    own = [{(r.variant, pair_key(r)): outcome(r) for r in load_run(p).responses} for p in runs]
     assert len(rows) == 3
     for variant, key, cell_a, cell_b in rows:
         assert (cell_a, cell_b) == (own[0][(variant, key)], own[1][(variant, key)])

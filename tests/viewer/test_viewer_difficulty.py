@@ -41,8 +41,8 @@ def _by_hand(records, climatecause):
 
     table = complexity_table(climatecause)
     cs = dict(zip(table["statement_id"].astype(str), table["c_norm"]))
-    rows = [(str(r["meta"]["statement_id"]), cs[str(r["meta"]["statement_id"])], r["label"] == r["gold"])
-            for r in records if not r.get("error")]
+    rows = [(str(r.meta["statement_id"]), cs[str(r.meta["statement_id"])], r.label == r.gold)
+            for r in records if not r.error]
     f = pd.DataFrame(rows, columns=["sid", "x", "y"])
     z = (f.x - f.x.mean()) / f.x.std(ddof=0)
     res = sm.GLM(f.y.to_numpy(dtype=float), np.column_stack([np.ones(len(f)), z]), family=sm.families.Binomial()).fit(
@@ -84,8 +84,8 @@ def test_another_feature_and_a_refused_one(noisy, climatecause_path, climatecaus
     views, _ = load_views([noisy], data=str(climatecause_path), difficulty_feature="n_tokens")
     d = views[0].difficulty[0]
     values = _statement_features(climatecause)
-    answered = [r for r in load_run(noisy).records("A_5") if not r.get("error")]
-    xs = [values[str(r["meta"]["statement_id"])]["n_tokens"] for r in answered]
+    answered = [r for r in load_run(noisy).records("A_5") if not r.error]
+    xs = [values[str(r.meta["statement_id"])]["n_tokens"] for r in answered]
     assert d["feature"] == "n_tokens" and d["bins"][0]["x_min"] == min(xs) and d["bins"][-1]["x_max"] == max(xs)
     page = tmp_path / "p.html"
     assert main(["bench", "view", str(noisy), "-o", str(page), "--data", str(climatecause_path),

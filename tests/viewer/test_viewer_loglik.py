@@ -24,7 +24,7 @@ def test_the_payload_carries_each_items_choices_and_the_summary_its_calibration(
     payload = build_payload([view])
     details = [d for c in payload["details"] for d in unpack(c)]
     for d, r in zip(details, run.responses):
-        assert d["choices"] == [[lab, r["continuations"][lab], r["logprobs"][lab], r["probs"][lab]]
+        assert d["choices"] == [[lab, r.continuations[lab], r.logprobs[lab], r.probs[lab]]
                                 for lab in ("start", "middle", "end", "none")]
     row = view.summary[0]
     cal = res.metrics.variants["A_5"]["calibration"]
@@ -64,7 +64,7 @@ def test_the_page_shows_calibration_a_reliability_diagram_and_the_choice_probabi
     r = run.responses[0]
     assert [x[0] for x in rows] == ["start", "middle", "end", "none"]
     for x in rows:
-        p = r["probs"][x[0]]
+        p = r.probs[x[0]]
         assert x[3] == (f"{int(p):,}" if p == int(p) else f"{p:.4f}")  # the page writes whole numbers bare
-        assert ("gold" in x[4]) == (x[0] == r["gold"]) and ("chosen" in x[4]) == (x[0] == r["label"])
+        assert ("gold" in x[4]) == (x[0] == r.gold) and ("chosen" in x[4]) == (x[0] == r.label)
     assert chromium.collect(load.url).errors == []
