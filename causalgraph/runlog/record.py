@@ -208,10 +208,11 @@ class RunRecord:
     def _written(cls, line: dict[str, Any]) -> "RunRecord":
         """A line that :meth:`to_dict` wrote, taken as it is (the store checked it is one): no copy, no checks.
 
-        The fields an optional-only line lacks read as their class defaults (``None``).
+        The optional fields a line lacks read as their class defaults (``None``).  The record takes
+        ``line`` itself as its attributes (no copy): give it a line no one else holds.
         """
         rec = object.__new__(cls)
-        rec.__dict__.update(line)
+        rec.__dict__ = line
         return rec
 
 

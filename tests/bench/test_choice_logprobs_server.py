@@ -44,11 +44,11 @@ def test_three_tasks_are_read_from_a_real_chat_endpoint_and_agree_with_true_logl
     assert set(chr_) == set(llr) == set(ipr) and len(chr_) == 4
     for i, r in ipr.items():
         # Read the same way as the server's reply: same scoring, label and (same llama.cpp build) probabilities.
-        assert not r.error and (r.scoring, r.label) == (chr_[i]["scoring"], chr_[i]["label"]), (r, chr_[i])
-        assert r.choice_read.get("reason") == chr_[i]["choice_read"].get("reason")
+        assert not r.error and (r.scoring, r.label) == (chr_[i].scoring, chr_[i].label), (r, chr_[i])
+        assert r.choice_read.get("reason") == chr_[i].choice_read.get("reason")
         if r.scoring == "logprobs":
             for lab, p in r.probs.items():
-                assert p == pytest.approx(chr_[i]["probs"][lab], abs=1e-6)
+                assert p == pytest.approx(chr_[i].probs[lab], abs=1e-6)
     for i, r in chr_.items():
         assert r.method == "choice-logprobs" and not r.error, r
         assert r.scoring in ("logprobs", "parsed") and r.usage["completion_tokens"] >= 1
@@ -65,6 +65,6 @@ def test_three_tasks_are_read_from_a_real_chat_endpoint_and_agree_with_true_logl
         # are among the top 20 there; the new method reads what true log-likelihood computes.
         assert len(read) == 4
         for i in read:
-            assert chr_[i]["label"] == llr[i]["label"]
-            for lab, p in chr_[i]["probs"].items():
-                assert p == pytest.approx(llr[i]["probs"][lab], abs=2e-3), (i, chr_[i]["probs"], llr[i]["probs"])
+            assert chr_[i].label == llr[i].label
+            for lab, p in chr_[i].probs.items():
+                assert p == pytest.approx(llr[i].probs[lab], abs=2e-3), (i, chr_[i].probs, llr[i].probs)

@@ -45,12 +45,12 @@ def test_inprocess_choice_logprobs_equal_true_loglik_for_one_token_choices_and_c
         assert not r.error and r.scoring == "logprobs", r
         assert r.choice_read == {"position": 0, "choices_seen": 2, "bounded": [], "top_k": 20}
         assert 1 <= r.usage["completion_tokens"] <= 3  # max_tokens = len("Yes")
-        assert r.label == llr[i]["label"]
+        assert r.label == llr[i].label
         for lab in ("yes", "no"):
-            assert r.logprobs[lab] == pytest.approx(llr[i]["logprobs"][lab], abs=1e-4), (i, r, llr[i])
-            assert r.probs[lab] == pytest.approx(llr[i]["probs"][lab], abs=1e-5)
+            assert r.logprobs[lab] == pytest.approx(llr[i].logprobs[lab], abs=1e-4), (i, r, llr[i])
+            assert r.probs[lab] == pytest.approx(llr[i].probs[lab], abs=1e-5)
         # The reply was cached as JSON (plain floats) and reads the same offline.
-        assert agr[i]["source"] == "cache" and agr[i]["probs"] == r.probs
+        assert agr[i].source == "cache" and agr[i].probs == r.probs
     assert json.loads(json.dumps(ch.metrics.to_dict()))["variants"]["A_5"]["choice_logprobs"]["reached"] == 1.0
 
 

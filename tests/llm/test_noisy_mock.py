@@ -120,9 +120,9 @@ def test_annotate_answers_differ_from_the_oracle_at_the_rate_and_are_wrong_annot
 
     items = {it.id: it for it in annotation_items(load_corpus(str(climatecause_path)), "zero-shot")}
     lines = {r.item_id: r for r in load_run(tmp_path / "n0-0.0").responses}
-    flipped = [k for k in right if lines[k]["response"] != right[k]]
-    assert flipped and all(lines[k]["response"] == wrong_annotation(items[k]) for k in flipped)
-    assert all(lines[k]["label"] is not None and lines[k]["error"] is None for k in flipped)
+    flipped = [k for k in right if lines[k].response != right[k]]
+    assert flipped and all(lines[k].response == wrong_annotation(items[k]) for k in flipped)
+    assert all(lines[k].label is not None and lines[k].error is None for k in flipped)
 
 
 @pytest.mark.parametrize("temperature, seed", [(0.0, None), (1.0, None), (1.0, 5)])

@@ -462,7 +462,7 @@ def test_vllm_choice_logprobs_read_in_process_equal_its_true_loglik_for_one_toke
         assert r.method == "choice-logprobs" and r.scoring == "logprobs", r
         assert r.choice_read == {"position": 0, "choices_seen": 2, "bounded": [], "top_k": 20}
         assert 1 <= r.usage["completion_tokens"] <= 3
-        assert r.label == llr[i]["label"]
+        assert r.label == llr[i].label
         for lab in ("yes", "no"):
-            assert r.logprobs[lab] == pytest.approx(llr[i]["logprobs"][lab], abs=1e-4), (r, llr[i])
-            assert r.probs[lab] == pytest.approx(llr[i]["probs"][lab], abs=1e-4)
+            assert r.logprobs[lab] == pytest.approx(llr[i].logprobs[lab], abs=1e-4), (r, llr[i])
+            assert r.probs[lab] == pytest.approx(llr[i].probs[lab], abs=1e-4)
