@@ -51,7 +51,7 @@ def test_hf_loglik_scores_equal_an_independent_forward_pass_on_24_items_of_two_v
             recs.append(r)
     assert len(recs) == 24
     # The multi-token variant really has continuations of several tokens (the second pass is exercised).
-    assert recs[-1]["continuations"]["start"] == "<Answer>start</Answer>"
+    assert recs[-1].continuations["start"] == "<Answer>start</Answer>"
     ref = reference_logprobs(pairs)
     worst = max(abs(r.logprobs[k] - ref_i[k]) for r, ref_i in zip(recs, ref) for k in ref_i)
     assert worst < 1e-4, worst
@@ -104,11 +104,11 @@ def test_llamacpp_loglik_scores_the_same_items_as_hf_with_nearly_the_same_labels
     a, b = load_run(ll.path).responses, load_run(hf.path).responses
     assert len(a) == len(b) == 12 and not any(r.error for r in a)
     for x, y in zip(a, b):
-        assert x.continuations == y["continuations"] and x.usage["prompt_tokens"] == y["usage"]["prompt_tokens"]
+        assert x.continuations == y.continuations and x.usage["prompt_tokens"] == y.usage["prompt_tokens"]
         assert all(v < 0 for v in x.logprobs.values())
         # The same weights, quantised (Q4_1, 8-bit activations) against dequantised float32: close, not equal.
-        assert max(abs(x.logprobs[k] - y["logprobs"][k]) for k in x.logprobs) < 1.5
-    assert sum(x.label == y["label"] for x, y in zip(a, b)) >= 10
+        assert max(abs(x.logprobs[k] - y.logprobs[k]) for k in x.logprobs) < 1.5
+    assert sum(x.label == y.label for x, y in zip(a, b)) >= 10
 
 
 def test_the_llama_cpp_server_scores_continuations_like_the_in_process_backend(climatecause_path, tmp_path,
@@ -128,8 +128,8 @@ def test_the_llama_cpp_server_scores_continuations_like_the_in_process_backend(c
     a, b = load_run(srv.path).responses, load_run(local.path).responses
     assert len(a) == 6 and not any(r.error for r in a)
     for x, y in zip(a, b):
-        assert x.label == y["label"]
-        assert max(abs(x.logprobs[k] - y["logprobs"][k]) for k in x.logprobs) < 0.05
+        assert x.label == y.label
+        assert max(abs(x.logprobs[k] - y.logprobs[k]) for k in x.logprobs) < 0.05
 
 
 def test_openai_compatible_refuses_the_openai_api_and_a_missing_tokenizer():
@@ -182,7 +182,7 @@ def test_llamacpp_loglik_formats_the_prompt_with_a_named_chat_format_as_generati
         text = "<|im_start|>system\n<|im_end|>\n" * (items[r.item_id].messages()[0]["role"] != "system") + text
         text += "<|im_start|>assistant\n"
         n = len(tok(text, add_special_tokens=False)["input_ids"])
-        assert r.usage["prompt_tokens"] == q["usage"]["prompt_tokens"] == n
+        assert r.usage["prompt_tokens"] == q.usage["prompt_tokens"] == n
         assert set(r.logprobs) == {"yes", "no"} and all(v < 0 for v in r.logprobs.values())
 
 
