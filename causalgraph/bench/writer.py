@@ -220,7 +220,7 @@ class RunWriter:
 
     def append(self, records: Iterable[RunRecord], *, sync: bool = True) -> None:
         """Append lines to ``responses.jsonl`` (``sync``: flushed to disk now), count and report them."""
-        records = list(records)
+        records = [RunRecord.of(r, str(self.store.responses_path)) for r in records]
         self.store.append(records, sync=sync)
         self.counters["written"] += len(records)
         if self.progress is not None:

@@ -1,8 +1,10 @@
 """The run record: one line of ``responses.jsonl``, one schema for the writer and every reader.
 
 The runner writes a :class:`RunRecord` per answered (or failed) item; the
-store reads lines back through :meth:`RunRecord.from_dict`, so a record has
-the same keys, in the same order, whoever wrote it and whenever.  The schema
+store reads lines back as records, through :meth:`RunRecord.from_dict` or,
+for a line exactly as :meth:`RunRecord.to_dict` writes it, without a second
+pass, so a record has the same keys, in the same order, whoever wrote it and
+whenever.  The schema
 version is written into each run's manifest (``record_schema``); folders
 from before the version existed read as version 1, and fields that a
 reader knows but an old line lacks get their default (``cost_usd`` came
@@ -131,6 +133,14 @@ class RunRecord:
     time: Optional[str] = None
     batch_id: Optional[str] = None
 
+    def __post_init__(self):
+        # Readers take meta and usage as dicts: a record built with None (an item without meta) holds the
+        # defaults, as its line read back through from_dict would.
+        if self.meta is None:
+            self.meta = {}
+        if self.usage is None:
+            self.usage = {"prompt_tokens": None, "completion_tokens": None}
+
     def to_dict(self) -> dict[str, Any]:
         """The record as written: keys in :data:`RECORD_FIELDS` order, optional ones only when set."""
         return {name: getattr(self, name) for name in RECORD_FIELDS
@@ -183,12 +193,7 @@ class RunRecord:
         for name in ("task", "variant", "item_id"):
             if not isinstance(data[name], str):
                 raise SchemaError(f"{where}: {name} {data[name]!r:.80}, expected a string")
-        rec = cls(**data)
-        if rec.meta is None:
-            rec.meta = {}
-        if rec.usage is None:
-            rec.usage = {"prompt_tokens": None, "completion_tokens": None}
-        return rec
+        return cls(**data)
 
     @classmethod
     def of(cls, value: "RunRecord | Mapping[str, Any]", where: str = "record") -> "RunRecord":

@@ -587,7 +587,7 @@ class RunStore:
         for n, raw in numbered:
             # Every line through the one record schema: old lines get the fields they lack, in order. A line
             # as RunRecord writes it would come back unchanged, so it is taken as it is.
-            if type(raw) is RunRecord:
+            if isinstance(raw, RunRecord):
                 rec = raw
             elif type(raw) is dict and _as_written(raw):
                 rec = RunRecord._written(raw)

@@ -121,3 +121,16 @@ def test_bench_parse_rewrites_old_lines_as_records_of_the_current_schema(tmp_pat
     line = json.loads((run_dir / "responses.jsonl").read_text())
     want = dataclasses.replace(RunRecord.from_dict(old), label="no", rule=line["rule"])
     assert line == want.to_dict() and line["cost_usd"] is None and line["label"] == "no"
+
+
+def test_a_record_held_in_memory_loads_as_its_line_reads_back(tmp_path):
+    # The process holding the folder reads what it appended from memory (keep_lines); that must be what
+    # a reader of the file gets, also for a record built with no meta or usage (an item without meta).
+    store = RunStore(tmp_path)
+    store.write_manifest({"task": "t", "variants": ["v"], "model": "mock/hand"})
+    store.keep_lines(store.checked_lines(store.read_manifest()))
+    store.append([RunRecord("t", "v", "a", meta=None, usage=None, label="yes")])
+    kept, read = store.load(), RunStore(tmp_path).load()
+    assert kept.responses == read.responses
+    assert (kept.responses[0].meta, kept.responses[0].usage) == ({}, {"prompt_tokens": None,
+                                                                   "completion_tokens": None})
