@@ -11,9 +11,14 @@ its own name if given) by keyword.
 ===================  ===========================================  ==============================
 extension            record                                       registered with
 ===================  ===========================================  ==============================
-a benchmark task     :class:`Task` (its items :class:`Item`,       :func:`register_task`
-                     its viewer hook :class:`ItemView`; its
-                     scoring hooks receive :class:`RunRecord`)
+a benchmark task     :class:`Task` (its items :class:`Item`;      :func:`register_task`
+                     what its answers are: :class:`Binary`,
+                     :class:`Multiclass`, :class:`EventSet`,
+                     :class:`Pairs` with its viewer hook
+                     :class:`ItemView`, or :class:`Custom`;
+                     optional :class:`Signs` and
+                     :class:`GraphFirst`; its scoring hooks
+                     receive :class:`RunRecord`)
 a model provider     a :class:`Backend` subclass (answering a      :func:`register_provider`
                      :class:`Request` with a :class:`Completion`)
 a prompt encoding    :class:`Encoding`                             :func:`register_encoding`
@@ -55,11 +60,11 @@ from .readwrite import GraphFormat, register_format
 from .runlog.record import RunRecord
 from .scoring.scoring_metrics import ScoringMetric, register_scoring_metric
 from .taskkit.item import Item
-from .tasks import ItemView, Task, register_task
+from .tasks import Binary, Custom, EventSet, GraphFirst, ItemView, Multiclass, Pairs, Signs, Task, register_task
 
 __all__ = [
     # records
-    "Task", "Item", "ItemView", "Backend", "Request", "Completion", "Encoding", "ComplexityMetric",
+    "Task", "Binary", "Multiclass", "EventSet", "Pairs", "Custom", "Signs", "GraphFirst", "Item", "ItemView", "Backend", "Request", "Completion", "Encoding", "ComplexityMetric",
     "MetricOptions", "ReducerKind", "GraphFormat", "ScoringMetric", "RunRecord",
     # registration, one rule: the record first, replace= and name= by keyword
     "register_task", "register_provider", "register_encoding", "register_metric", "register_reducer",

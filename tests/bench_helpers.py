@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Optional
 
 from causalgraph.bench import Item
-from causalgraph.tasks import Task, register_task
+from causalgraph.tasks import Binary, Task, register_task
 
 YN_TASK = "yn-test"
 
@@ -62,10 +62,10 @@ def run_without(names, argv, cwd, **env_changes) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=120)
 
 
-register_task(Task(name=YN_TASK, labels=("yes", "no"), positive="yes",
+register_task(Task(name=YN_TASK, answers=Binary(labels=("yes", "no"), positive="yes",
+                                              answer_words=lambda v: {"yes": "Yes", "no": "No"}),
                        build_items=lambda corpus, variant: [it for it in yn_items() if it.variant == variant],
-                       list_variants=lambda: ["v_1", "v_2"],
-                       answer_words=lambda v: {"yes": "Yes", "no": "No"},
+                       list_variants=lambda: ["v_1", "v_2"], default_data="climatecause",
                        description="test task"), replace=True)
 
 

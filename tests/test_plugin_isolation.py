@@ -49,12 +49,12 @@ PLUGIN_MODULE = textwrap.dedent('''
     from causalgraph.metrics.complexity import ComplexityMetric
     from causalgraph.readwrite import GraphFormat
     from causalgraph.scoring.scoring_metrics import ScoringMetric
-    from causalgraph.tasks import Task
+    from causalgraph.tasks import Binary, Task
 
     WRONG = 42   # no group holds an int
 
     # Valid values named like a built-in: were one of them used, the outputs would change.
-    CORRI = Task(name="corri", labels=("yes", "no"), positive="yes", build_items=lambda corpus, variant: [],
+    CORRI = Task(name="corri", answers=Binary(labels=("yes", "no"), positive="yes"), build_items=lambda corpus, variant: [],
                  list_variants=lambda: ["v_1"])
 
     def MOCK(model, **options):
@@ -68,7 +68,7 @@ PLUGIN_MODULE = textwrap.dedent('''
                         kinds=("binary", "multiclass"), bounds=(-1.0, 1.0))
 
     # Values that load and then answer wrongly.
-    BAD_TASK = Task(name="bad-task", labels=("yes", "no"), positive="yes",
+    BAD_TASK = Task(name="bad-task", answers=Binary(labels=("yes", "no"), positive="yes"),
                     build_items=lambda corpus, variant, **options: "seven", list_variants=lambda: "seven")
 
     def bad_provider(model, **options):

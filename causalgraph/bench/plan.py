@@ -98,7 +98,7 @@ def plan_run(tasks: Sequence[str], model: str, *, variants: Optional[Sequence[st
     rows = []
     for task in tasks:
         spec = get_task(task)
-        key = data if data is not None else spec.default_data
+        key = spec.data_source(data)
         if key not in corpora:
             corpora[key] = load_corpus(key)
         if variants:

@@ -78,7 +78,7 @@ def loglik_variants(spec: Task) -> dict[str, dict[str, str]]:
         try:
             out[v] = spec.choices(v)
         except ConfigError:
-            if spec.continuations is None or not spec.by_labels:
+            if getattr(spec.answers, "continuations", None) is None:  # label kinds only
                 raise
     if not out:
         raise ConfigError(f"task {spec.name!r}: every variant asks for reasoning before its answer; --method loglik "
@@ -133,7 +133,7 @@ def _choice_parameters(config: RunConfig, backend: Backend, choices: dict[str, d
 
 
 def _load_items(spec: Task, config: RunConfig, variants: list[str], prompts: Optional[str] = None):
-    corpus = load_corpus(config.data if config.data is not None else spec.default_data)
+    corpus = load_corpus(spec.data_source(config.data))
     items: dict[str, list[Item]] = {}
     for v in variants:
         built = spec.items(corpus, v, prompts=prompts)  # Task.items: refuses a corpus lacking what the task needs
@@ -367,7 +367,8 @@ def _prepare_locked(config: RunConfig, backend: Backend, spec: Task, variants: l
         manifest.epochs = epochs
         # Lines carry `epoch`: the lowest schema that reads them (older runs keep version 1).
         manifest.record_schema = max(2, manifest.record_schema)
-    if spec.parse_graph is not None and any(spec.parse_graph("", v) is not None for v in manifest.variants):
+    gf = spec.graph_first
+    if gf is not None and any(gf.parse("", v) is not None for v in manifest.variants):
         # Lines of a graph-first variant carry `graph` (version 5); other runs keep the version they had.
         manifest.record_schema = max(5, manifest.record_schema)
     # Every line checked before anything is asked or written: a broken folder stays as it is.

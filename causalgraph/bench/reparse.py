@@ -98,8 +98,8 @@ def _reparse_locked(store, spec, dry_run: bool) -> list[dict[str, Any]]:
         if label != before or rule != rec.rule:
             row["changed"] += label != before
             rec.label, rec.rule = label, rule
-        if spec.parse_graph is not None:
-            graph = spec.parse_graph(rec.response or "", v)
+        if spec.graph_first is not None:
+            graph = spec.graph_first.parse(rec.response or "", v)
             if graph is not None:  # a graph-first answer's graph is read again with its answer
                 rec.graph = graph
     if not dry_run:

@@ -220,7 +220,8 @@ class _ParseOnce:
         self._seen: dict[tuple[str, str], tuple[Any, Any]] = {}
         # the graph a graph-first answer writes is parsed by the task itself (each record once); a task-like
         # object without the hook has no graph-first variant (the writer reads it the same way)
-        self.parse_graph = getattr(spec, "parse_graph", None)
+        gf = getattr(spec, "graph_first", None)
+        self.parse_graph = gf.parse if gf is not None else None
 
     def parse_answer(self, text: str, variant: str):
         key = (text, variant)

@@ -6,7 +6,7 @@
   middle, end, none`` present in gold or predictions (``macro_rule`` and
   ``macro_classes`` in the scores say so; a class absent from both would
   count as F1 0 and cap a perfect sample below 1), accuracy and the confusion matrix (rows gold, columns predicted, plus an
-  ``unparsed`` column), plus whatever the task adds (``Task.extra_scores``;
+  ``unparsed`` column), plus whatever the task adds (``extra_scores`` of its ``Binary`` or ``Multiclass`` answers;
   see :mod:`causalgraph.tasks` for what each task adds).
 * Per strategy: mean ± standard deviation (``ddof=1``) over its variants, the
   layout of the paper's Table 4; ``Avg`` over all variants.
@@ -369,7 +369,7 @@ def score_records(records: Sequence[RunRecord], spec, *, n_boot: int = 1000, see
     if not answered:
         return _unscored(out, records, spec)
     if not spec.by_labels:
-        out.update(spec.score(list(records)))
+        out.update(spec.answers.score(list(records)))
         n_groups = len(_groups(records))
         if out.get("f1_ci95") is not None and n_groups < MIN_STATEMENTS_INTERVAL:
             # The same minimum as the binary tasks' F1 interval (a micro F1 is the same ratio of summed counts).
@@ -420,8 +420,8 @@ def score_records(records: Sequence[RunRecord], spec, *, n_boot: int = 1000, see
                 "macro_f1_ci95 not estimable: all items come from one statement" if n_groups < 2 else
                 f"macro_f1_ci95 not estimable: {n_groups} statements, at least {MIN_STATEMENTS_INTERVAL} needed for "
                 f"the statement bootstrap to cover (docs/statistics.md)")
-    if spec.extra_scores is not None:
-        out.update(spec.extra_scores(gold, pred))
+    if spec.answers.extra_scores is not None:
+        out.update(spec.answers.extra_scores(gold, pred))
     if any(r.method == "loglik" for r in records):
         out.update(_loglik_scores(records, spec, gold))
     elif any(r.method == "choice-logprobs" for r in records):
@@ -449,7 +449,7 @@ def _unscored(out: dict[str, Any], records: Sequence[RunRecord], spec) -> dict[s
     elif spec.kind == "multiclass":
         out.update({"macro_precision": None, "macro_recall": None, "macro_f1": None, "accuracy": None,
                     "macro_f1_ci95": None})
-    for name in getattr(spec, "extra_metrics", ()) or ():
+    for name in spec.answers.extra_metrics:
         if "." not in name:
             out.setdefault(name, None)
     if any(r.method == "loglik" for r in records):
@@ -620,12 +620,12 @@ def aggregate_strategies(per_variant: Mapping[str, Mapping[str, Any]], strategy_
 
 def _metric_names(spec) -> list[str]:
     if spec.kind == "binary":
-        return ["precision", "recall", "f1", *spec.extra_metrics]
+        return ["precision", "recall", "f1", *spec.answers.extra_metrics]
     if spec.kind == "multiclass":
-        names = ["macro_precision", "macro_recall", "macro_f1", "accuracy", *spec.extra_metrics]
+        names = ["macro_precision", "macro_recall", "macro_f1", "accuracy", *spec.answers.extra_metrics]
         names += [f"per_class.{lab}.{m}" for lab in spec.labels for m in ("precision", "recall", "f1")]
         return names
-    return list(spec.extra_metrics)  # a task scored by its own scorer: the figures it asks to aggregate
+    return list(spec.answers.extra_metrics)  # a task scored by its own scorer: the figures it asks to aggregate
 
 
 def compute_metrics(run, *, spec=None, n_boot: int = 1000, seed: int = 0, reducer=None,
@@ -1008,10 +1008,10 @@ def _dotted(d: Any, path: str) -> Any:
 
 
 def _report_columns(metrics: Metrics, spec=None) -> tuple[str, ...]:
-    """The dotted scores the run's task shows as report columns (:attr:`~causalgraph.tasks.Task.report_columns`)."""
+    """The dotted scores the run's task shows as report columns (:attr:`~causalgraph.tasks.AnswerKind.report_columns`)."""
     if spec is None:
         spec = find_task(metrics.task)
-    return tuple(spec.report_columns) if spec is not None else ()
+    return tuple(spec.answers.report_columns) if spec is not None else ()
 
 
 def column_name(path: str) -> str:
@@ -1020,11 +1020,11 @@ def column_name(path: str) -> str:
 
 
 def task_columns(rows: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The columns the tasks of ``rows`` declare (:attr:`~causalgraph.tasks.Task.report_columns`) that they filled."""
+    """The columns the tasks of ``rows`` declare (:attr:`~causalgraph.tasks.AnswerKind.report_columns`) that they filled."""
     out: list[str] = []
     for name in dict.fromkeys(r.get("task") for r in rows):
         spec = find_task(name)
-        for path in (spec.report_columns if spec is not None else ()):
+        for path in (spec.answers.report_columns if spec is not None else ()):
             col = column_name(path)
             if col not in out and any(col in r for r in rows):
                 out.append(col)
@@ -1040,7 +1040,7 @@ def report_rows(metrics: Metrics | Mapping[str, Any], *, run_name: str = "", spe
     :func:`compute_metrics` returns.
 
     Besides the scores every task has, a row gets the columns its task
-    declares (:attr:`~causalgraph.tasks.Task.report_columns`; ``spec``, else
+    declares (:attr:`~causalgraph.tasks.AnswerKind.report_columns`; ``spec``, else
     the registered task of ``metrics["task"]``).
     """
     metrics = Metrics.of(metrics)

@@ -69,8 +69,8 @@ def with_item_options(spec: Task, variants: Sequence[str], *, encoding: Optional
     for v in given:
         rest, edit = split_edit(v)
         base, scheme = split_variant(rest)
-        if spec.check_item_options is not None:  # the variant's own refusal (a graph-first one), before
-            spec.check_item_options(v, encoding=encoding, event_names=event_names)  # a rewrite finds no graph
+        # the variant's own refusal (a graph-first one), before a rewrite finds no graph
+        spec.check_item_options(v, encoding=encoding, event_names=event_names)
         if encoding is not None:
             base = encoding_variant_id(base, encoding, stored=stored)
         if event_names is not None:

@@ -86,7 +86,8 @@ def make_record(item: Item, spec: Task, *, completion: Optional[Completion], key
     else:
         label, rule, usage = None, None, {"prompt_tokens": None, "completion_tokens": None}
     # A graph-first variant's answer writes a graph before it answers: the record keeps both.
-    parse_graph = getattr(spec, "parse_graph", None)
+    gf = getattr(spec, "graph_first", None)  # a task-like object without it writes no graph
+    parse_graph = gf.parse if gf is not None else None
     graph = parse_graph(completion.text, item.variant) if parse_graph is not None and completion is not None else None
     return RunRecord(
         task=item.task, variant=item.variant, item_id=item.id, epoch=epoch, gold=item.gold, meta=item.meta,

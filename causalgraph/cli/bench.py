@@ -302,7 +302,7 @@ def _cmd_report(args) -> int:
 def _add_answer_graph(metrics, run, args) -> None:
     """A graph-first variant's accuracy beside the edge F1 of its graphs (``answer_graph``; stats.answer_graph)."""
     spec = find_task(run.task)
-    if spec is None or spec.parse_graph is None:
+    if spec is None or spec.graph_first is None:
         return
     for v, s in (metrics.variants or {}).items():
         ag = answer_graph_scores(run.records(v), spec, rule=args.align, n_boot=args.bootstrap, seed=args.seed)

@@ -90,7 +90,7 @@ def _run(args) -> int:
     if args.encoding is not None:
         get_encoding(args.encoding)  # one line for an unknown (or broken plugin) encoding, before any corpus
     task = get_task(args.task)
-    its = task.items(load_corpus(args.data if args.data is not None else task.default_data), args.variant,
+    its = task.items(load_corpus(task.data_source(args.data)), args.variant,
                      rule=args.rule, order=args.order, encoding=args.encoding,
                      event_names=args.event_names, prompts=args.prompts,
                      graph_edit=args.graph_edit)

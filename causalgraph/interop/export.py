@@ -418,7 +418,7 @@ def _write_export(root: Path, specs, data: Optional[str], load_corpus, prompts: 
     corpora: dict[str, Any] = {}
     result = ExportResult(path=root)
     for spec in specs:
-        source = data if data is not None else spec.default_data
+        source = spec.data_source(data)
         if source not in corpora:
             corpora[source] = load_corpus(source)
         corpus = corpora[source]

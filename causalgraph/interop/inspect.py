@@ -265,7 +265,7 @@ def _headline(spec: Task, scores: dict[str, Any]) -> dict[str, float]:
     if spec.kind == "binary":
         names = ["precision", "recall", "f1", "accuracy"]
     elif spec.kind == "multiclass":
-        names = ["macro_precision", "macro_recall", "macro_f1", "accuracy", *spec.extra_metrics]
+        names = ["macro_precision", "macro_recall", "macro_f1", "accuracy", *spec.answers.extra_metrics]
     else:
         # The task's own score: its precision, recall, F1 and accuracy figures wherever its dict holds them
         # (extraction: the headline at the top; annotation: pairs.token.f1, causal.accuracy …).
@@ -350,7 +350,7 @@ def inspect_task(task: str, variant: Any = "all", *, data: Optional[str] = None,
     """
     spec = get_task(task)
     variants = resolve_variants(spec, variant)
-    corpus = load_corpus(data if data is not None else spec.default_data)
+    corpus = load_corpus(spec.data_source(data))
     samples: list[Sample] = []
     for v in variants:
         samples.extend(item_sample(it) for it in spec.items(corpus, v, **item_options))

@@ -153,14 +153,19 @@ class OracleBackend(MockBackend):
         self._words: dict[str, tuple[str, ...]] = {}
         #: Item id → the task's reference answer, for items whose gold is not a label (answered verbatim).
         self._texts: dict[str, str] = {}
-        #: Item id → the task's wrong answer to such an item (``Task.wrong_answer``), for ``mock/noisy``.
+        #: Item id → the task's wrong answer to such an item (``Pairs.wrong_answer``), for ``mock/noisy``.
         self._wrong_texts: dict[str, str] = {}
-        #: Item id → (gold graph text, perturbed graph text) of a graph-first item (``Task.graph_answers``).
+        #: Item id → (gold graph text, perturbed graph text) of a graph-first item (``GraphFirst.answers``).
         self._graphs: dict[str, tuple[str, str]] = {}
 
     def prepare(self, items: Sequence[Any], task: Any) -> None:
         words_of: dict[str, dict] = {}
-        graph_of = getattr(task, "graph_answers", None)
+        gf = getattr(task, "graph_first", None)
+        graph_of = gf.answers if gf is not None else None
+        # What a task scored by its own scorer says a perfect and a wrong model answer (label kinds have none).
+        kind = getattr(task, "answers", None)
+        reference_answer = getattr(kind, "reference_answer", None)
+        wrong_answer = getattr(kind, "wrong_answer", None)
         for it in items:
             if graph_of is not None:
                 # A variant that asks for the graph before the answer: the gold graph, and a perturbed one.
@@ -172,11 +177,10 @@ class OracleBackend(MockBackend):
                 # A set-valued gold (structure tasks): answered as a list, one event a line.
                 self._gold[it.id] = (it.gold, format_event_list([str(x) for x in it.gold]))
                 continue
-            if it.gold is None and task is not None and task.reference_answer is not None:
-                ref = task.reference_answer(it)
+            if it.gold is None and reference_answer is not None:
+                ref = reference_answer(it)
                 if ref is not None:
                     self._texts[it.id] = str(ref)
-            wrong_answer = getattr(task, "wrong_answer", None)
             if wrong_answer is not None and (it.id in self._texts or not getattr(task, "by_labels", True)):
                 # A gold that is not a label (an annotation, an extraction): wrong is what the task says.
                 self._wrong_texts[it.id] = str(wrong_answer(it))
@@ -307,7 +311,7 @@ class NoisyBackend(OracleBackend):
             return right
         item_id = str(request.meta.get("item_id"))
         if item_id in self._wrong_texts:
-            # What the task says a wrong model answers (Task.wrong_answer), in the task's own format.
+            # What the task says a wrong model answers (Pairs.wrong_answer), in the task's own format.
             return self._wrong_texts[item_id]
         if item_id in self._texts:
             return ""  # a text-answered task that says no wrong answer: nothing at all

@@ -1,9 +1,9 @@
 """Right answer against right graph: a variant's task accuracy beside the edge F1 of the graphs of the same items.
 
 A variant whose answers write the statement's graph before they answer (the graph-first variants,
-``Task.parse_graph``) gives each item two outcomes: whether the answer is right
+``GraphFirst.parse``) gives each item two outcomes: whether the answer is right
 (:meth:`causalgraph.tasks.Task.is_correct`) and the edge F1 of its graph against the gold graph after
-event alignment (``Task.graph_scores``, default rule ``token``).  :func:`answer_graph_summary` puts
+event alignment (``GraphFirst.scores``, default rule ``token``).  :func:`answer_graph_summary` puts
 them side by side **on the same items** — those whose edge F1 is defined; an item whose graph could
 not be read (or whose request failed) has no F1 and is left out of both, counted and noted, never
 scored 0:
@@ -117,15 +117,16 @@ def answer_graph_summary(rows: Sequence[tuple[Any, bool, Optional[float]]], *, n
 
 
 def graph_records(records: Sequence[RunRecord], task) -> list[RunRecord]:
-    """The records of ``records`` whose variant writes a graph before it answers (``task.parse_graph``)."""
-    if getattr(task, "parse_graph", None) is None or getattr(task, "graph_scores", None) is None:
+    """The records of ``records`` whose variant writes a graph before it answers (``task.graph_first.parse``)."""
+    gf = getattr(task, "graph_first", None)
+    if gf is None:
         return []
     writes: dict[str, bool] = {}
     out = []
     for r in records:
         v = str(r.variant)
         if v not in writes:
-            writes[v] = task.parse_graph("", v) is not None
+            writes[v] = gf.parse("", v) is not None
         if writes[v]:
             out.append(r)
     return out
@@ -176,7 +177,7 @@ def answer_graph_scores(records: Sequence[RunRecord], task, *, rule: str = DEFAU
         key = (str(sid), bool(r.error), json.dumps(r.graph, sort_keys=True, default=str),
                json.dumps(meta.get("gold_graph"), sort_keys=True, default=str))
         if key not in cache:
-            cache[key] = task.graph_scores(r, rule=rule, embedder=embedder)
+            cache[key] = task.graph_first.scores(r, rule=rule, embedder=embedder)
         s = cache[key]
         rows.append((sid, task.is_correct(r), s.get("edge_f1")))
         if s.get("edge_f1") is None and s.get("note"):

@@ -31,7 +31,7 @@ from typing import Any, Optional
 
 from ..errors import ConfigError
 from .pairing import as_run, pair_key, prediction as _prediction, run_name as _run_name, show_keys as _show
-from ..tasks import get_task, list_tasks
+from ..tasks import Multiclass, get_task, list_tasks
 from .runs import _labels_of, pair_variants, task_of, task_words
 
 __all__ = ["ConsistencyReport", "consistency", "STATEMENT_COLUMNS", "VARIANT_COLUMNS"]
@@ -103,15 +103,16 @@ def _chain(records, run) -> _Chain:
     labs = _labels_of(records)
     found = None
     for t in ([own] if own is not None else []) + [get_task(n) for n in list_tasks()]:
-        if t.coarsen is None or not t.coarse_labels:
+        kind = t.answers
+        if not isinstance(kind, Multiclass) or kind.coarsen is None:
             continue
-        chain = _Chain(tuple(t.labels), tuple(t.coarse_labels), t.coarsen)
+        chain = _Chain(tuple(kind.labels), tuple(kind.coarse_labels), kind.coarsen)
         if t is own or labs <= set(chain.position) or labs <= set(chain.membership):
             return chain
         found = found or chain
     if found is None:
         raise ConfigError("consistency needs a chain task: no registered task collapses positions to membership "
-                          "(Task.coarsen)")
+                          "(Multiclass.coarsen)")
     return found
 
 

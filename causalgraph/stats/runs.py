@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from ..errors import ConfigError
-from ..tasks import Task, get_task
+from ..tasks import Multiclass, Task, get_task
 from .corrections import bonferroni
 from .kruskal import dunn, kruskal
 from .mcnemar import mcnemar
@@ -118,13 +118,14 @@ def task_words(*tasks: Optional[Task]) -> set:
 
 
 def _coarsener(task: Optional[Task], own: Sequence[RunRecord], other: Sequence[RunRecord]):
-    """``task.coarsen`` when the other run answers in the coarse labels this task maps to, else ``None``."""
-    if task is None or task.coarsen is None:
+    """The task's ``Multiclass.coarsen`` when the other run answers in the coarse labels it maps to, else ``None``."""
+    kind = task.answers if task is not None else None
+    if not isinstance(kind, Multiclass) or kind.coarsen is None:
         return None
-    coarse = set(task.coarse_labels)
+    coarse = set(kind.coarse_labels)
     theirs, mine = _labels_of(other), _labels_of(own)
     if theirs and theirs <= coarse and not mine <= coarse:
-        return task.coarsen
+        return kind.coarsen
     return None
 
 
@@ -194,7 +195,7 @@ def mcnemar_runs(run_a: Any, run_b: Any, *, alpha: float = 0.05, exact: bool = F
     run_a, run_b
         Run directories or loaded runs.  Items are paired by
         :func:`pair_key` and variants by :func:`pair_variants`.  When one run
-        answers in labels another run's task maps to (its ``Task.coarsen``:
+        answers in labels another run's task maps to (its ``Multiclass.coarsen``:
         chain position → membership), that run's answers are mapped first,
         as in the paper's Table 21(b, c).
     alpha

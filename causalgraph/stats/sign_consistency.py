@@ -9,7 +9,7 @@ gold says, so a model can be consistent and wrong (it misreads one edge and comp
 or right and inconsistent.
 
 Which answers state which path's sign, and which labels are signs, is the Task record's to say
-(:attr:`~causalgraph.tasks.Task.signed_path`, :attr:`~causalgraph.tasks.Task.label_signs`): two
+(:attr:`~causalgraph.tasks.Signs.path`, :attr:`~causalgraph.tasks.Signs.labels`): two
 events for an edge, more for a chain, in the real events' names (so renamed variants compose with
 real ones).  Every variant of the runs is a *source*; each pair of an edge source and an endpoint
 source of the same model and graph edit (a source may be both: a net-effect run asks adjacent pairs
@@ -141,18 +141,19 @@ def _sources(runs) -> list[_Source]:
                 continue
             task_name = vrecs[0].task or r.manifest.task
             task = find_task(task_name)
-            if task is None or task.signed_path is None or not task.label_signs:
+            signs = getattr(task.answers, "signs", None) if task is not None else None  # label kinds only
+            if signs is None:
                 raise ConfigError(f"{run_name(r)} variant {variant}: task {task_name!r} states no sign of a path "
-                                  f"(its Task record has no signed_path); consistency --signs reads runs whose "
+                                  f"(its answers declare no Signs); consistency --signs reads runs whose "
                                   f"answers are the correlation signs of relations or of paths")
             claims: dict = {}
             for rec in vrecs:
-                where = task.signed_path(rec)
+                where = signs.path(rec)
                 if where is None:
                     continue
                 pred = prediction(rec)
-                sign = task.label_signs.get(pred) if pred is not None else None
-                gold = task.label_signs.get(rec.gold)
+                sign = signs.labels.get(pred) if pred is not None else None
+                gold = signs.labels.get(rec.gold)
                 claims.setdefault(where, []).append((sign if sign is not None or pred is None else "other", gold,
                                                      rec.item_id))
             out.append(_Source(r.model, split_edit(variant)[1], f"{task.name}/{variant}", claims))
@@ -171,7 +172,7 @@ def sign_consistency(runs: Sequence[Any], *, n_boot: int = 1000, seed: int = 0) 
     Parameters
     ----------
     runs
-        Run directories (or loaded runs) whose tasks state signs of paths (:attr:`Task.signed_path`):
+        Run directories (or loaded runs) whose tasks state signs of paths (:attr:`Signs.path`):
         edges (CorrI, net-effect over one edge) and endpoints (multi-hop CorrI, net-effect over a
         chain joined by one path), in any number of runs and variants.
     n_boot, seed

@@ -31,9 +31,11 @@ from typing import Any, Callable
 from ..errors import ConfigError
 from .._core.registry import ENTRY_POINT_GROUPS, Registry, load_target, record_name
 from ..taskkit.item import Item
-from .base import KINDS, ItemView, Task
+from .base import Task
+from .kinds import KINDS, AnswerKind, Binary, Custom, EventSet, GraphFirst, ItemView, Multiclass, Pairs, Signs
 
-__all__ = ["Task", "ItemView", "KINDS", "register_task", "get_task", "list_tasks", "usable_tasks", "builtin_tasks",
+__all__ = ["Task", "AnswerKind", "Binary", "Multiclass", "EventSet", "Pairs", "Custom", "Signs", "GraphFirst",
+           "ItemView", "KINDS", "register_task", "get_task", "list_tasks", "usable_tasks", "builtin_tasks",
            "find_task",
            "legacy_item_view", "TASKS"]
 
@@ -113,7 +115,7 @@ def register_task(task: "Task | str", *, replace: bool = False, name: "str | Non
     Examples
     --------
     >>> from causalgraph.taskkit import Item
-    >>> task = Task(name="demo-yesno", labels=("yes", "no"), positive="yes",
+    >>> task = Task(name="demo-yesno", answers=Binary(labels=("yes", "no"), positive="yes"),
     ...             build_items=lambda corpus, variant: [Item("d1", "demo-yesno", variant, "Yes?", "yes")],
     ...             list_variants=lambda: ["v1"])
     >>> register_task(task, replace=True).name
@@ -198,7 +200,7 @@ def legacy_item_view(records) -> "ItemView | None":
     """The item view of the records of a task that is not registered here, read from their shape.
 
     Only for old run folders whose task is gone: a registered task says its
-    :attr:`Task.item_view` itself.  Records holding the gold pairs in
+    :attr:`Pairs.item_view` itself.  Records holding the gold pairs in
     ``meta["pairs"]`` are shown as extraction items; records whose answer or
     gold is an annotation (JSON with ``relations``) as annotation items.
 

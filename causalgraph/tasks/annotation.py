@@ -23,7 +23,8 @@ from ..annotation.reference import PAPER_RANGES, climatecause_ranges
 from ..taskkit.item import Item, item_id
 from ..errors import DataNotFound, CausalGraphError
 from ..model import Relation, Statement
-from .base import ItemView, Task
+from .base import Task
+from .kinds import ItemView, Pairs
 from ..datasets import load_corpus
 from ..runlog.record import RunRecord
 
@@ -200,13 +201,11 @@ def tasks() -> list[Task]:
         name=TASK,
         build_items=lambda corpus, variant: annotation_items(corpus, variant, gold=True),
         list_variants=lambda: list(VARIANTS),
-        labels=(),
-        kind="pairs",
-        item_view=ANNOTATION_VIEW,
+        answers=Pairs(score=_score, item_view=ANNOTATION_VIEW, reference_answer=reference_annotation,
+                      wrong_answer=wrong_annotation),
         parse=parse_for_run,
-        score=_score,
-        reference_answer=reference_annotation,
-        wrong_answer=wrong_annotation,
+        # The statements the annotator's own benchmark is scored on.
+        default_data="climatecause",
         strategy=lambda v: v,
         requires=("text",),
         description="annotate statements into ClimateCause-style relations (issue 9)",

@@ -45,6 +45,7 @@ from ..graph.naming import event_names as _event_names, join_variant, rename_gra
 from ..prompts import PromptVariant, catalog_variants, encoding_variant_id, get_variant, resolve_catalog
 from ..scoring.scores import binary_scores
 from .base import Task
+from .kinds import AnswerKind, Binary, Multiclass, Signs
 from .continuations import answer_continuations
 from .graph_first import GRAPH_FIRST_TASKS, own_graph, with_graph_first
 from .. import prompts
@@ -535,9 +536,23 @@ def _task(name: str) -> Task:
         v = prompts.get_variant(_name, split_variant(split_edit(variant)[0])[0])
         return answer_continuations(v.template, dict(v.answer_labels), f"{_name} variant {variant}")
 
+    # CorrI answers state one relation's sign, multi-hop answers a chain's (stats consistency --signs).
+    path = _multihop_path if name == "corri-multihop" else _corri_path if name.startswith("corri") else None
+    signs = Signs(path=path, labels={"positive": 1, "negative": -1}) if path is not None else None
+    if kind == "binary":
+        answers: AnswerKind = Binary(labels=labels, positive=positive, answer_words=words,
+                                     continuations=continuations, signs=signs)
+    else:
+        # The chain-position tasks: the authors' released scorer of chain position, reported beside ours
+        # (docs/reproduction.md), and answers that collapse to membership (Table 21 b, c).
+        answers = Multiclass(labels=labels, answer_words=words, continuations=continuations, signs=signs,
+                             extra_scores=_authors_extra if position else None,
+                             extra_metrics=("authors.precision", "authors.recall", "authors.f1") if position else (),
+                             report_columns=("authors.f1",) if position else (),
+                             coarsen=collapse_position if position else None,
+                             coarse_labels=MEMBERSHIP_LABELS if position else ())
     return Task(name=name, build_items=build, list_variants=lambda _n=name: [v.id for v in prompts.list_variants(_n)],
-                labels=labels, kind=kind, positive=positive, answer_words=words, strategy=strategy,
-                canonical_variant=canonical, default_data="climatecause", continuations=continuations,
+                answers=answers, strategy=strategy, canonical_variant=canonical, default_data="climatecause",
                 item_options=_ITEM_OPTIONS.get(name, ("rule", "order", "encoding", "event_names", "prompts",
                                                       "graph_edit")),
                 # The authors' text by default; runs written before the choice existed used the tables.
@@ -546,18 +561,7 @@ def _task(name: str) -> Task:
                 requires=(("text", "correlation") if name.startswith("corri") else
                           ("text",) if name.startswith("ccr-eci") else ()),
                 variant_words=VARIANT_WORDS,
-                description=f"ClimateCause {name} ({len(variants)} prompt variants, labels {', '.join(labels)})",
-                # The authors' released scorer of chain position, reported beside ours (docs/reproduction.md).
-                extra_scores=_authors_extra if position else None,
-                extra_metrics=("authors.precision", "authors.recall", "authors.f1") if position else (),
-                report_columns=("authors.f1",) if position else (),
-                # Position answers compare with membership answers once collapsed (Table 21 b, c).
-                coarsen=collapse_position if position else None,
-                coarse_labels=MEMBERSHIP_LABELS if position else (),
-                # CorrI answers state one relation's sign, multi-hop answers a chain's (stats consistency --signs).
-                signed_path=(_multihop_path if name == "corri-multihop" else
-                             _corri_path if name.startswith("corri") else None),
-                label_signs={"positive": 1, "negative": -1} if name.startswith("corri") else {})
+                description=f"ClimateCause {name} ({len(variants)} prompt variants, labels {', '.join(labels)})")
 
 
 def _ccr_question(item: Item, base: str) -> tuple[str, None]:

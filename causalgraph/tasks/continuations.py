@@ -11,7 +11,7 @@ first, and :func:`answer_continuations` refuses it, naming the variant and
 the words that ask for reasoning.
 
 Each task family declares its variants' continuations through
-:attr:`causalgraph.tasks.Task.continuations`, built with this function
+``continuations`` of :class:`causalgraph.tasks.Binary` and :class:`~causalgraph.tasks.Multiclass`, built with this function
 from the prompt catalogs, so the form follows the prompt text.
 """
 

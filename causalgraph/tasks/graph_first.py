@@ -48,6 +48,7 @@ from ..errors import ConfigError, SchemaError
 from ..model import Correlation, Relation, Statement, as_statements
 from ..prompts.catalog import read_text
 from .base import Task
+from .kinds import GraphFirst
 
 __all__ = ["PREFIX", "OWN_GRAPH", "own_graph", "GRAPH_OPEN", "GRAPH_CLOSE", "is_graph_first", "base_variant", "graph_prompt",
            "split_answer", "refuse_item_options", "parse_graph", "gold_statement", "item_graph_scores", "right_graph", "with_graph_first",
@@ -409,17 +410,22 @@ def with_graph_first(task: Task, question_of) -> Task:
         s = task.strategy_of(base_variant(variant))
         return f"graph-first {s}" if is_graph_first(variant) else s
 
-    def continuations(variant):
-        if is_graph_first(variant):
-            raise ConfigError(f"task {task.name} variant {variant}: a graph-first variant asks for the graph before "
-                              "the answer, so --method loglik cannot score it; use --method generate")
-        return task.continuations(variant)
+    answers = task.answers
+    if answers.by_labels:
+        conts0 = answers.continuations
 
+        def continuations(variant):
+            if is_graph_first(variant):
+                raise ConfigError(f"task {task.name} variant {variant}: a graph-first variant asks for the graph "
+                                  "before the answer, so --method loglik cannot score it; use --method generate")
+            return conts0(variant)
+
+        answers = dataclasses.replace(answers, answer_words=lift(answers.answer_words),
+                                      continuations=continuations if conts0 is not None else None)
     return dataclasses.replace(
-        task, build_items=build, parse=parse, answer_words=lift(task.answer_words), strategy=strategy,
-        canonical_variant=canonical, continuations=continuations if task.continuations is not None else None,
-        parse_graph=parse_graph, graph_scores=item_graph_scores, graph_answers=graph_answers,
-        check_item_options=check_options)
+        task, build_items=build, parse=parse, strategy=strategy, canonical_variant=canonical, answers=answers,
+        graph_first=GraphFirst(parse=parse_graph, scores=item_graph_scores, answers=graph_answers,
+                               check_options=check_options))
 
 
 def graph_answers(item: Any) -> Optional[tuple[str, str]]:

@@ -40,6 +40,7 @@ from ..graph.naming import event_names as _event_names, join_variant, rename_gra
 from ..prompts import (ENCODING_PREFIXES, PromptVariant, catalog_variants, encoded_ids_hint, encoding_variant_id,
                        find_variant, with_encoding)
 from .base import Task
+from .kinds import Binary
 
 __all__ = ["IDENTIFICATION_TASKS", "MAX_Z", "DRAWS", "d_separated", "is_backdoor_set", "identification_questions", "items",
            "tasks", "list_identification_variants"]
@@ -242,7 +243,7 @@ def _task(name: str) -> Task:
     what = ("are two events d-separated given a drawn set (yes/no, balanced per statement)" if name == "d-separation"
             else "is a drawn set a valid back-door adjustment set for X -> Y (yes/no, balanced per statement)")
     return Task(name=name, build_items=build, list_variants=lambda _n=name: [v.id for v in list_identification_variants(_n)],
-                labels=("yes", "no"), positive="yes", kind="binary", answer_words=words, strategy=strategy,
+                answers=Binary(labels=("yes", "no"), positive="yes", answer_words=words), strategy=strategy,
                 canonical_variant=canonical, default_data="climatecause",
                 item_options=("order", "encoding", "event_names", "seed"), description=what)
 

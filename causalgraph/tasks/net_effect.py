@@ -57,6 +57,7 @@ from ..prompts import (ENCODING_PREFIXES, PromptVariant, catalog_variants, encod
                        find_variant, with_encoding)
 from ..taskkit.item import Item, item_id
 from .base import Task
+from .kinds import Multiclass, Signs
 from .continuations import answer_continuations
 
 __all__ = ["TASK", "LABELS", "NetEffect", "edge_sign", "causal_subgraph", "net_effects", "net_effect_label",
@@ -489,12 +490,13 @@ def _task() -> Task:
         return answer_continuations(v.template, dict(v.answer_labels), f"{TASK} variant {variant}")
 
     return Task(name=TASK, build_items=build, list_variants=lambda: [v.id for v in list_net_effect_variants()],
-                labels=LABELS, kind="multiclass", answer_words=lambda variant: dict(_base(variant).answer_labels),
+                answers=Multiclass(labels=LABELS, answer_words=lambda variant: dict(_base(variant).answer_labels),
+                                   continuations=continuations,
+                                   signs=Signs(path=_signed_path, labels={"increase": 1, "decrease": -1})),
                 strategy=lambda variant: _base(variant).strategy, canonical_variant=canonical,
-                continuations=continuations, default_data="climatecause",
+                default_data="climatecause",
                 item_options=("order", "encoding", "event_names", "graph_edit", "cycle_limit"),
                 requires=("correlation", "relation_type"),
-                signed_path=_signed_path, label_signs={"increase": 1, "decrease": -1},
                 description="net effect of one event on another over every causal path (increase/decrease/mixed), "
                             "from the signed graph or the statement text")
 

@@ -21,7 +21,8 @@ from ..extraction.catalog import DETECT_TASK, EXTRACT_TASK, detection_items, ext
 from ..extraction.evaluate import evaluate_extraction
 from ..extraction.tuples import parse_detection, parse_tuples, pair_from_dict
 from ..extraction.predictions import records_to_predictions
-from .base import ItemView, Task
+from .base import Task
+from .kinds import Binary, ItemView, Pairs
 from .continuations import answer_continuations
 from ..runlog.record import RunRecord
 
@@ -150,14 +151,15 @@ def tasks() -> list[Task]:
     strategy_of = lambda v: get_strategy(EXTRACT_TASK, v).paper  # noqa: E731
     return [
         Task(name=EXTRACT_TASK, build_items=lambda corpus, variant: extraction_items(corpus, variant),
-             list_variants=ids, kind="pairs", parse=_parse_extraction, score=score_extraction_records,
-             reference_answer=reference_extraction, wrong_answer=wrong_extraction, item_view=EXTRACTION_VIEW,
+             list_variants=ids, parse=_parse_extraction,
+             answers=Pairs(score=score_extraction_records, reference_answer=reference_extraction,
+                           wrong_answer=wrong_extraction, item_view=EXTRACTION_VIEW),
              strategy=strategy_of, default_data="pubmedcausal:test", requires=("text",),
              description="PubMedCausal span-level cause-effect pair extraction (App. E.1, six strategies)"),
         Task(name=DETECT_TASK, build_items=lambda corpus, variant: detection_items(corpus, variant),
-             list_variants=ids, labels=("1", "0"), positive="1", kind="binary", parse=_parse_detection,
-             answer_words=lambda v: {"1": "1", "0": "0"}, strategy=strategy_of, default_data="pubmedcausal:test",
-             requires=("text",),
-             continuations=_detection_continuations,
+             list_variants=ids, parse=_parse_detection,
+             answers=Binary(labels=("1", "0"), positive="1", answer_words=lambda v: {"1": "1", "0": "0"},
+                            continuations=_detection_continuations),
+             strategy=strategy_of, default_data="pubmedcausal:test", requires=("text",),
              description="PubMedCausal causal detection, 1 = causal (App. E.2, six strategies)"),
     ]

@@ -41,7 +41,7 @@ from typing import Any, Iterator, Optional, Sequence
 from ..taskkit.item import Item, item_id
 from ..encodings import check_order, prompt_graph
 from ..errors import ConfigError, SchemaError
-from ..scoring.event_lists import parse_event_list, record_outcome, set_scores, unreadable_event
+from ..scoring.event_lists import parse_event_list, set_scores, unreadable_event
 from ..graph import CausalGraph, compile_graph
 from ..model import Statement, as_statements
 from ..graph.edits import SIGN_EDITS, edit_graph, join_edit, parse_edit, resolve_edit, split_edit
@@ -50,6 +50,7 @@ from .continuations import answer_continuations
 from ..prompts import (ENCODING_PREFIXES, PromptVariant, catalog_variants, encoded_ids_hint, encoding_variant_id,
                        find_variant, with_encoding)
 from .base import Task
+from .kinds import Binary, EventSet
 from .graph_first import own_graph, with_graph_first
 
 __all__ = ["STRUCTURE_TASKS", "SET_TASKS", "items", "tasks", "list_structure_variants", "get_structure_variant",
@@ -345,18 +346,14 @@ def _task(name: str) -> Task:
         return answer_continuations(v.template, dict(v.answer_labels), f"{_name} variant {variant}")
 
     if name == "reachability":
-        return Task(labels=("yes", "no"), positive="yes", kind="binary", answer_words=words,
-                    continuations=continuations,
+        return Task(answers=Binary(labels=("yes", "no"), positive="yes", answer_words=words,
+                                   continuations=continuations),
                     description="does one event lead to another through the graph (yes/no, balanced per statement)",
                     **common)
-    return Task(kind="set", parse=_parse_set, score=set_scores, correct=_exact_set,
+    # An answer is right when its set of events is exactly the gold set (EventSet's own rule).
+    return Task(answers=EventSet(score=set_scores), parse=_parse_set,
                 description=f"the set of {name.replace('-', ' ')} events of each causal graph "
                             f"(micro/macro P/R/F1, exact-set accuracy)", **common)
-
-
-def _exact_set(record) -> bool:
-    """One answer is right when its set of events is exactly the gold set (unknown events make it wrong)."""
-    return record_outcome(record).exact
 
 
 def tasks() -> list[Task]:

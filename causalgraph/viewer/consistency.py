@@ -34,7 +34,8 @@ def _plain(x: Any) -> Any:
 
 def _signed_task(view) -> Any:
     task = find_task(view.task_name) if view.task_name else None
-    return task if task is not None and task.signed_path is not None and task.label_signs else None
+    # Only label kinds state signs (Signs on Binary or Multiclass).
+    return task if task is not None and getattr(task.answers, "signs", None) is not None else None
 
 
 def sign_chains(views: Sequence[Any], starts: Sequence[int]) -> Optional[dict]:
@@ -79,7 +80,7 @@ def sign_chains(views: Sequence[Any], starts: Sequence[int]) -> Optional[dict]:
         for n, rec in enumerate(view.records):
             row = starts[k] + n
             endpoint_rows.setdefault((view.model, rec.item_id), row)
-            where = task.signed_path(rec)
+            where = task.answers.signs.path(rec)
             if where is not None:
                 rows.setdefault((view.model, f"{task.name}/{rec.variant}", where[0], tuple(where[1])),
                                 []).append(row)

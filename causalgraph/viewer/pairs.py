@@ -2,7 +2,7 @@
 
 Runs of a task whose answers are pairs are shown the same way: the task's
 :class:`~causalgraph.tasks.ItemView` reads each record's gold and predicted
-pairs (:attr:`~causalgraph.tasks.Task.item_view`).  The counting comes from :mod:`causalgraph.extraction.evaluate`:
+pairs (:attr:`~causalgraph.tasks.Pairs.item_view`).  The counting comes from :mod:`causalgraph.extraction.evaluate`:
 :func:`~causalgraph.extraction.evaluate.align` builds the row,
 :func:`~causalgraph.extraction.evaluate.exact_hits` counts the exact hits
 under each mode's rule (:data:`~causalgraph.extraction.evaluate.EXACT_RULES`)
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence
-from ..tasks import legacy_item_view
+from ..tasks import Pairs, legacy_item_view
 from ..extraction.evaluate import MODES, align, error_buckets, exact_hits
 from ..runlog.record import RunRecord
 from ..extraction.predictions import PredictionSet, RowPrediction
@@ -44,7 +44,7 @@ class PairItem:
 def pair_view_of(records: Sequence[RunRecord], task: Any = None) -> Optional[Any]:
     """The :class:`~causalgraph.tasks.ItemView` of a run's records: its task's, or ``None`` to show labels.
 
-    A registered task says it (:attr:`~causalgraph.tasks.Task.item_view`);
+    A registered task says it (:attr:`~causalgraph.tasks.Pairs.item_view`);
     for a run whose task is not registered here (``task`` is ``None``), the
     view is read from the records by :func:`causalgraph.tasks.legacy_item_view`,
     so old run folders still show their pairs.
@@ -56,7 +56,7 @@ def pair_view_of(records: Sequence[RunRecord], task: Any = None) -> Optional[Any
     ('extraction', None)
     """
     if task is not None:
-        return task.item_view
+        return task.answers.item_view if isinstance(task.answers, Pairs) else None
 
     return legacy_item_view(records)
 
@@ -70,7 +70,7 @@ def record_pairs(record: "RunRecord", view: Any) -> PairItem:
     >>> from causalgraph.runlog import RunRecord
     >>> rec = RunRecord("pubmedcausal-extract", "v", "i", meta={"pairs": [{"cause": "smoking", "effect": "cancer"}]},
     ...                 label=[{"cause": "Smoking", "effect": "lung cancer"}])
-    >>> record_pairs(rec, get_task("pubmedcausal-extract").item_view)
+    >>> record_pairs(rec, get_task("pubmedcausal-extract").answers.item_view)
     PairItem(gold=(('smoking', 'cancer'),), predicted=(('Smoking', 'lung cancer'),), unread=False)
     """
     gold, pred, unread = view.pairs(record)

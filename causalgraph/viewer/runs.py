@@ -124,7 +124,7 @@ def display_value(value: Any, view: Any = None) -> str:
     Examples
     --------
     >>> from causalgraph.tasks import get_task
-    >>> view = get_task("pubmedcausal-extract").item_view
+    >>> view = get_task("pubmedcausal-extract").answers.item_view
     >>> display_value("yes"), display_value(None), display_value([{"cause": "a", "effect": "b"}], view)
     ('yes', '', '1 pair')
     """
@@ -267,7 +267,7 @@ def find_corpus(run, data: Any = None, *, cache: Optional[dict] = None, task: An
     src = ds.get("source")
     if src and Path(str(src)).exists():
         candidates.append(str(src))
-    if task is not None and getattr(task, "default_data", None):
+    if task is not None and task.default_data:
         candidates.append(str(task.default_data))
     want = ds.get("sha256")
     for key in dict.fromkeys(candidates):

@@ -33,8 +33,8 @@ from __future__ import annotations
 import math
 import re
 
-from causalgraph.extend import (Backend, ComplexityMetric, Completion, Encoding, GraphFormat, Item, ReducerKind, Request,
-                                ScoringMetric, Task)
+from causalgraph.extend import (Backend, Binary, ComplexityMetric, Completion, Encoding, GraphFormat, Item, ReducerKind,
+                                Request, ScoringMetric, Task)
 
 __all__ = ["TASK", "FoursBackend", "ENCODING", "METRIC", "REDUCER", "FORMAT", "SCORING_METRIC", "even_items", "arrows",
            "count_events", "at_least_half", "youden_j"]
@@ -52,9 +52,11 @@ def even_items(corpus, variant: str) -> list:
 
 
 #: The task: entry point ``plugin-even = "causalgraph_plugin_demo:TASK"`` in ``causalgraph.tasks``.
-TASK = Task(name="plugin-even", labels=("yes", "no"), positive="yes", build_items=even_items,
-            list_variants=lambda: list(_VARIANTS), answer_words=lambda variant: {"yes": "Yes", "no": "No"},
-            description="plugin example: is N an even number?")
+#: Its answers are one of two labels (``Binary``); its questions read no corpus, so it names the small
+#: packaged ``sample`` as the data a run records when ``--data`` is not given.
+TASK = Task(name="plugin-even", build_items=even_items, list_variants=lambda: list(_VARIANTS),
+            answers=Binary(labels=("yes", "no"), positive="yes", answer_words=lambda variant: {"yes": "Yes", "no": "No"}),
+            default_data="sample", description="plugin example: is N an even number?")
 
 
 class FoursBackend(Backend):

@@ -187,14 +187,15 @@ def test_run_benchmark_shares_answers_of_identical_prompts_only_at_temperature_z
 
 
 def test_run_benchmark_keeps_answers_a_parser_rejects_as_parse_failures(isolated_cache, tmp_path):
-    from causalgraph.tasks import Task, register_task
+    from causalgraph.tasks import Binary, Task, register_task
     from causalgraph.errors import ParseError
 
     def strict(text, variant):
         raise ParseError(f"cannot read {text!r}")
 
-    register_task(Task(name="strict-test", labels=("yes", "no"), positive="yes", parse=strict,
-                           build_items=lambda c, v: [], list_variants=lambda: ["v_1"]), replace=True)
+    register_task(Task(name="strict-test", answers=Binary(labels=("yes", "no"), positive="yes"), parse=strict,
+                           build_items=lambda c, v: [], list_variants=lambda: ["v_1"], default_data="climatecause"),
+                  replace=True)
     its = [it.__class__(**{**it.to_dict(), "task": "strict-test"}) for it in yn_items(3, variants=("v_1",))]
     res = run_benchmark("strict-test", ["v_1"], "mock/constant", items=its, out=tmp_path / "a",
                         model_options={"text": "Yes"})

@@ -17,7 +17,7 @@ from causalgraph.taskkit.item import item_id
 from causalgraph.bench.runner import run_benchmark
 from causalgraph.cli import main
 from causalgraph.datasets import load_corpus
-from causalgraph.tasks import Task, builtin_tasks, get_task, list_tasks, register_task
+from causalgraph.tasks import Binary, Task, builtin_tasks, get_task, list_tasks, register_task
 
 TOY = "toy-warming"
 WORD = "warming"
@@ -30,8 +30,9 @@ def _items(corpus, variant):
             for st in corpus]
 
 
-register_task(Task(name=TOY, build_items=_items, list_variants=lambda: ["plain", "polite"], labels=("yes", "no"),
-                   positive="yes", answer_words=lambda v: {"yes": "Yes", "no": "No"}, default_data="climatecause",
+register_task(Task(name=TOY, build_items=_items, list_variants=lambda: ["plain", "polite"],
+                   answers=Binary(labels=("yes", "no"), positive="yes", answer_words=lambda v: {"yes": "Yes", "no": "No"}),
+                   default_data="climatecause",
                    description="toy: does the statement mention warming?"), replace=True)
 
 

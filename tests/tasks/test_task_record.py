@@ -7,6 +7,7 @@ viewer from that declaration alone, with no file of causalgraph edited.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -17,8 +18,8 @@ from causalgraph.bench.runner import run_benchmark
 from causalgraph.bench.scoring import report_rows, task_columns
 from causalgraph.errors import ConfigError
 from causalgraph.runlog import RunRecord
-from causalgraph.tasks import KINDS, ItemView, Task, builtin_tasks, get_task, register_task
-from causalgraph.tasks.base import LABEL_KINDS
+from causalgraph.tasks import (KINDS, AnswerKind, Binary, Custom, ItemView, Multiclass, Pairs, Signs, Task, builtin_tasks,
+                               get_task, register_task)
 
 TOY = "toy-pairs"
 
@@ -68,10 +69,11 @@ def _view_pairs(record):
 
 VIEW = ItemView("toy-arrows", _view_pairs, lambda v: f"{len(v)} arrows" if isinstance(v, list) else None)
 
-register_task(Task(name=TOY, build_items=_items, list_variants=lambda: ["plain"], kind="pairs", parse=_parse,
-                   score=_score, reference_answer=_reference, paired_counts=_counts, paired_metric="pair_f1",
-                   extra_metrics=("exact.accuracy",), report_columns=("exact.accuracy",), item_view=VIEW,
-                   correct=lambda r: _counts(r)[1], default_data="climatecause",
+register_task(Task(name=TOY, build_items=_items, list_variants=lambda: ["plain"], parse=_parse,
+                   answers=Pairs(score=_score, reference_answer=_reference, paired_counts=_counts,
+                                 paired_metric="pair_f1", extra_metrics=("exact.accuracy",),
+                                 report_columns=("exact.accuracy",), item_view=VIEW, correct=lambda r: _counts(r)[1]),
+                   default_data="climatecause",
                    description="toy: one cause-effect pair per statement"), replace=True)
 
 
@@ -87,15 +89,17 @@ def runs(tmp_path_factory):
 @pytest.mark.parametrize("name", builtin_tasks())
 def test_every_registered_task_declares_a_valid_kind(name):
     task = get_task(name)
-    assert task.kind in KINDS
-    if task.kind in LABEL_KINDS:
-        assert task.labels and task.by_labels
+    assert task.kind in KINDS and task.kind == type(task.answers).name
+    if task.kind in ("binary", "multiclass"):
+        assert task.labels == task.answers.labels and task.by_labels
     else:
-        assert task.score is not None and not task.by_labels
+        assert callable(task.answers.score) and not task.by_labels and task.labels == ()
     if task.kind == "pairs":
-        assert isinstance(task.item_view, ItemView)  # the viewer shows its pairs from the record alone
-    for col in task.report_columns:
-        assert col in task.extra_metrics
+        assert isinstance(task.answers.item_view, ItemView)  # the viewer shows its pairs from the record alone
+    for col in task.answers.report_columns:
+        assert col in task.answers.extra_metrics
+    # Every built-in task names the corpus it reads without --data (the record itself has no default).
+    assert task.default_data in ("climatecause", "pubmedcausal:test")
 
 
 def test_the_builtin_kinds_are_the_ones_each_family_declares():
@@ -104,27 +108,60 @@ def test_the_builtin_kinds_are_the_ones_each_family_declares():
     assert kinds["ccr-position"] == kinds["ccr-eci-position"] == "multiclass"
     assert kinds["parents"] == kinds["sources"] == "set" and kinds["reachability"] == "binary"
     assert kinds["pubmedcausal-extract"] == kinds["annotate"] == "pairs"
-    assert get_task("ccr-position").report_columns == ("authors.f1",)
+    assert get_task("ccr-position").answers.report_columns == ("authors.f1",)
 
 
-def test_a_task_of_an_unknown_kind_is_refused():
-    with pytest.raises(ConfigError, match="kind 'graph', expected one of binary, multiclass, set, pairs, custom"):
-        Task(name="x", build_items=list, list_variants=list, kind="graph", score=dict)
-    with pytest.raises(ConfigError, match="a pairs task needs a score function"):
-        Task(name="x", build_items=list, list_variants=list, kind="pairs")
+def test_a_task_whose_answers_are_no_kind_object_is_refused():
+    with pytest.raises(ConfigError, match="answers must be a kind object .* found str"):
+        Task(name="x", build_items=list, list_variants=list, answers="binary")
+    with pytest.raises(ConfigError, match="answers must be one of Binary, Multiclass, EventSet, Pairs, Custom"):
+        Task(name="x", build_items=list, list_variants=list, answers=AnswerKind())
+    with pytest.raises(TypeError, match="score"):  # a scored kind without its scorer cannot even be built
+        Pairs()
+    with pytest.raises(ConfigError, match="a pairs task needs a score function; found None"):
+        Task(name="x", build_items=list, list_variants=list, answers=Pairs(score=None))
     with pytest.raises(ConfigError, match="report columns"):
-        Task(name="x", build_items=list, list_variants=list, labels=("a", "b"), positive="a",
-             report_columns=("authors.f1",))
+        Task(name="x", build_items=list, list_variants=list,
+             answers=Binary(labels=("a", "b"), positive="a", report_columns=("authors.f1",)))
+    with pytest.raises(ConfigError, match="a binary task needs two labels and a positive one among them"):
+        Task(name="x", build_items=list, list_variants=list, answers=Binary(labels=("a", "b"), positive="c"))
+    with pytest.raises(ConfigError, match="a multiclass task needs at least two labels"):
+        Task(name="x", build_items=list, list_variants=list, answers=Multiclass(labels=("a",)))
+    with pytest.raises(ConfigError, match="coarsen and coarse_labels go together"):
+        Task(name="x", build_items=list, list_variants=list, answers=Multiclass(labels=("a", "b"), coarsen=str))
+    with pytest.raises(ConfigError, match=r"signed labels \['up'\] are not among its labels"):
+        Task(name="x", build_items=list, list_variants=list,
+             answers=Binary(labels=("a", "b"), positive="a", signs=Signs(path=str, labels={"up": 1})))
+    with pytest.raises(ConfigError, match="must map each signed label to \\+1 or -1"):
+        Signs(path=str, labels={"a": 2})
+    with pytest.raises(ConfigError, match="graph_first must be a GraphFirst record; found dict"):
+        Task(name="x", build_items=list, list_variants=list, answers=Binary(labels=("a", "b"), positive="a"),
+             graph_first={"parse": str})
+
+
+def test_a_binary_task_holds_no_hook_of_another_kind():
+    # What a binary task carries: its labels and their hooks, nothing about pairs, sets or positions.
+    fields = {f.name for f in dataclasses.fields(Binary)}
+    assert fields == {"labels", "positive", "answer_words", "continuations", "extra_scores", "extra_metrics",
+                      "report_columns", "signs"}
+    assert len(dataclasses.fields(Task)) == 15
+
+
+def test_a_task_with_no_default_corpus_asks_for_data():
+    task = Task(name="x", build_items=list, list_variants=list, answers=Binary(labels=("a", "b"), positive="a"))
+    assert task.default_data is None and task.data_source("sample") == "sample"
+    with pytest.raises(ConfigError, match="task 'x' names no default dataset; pass --data NAME\\|PATH"):
+        task.data_source()
 
 
 def test_paired_score_follows_the_kind_without_hooks():
-    binary = Task(name="b", build_items=list, list_variants=list, labels=("yes", "no"), positive="yes")
+    binary = Task(name="b", build_items=list, list_variants=list, answers=Binary(labels=("yes", "no"), positive="yes"))
     assert binary.paired_score(RunRecord("b", "v", "i", gold="yes", label="yes")) == ((1, 0, 0), True)
-    multi = Task(name="m", build_items=list, list_variants=list, labels=("a", "b", "c"), kind="multiclass")
+    multi = Task(name="m", build_items=list, list_variants=list, answers=Multiclass(labels=("a", "b", "c")))
     assert multi.paired_score(RunRecord("m", "v", "i", gold="a", label="b")) == (
         ((0, 0, 1), (0, 1, 0), (0, 0, 0)), False)
     assert multi.paired_metric_name() == "macro_f1" and binary.paired_metric_name() == "f1(yes)"
-    custom = Task(name="c", build_items=list, list_variants=list, kind="custom", score=dict)
+    custom = Task(name="c", build_items=list, list_variants=list, answers=Custom(score=dict))
     with pytest.raises(ConfigError, match="scored by its own scorer"):
         custom.paired_score(RunRecord("c", "v", "i", gold=None, label=None))
 

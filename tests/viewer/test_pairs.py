@@ -69,7 +69,7 @@ def _rec(fields: dict) -> RunRecord:
 def test_record_pairs_reads_extraction_and_annotation_records():
     ext = _rec({"meta": {"pairs": [{"cause": "a", "effect": "b"}, {"Cause": "c", "Effect": "d"}]},
                 "label": [{"cause": "a", "effect": "b"}], "rule": "json", "error": None})
-    ext_view = get_task("pubmedcausal-extract").item_view
+    ext_view = get_task("pubmedcausal-extract").answers.item_view
     assert pair_view_of([ext], get_task("pubmedcausal-extract")) is ext_view
     assert record_pairs(ext, ext_view) == PairItem((("a", "b"), ("c", "d")), (("a", "b"),), False)
     assert record_pairs(dataclasses.replace(ext, label=None), ext_view).unread

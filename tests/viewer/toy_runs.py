@@ -9,7 +9,7 @@ from typing import Optional
 
 from causalgraph.taskkit.item import Item, item_id
 from causalgraph.datasets import load_corpus
-from causalgraph.tasks import Task, register_task
+from causalgraph.tasks import Binary, Task, register_task
 
 from bench_helpers import write_records
 
@@ -30,7 +30,7 @@ def toy_items(corpus, variant: str) -> list[Item]:
     return out
 
 
-TOY_TASK = register_task(Task(name=TOY, labels=("yes", "no"), positive="yes", build_items=toy_items,
+TOY_TASK = register_task(Task(name=TOY, answers=Binary(labels=("yes", "no"), positive="yes"), build_items=toy_items,
                               list_variants=lambda: list(VARIANTS), default_data="sample",
                               description="viewer test task"), replace=True)
 
