@@ -31,12 +31,13 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from causalgraph.bench import Item
-from causalgraph.tasks import Task, register_task
+from causalgraph.tasks import Binary, Task, register_task
 from causalgraph.bench.runner import run_benchmark
 
 TASK = "bench-yn"
-register_task(Task(name=TASK, labels=("yes", "no"), positive="yes", build_items=lambda c, v: [],
-                       list_variants=lambda: ["v"], answer_words=lambda v: {"yes": "Yes", "no": "No"}), replace=True)
+register_task(Task(name=TASK, build_items=lambda c, v: [],
+                   answers=Binary(labels=("yes", "no"), positive="yes", answer_words=lambda v: {"yes": "Yes", "no": "No"}),
+                   list_variants=lambda: ["v"], default_data="climatecause"), replace=True)
 
 
 def items(n: int, tag: str = "") -> list[Item]:

@@ -21,7 +21,8 @@ REGISTER = ["register_task", "register_provider", "register_encoding", "register
 
 def test_every_record_and_register_function_a_plugin_needs_is_exported():
     records = {"Task", "Item", "ItemView", "Backend", "Request", "Completion", "Encoding", "ComplexityMetric",
-               "MetricOptions", "ReducerKind", "GraphFormat"}
+               "MetricOptions", "ReducerKind", "GraphFormat", "Binary", "Multiclass", "EventSet", "Pairs", "Custom",
+               "Signs", "GraphFirst", "RunRecord"}
     assert records | set(REGISTER) <= set(extend.__all__)
     # each the object of its home, not a copy: a plugin built from extend registers where causalgraph looks
     from causalgraph.bench.epochs import ReducerKind
@@ -29,10 +30,12 @@ def test_every_record_and_register_function_a_plugin_needs_is_exported():
     from causalgraph.llm.base import Backend
     from causalgraph.metrics.complexity import ComplexityMetric
     from causalgraph.readwrite import GraphFormat, register_format
-    from causalgraph.tasks import Task, register_task
+    from causalgraph.tasks import Task, kinds, register_task
     assert (extend.ReducerKind, extend.register_encoding, extend.Backend, extend.ComplexityMetric, extend.GraphFormat,
             extend.register_format, extend.Task, extend.register_task) == (
         ReducerKind, register_encoding, Backend, ComplexityMetric, GraphFormat, register_format, Task, register_task)
+    for name in ("Binary", "Multiclass", "EventSet", "Pairs", "Custom", "Signs", "GraphFirst", "ItemView"):
+        assert getattr(extend, name) is getattr(kinds, name)
 
 
 @pytest.mark.parametrize("name", REGISTER)

@@ -55,7 +55,7 @@ PLUGIN_MODULE = textwrap.dedent('''
 
     # Valid values named like a built-in: were one of them used, the outputs would change.
     CORRI = Task(name="corri", answers=Binary(labels=("yes", "no"), positive="yes"), build_items=lambda corpus, variant: [],
-                 list_variants=lambda: ["v_1"])
+                 list_variants=lambda: ["v_1"], default_data="sample")
 
     def MOCK(model, **options):
         raise AssertionError("the plugin's mock was used instead of the built-in")
@@ -68,7 +68,7 @@ PLUGIN_MODULE = textwrap.dedent('''
                         kinds=("binary", "multiclass"), bounds=(-1.0, 1.0))
 
     # Values that load and then answer wrongly.
-    BAD_TASK = Task(name="bad-task", answers=Binary(labels=("yes", "no"), positive="yes"),
+    BAD_TASK = Task(name="bad-task", answers=Binary(labels=("yes", "no"), positive="yes"), default_data="sample",
                     build_items=lambda corpus, variant, **options: "seven", list_variants=lambda: "seven")
 
     def bad_provider(model, **options):

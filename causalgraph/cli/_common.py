@@ -118,12 +118,17 @@ def add_scoring_metric_option(parser) -> None:
                          "(docs/benchmarks.md#scoring-metrics)")
 
 
-def add_data_option(parser, *, help_extra: str = "") -> None:
-    """``--data NAME|PATH``: a dataset name, a file or a folder."""
+def add_data_option(parser, *, help_extra: str = "", by_task: bool = False) -> None:
+    """``--data NAME|PATH``: a dataset name, a file or a folder.
+
+    ``by_task``: the command reads the dataset of its ``--task`` when none is given (``Task.data_source``).
+    """
+    default = ("the task's own: climatecause for the ClimateCause tasks, pubmedcausal:test for PubMedCausal's; "
+               "required for a task that names none" if by_task else "climatecause")
     parser.add_argument(
         "--data", metavar="NAME|PATH", default=None,
         help="dataset name (climatecause, pubmedcausal[:train|:test]), a corpus file, or a folder "
-             "(default: climatecause)" + help_extra,
+             f"(default: {default})" + help_extra,
     )
 
 

@@ -56,7 +56,7 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
                                  "SmolLM2-135M)",
                    option_help="backend option (e.g. latency=0.05, n_ctx=2048, reasoning_effort=none)",
                    max_tokens_help="limit on generated tokens (default: the provider's)")
-    add_data_option(p)
+    add_data_option(p, by_task=True)
     add_prompts_option(p, help_extra="; a run directory resumes with the catalog it started with")
     p.add_argument("--out", metavar="DIR", type=path_arg, help="run directory (default runs/<task>__<model>__<variants>); "
                                                 "the same directory resumes the run")
@@ -571,7 +571,7 @@ def register(subparsers) -> None:
     add_list_option(p, "--task", metavar="T[,T…]|all", help="task names, or all (the paper's six; default)")
     add_list_option(p, "--variant", metavar="V[,V…]|all", help="variant ids, or all (default)")
     p.add_argument("--model", default="openai/gpt-5.1-2025-11-13", help="provider/model priced (default GPT-5.1)")
-    add_data_option(p)
+    add_data_option(p, by_task=True)
     add_prompts_option(p)
     p.add_argument("--batch", action="store_true", help="price at the Batch API discount")
     p.add_argument("--epochs", type=int, default=1, metavar="N", help="every item asked N times (bench run --epochs)")

@@ -28,7 +28,7 @@ def register(sub) -> None:
         "items", help="build benchmark items (prompt, gold, meta) for a task and prompt variant",
         description="Build the benchmark items of one task and prompt variant: JSON lines by default, or an "
                     "OpenAI Batch API input file with --openai-batch.")
-    add_data_option(p)
+    add_data_option(p, by_task=True)
     p.add_argument("--task", required=True, metavar="TASK",
                    help="any task of `causalgraph bench tasks` (corri, ccr-member, pubmedcausal-extract …)")
     p.add_argument("--variant", required=True, metavar="ID",

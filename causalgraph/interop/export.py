@@ -378,6 +378,8 @@ def export_dataset(out: str | os.PathLike, tasks: Optional[Sequence[str]] = None
                                       "hold no graph")
         else:
             specs = [spec for spec in specs if "graph_edit" in spec.item_options]
+    for spec in specs:
+        spec.data_source(data)  # a task with no default dataset and no --data: refused before any folder is made
     root = Path(out)
     existing = root.is_dir() and any(root.iterdir())
     if existing and not overwrite:

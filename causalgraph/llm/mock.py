@@ -22,7 +22,7 @@ runner, cache and parser.
   At temperature 0 it errs on the same items every time (a greedy model
   that is wrong on some items is still wrong on them); above 0 every
   temperature, seed and epoch draws anew.
-* Graph-first items (a task with ``graph_answers``, :mod:`causalgraph.tasks.graph_first`): the
+* Graph-first items (a task with ``graph_first=GraphFirst(answers=…)``, :mod:`causalgraph.tasks.graph_first`): the
   oracle writes the gold graph before its answer; ``mock/noisy`` writes the perturbed graph
   (the gold graph less its first edge, reversed when it has one) with probability ``graph_flip``
   (option, default ``flip``), drawn apart from the answer's error.

@@ -150,7 +150,7 @@ def answer_graph_scores(records: Sequence[RunRecord], task, *, rule: str = DEFAU
     """:func:`answer_graph_summary` of the graph-writing records of one variant (``None`` when none writes a graph).
 
     Each record's correctness is :meth:`~causalgraph.tasks.Task.is_correct`, its edge F1
-    ``task.graph_scores(record, rule=rule, embedder=…)`` (events aligned by ``rule``; under
+    ``task.graph_first.scores(record, rule=rule, embedder=…)`` (events aligned by ``rule``; under
     ``embedding`` every graph shares one encoder, loaded once per process when first needed).  The summary adds
     ``rule``, ``edge_precision`` and ``edge_recall`` (means over the items where each is defined:
     a graph without edges has no precision), ``failed`` (requests that failed: no answer and no

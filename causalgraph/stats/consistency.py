@@ -13,9 +13,9 @@ chain can produce are *incoherent*:
   by the membership prompt but given a position by the position prompt (or
   the reverse), for the same prompt variant.
 
-The labels and the collapse of positions to membership come from the Task
-record of the chain-position task (:attr:`~causalgraph.tasks.Task.labels`,
-``coarse_labels`` and ``coarsen``): the run's own task when it has one, else
+The labels and the collapse of positions to membership come from the
+answers of the chain-position task (:class:`~causalgraph.tasks.Multiclass`:
+``labels``, ``coarse_labels`` and ``coarsen``): the run's own task when it has one, else
 the registered task whose labels the run's answers are in (a membership run,
 or a run of a task no longer registered).
 

@@ -604,7 +604,7 @@ def difficulty_runs(runs: Sequence[Any], features: Optional[Sequence[str]] = Non
     for f in features:
         if f not in STATEMENT_FEATURES + ITEM_FEATURES + ITEM_FACTORS:
             raise ConfigError(f"unknown feature {f!r}; expected one of {', '.join(STATEMENT_FEATURES + ITEM_FEATURES + ITEM_FACTORS)}")
-    source = get_task(loaded[0].task).data_source(data)
+    source = data if data is not None else get_task(loaded[0].task).data_source()
     values = _statement_features(load_corpus(source))
     frames = []
     for run in loaded:

@@ -178,7 +178,7 @@ def irt_runs(runs: Sequence[Any], *, data: Optional[str] = None, alpha: float = 
     # optimiser's last digits, which must not order them.
     order = np.lexsort((np.arange(len(items)), -np.round(items["difficulty"].to_numpy(), 6)))
     items = items.iloc[order].reset_index(drop=True)
-    source = get_task(loaded[0].task).data_source(data)
+    source = data if data is not None else get_task(loaded[0].task).data_source()
     values = _statement_features(load_corpus(source))
     missing = sorted({s for s in items["statement_id"] if s not in values})
     if missing:

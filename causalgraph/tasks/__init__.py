@@ -120,6 +120,7 @@ def register_task(task: "Task | str", *, replace: bool = False, name: "str | Non
     ...             list_variants=lambda: ["v1"])
     >>> register_task(task, replace=True).name
     'demo-yesno'
+    >>> TASKS.unregister("demo-yesno")
     """
     name = record_name(task, Task, name, "register_task")
     if isinstance(task, str):

@@ -163,6 +163,16 @@ class Task:
     def data_source(self, data: Optional[str] = None) -> str:
         """The dataset a command reads: ``data`` when given, else :attr:`default_data`.
 
+        Parameters
+        ----------
+        data
+            What ``--data`` says (a name or a path), or ``None``.
+
+        Returns
+        -------
+        str
+            The dataset name or path to load.
+
         Raises
         ------
         ConfigError
@@ -217,7 +227,7 @@ class Task:
         return self.answers.paired_metric_name()
 
     def check_item_options(self, variant: str, **options: Any) -> None:
-        """Refuse item options a variant cannot take (a graph-first one: :attr:`GraphFirst.check_options`)."""
+        """Refuse item options a variant cannot take (a graph-first one: :attr:`~causalgraph.tasks.kinds.GraphFirst.check_options`)."""
         if self.graph_first is not None and self.graph_first.check_options is not None:
             self.graph_first.check_options(variant, **options)
 
@@ -357,7 +367,7 @@ class Task:
         Raises
         ------
         ConfigError
-            For a custom task that defines no ``correct``.
+            For a ``pairs`` or ``custom`` task that defines no ``correct``.
 
         Examples
         --------

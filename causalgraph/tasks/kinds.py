@@ -61,6 +61,8 @@ class Signs:
     labels: Mapping[str, int]
 
     def __post_init__(self):
+        if not callable(self.path):
+            raise ConfigError(f"Signs: path must be a function of a record; found {self.path!r}")
         bad = {lab: s for lab, s in dict(self.labels).items() if s not in (1, -1) or isinstance(s, bool)}
         if not self.labels or bad:
             raise ConfigError(f"Signs: labels must map each signed label to +1 or -1; found {dict(self.labels)!r}")
@@ -148,7 +150,11 @@ class AnswerKind:
     report_columns: tuple[str, ...] = ()
 
     def check(self, task: str) -> None:
-        """Raise :class:`~causalgraph.errors.ConfigError` naming ``task`` when the hooks do not fit together."""
+        """Raise :class:`~causalgraph.errors.ConfigError` naming ``task`` when the hooks do not fit together.
+
+        ``task`` here and in the methods below is the name of the task that holds these answers,
+        which the messages name.
+        """
         if type(self) in _ABSTRACT:
             raise ConfigError(f"task {task!r}: answers must be one of {', '.join(c.__name__ for c in _CONCRETE)}; "
                               f"found the base class {type(self).__name__}")
@@ -233,7 +239,18 @@ class _LabelAnswers(AnswerKind):
 
 @dataclass(frozen=True, kw_only=True)
 class Binary(_LabelAnswers):
-    """One of two labels, scored by P/R/F1 of :attr:`positive` (the positive class, one of :attr:`labels`).
+    """One of two labels, scored by P/R/F1 of :attr:`positive`.
+
+    Attributes
+    ----------
+    positive
+        The positive class, one of the two :attr:`labels`.
+    labels, answer_words, continuations, extra_scores, signs, extra_metrics, report_columns
+        As every label kind: the canonical labels (a tuple of strings), the
+        word each is asked by per variant, the ``--method loglik``
+        continuations, scores the task adds, an optional :class:`Signs`, and
+        the added scores strategy rows aggregate and ``bench report`` shows
+        (see :class:`AnswerKind` and the module's label kinds).
 
     Examples
     --------
@@ -276,6 +293,12 @@ class Multiclass(_LabelAnswers):
         to the member label.
     coarse_labels
         The labels :attr:`coarsen` maps to.
+    labels, answer_words, continuations, extra_scores, signs, extra_metrics, report_columns
+        As every label kind: the canonical labels (a tuple of strings), the
+        word each is asked by per variant, the ``--method loglik``
+        continuations, scores the task adds, an optional :class:`Signs`, and
+        the added scores strategy rows aggregate and ``bench report`` shows
+        (see :class:`AnswerKind` and the module's label kinds).
 
     Examples
     --------
@@ -375,6 +398,17 @@ class EventSet(_ScoredAnswers):
 
     Without ``paired_counts`` or ``correct``, ``stats compare`` and the
     reducers count the record's events (:func:`causalgraph.scoring.event_lists.record_outcome`).
+
+    Attributes
+    ----------
+    score, correct, paired_counts, paired_metric, reference_answer, wrong_answer
+        As every kind scored by the task: ``score(records) -> dict`` (required),
+        ``correct(record) -> bool`` for pass@k, ``paired_counts(record) ->
+        (counts, right)`` and the F1's name for ``stats compare``, and what
+        ``mock/oracle`` and ``mock/noisy`` answer to an item without a gold
+        label.
+    extra_metrics, report_columns
+        Added scores strategy rows aggregate and ``bench report`` shows (:class:`AnswerKind`).
     """
 
     name: ClassVar[str] = "set"
@@ -396,7 +430,22 @@ class EventSet(_ScoredAnswers):
 
 @dataclass(frozen=True, kw_only=True)
 class Pairs(_ScoredAnswers):
-    """A set of cause-effect pairs, shown by :attr:`item_view` (an :class:`ItemView`, or ``None`` for labels)."""
+    """A set of cause-effect pairs, shown by :attr:`item_view`.
+
+    Attributes
+    ----------
+    item_view
+        An :class:`ItemView` with which the viewer draws an item's gold and
+        predicted pairs; ``None`` shows labels.
+    score, correct, paired_counts, paired_metric, reference_answer, wrong_answer
+        As every kind scored by the task: ``score(records) -> dict`` (required),
+        ``correct(record) -> bool`` for pass@k, ``paired_counts(record) ->
+        (counts, right)`` and the F1's name for ``stats compare``, and what
+        ``mock/oracle`` and ``mock/noisy`` answer to an item without a gold
+        label.
+    extra_metrics, report_columns
+        Added scores strategy rows aggregate and ``bench report`` shows (:class:`AnswerKind`).
+    """
 
     name: ClassVar[str] = "pairs"
 
@@ -405,7 +454,19 @@ class Pairs(_ScoredAnswers):
 
 @dataclass(frozen=True, kw_only=True)
 class Custom(_ScoredAnswers):
-    """Anything else, scored by the task's own :attr:`score`."""
+    """Anything else, scored by the task's own ``score``.
+
+    Attributes
+    ----------
+    score, correct, paired_counts, paired_metric, reference_answer, wrong_answer
+        As every kind scored by the task: ``score(records) -> dict`` (required),
+        ``correct(record) -> bool`` for pass@k, ``paired_counts(record) ->
+        (counts, right)`` and the F1's name for ``stats compare``, and what
+        ``mock/oracle`` and ``mock/noisy`` answer to an item without a gold
+        label.
+    extra_metrics, report_columns
+        Added scores strategy rows aggregate and ``bench report`` shows (:class:`AnswerKind`).
+    """
 
     name: ClassVar[str] = "custom"
 

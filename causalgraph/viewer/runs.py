@@ -280,7 +280,8 @@ def find_corpus(run, data: Any = None, *, cache: Optional[dict] = None, task: An
             continue
         return got, []
     if not candidates:
-        notes.append("the run names no dataset and its task is not registered")
+        notes.append("the run names no dataset and its task names no default one (or is not registered); "
+                     "pass --data")
     return None, notes
 
 

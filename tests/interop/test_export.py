@@ -123,12 +123,15 @@ def test_export_refuses_a_non_empty_folder_an_unknown_task_and_a_task_twice(tmp_
     with pytest.raises(ConfigError, match="twice"):
         export_dataset(tmp_path / "y", ["corri", "corri"])
     # A task with no item in the corpus: an empty file datasets cannot load back is refused, not written.
-    from causalgraph.tasks import Binary, Task, register_task
+    from causalgraph.tasks import TASKS, Binary, Task, register_task
 
     register_task(Task(name="export-empty", build_items=lambda corpus, variant: [], list_variants=lambda: ["v"],
                        answers=Binary(labels=("yes", "no"), positive="yes")), replace=True)
-    with pytest.raises(ConfigError, match="task 'export-empty': no items from corpus 'sample'"):
-        export_dataset(tmp_path / "z", ["export-empty"], data="sample")
+    try:
+        with pytest.raises(ConfigError, match="task 'export-empty': no items from corpus 'sample'"):
+            export_dataset(tmp_path / "z", ["export-empty"], data="sample")
+    finally:
+        TASKS.unregister("export-empty")
 
 
 def _enospc_on(name, monkeypatch):

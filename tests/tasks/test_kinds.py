@@ -12,8 +12,8 @@ from causalgraph.errors import ConfigError
 from causalgraph.runlog import RunRecord
 from causalgraph.scoring.event_lists import record_outcome
 from causalgraph.taskkit import Item
-from causalgraph.tasks import (Binary, Custom, EventSet, GraphFirst, Multiclass, Pairs, Task, get_task, list_tasks,
-                               register_task)
+from causalgraph.tasks import (TASKS, Binary, Custom, EventSet, GraphFirst, Multiclass, Pairs, Task, get_task,
+                               list_tasks, register_task)
 
 LABELS = ("a", "b", "c")
 answer = st.one_of(st.none(), st.sampled_from(LABELS + ("zzz",)))
@@ -112,14 +112,20 @@ def test_every_builtin_signed_task_signs_only_its_labels():
     assert dict(signed["net-effect"].labels) == {"increase": 1, "decrease": -1}
 
 
-def test_a_task_without_a_default_corpus_asks_for_data_in_one_line(capsys):
+def test_a_task_without_a_default_corpus_asks_for_data_in_one_line(capsys, tmp_path):
     def build(corpus, variant):
         return [Item(f"nodata/v/{st.id}", "nodata", variant, "?", "y", {"statement_id": st.id}) for st in corpus][:2]
 
     register_task(Task(name="nodata", build_items=build, list_variants=lambda: ["v"],
                        answers=Binary(labels=("y", "n"), positive="y")), replace=True)
-    assert main(["items", "--task", "nodata", "--variant", "v"]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert err == ["causalgraph items: error: task 'nodata' names no default dataset; pass --data NAME|PATH"]
-    assert main(["items", "--task", "nodata", "--variant", "v", "--data", "sample", "--format", "json"]) == 0
-    assert '"nodata/v/' in capsys.readouterr().out
+    try:
+        assert main(["items", "--task", "nodata", "--variant", "v"]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert err == ["causalgraph items: error: task 'nodata' names no default dataset; pass --data NAME|PATH"]
+        assert main(["items", "--task", "nodata", "--variant", "v", "--data", "sample", "--format", "json"]) == 0
+        assert '"nodata/v/' in capsys.readouterr().out
+        # export-dataset refuses it before it makes a folder
+        assert main(["export-dataset", str(tmp_path / "ds"), "--task", "nodata"]) == 2
+        assert "names no default dataset" in capsys.readouterr().err and not (tmp_path / "ds").exists()
+    finally:
+        TASKS.unregister("nodata")
