@@ -219,8 +219,7 @@ class Task:
 
     def check_paired(self) -> None:
         """Raise :class:`~causalgraph.errors.ConfigError` unless :meth:`paired_score` can score this task."""
-        if not self.answers.comparable():
-            raise ConfigError(self.answers._not_paired(self.name))
+        self.answers.check_paired(self.name)
 
     def paired_metric_name(self) -> str:
         """The name of the F1 that ``stats compare`` reports for this task (by its kind)."""

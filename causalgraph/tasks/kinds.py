@@ -10,6 +10,20 @@ across kinds have records of their own: :class:`Signs` (the answer states the
 sign of a path, on a label kind) and :class:`GraphFirst` (the variant writes
 a graph before it answers, on the task).
 
+Fields of the label kinds (:class:`Binary`, :class:`Multiclass`): ``labels``
+(the canonical labels, a tuple of non-empty strings), ``answer_words`` (per
+variant, the word each label is asked by), ``continuations`` (per variant,
+each label's answer as ``--method loglik`` scores it), ``extra_scores`` (scores
+the task adds to a variant's), ``signs`` (an optional :class:`Signs`).
+
+Fields of the scored kinds (:class:`EventSet`, :class:`Pairs`, :class:`Custom`):
+``score(records) -> dict`` (required), ``correct(record) -> bool`` (pass@k),
+``paired_counts(record) -> (counts, right)`` and ``paired_metric`` (``stats
+compare``), ``reference_answer(item)`` and ``wrong_answer(item)`` (what
+``mock/oracle`` and ``mock/noisy`` answer to an item without a gold label).
+
+Every kind takes ``extra_metrics`` and ``report_columns`` (:class:`AnswerKind`).
+
 The generic layers (scoring, ``stats``, ``bench report``, the viewer) ask the
 kind object what they need (:meth:`AnswerKind.paired_score`,
 :meth:`AnswerKind.is_correct`, :meth:`AnswerKind.paired_metric_name`) and
@@ -37,7 +51,7 @@ from ..runlog.record import RunRecord
 from ..scoring.event_lists import record_outcome
 
 __all__ = ["AnswerKind", "Binary", "Multiclass", "EventSet", "Pairs", "Custom", "Signs", "GraphFirst", "ItemView",
-           "KINDS", "LABEL_KINDS"]
+           "KINDS"]
 
 
 @dataclass(frozen=True)
@@ -171,6 +185,11 @@ class AnswerKind:
         """Whether :meth:`paired_score` can score this kind's records."""
         return False
 
+    def check_paired(self, task: str) -> None:
+        """Raise :class:`~causalgraph.errors.ConfigError` unless :meth:`paired_score` can score this kind."""
+        if not self.comparable():
+            raise ConfigError(self._not_paired(task))
+
     def paired_metric_name(self) -> str:
         """The name of the F1 that ``stats compare`` reports."""
         return "micro_f1"
@@ -246,11 +265,7 @@ class Binary(_LabelAnswers):
     positive
         The positive class, one of the two :attr:`labels`.
     labels, answer_words, continuations, extra_scores, signs, extra_metrics, report_columns
-        As every label kind: the canonical labels (a tuple of strings), the
-        word each is asked by per variant, the ``--method loglik``
-        continuations, scores the task adds, an optional :class:`Signs`, and
-        the added scores strategy rows aggregate and ``bench report`` shows
-        (see :class:`AnswerKind` and the module's label kinds).
+        The fields of both label kinds (module docstring, "Fields of the label kinds").
 
     Examples
     --------
@@ -294,11 +309,7 @@ class Multiclass(_LabelAnswers):
     coarse_labels
         The labels :attr:`coarsen` maps to.
     labels, answer_words, continuations, extra_scores, signs, extra_metrics, report_columns
-        As every label kind: the canonical labels (a tuple of strings), the
-        word each is asked by per variant, the ``--method loglik``
-        continuations, scores the task adds, an optional :class:`Signs`, and
-        the added scores strategy rows aggregate and ``bench report`` shows
-        (see :class:`AnswerKind` and the module's label kinds).
+        The fields of both label kinds (module docstring, "Fields of the label kinds").
 
     Examples
     --------
@@ -401,31 +412,25 @@ class EventSet(_ScoredAnswers):
 
     Attributes
     ----------
-    score, correct, paired_counts, paired_metric, reference_answer, wrong_answer
-        As every kind scored by the task: ``score(records) -> dict`` (required),
-        ``correct(record) -> bool`` for pass@k, ``paired_counts(record) ->
-        (counts, right)`` and the F1's name for ``stats compare``, and what
-        ``mock/oracle`` and ``mock/noisy`` answer to an item without a gold
-        label.
-    extra_metrics, report_columns
-        Added scores strategy rows aggregate and ``bench report`` shows (:class:`AnswerKind`).
+    score, correct, paired_counts, paired_metric, reference_answer, wrong_answer, extra_metrics, report_columns
+        The fields of the kinds scored by the task (module docstring, "Fields of the scored kinds").
     """
 
     name: ClassVar[str] = "set"
 
     def paired_score(self, record: RunRecord, task: str) -> tuple[Any, bool]:
-        if self.paired_counts is not None:
-            return super().paired_score(record, task)
-        o = record_outcome(record)
-        return (o.tp, o.fp, o.fn), o.exact
+        if self.paired_counts is None:
+            o = record_outcome(record)
+            return (o.tp, o.fp, o.fn), o.exact
+        return super().paired_score(record, task)
 
     def comparable(self) -> bool:
         return True
 
     def is_correct(self, record: RunRecord, task: str) -> bool:
-        if self.correct is not None:
-            return bool(self.correct(record))
-        return record_outcome(record).exact
+        if self.correct is None:
+            return record_outcome(record).exact
+        return super().is_correct(record, task)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -437,14 +442,8 @@ class Pairs(_ScoredAnswers):
     item_view
         An :class:`ItemView` with which the viewer draws an item's gold and
         predicted pairs; ``None`` shows labels.
-    score, correct, paired_counts, paired_metric, reference_answer, wrong_answer
-        As every kind scored by the task: ``score(records) -> dict`` (required),
-        ``correct(record) -> bool`` for pass@k, ``paired_counts(record) ->
-        (counts, right)`` and the F1's name for ``stats compare``, and what
-        ``mock/oracle`` and ``mock/noisy`` answer to an item without a gold
-        label.
-    extra_metrics, report_columns
-        Added scores strategy rows aggregate and ``bench report`` shows (:class:`AnswerKind`).
+    score, correct, paired_counts, paired_metric, reference_answer, wrong_answer, extra_metrics, report_columns
+        The fields of the kinds scored by the task (module docstring, "Fields of the scored kinds").
     """
 
     name: ClassVar[str] = "pairs"
@@ -458,14 +457,8 @@ class Custom(_ScoredAnswers):
 
     Attributes
     ----------
-    score, correct, paired_counts, paired_metric, reference_answer, wrong_answer
-        As every kind scored by the task: ``score(records) -> dict`` (required),
-        ``correct(record) -> bool`` for pass@k, ``paired_counts(record) ->
-        (counts, right)`` and the F1's name for ``stats compare``, and what
-        ``mock/oracle`` and ``mock/noisy`` answer to an item without a gold
-        label.
-    extra_metrics, report_columns
-        Added scores strategy rows aggregate and ``bench report`` shows (:class:`AnswerKind`).
+    score, correct, paired_counts, paired_metric, reference_answer, wrong_answer, extra_metrics, report_columns
+        The fields of the kinds scored by the task (module docstring, "Fields of the scored kinds").
     """
 
     name: ClassVar[str] = "custom"
@@ -476,5 +469,3 @@ _CONCRETE = (Binary, Multiclass, EventSet, Pairs, Custom)
 
 #: The names of the kinds, in the order the docs list them.
 KINDS = tuple(c.name for c in _CONCRETE)
-#: The kinds whose answer is one label (scored by causalgraph's P/R/F1).
-LABEL_KINDS = tuple(c.name for c in _CONCRETE if c.by_labels)
