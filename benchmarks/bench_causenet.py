@@ -38,7 +38,11 @@ source of ``--provenance-samples`` edges drawn under the seed
 (``provenance_p50_ms``, ``provenance_p95_ms``), of every edge of 12-node
 subgraphs (``subgraph_provenance_p50_ms``, ``…_p95_ms``) and the time of a
 stratified sample of ``--strata-samples`` subgraphs over all four strata
-(``stratify_s``); the last line printed is that JSON object.
+(``stratify_s``); the last line printed is that JSON object.  With ``--naive`` a
+second process then reads the same file the naive way (Python's ``bz2``, one
+``json.loads`` a line, the pairs merged in a dict; no labels or chains) and
+adds ``naive_s``, ``naive_peak_gb`` and ``naive_over_wall``.  Each phase
+prints a line on stderr as it ends.
 
 Run (several GB of disk in --dir, removed afterwards unless --keep)::
 
@@ -216,6 +220,7 @@ def worker_release(path: str, samples: int, seed: int, strata_n: int = 1000, thr
     graph_positions(g)
     graph_chain_stats(g)
     wall = time.perf_counter() - t0
+    _progress("pipeline", wall, edges=g.n_edges, concepts=g.n_nodes)
     # the pipeline's peak, read before the index, the queries and the sampling add their own (VmHWM only grows)
     peak_gb = peak_rss_mb() / 1024
     engine = g.report.get("engine")
@@ -239,9 +244,11 @@ def worker_release(path: str, samples: int, seed: int, strata_n: int = 1000, thr
             while stream.read(16 << 20):
                 pass
     decompress = time.perf_counter() - t0
+    _progress("decompress", decompress)
     t0 = time.perf_counter()
     idx = build_index(path)
     index_s = time.perf_counter() - t0
+    _progress("index", index_s)
     rng = np.random.Generator(np.random.PCG64(seed))
     picks = rng.choice(g.n_edges, size=min(samples, g.n_edges), replace=False) if g.n_edges else []
     names = g.names_list()
@@ -252,6 +259,7 @@ def worker_release(path: str, samples: int, seed: int, strata_n: int = 1000, thr
         n_sources += len(idx.sources(names[int(g.src[e])], names[int(g.dst[e])]))
         times.append((time.perf_counter() - t0) * 1e3)
     q = np.percentile(times, [50, 95]).tolist() if times else [float("nan")] * 2
+    _progress("provenance", sum(times) / 1e3, p50_ms=q[0], p95_ms=q[1], edges=len(times))
     # every source of a 12-node subgraph's edges (one index, streams decompressed once per subgraph)
     from causalgraph.datasets.causenet_sources import attach_sources
     from causalgraph.graph.subgraphs import sample_subgraphs, stratify_subgraphs, subgraph_rows
@@ -264,6 +272,7 @@ def worker_release(path: str, samples: int, seed: int, strata_n: int = 1000, thr
         attach_sources(subgraph_rows(g, [sg]), idx, max_per_edge=10**9)
         sub_times.append((time.perf_counter() - t0) * 1e3)
     qs = np.percentile(sub_times, [50, 95]).tolist() if sub_times else [float("nan")] * 2
+    _progress("subgraph provenance", sum(sub_times) / 1e3, p50_ms=qs[0], p95_ms=qs[1], subgraphs=len(sub_times))
     # stratified sampling of --strata-samples subgraphs over all four strata
     # at most one subgraph per concept with an edge to another (more are refused); a small stand-in has fewer
     loops = g.src == g.dst
@@ -272,6 +281,7 @@ def worker_release(path: str, samples: int, seed: int, strata_n: int = 1000, thr
     strat, _, counts = stratify_subgraphs(g, strata_n, ["support", "source-type", "size", "depth"], hops=2,
                                           max_nodes=12, seed=seed)
     stratify_s = time.perf_counter() - t0
+    _progress("stratify", stratify_s, subgraphs=len(strat))
     return {"subgraph_provenance_p50_ms": qs[0], "subgraph_provenance_p95_ms": qs[1],
             "subgraphs_timed": len(sub_times), "stratify_s": stratify_s, "stratified": len(strat),
             "strata": len(counts["per_stratum"]), "relations": g.report.get("relations"), "concepts": g.n_nodes,
@@ -280,6 +290,32 @@ def worker_release(path: str, samples: int, seed: int, strata_n: int = 1000, thr
             "streams": idx.n_streams, "wall_s": wall, "decompress_s": decompress, "index_s": index_s,
             "provenance_samples": len(times), "provenance_sources": n_sources,
             "provenance_p50_ms": q[0], "provenance_p95_ms": q[1]}
+
+
+def _progress(phase: str, seconds: float, **extra) -> None:
+    """One line on stderr as each phase of a long measurement ends (the full-size run takes most of an hour)."""
+    print(json.dumps({"phase": phase, "s": round(seconds, 2), "load": os.getloadavg()[0], **extra}),
+          file=sys.stderr, flush=True)
+
+
+def worker_naive(path: str) -> dict:
+    """The naive baseline: Python's ``bz2`` (one stream after another, one thread) and ``json.loads`` line by line,
+    the (cause, effect) pairs merged in a dict with their counts.  No labels, no chain statistics: what it does is
+    a part of what the pipeline does, so the ratio flatters the baseline."""
+    import bz2
+
+    t0 = time.perf_counter()
+    pairs: dict = {}
+    lines = 0
+    with bz2.open(path, "rb") as f:
+        for raw in f:
+            obj = json.loads(raw)
+            rel = obj["causal_relation"]
+            key = (rel["cause"]["concept"], rel["effect"]["concept"])
+            pairs[key] = pairs.get(key, 0) + 1
+            lines += 1
+    return {"naive_s": time.perf_counter() - t0, "naive_lines": lines, "naive_edges": len(pairs),
+            "naive_peak_gb": peak_rss_mb() / 1024}
 
 
 def release_like(args) -> int:
@@ -304,13 +340,25 @@ def release_like(args) -> int:
             "r = b.worker_release(%r, %d, %d, %d, %d); r['peak_all_gb'] = b.peak_rss_mb() / 1024; print(json.dumps(r))"
             ) % (str(Path(__file__).parent), str(path), args.provenance_samples, args.seed, args.strata_samples,
                  args.threads)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    # stdout carries the result; stderr (the phases as they end, or the error) passes through
+    out = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     if out.returncode:
-        print(out.stderr.strip().splitlines()[-1] if out.stderr.strip() else "the worker failed", file=sys.stderr)
+        print(f"the measuring process failed (exit {out.returncode}; its error is above)", file=sys.stderr)
         return 2
     r = json.loads(out.stdout.strip().splitlines()[-1])
     r.update({"file": str(path), "compressed_bytes": path.stat().st_size, "load_before": load_before,
               "load_after": os.getloadavg(), "wall_over_decompress": r["wall_s"] / r["decompress_s"]})
+    if args.naive:  # side by side: the same file, right after, in a process of its own
+        code = ("import json, sys; sys.path.insert(0, %r); import bench_causenet as b; "
+                "print(json.dumps(b.worker_naive(%r)))") % (str(Path(__file__).parent), str(path))
+        out = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+        if out.returncode:
+            print(f"the naive baseline failed (exit {out.returncode}; its error is above)", file=sys.stderr)
+            return 2
+        r.update(json.loads(out.stdout.strip().splitlines()[-1]))
+        r["naive_over_wall"] = r["naive_s"] / r["wall_s"]
+        r["naive_edges_equal"] = r["naive_edges"] == r["edges"]  # both merged the same (cause, effect) pairs
+        r["load_after_naive"] = os.getloadavg()
     if not args.json:
         for k, v in r.items():
             print(f"{k:>22}: {v}")
@@ -363,6 +411,9 @@ def main(argv=None) -> int:
                     help="--release-like: subgraphs drawn by the timed stratified sampling (default 1000)")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                     help="--release-like: processes writing the stand-in (default: every core; same bytes)")
+    ap.add_argument("--naive", action="store_true",
+                    help="--release-like: then time the naive baseline on the same file (Python's bz2 and json.loads "
+                         "line by line, pairs merged in a dict): naive_s, naive_peak_gb, naive_over_wall")
     ap.add_argument("--threads", type=int, default=0,
                     help="--release-like: the loader's bz2 decompression threads (default 0: every core; 1: one "
                          "thread, the decompressor before indexed_bzip2)")
