@@ -38,7 +38,8 @@ source of ``--provenance-samples`` edges drawn under the seed
 (``provenance_p50_ms``, ``provenance_p95_ms``), of every edge of 12-node
 subgraphs (``subgraph_provenance_p50_ms``, ``…_p95_ms``) and the time of a
 stratified sample of ``--strata-samples`` subgraphs over all four strata
-(``stratify_s``); the last line printed is that JSON object.  With ``--naive`` a
+(``stratify_s``, and ``stratified_digest``: a digest of the rows drawn, which a
+second run under another ``PYTHONHASHSEED`` must repeat); the last line printed is that JSON object.  With ``--naive`` a
 second process then reads the same file the naive way (Python's ``bz2``, one
 ``json.loads`` a line, the pairs merged in a dict; no labels or chains) and
 adds ``naive_s``, ``naive_peak_gb`` and ``naive_over_wall``.  Each phase
@@ -281,9 +282,15 @@ def worker_release(path: str, samples: int, seed: int, strata_n: int = 1000, thr
     strat, _, counts = stratify_subgraphs(g, strata_n, ["support", "source-type", "size", "depth"], hops=2,
                                           max_nodes=12, seed=seed)
     stratify_s = time.perf_counter() - t0
-    _progress("stratify", stratify_s, subgraphs=len(strat))
+    # what was drawn, as one digest: two runs under different PYTHONHASHSEED values must print the same one
+    import hashlib
+
+    rows = subgraph_rows(g, strat)
+    digest = hashlib.sha256(json.dumps(rows, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    _progress("stratify", stratify_s, subgraphs=len(strat), digest=digest)
     return {"subgraph_provenance_p50_ms": qs[0], "subgraph_provenance_p95_ms": qs[1],
             "subgraphs_timed": len(sub_times), "stratify_s": stratify_s, "stratified": len(strat),
+            "stratified_digest": digest,
             "strata": len(counts["per_stratum"]), "relations": g.report.get("relations"), "concepts": g.n_nodes,
             "edges": g.n_edges, "engine": engine, "decompressor": decompressor, "threads": threads,
             "peak_gb": peak_gb,
