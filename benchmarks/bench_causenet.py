@@ -221,7 +221,7 @@ def worker_release(path: str, samples: int, seed: int, strata_n: int = 1000, thr
     graph_positions(g)
     graph_chain_stats(g)
     wall = time.perf_counter() - t0
-    _progress("pipeline", wall, edges=g.n_edges, concepts=g.n_nodes)
+    _progress("pipeline", wall, edges=g.n_edges, concepts=g.n_nodes, peak_gb=round(peak_rss_mb() / 1024, 3))
     # the pipeline's peak, read before the index, the queries and the sampling add their own (VmHWM only grows)
     peak_gb = peak_rss_mb() / 1024
     engine = g.report.get("engine")
@@ -356,6 +356,7 @@ def release_like(args) -> int:
     r.update({"file": str(path), "compressed_bytes": path.stat().st_size, "load_before": load_before,
               "load_after": os.getloadavg(), "wall_over_decompress": r["wall_s"] / r["decompress_s"]})
     if args.naive:  # side by side: the same file, right after, in a process of its own
+        print(json.dumps(r), file=sys.stderr, flush=True)  # the measurement so far, kept if the baseline is stopped
         code = ("import json, sys; sys.path.insert(0, %r); import bench_causenet as b; "
                 "print(json.dumps(b.worker_naive(%r)))") % (str(Path(__file__).parent), str(path))
         out = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
