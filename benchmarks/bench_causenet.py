@@ -221,9 +221,9 @@ def worker_release(path: str, samples: int, seed: int, strata_n: int = 1000, thr
     graph_positions(g)
     graph_chain_stats(g)
     wall = time.perf_counter() - t0
-    _progress("pipeline", wall, edges=g.n_edges, concepts=g.n_nodes, peak_gb=round(peak_rss_mb() / 1024, 3))
     # the pipeline's peak, read before the index, the queries and the sampling add their own (VmHWM only grows)
     peak_gb = peak_rss_mb() / 1024
+    _progress("pipeline", wall, edges=g.n_edges, concepts=g.n_nodes, peak_gb=round(peak_gb, 3))
     engine = g.report.get("engine")
     parallel = _parallel_bz2(Path(path), threads) if engine == "arrow" else None
     decompressor = (f"indexed_bzip2 ({threads} threads)" if parallel is not None else
@@ -325,6 +325,16 @@ def worker_naive(path: str) -> dict:
             "naive_peak_gb": peak_rss_mb() / 1024}
 
 
+def _in_process(code: str, what: str):
+    """Run ``code`` in a fresh Python process and return the JSON object of its last stdout line; stderr (the
+    phases as they end, or the error) passes through.  ``None``, after one line on stderr, if it failed."""
+    out = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    if out.returncode:
+        print(f"{what} failed (exit {out.returncode}; its error is above)", file=sys.stderr)
+        return None
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 def release_like(args) -> int:
     """``--release-like``: write (or reuse) the stand-in of ``--relations`` relations and measure it."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -347,23 +357,19 @@ def release_like(args) -> int:
             "r = b.worker_release(%r, %d, %d, %d, %d); r['peak_all_gb'] = b.peak_rss_mb() / 1024; print(json.dumps(r))"
             ) % (str(Path(__file__).parent), str(path), args.provenance_samples, args.seed, args.strata_samples,
                  args.threads)
-    # stdout carries the result; stderr (the phases as they end, or the error) passes through
-    out = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
-    if out.returncode:
-        print(f"the measuring process failed (exit {out.returncode}; its error is above)", file=sys.stderr)
+    r = _in_process(code, "the measuring process")
+    if r is None:
         return 2
-    r = json.loads(out.stdout.strip().splitlines()[-1])
     r.update({"file": str(path), "compressed_bytes": path.stat().st_size, "load_before": load_before,
               "load_after": os.getloadavg(), "wall_over_decompress": r["wall_s"] / r["decompress_s"]})
     if args.naive:  # side by side: the same file, right after, in a process of its own
         print(json.dumps(r), file=sys.stderr, flush=True)  # the measurement so far, kept if the baseline is stopped
         code = ("import json, sys; sys.path.insert(0, %r); import bench_causenet as b; "
                 "print(json.dumps(b.worker_naive(%r)))") % (str(Path(__file__).parent), str(path))
-        out = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
-        if out.returncode:
-            print(f"the naive baseline failed (exit {out.returncode}; its error is above)", file=sys.stderr)
+        naive = _in_process(code, "the naive baseline")
+        if naive is None:
             return 2
-        r.update(json.loads(out.stdout.strip().splitlines()[-1]))
+        r.update(naive)
         r["naive_over_wall"] = r["naive_s"] / r["wall_s"]
         r["naive_edges_equal"] = r["naive_edges"] == r["edges"]  # both merged the same (cause, effect) pairs
         r["load_after_naive"] = os.getloadavg()
