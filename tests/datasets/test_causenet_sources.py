@@ -206,6 +206,42 @@ def test_provenance_of_every_edge_equals_a_brute_force_scan(tmp_path_factory, re
     assert idx.n_edges == len(expected)
     for key, exp in expected.items():
         assert [(s.line, s.type, s.sentence, s.reference) for s in idx.sources(*key)] == exp
+    # all edges at once, in another order and with one asked twice: the same sources, keyed as asked
+    keys = sorted(expected, reverse=True) + list(expected)[:1]
+    many = idx.sources_many(keys)
+    assert list(many) == list(dict.fromkeys(keys))
+    assert {k: [(s.line, s.type, s.sentence, s.reference) for s in v] for k, v in many.items()} == expected
+    assert len(idx._recent) <= 16
+
+
+def test_an_edge_in_more_streams_than_one_batch_decompresses_keeps_its_sources_in_file_order(tmp_path):
+    # 30 lines of rain -> flood, each in a stream of its own between lines of other edges: the query reads
+    # 30 streams in four batches of at most 8, decompressed on every core, and keeps 16 streams after
+    lines = []
+    for i in range(30):
+        lines.append(json.dumps(relation("rain", "flood", [("wikipedia_sentence", f"Rain {i} floods.")])))
+        lines.append(json.dumps(relation(f"c{i}", "loss", [("clueweb12_sentence", f"C{i} brings loss.")])))
+    text = ("\n".join(lines) + "\n").encode()
+    path = tmp_path / "c.jsonl.bz2"
+    offsets = write_streams(path, text, len(lines[0]) + 1, "bz2")
+    idx = build_index(path)
+    assert idx.n_streams == len(offsets) >= 30
+    got = idx.sources("rain", "flood")
+    assert [(s.line, s.sentence) for s in got] == [(2 * i + 1, f"Rain {i} floods.") for i in range(30)]
+    assert len({s.stream for s in got}) == 30 and len(idx._recent) == 16
+    idx._recent.clear()
+    many = idx.sources_many([(f"c{i}", "loss") for i in (29, 3, 17)] + [("rain", "flood")])
+    assert [s.line for s in many[("c3", "loss")]] == [8] and [s.line for s in many[("c29", "loss")]] == [60]
+    assert [(s.line, s.sentence) for s in many[("rain", "flood")]] == [(s.line, s.sentence) for s in got]
+
+
+def test_many_edges_refuse_a_missing_edge_or_a_malformed_pair_before_reading(two_streams):
+    idx, _ = open_index(two_streams)
+    with pytest.raises(SchemaError, match="no relation 'flood' → 'rain'"):
+        idx.sources_many([("rain", "flood"), ("flood", "rain")])
+    with pytest.raises(SchemaError, match=r"a \(cause, effect\) pair of strings, got \['rain', 'flood'\]"):
+        idx.sources_many([["rain", "flood"]])
+    assert list(idx._recent) == []  # nothing was decompressed
 
 
 def test_a_single_stream_gzip_file_has_one_seek_point_and_still_answers(tmp_path):
