@@ -13,7 +13,15 @@ import statistics
 import time
 from typing import Callable
 
-__all__ = ["best", "spread", "side_by_side", "load_average", "min_median_max", "rewrite_event"]
+__all__ = ["best", "spread", "side_by_side", "load_average", "min_median_max", "rewrite_event", "run_records"]
+
+
+def run_records(path) -> list[dict]:
+    """A run's records as the dicts its lines hold (``RunRecord.to_dict``): the benchmarks read them by field
+    name, compare them across runs and dump them as JSON."""
+    from causalgraph.runlog.store import load_run
+
+    return [r.to_dict() for r in load_run(path).responses]
 
 
 def best(fn: Callable[[], object], repeat: int) -> float:

@@ -79,7 +79,7 @@ def start_server(threads: int, log: Path) -> tuple[subprocess.Popen, str]:
 
 def timed(task, variant, model, method, items, out, options, data):
     from causalgraph.bench.runner import run_benchmark
-    from causalgraph.runlog.store import load_run
+    from _common import run_records
 
     kw = dict(cache=False, progress=False, method=method, data=data, limit=items, concurrency=1,
               model_options=options, out=out, request_timeout=600)
@@ -89,15 +89,16 @@ def timed(task, variant, model, method, items, out, options, data):
     t0 = time.perf_counter()
     res = run_benchmark(task, [variant], model, **kw)
     secs = time.perf_counter() - t0
-    recs = {r["item_id"]: r for r in load_run(res.path).responses}
+    recs = {r["item_id"]: r for r in run_records(res.path)}
     return {"seconds": secs, "items_per_s": len(recs) / secs, "load": [load0, os.getloadavg()[0]],
             "metrics": res.metrics["variants"][variant], "records": recs}
 
 
 def calib(recs):
     from causalgraph.bench.calibration import calibration
+    from causalgraph.runlog.record import RunRecord
 
-    c = calibration(list(recs))
+    c = calibration([RunRecord.of(r) for r in recs])
     return None if c is None or not c["n"] else {"n": c["n"], "ece": c["ece"], "brier": c["brier"]}
 
 

@@ -43,7 +43,7 @@ def timed_run(backend, spec: str, task: str, variant: str, items: int, method: s
               data=None, concurrency=None) -> dict:
     """Warm up on one item, then time the run of ``items`` items (cache off); the figures and the records."""
     from causalgraph.bench.runner import run_benchmark
-    from causalgraph.runlog.store import load_run
+    from _common import run_records
 
     kw = dict(cache=False, progress=False, backend=backend, method=method, data=data)
     if method == "generate":
@@ -58,7 +58,7 @@ def timed_run(backend, spec: str, task: str, variant: str, items: int, method: s
     res = run_benchmark(task, [variant], spec, limit=items, out=os.path.join(out, method), **kw)
     wall = time.perf_counter() - t0
     load = [round(load0, 2), round(os.getloadavg()[0], 2)]  # the 1-minute load average before and after
-    recs = load_run(res.path).responses
+    recs = run_records(res.path)
     return {"method": method, "items": len(recs), "errors": res.errors, "warm_s": warm, "wall_s": wall,
             "items_per_s": len(recs) / wall, "path": str(res.path), "metrics": res.metrics, "load_average": load,
             "labels": {r["item_id"]: r["label"] for r in recs}}

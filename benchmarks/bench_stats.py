@@ -83,13 +83,13 @@ def main(argv=None) -> None:
     tables = []
     grouped = []
     for v in variants:
-        a = [r["label"] for r in ma.records(v)]
-        b = [collapse_position(r["label"]) for r in pa.records(v)]
+        a = [r.label for r in ma.records(v)]
+        b = [collapse_position(r.label) for r in pa.records(v)]
         t = [[sum(1 for x, y in zip(a, b) if (x, y) == (p, q)) for q in ("no", "yes")] for p in ("no", "yes")]
         tables.append(t)
         recs = pa.records(v)
-        vals = np.array([scores[r["meta"]["statement_id"]] for r in recs])
-        labs = np.array([r["label"] for r in recs])
+        vals = np.array([scores[r.meta["statement_id"]] for r in recs])
+        labs = np.array([r.label for r in recs])
         grouped.append((vals, labs))
 
     def base_mcnemar():

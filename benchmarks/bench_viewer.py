@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import load_average, min_median_max  # noqa: E402
+from _common import load_average, min_median_max, run_records  # noqa: E402
 
 TASKS = ("corri", "corri-rc", "ccr-member", "ccr-position", "ccr-eci-member", "ccr-eci-position")
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,11 +53,9 @@ def build_runs(out: Path) -> list[Path]:
 
 def naive_page(runs, path: Path) -> Path:
     """One server-rendered <tr> per item (the baseline of time to first render)."""
-    from causalgraph.runlog.store import load_run
-
     rows = []
     for p in runs:
-        for r in load_run(p).responses:
+        for r in run_records(p):
             cells = [r["variant"], r["item_id"], (r.get("meta") or {}).get("statement_id"), r.get("gold"),
                      r.get("label"), r.get("rule")]
             rows.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
@@ -136,7 +134,6 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
 
-    from causalgraph.runlog.store import load_run
     from causalgraph.viewer import load_views, run_page_html
 
     tmp = Path(args.out or tempfile.mkdtemp(prefix="cg-bench-viewer-"))
@@ -151,7 +148,7 @@ def main() -> None:
         page = run_page_html(runs)
         builds.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
-        data = json.dumps([load_run(p).responses for p in runs], ensure_ascii=False)
+        data = json.dumps([run_records(p) for p in runs], ensure_ascii=False)
         plain.append(time.perf_counter() - t0)
     page_path = tmp / "all-runs.html"
     page_path.write_text(page, encoding="utf-8")

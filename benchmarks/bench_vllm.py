@@ -40,8 +40,8 @@ def run_one(spec: str, options: dict, task: str, variants: list[str], limit: int
             data: str | None, out: str, concurrency: int | None = None) -> dict:
     """Warm the backend up on one item, then time the run of every item; the records and the figures."""
     from causalgraph.bench.runner import run_benchmark
-    from causalgraph.runlog.store import load_run
     from causalgraph.llm import get_backend
+    from _common import run_records
 
     backend = get_backend(spec, **options)
     kw = dict(data=data, max_tokens=max_tokens, cache=False, progress=False, backend=backend)
@@ -56,7 +56,7 @@ def run_one(spec: str, options: dict, task: str, variants: list[str], limit: int
         wall = time.perf_counter() - t0
     finally:
         asyncio.run(backend.aclose())
-    recs = sorted(load_run(res.path).responses, key=lambda r: (r["variant"], r["item_id"]))
+    recs = sorted(run_records(res.path), key=lambda r: (r["variant"], r["item_id"]))
     gen = sum((r.get("usage") or {}).get("completion_tokens") or 0 for r in recs)
     return {"model": spec, "items": len(recs), "requests": res.requests_sent, "errors": res.errors,
             "load_s": load_s, "wall_s": wall, "items_per_s": len(recs) / wall, "tokens_per_s": gen / wall,
